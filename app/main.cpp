@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+// relaydesk: parses the command line, builds the parts, hands them over.
+#include "engine/policy_command.h"
+
+#ifdef RELAYDESK_HAS_GUI
+#include "charts/policy_render_command.h"
+#include "views/main_window.h"
+
+#include <QApplication>
+#endif
+
+#include <QCoreApplication>
+#include <QStringList>
+
+#include <cstdio>
+
+namespace {
+
+const char *const kUsage =
+    "Usage:\n"
+    "  relaydesk [--db PATH]          open the window (default database: the application data folder)\n"
+    "  relaydesk serve [options]      headless broker (not available in this version yet)\n"
+    "  relaydesk policy COMMAND ...   explain | validate | render | diff a delivery policy\n"
+    "  relaydesk --help | --version\n\n";
+
+QStringList argumentsOf(int argc, char **argv)
+{
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    return arguments;
+}
+
+void print(FILE *stream, const QString &text)
+{
+    std::fputs(text.toLocal8Bit().constData(), stream);
+}
+
+int usageError(const QString &message)
+{
+    print(stderr, QStringLiteral("relaydesk: %1\n%2").arg(message, QLatin1String(kUsage)));
+    return relaydesk::kExitUsage;
+}
+
+int runPolicy(int argc, char **argv, const QStringList &arguments)
+{
+    if (arguments.value(0) == QLatin1String("render")) {
+#ifdef RELAYDESK_HAS_GUI
+        // Rendering never needs a display: draw on the offscreen platform.
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        QApplication app(argc, argv);
+        return relaydesk::runPolicyRenderCommand(arguments);
+#endif
+    }
+    QCoreApplication app(argc, argv);
+    return relaydesk::runPolicyCommand(arguments);
+}
+
+#ifdef RELAYDESK_HAS_GUI
+bool displayAvailable()
+{
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+#endif
+
+int runWindow(int argc, char **argv, const QStringList &arguments)
+{
+    for (int i = 0; i < arguments.size(); ++i) {
+        if (arguments[i] == QLatin1String("--db") && i + 1 < arguments.size())
+            ++i; // the broker that uses it comes with a later version; accepted so scripts keep working
+        else
+            return usageError(QStringLiteral("unknown option or command \"%1\"").arg(arguments[i]));
+    }
+#ifdef RELAYDESK_HAS_GUI
+    if (!displayAvailable()) {
+        print(stderr, QStringLiteral("relaydesk: no display available (DISPLAY and WAYLAND_DISPLAY are unset), so the "
+                                     "window cannot open.\n%1")
+                          .arg(QLatin1String(kUsage)));
+        return 1;
+    }
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Relaydesk"));
+    QApplication::setApplicationName(QStringLiteral("Relaydesk"));
+    QApplication::setApplicationVersion(QStringLiteral(RELAYDESK_VERSION));
+    relaydesk::MainWindow window;
+    window.show();
+    return app.exec();
+#else
+    (void)argc;
+    (void)argv;
+    print(stderr, QStringLiteral("relaydesk: this build has no window (RELAYDESK_GUI=OFF).\n%1").arg(QLatin1String(kUsage)));
+    return 1;
+#endif
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const QStringList arguments = argumentsOf(argc, argv).mid(1);
+    const QString command = arguments.value(0);
+    if (command == QLatin1String("--help") || command == QLatin1String("-h")) {
+        print(stdout, QLatin1String(kUsage) + relaydesk::policyCommandUsage());
+        return relaydesk::kExitOk;
+    }
+    if (command == QLatin1String("--version")) {
+        print(stdout, QStringLiteral("relaydesk %1\n").arg(QLatin1String(RELAYDESK_VERSION)));
+        return relaydesk::kExitOk;
+    }
+    if (command == QLatin1String("policy"))
+        return runPolicy(argc, argv, arguments.mid(1));
+    if (command == QLatin1String("serve"))
+        return usageError(QStringLiteral("'serve' (the headless broker) is not available in this version yet"));
+    return runWindow(argc, argv, arguments);
+}
