@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+#include "store/commit_queue.h"
+
+#include "store/database.h"
+#include "store/transaction.h"
+
+#include <algorithm>
+#include <exception>
+#include <utility>
+
+namespace relaydesk {
+
+namespace {
+
+// Completions are caller code: nothing they throw may escape the writer.
+void complete(const CommitQueue::Completion &done, const StoreStatus &status)
+{
+    if (!done)
+        return;
+    try {
+        done(status);
+    } catch (...) {
+    }
+}
+
+} // namespace
+
+CommitQueue::CommitQueue(Database &database, Driver driver) : m_database(database), m_driver(driver)
+{
+    if (m_driver == Driver::OwnThread)
+        m_writer = std::thread([this] { writerLoop(); });
+}
+
+CommitQueue::~CommitQueue()
+{
+    close();
+    if (m_writer.joinable())
+        m_writer.join();
+    else
+        while (drainPending() > 0) {
+        }
+}
+
+void CommitQueue::submit(Work work, Completion done)
+{
+    std::function<void()> wake;
+    {
+        std::unique_lock lock(m_mutex);
+        if (m_closed) {
+            lock.unlock();
+            complete(done, StoreStatus::closed("the store is shutting down; the operation was not performed"));
+            return;
+        }
+        const bool wasEmpty = m_pending.empty();
+        m_pending.push_back(Unit{std::move(work), std::move(done)});
+        if (!wasEmpty)
+            return;
+        if (m_driver == Driver::OwnThread) {
+            m_wakeWriter.notify_one();
+            return;
+        }
+        wake = m_wake;
+    }
+    if (wake)
+        wake(); // outside the lock, so the handler may submit or query the queue
+}
+
+std::size_t CommitQueue::drainOnce()
+{
+    if (m_driver == Driver::OwnThread)
+        return 0; // the own writer thread drives
+    return drainPending();
+}
+
+std::size_t CommitQueue::drainPending()
+{
+    std::lock_guard drain(m_drainMutex);
+    std::vector<Unit> batch;
+    {
+        std::lock_guard lock(m_mutex);
+        batch.swap(m_pending);
+    }
+    if (batch.empty())
+        return 0;
+    return runBatch(std::move(batch));
+}
+
+void CommitQueue::writerLoop()
+{
+    for (;;) {
+        {
+            std::unique_lock lock(m_mutex);
+            m_wakeWriter.wait(lock, [this] { return m_closed || !m_pending.empty(); });
+            if (m_closed && m_pending.empty())
+                return;
+        }
+        drainPending();
+    }
+}
+
+StoreStatus CommitQueue::runUnit(Unit &unit)
+{
+    StoreResult<Savepoint> savepoint = Savepoint::begin(m_database, "unit");
+    if (!savepoint.ok())
+        return savepoint.status();
+    StoreStatus status;
+    try {
+        status = unit.work ? unit.work(m_database) : StoreStatus::misuse("empty unit of work");
+    } catch (const std::exception &error) {
+        status = StoreStatus::failed(std::string("the operation threw: ") + error.what());
+    } catch (...) {
+        status = StoreStatus::failed("the operation threw an unknown exception");
+    }
+    if (!status.ok()) {
+        savepoint->rollback();
+        return status;
+    }
+    return savepoint->release();
+}
+
+std::size_t CommitQueue::runBatch(std::vector<Unit> batch)
+{
+    std::vector<StoreStatus> results(batch.size());
+    std::size_t firstInTransaction = 0; // units run in the current transaction start here
+    StoreResult<Transaction> transaction = Transaction::begin(m_database);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        if (!transaction.ok()) {
+            results[i] = transaction.status().withContext("cannot start the write transaction");
+            continue;
+        }
+        results[i] = runUnit(batch[i]);
+        if (results[i].ok() || m_database.inTransaction())
+            continue;
+        // SQLite rolled the whole transaction back after this unit's error:
+        // the units run before it in this transaction are gone too.
+        for (std::size_t j = firstInTransaction; j < i; ++j) {
+            if (results[j].ok())
+                results[j] = results[i].withContext("rolled back with its batch");
+        }
+        firstInTransaction = i + 1;
+        transaction->rollback(); // forget the dead one before a new BEGIN
+        transaction = Transaction::begin(m_database);
+    }
+
+    std::function<void()> hook;
+    StoreStatus injected;
+    {
+        std::lock_guard lock(m_mutex);
+        hook = m_beforeCommitHook;
+        injected = std::exchange(m_injectedCommitFailure, StoreStatus());
+    }
+    if (hook)
+        hook();
+
+    StoreStatus commit;
+    if (transaction.ok()) {
+        if (!injected.ok()) {
+            transaction->rollback();
+            commit = injected;
+        } else {
+            commit = transaction->commit();
+        }
+    }
+    if (!commit.ok()) {
+        for (std::size_t j = firstInTransaction; j < batch.size(); ++j) {
+            if (results[j].ok())
+                results[j] = commit.withContext("commit failed");
+        }
+    }
+
+    {
+        std::lock_guard lock(m_mutex);
+        ++m_stats.batches;
+        m_stats.units += batch.size();
+        m_stats.failedUnits += std::count_if(results.begin(), results.end(), [](const StoreStatus &s) { return !s.ok(); });
+        m_stats.failedCommits += commit.ok() ? 0 : 1;
+        m_stats.largestBatch = std::max<std::uint64_t>(m_stats.largestBatch, batch.size());
+    }
+    for (std::size_t i = 0; i < batch.size(); ++i)
+        complete(batch[i].done, results[i]);
+    return batch.size();
+}
+
+void CommitQueue::setWakeHandler(std::function<void()> wake)
+{
+    std::lock_guard lock(m_mutex);
+    m_wake = std::move(wake);
+}
+
+void CommitQueue::close()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_closed = true;
+    }
+    m_wakeWriter.notify_all();
+}
+
+CommitQueueStats CommitQueue::stats() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_stats;
+}
+
+std::size_t CommitQueue::pendingCount() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_pending.size();
+}
+
+void CommitQueue::setBeforeCommitHookForTesting(std::function<void()> hook)
+{
+    std::lock_guard lock(m_mutex);
+    m_beforeCommitHook = std::move(hook);
+}
+
+void CommitQueue::failNextCommitForTesting(StoreStatus failure)
+{
+    std::lock_guard lock(m_mutex);
+    m_injectedCommitFailure = std::move(failure);
+}
+
+} // namespace relaydesk

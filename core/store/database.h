@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "store/database_lock.h"
+#include "store/relaydesk_schema.h"
+#include "store/schema_migrations.h"
+#include "store/statement.h"
+#include "store/store_status.h"
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+struct sqlite3;
+
+namespace relaydesk {
+
+class CachedStatement;
+
+enum class OpenMode {
+    ReadWrite, // the one writer: takes the PATH.lock, sets WAL/FULL/foreign keys, migrates
+    ReadOnly,  // a browse connection: no lock, SQLITE_OPEN_READONLY, sees committed data only
+};
+
+struct DatabaseOptions {
+    OpenMode mode = OpenMode::ReadWrite;
+    // The schema this build knows: applied on read-write open, expected exactly on read-only open.
+    std::span<const Migration> migrations = relaydeskMigrations();
+    // Run PRAGMA quick_check on open (O(database size); turn off only where a caller has just checked).
+    bool checkIntegrity = true;
+    // How long SQLite waits for a lock held by another connection before reporting Busy.
+    std::chrono::milliseconds busyTimeout{250};
+};
+
+// One SQLite connection to a Relaydesk database (RAII: closed on destruction).
+//
+// open() refuses, with a message naming the file: a file that is not SQLite
+// or is damaged (Corrupt — header check, SQLITE_NOTADB/CORRUPT, quick_check),
+// a SQLite file of another application (NotRelaydesk: application_id is not
+// kRelaydeskApplicationId, or is unset while the file has tables), a schema
+// newer than this build (NewerSchema), and — read-write only — a database
+// already opened read-write by another process or another Database in this
+// process (InUse, via the DatabaseLock on PATH.lock held for this object's
+// lifetime). A read-write open switches to journal_mode=WAL (verified),
+// synchronous=FULL and foreign_keys=ON, then runs the migrations. ":memory:"
+// is accepted for read-write (no lock, no WAL).
+//
+// Ownership: returned in a std::unique_ptr; Statements and CachedStatements
+// it made must be destroyed before it. Thread safety: none (opened with
+// SQLITE_OPEN_NOMUTEX) — one thread at a time; a connection may be handed
+// from one thread to another (the CommitQueue writer does that).
+class Database final {
+public:
+    static StoreResult<std::unique_ptr<Database>> open(const std::string &path, const DatabaseOptions &options = {});
+
+    Database(const Database &) = delete;
+    Database &operator=(const Database &) = delete;
+    ~Database();
+
+    const std::string &path() const { return m_path; }
+    OpenMode mode() const { return m_mode; }
+    int schemaVersion() const { return m_schemaVersion; }
+
+    // Runs a script of one or more statements, discarding any rows.
+    StoreStatus execute(std::string_view sql);
+    // Prepares one statement (the first of `sql`).
+    StoreResult<Statement> prepare(std::string_view sql);
+    // Like prepare(), but reuses a statement prepared earlier with the same
+    // text; the statement is reset and its bindings cleared when the handle
+    // is destroyed. Nested use of the same text gets a fresh statement.
+    StoreResult<CachedStatement> prepareCached(std::string_view sql);
+    // The first column of the first row of `sql` (e.g. a PRAGMA or count(*));
+    // Failed when there is no row.
+    StoreResult<std::int64_t> queryInt64(std::string_view sql);
+    StoreResult<std::string> queryText(std::string_view sql);
+
+    std::int64_t lastInsertRowId() const;
+    int changes() const;          // rows changed by the last INSERT/UPDATE/DELETE
+    bool inTransaction() const;   // false in autocommit mode (also after SQLite rolled back by itself)
+    std::size_t cachedStatementCount() const { return m_cache.size(); }
+
+    // The SQLite error of the last call on this connection, with context.
+    StoreStatus lastError(std::string_view context) const;
+    // The raw connection, for SQLite calls this class does not wrap.
+    sqlite3 *handle() const { return m_db; }
+
+private:
+    friend class CachedStatement;
+    Database() = default;
+    StoreStatus connect(const DatabaseOptions &options);
+    StoreStatus checkIdentity();
+    StoreStatus checkIntegrity();
+    StoreStatus configureWriter();
+    void recycle(std::string sql, std::unique_ptr<Statement> statement);
+
+    sqlite3 *m_db = nullptr;
+    DatabaseLock m_lock; // released after m_db is closed (member order)
+    std::string m_path;
+    OpenMode m_mode = OpenMode::ReadWrite;
+    bool m_inMemory = false;
+    int m_schemaVersion = 0;
+    std::unordered_map<std::string, std::unique_ptr<Statement>> m_cache;
+};
+
+// A Statement borrowed from a Database's cache (see prepareCached()); gives it
+// back, reset and with cleared bindings, on destruction. Move-only; must not
+// outlive its Database.
+class CachedStatement final {
+public:
+    CachedStatement(Database &database, std::string sql, std::unique_ptr<Statement> statement);
+    CachedStatement(CachedStatement &&other) noexcept = default;
+    CachedStatement &operator=(CachedStatement &&) = delete;
+    CachedStatement(const CachedStatement &) = delete;
+    CachedStatement &operator=(const CachedStatement &) = delete;
+    ~CachedStatement();
+
+    Statement &operator*() { return *m_statement; }
+    Statement *operator->() { return m_statement.get(); }
+
+private:
+    Database *m_database = nullptr;
+    std::string m_sql;
+    std::unique_ptr<Statement> m_statement;
+};
+
+} // namespace relaydesk

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+// The broker's schema. Conventions for every table:
+//  - times are clock time (SPEC 7) in milliseconds since the Unix epoch, in
+//    columns ending in _ms; durations end in _s or _ms by unit;
+//  - NULL means "not set" (no expiry, no schedule, never); booleans are 0/1;
+//  - JSON columns hold the document as the user gave it (delivery policies
+//    in their form, SPEC 2.2) or as the broker serialises it (attributes);
+//  - entities are referenced by integer id inside the database, by name/ARN
+//    only where a row must outlive its entity (the attempt log);
+//  - deleting a queue/topic/subscription cascades to what belongs to it.
+// Released migrations never change; add migration N+1 at the end of the list.
+#include "store/relaydesk_schema.h"
+
+#include "store/schema_migrations.h"
+
+#include <array>
+
+namespace relaydesk {
+
+namespace {
+
+constexpr std::string_view kSchemaV1 = R"sql(
+-- settings: broker-wide key/value pairs (region, account, signing key pair,
+-- clock mode and virtual time, ...). Values are text (JSON where structured).
+CREATE TABLE settings (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- queues: one row per SQS queue (SPEC 1, 5). Attributes the broker reads on
+-- every send/receive are columns; the rest (Policy, RedriveAllowPolicy, KMS
+-- settings, ...) sit in `attributes` as a JSON object. The redrive policy
+-- names its dead-letter queue by name (the ARN's last part): the target may be
+-- deleted and re-created, as in SQS. next_sequence feeds FIFO SequenceNumber.
+CREATE TABLE queues (
+    id                       INTEGER PRIMARY KEY,
+    name                     TEXT NOT NULL UNIQUE,
+    fifo                     INTEGER NOT NULL DEFAULT 0 CHECK (fifo IN (0, 1)),
+    visibility_timeout_s     INTEGER NOT NULL DEFAULT 30,
+    delay_s                  INTEGER NOT NULL DEFAULT 0,
+    retention_s              INTEGER NOT NULL DEFAULT 345600,
+    max_message_size         INTEGER NOT NULL DEFAULT 1048576,  -- SPEC 10: 1 MiB bodies
+    receive_wait_s           INTEGER NOT NULL DEFAULT 0,
+    content_based_dedup      INTEGER NOT NULL DEFAULT 0 CHECK (content_based_dedup IN (0, 1)),
+    dead_letter_queue        TEXT,                     -- redrive target name; NULL = no redrive policy
+    max_receive_count        INTEGER,                  -- with dead_letter_queue
+    default_ttl_ms           INTEGER,                  -- NULL = no expiry (SPEC 6)
+    dead_letter_on_expiry    INTEGER NOT NULL DEFAULT 0 CHECK (dead_letter_on_expiry IN (0, 1)),
+    auto_delete_on_idle_ms   INTEGER,                  -- NULL = never
+    created_ms               INTEGER NOT NULL,
+    last_used_ms             INTEGER NOT NULL,         -- idle clock for auto-delete
+    next_sequence            INTEGER NOT NULL DEFAULT 1,
+    attributes               TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX queues_by_dead_letter_queue ON queues (dead_letter_queue) WHERE dead_letter_queue IS NOT NULL;
+
+-- queue_tags: cost-allocation tags of a queue (TagQueue / ListQueueTags).
+CREATE TABLE queue_tags (
+    queue_id INTEGER NOT NULL REFERENCES queues (id) ON DELETE CASCADE,
+    key      TEXT NOT NULL,
+    value    TEXT NOT NULL,
+    PRIMARY KEY (queue_id, key)
+) WITHOUT ROWID;
+
+-- topics: one row per SNS topic. delivery_policy is the topic-level policy
+-- JSON as given (SNS topic form); other attributes (DisplayName, Policy, ...)
+-- in `attributes`. next_sequence feeds FIFO topic SequenceNumber.
+CREATE TABLE topics (
+    id                       INTEGER PRIMARY KEY,
+    name                     TEXT NOT NULL UNIQUE,
+    fifo                     INTEGER NOT NULL DEFAULT 0 CHECK (fifo IN (0, 1)),
+    content_based_dedup      INTEGER NOT NULL DEFAULT 0 CHECK (content_based_dedup IN (0, 1)),
+    delivery_policy          TEXT,
+    default_ttl_ms           INTEGER,
+    auto_delete_on_idle_ms   INTEGER,
+    created_ms               INTEGER NOT NULL,
+    last_used_ms             INTEGER NOT NULL,
+    next_sequence            INTEGER NOT NULL DEFAULT 1,
+    attributes               TEXT NOT NULL DEFAULT '{}'
+);
+
+-- topic_tags: tags of a topic (TagResource / ListTagsForResource).
+CREATE TABLE topic_tags (
+    topic_id INTEGER NOT NULL REFERENCES topics (id) ON DELETE CASCADE,
+    key      TEXT NOT NULL,
+    value    TEXT NOT NULL,
+    PRIMARY KEY (topic_id, key)
+) WITHOUT ROWID;
+
+-- subscriptions: a topic's link to an endpoint (SPEC 1, 4). uuid is the last
+-- part of the subscription ARN. HTTP/S subscriptions start 'pending' with a
+-- confirmation token; 'confirmed' ones receive notifications. For protocol
+-- 'sqs' the endpoint is the queue ARN. dead_letter_queue is the redrive
+-- target's queue name.
+CREATE TABLE subscriptions (
+    id                       INTEGER PRIMARY KEY,
+    uuid                     TEXT NOT NULL UNIQUE,
+    topic_id                 INTEGER NOT NULL REFERENCES topics (id) ON DELETE CASCADE,
+    protocol                 TEXT NOT NULL CHECK (protocol IN ('http', 'https', 'sqs')),
+    endpoint                 TEXT NOT NULL,
+    state                    TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'confirmed')),
+    confirmation_token       TEXT,
+    raw_delivery             INTEGER NOT NULL DEFAULT 0 CHECK (raw_delivery IN (0, 1)),
+    delivery_policy          TEXT,                     -- JSON as given (SNS subscription form); NULL = topic's
+    filter_policy            TEXT,                     -- JSON; NULL = everything matches
+    filter_policy_scope      TEXT NOT NULL DEFAULT 'MessageAttributes',
+    dead_letter_queue        TEXT,
+    default_ttl_ms           INTEGER,
+    auto_delete_on_idle_ms   INTEGER,
+    created_ms               INTEGER NOT NULL,
+    last_used_ms             INTEGER NOT NULL,
+    attributes               TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX subscriptions_by_topic ON subscriptions (topic_id);
+
+-- messages: every message stored in a queue, in every state (SPEC 5, 6).
+-- message_id is the service's MessageId (kept when a message moves to a
+-- dead-letter queue and back, hence unique per queue only). state is the
+-- last state the broker wrote: 'queued' (waiting or available, by
+-- visible_at_ms), 'inflight' (received; locked by receipt_handle until
+-- visible_at_ms), 'scheduled' (scheduled enqueue time not reached; listable,
+-- cancellable). Expiry is computed from expires_at_ms, lazily.
+-- enqueued_ms is the send time, or the scheduled time for a scheduled
+-- message (TTL counts from it: expires_at_ms = enqueued_ms + TTL).
+-- dead_letter_reason / source_queue_id are set on a message moved to a
+-- dead-letter queue (e.g. 'TTLExpiredException', 'MaxReceiveCountExceeded').
+CREATE TABLE messages (
+    id                   INTEGER PRIMARY KEY,
+    message_id           TEXT NOT NULL,
+    queue_id             INTEGER NOT NULL REFERENCES queues (id) ON DELETE CASCADE,
+    body                 TEXT NOT NULL,
+    attributes           TEXT NOT NULL DEFAULT '{}',   -- message attributes, JSON
+    group_id             TEXT,                         -- FIFO MessageGroupId
+    dedup_id             TEXT,                         -- FIFO MessageDeduplicationId (or body hash)
+    sequence_number      INTEGER,                      -- FIFO SequenceNumber
+    sent_ms              INTEGER NOT NULL,             -- SentTimestamp
+    scheduled_ms         INTEGER,                      -- scheduled enqueue time; NULL = none
+    enqueued_ms          INTEGER NOT NULL,
+    visible_at_ms        INTEGER NOT NULL,             -- available once the clock reaches it
+    expires_at_ms        INTEGER,                      -- NULL = never
+    receive_count        INTEGER NOT NULL DEFAULT 0,
+    first_receive_ms     INTEGER,
+    receipt_handle       TEXT UNIQUE,                  -- the current lock; NULL when not in flight
+    receive_attempt_id   TEXT,                         -- FIFO ReceiveRequestAttemptId of the current lock
+    state                TEXT NOT NULL DEFAULT 'queued',
+    dead_letter_reason   TEXT,
+    source_queue_id      INTEGER REFERENCES queues (id) ON DELETE SET NULL,
+    UNIQUE (queue_id, message_id)
+);
+CREATE INDEX messages_by_visible_at ON messages (queue_id, visible_at_ms);
+CREATE INDEX messages_by_group ON messages (queue_id, group_id, sequence_number) WHERE group_id IS NOT NULL;
+CREATE INDEX messages_by_expiry ON messages (expires_at_ms) WHERE expires_at_ms IS NOT NULL;
+CREATE INDEX messages_by_source_queue ON messages (source_queue_id) WHERE source_queue_id IS NOT NULL;
+
+-- fifo_dedup: FIFO queue deduplication window (SPEC 5.2): a send with the
+-- same dedup id before expires_ms is accepted but not enqueued, and answered
+-- with the first message's MessageId / SequenceNumber — also after that
+-- message was deleted, which is why this is a table of its own.
+CREATE TABLE fifo_dedup (
+    queue_id         INTEGER NOT NULL REFERENCES queues (id) ON DELETE CASCADE,
+    dedup_id         TEXT NOT NULL,
+    message_id       TEXT NOT NULL,
+    sequence_number  INTEGER,
+    expires_ms       INTEGER NOT NULL,
+    PRIMARY KEY (queue_id, dedup_id)
+) WITHOUT ROWID;
+CREATE INDEX fifo_dedup_by_expiry ON fifo_dedup (expires_ms);
+
+-- published_messages: a message published to a topic while HTTP/S deliveries
+-- of it are pending (fan-out to sqs subscriptions goes to `messages`
+-- directly). Kept by name so pending retries survive the topic's deletion;
+-- the broker removes a row when its last pending delivery ends.
+CREATE TABLE published_messages (
+    id                INTEGER PRIMARY KEY,
+    message_id        TEXT NOT NULL UNIQUE,             -- the SNS MessageId, same on every retry
+    topic_name        TEXT NOT NULL,
+    subject           TEXT,
+    body              TEXT NOT NULL,
+    attributes        TEXT NOT NULL DEFAULT '{}',
+    group_id          TEXT,
+    dedup_id          TEXT,
+    sequence_number   INTEGER,
+    published_ms      INTEGER NOT NULL,
+    expires_at_ms     INTEGER
+);
+
+-- pending_deliveries: the next attempt of one published message to one
+-- HTTP/S subscription (SPEC 4.5): attempt is the number of that next attempt
+-- (0 = first), due_ms when it is due; first_attempt_ms anchors the retry
+-- schedule. The delivery worker loads the earliest due rows (index on due_ms).
+CREATE TABLE pending_deliveries (
+    subscription_id    INTEGER NOT NULL REFERENCES subscriptions (id) ON DELETE CASCADE,
+    published_id       INTEGER NOT NULL REFERENCES published_messages (id) ON DELETE CASCADE,
+    attempt            INTEGER NOT NULL DEFAULT 0,
+    due_ms             INTEGER NOT NULL,
+    first_attempt_ms   INTEGER,
+    PRIMARY KEY (subscription_id, published_id)
+) WITHOUT ROWID;
+CREATE INDEX pending_deliveries_by_due ON pending_deliveries (due_ms);
+CREATE INDEX pending_deliveries_by_message ON pending_deliveries (published_id);
+
+-- delivery_attempts: the attempt log (SPEC 4.4), one row per attempt, in
+-- attempt order (id). Keyed by MessageId and subscription ARN as text so the
+-- log outlives subscriptions and topics. http_status NULL = no response;
+-- error_kind names a timeout/connection error; final is NULL until the
+-- delivery ends ('delivered', 'deadLettered', 'discarded').
+CREATE TABLE delivery_attempts (
+    id                 INTEGER PRIMARY KEY,
+    message_id         TEXT NOT NULL,
+    subscription_arn   TEXT NOT NULL,
+    attempt            INTEGER NOT NULL,
+    phase              TEXT NOT NULL,
+    planned_ms         INTEGER NOT NULL,
+    started_ms         INTEGER NOT NULL,
+    duration_ms        INTEGER NOT NULL,
+    http_status        INTEGER,
+    error_kind         TEXT,
+    outcome            TEXT NOT NULL,
+    final              TEXT
+);
+CREATE INDEX delivery_attempts_by_subscription ON delivery_attempts (subscription_arn, id);
+CREATE INDEX delivery_attempts_by_message ON delivery_attempts (message_id, id);
+)sql";
+
+const std::array<Migration, 1> &migrations()
+{
+    static const std::array<Migration, 1> list = {
+        Migration{1, "first broker schema", kSchemaV1, {}},
+    };
+    return list;
+}
+
+} // namespace
+
+std::span<const Migration> relaydeskMigrations() { return migrations(); }
+
+} // namespace relaydesk

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of Database (SPEC 9): the pragmas a read-write open sets, the
+// refusals (in use, foreign, damaged), and read-only browse connections.
+// Real files in a QTemporaryDir; no sleeps.
+
+#include "store/database.h"
+#include "store/schema_migrations.h"
+#include "store/statement.h"
+#include "store/transaction.h"
+
+#include <sqlite3.h>
+
+#include <QFile>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+#include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace relaydesk;
+
+namespace relaydesk {
+namespace {
+
+QString qs(const std::string &text) { return QString::fromStdString(text); }
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+void writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QCOMPARE(file.write(bytes), bytes.size());
+}
+
+// A SQLite file made the way another application would make it: with
+// SQLite directly, in its default (rollback journal) mode.
+void makeForeignSqliteFile(const std::string &path, int applicationId, bool withTable)
+{
+    sqlite3 *db = nullptr;
+    QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    std::string sql = "PRAGMA application_id = " + std::to_string(applicationId) + ";";
+    if (withTable)
+        sql += "CREATE TABLE foo (a INTEGER, b TEXT); INSERT INTO foo VALUES (1, 'x');";
+    const int code = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    QCOMPARE(code, SQLITE_OK);
+}
+
+} // namespace
+
+class DatabaseTest final : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::string path(const char *name) const { return m_dir.filePath(QString::fromUtf8(name)).toStdString(); }
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void open_newFile_setsWalFullSyncForeignKeysAndIdentity()
+    {
+        const std::string file = path("pragmas.db");
+        {
+            auto opened = Database::open(file);
+            QVERIFY2(opened.ok(), opened.status().toString().c_str());
+            Database &db = **opened;
+            QCOMPARE(qs(*db.queryText("PRAGMA journal_mode")), QStringLiteral("wal"));
+            QCOMPARE(*db.queryInt64("PRAGMA synchronous"), 2); // FULL
+            QCOMPARE(*db.queryInt64("PRAGMA foreign_keys"), 1);
+            QCOMPARE(*db.queryInt64("PRAGMA application_id"), std::int64_t(kRelaydeskApplicationId));
+            QCOMPARE(db.schemaVersion(), latestSchemaVersion(relaydeskMigrations()));
+        }
+        // WAL is persistent: the file header says so (bytes 18 and 19 = 2).
+        const QByteArray header = readFile(qs(file)).left(100);
+        QCOMPARE(header.left(16), QByteArray("SQLite format 3", 16));
+        QCOMPARE(int(header.at(18)), 2);
+        QCOMPARE(int(header.at(19)), 2);
+    }
+
+    void open_memory_accepted()
+    {
+        auto opened = Database::open(":memory:");
+        QVERIFY2(opened.ok(), opened.status().toString().c_str());
+        QCOMPARE(*(*opened)->queryInt64("SELECT count(*) FROM queues"), 0);
+    }
+
+    void open_secondWriterWhileFirstOpen_refusedInUseThenAcceptedAfterClose()
+    {
+        const std::string file = path("in-use.db");
+        auto first = Database::open(file);
+        QVERIFY2(first.ok(), first.status().toString().c_str());
+
+        auto second = Database::open(file);
+        QVERIFY(!second.ok());
+        QCOMPARE(second.status().kind(), StoreStatus::Kind::InUse);
+        QVERIFY2(second.status().message().find("already in use by another Relaydesk process") != std::string::npos,
+                 second.status().message().c_str());
+
+        first.value().reset();
+        auto third = Database::open(file);
+        QVERIFY2(third.ok(), third.status().toString().c_str());
+    }
+
+    void open_secondProcessWhileFirstOpen_refusedInUse()
+    {
+        const std::string file = path("in-use-by-process.db");
+        auto first = Database::open(file);
+        QVERIFY(first.ok());
+        const pid_t child = ::fork();
+        QVERIFY(child >= 0);
+        if (child == 0) { // another process: only open, report the kind, leave without running destructors
+            auto second = Database::open(file);
+            ::_exit(second.ok() ? 0 : 10 + int(second.status().kind()));
+        }
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        QVERIFY(WIFEXITED(status));
+        QCOMPARE(WEXITSTATUS(status), 10 + int(StoreStatus::Kind::InUse));
+    }
+
+    void open_readOnlyWhileWriterOpen_accepted()
+    {
+        const std::string file = path("reader-beside-writer.db");
+        auto writer = Database::open(file);
+        QVERIFY(writer.ok());
+        DatabaseOptions readOnly;
+        readOnly.mode = OpenMode::ReadOnly;
+        auto reader = Database::open(file, readOnly);
+        QVERIFY2(reader.ok(), reader.status().toString().c_str());
+    }
+
+    void open_foreignFile_refusedAndLeftUntouched_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("expected");
+        QTest::newRow("random bytes") << "random" << int(StoreStatus::Kind::NotRelaydesk);
+        QTest::newRow("short text file") << "text" << int(StoreStatus::Kind::NotRelaydesk);
+        QTest::newRow("sqlite, table foo, application_id 0") << "foo" << int(StoreStatus::Kind::NotRelaydesk);
+        QTest::newRow("sqlite, other application_id, no tables") << "otherId" << int(StoreStatus::Kind::NotRelaydesk);
+        QTest::newRow("sqlite, other application_id, tables") << "otherIdTables" << int(StoreStatus::Kind::NotRelaydesk);
+    }
+    void open_foreignFile_refusedAndLeftUntouched()
+    {
+        QFETCH(QString, kind);
+        QFETCH(int, expected);
+        const std::string file = path(("foreign-" + kind + ".db").toUtf8().constData());
+        if (kind == "random") {
+            QByteArray bytes(8192, 0);
+            QRandomGenerator generator(42);
+            for (auto &byte : bytes)
+                byte = char(generator.bounded(256));
+            writeFile(qs(file), bytes);
+        } else if (kind == "text") {
+            writeFile(qs(file), "hello, I am a note\n");
+        } else if (kind == "foo") {
+            makeForeignSqliteFile(file, 0, true);
+        } else if (kind == "otherId") {
+            makeForeignSqliteFile(file, 0x12345678, false);
+        } else {
+            makeForeignSqliteFile(file, 0x12345678, true);
+        }
+        const QByteArray before = readFile(qs(file));
+
+        for (OpenMode mode : {OpenMode::ReadWrite, OpenMode::ReadOnly}) {
+            DatabaseOptions options;
+            options.mode = mode;
+            auto opened = Database::open(file, options);
+            QVERIFY(!opened.ok());
+            QCOMPARE(int(opened.status().kind()), expected);
+            QVERIFY2(opened.status().message().find("not a Relaydesk database") != std::string::npos,
+                     opened.status().message().c_str());
+        }
+        QCOMPARE(readFile(qs(file)), before);
+    }
+
+    void open_damagedPages_refusedCorrupt()
+    {
+        const std::string file = path("damaged.db");
+        {
+            auto opened = Database::open(file);
+            QVERIFY(opened.ok());
+            Database &db = **opened;
+            QVERIFY(db.execute("BEGIN").ok());
+            auto insert = db.prepare("INSERT INTO settings (key, value) VALUES (?, ?)");
+            QVERIFY(insert.ok());
+            for (int i = 0; i < 2000; ++i) {
+                QVERIFY(insert->bind(1, "key-" + std::to_string(i)).ok());
+                QVERIFY(insert->bind(2, std::string(100, 'v')).ok());
+                QVERIFY(insert->execute().ok());
+            }
+            QVERIFY(db.execute("COMMIT").ok());
+        }
+        QByteArray bytes = readFile(qs(file));
+        const qsizetype pageSize = 4096;
+        QVERIFY(bytes.size() > 8 * pageSize);
+        QRandomGenerator generator(7);
+        for (qsizetype i = bytes.size() / 2; i < bytes.size(); ++i) // damage the second half, keep page 1
+            bytes[i] = char(generator.bounded(256));
+        writeFile(qs(file), bytes);
+
+        auto opened = Database::open(file);
+        QVERIFY(!opened.ok());
+        QCOMPARE(opened.status().kind(), StoreStatus::Kind::Corrupt);
+        QVERIFY2(opened.status().message().find(file) != std::string::npos, opened.status().message().c_str());
+    }
+
+    void open_unwritableLocation_refusedCannotOpen()
+    {
+        auto opened = Database::open(path("no-such-directory/x.db"));
+        QVERIFY(!opened.ok());
+        QCOMPARE(opened.status().kind(), StoreStatus::Kind::CannotOpen);
+
+        DatabaseOptions readOnly;
+        readOnly.mode = OpenMode::ReadOnly;
+        auto missing = Database::open(path("missing.db"), readOnly);
+        QVERIFY(!missing.ok());
+        QCOMPARE(missing.status().kind(), StoreStatus::Kind::CannotOpen);
+    }
+
+    void readOnly_seesCommittedDataOnlyAndCannotWrite()
+    {
+        const std::string file = path("browse.db");
+        auto writer = Database::open(file);
+        QVERIFY(writer.ok());
+        Database &db = **writer;
+        QVERIFY(db.execute("INSERT INTO settings (key, value) VALUES ('region', 'us-east-1')").ok());
+
+        DatabaseOptions readOnly;
+        readOnly.mode = OpenMode::ReadOnly;
+        auto reader = Database::open(file, readOnly);
+        QVERIFY2(reader.ok(), reader.status().toString().c_str());
+        Database &browse = **reader;
+        QCOMPARE(qs(*browse.queryText("SELECT value FROM settings WHERE key = 'region'")), QStringLiteral("us-east-1"));
+
+        {
+            auto transaction = Transaction::begin(db);
+            QVERIFY(transaction.ok());
+            QVERIFY(db.execute("INSERT INTO settings (key, value) VALUES ('account', '123')").ok());
+            QCOMPARE(*browse.queryInt64("SELECT count(*) FROM settings"), 1); // not committed yet
+            QVERIFY(transaction->commit().ok());
+        }
+        QCOMPARE(*browse.queryInt64("SELECT count(*) FROM settings"), 2);
+
+        const StoreStatus write = browse.execute("INSERT INTO settings (key, value) VALUES ('x', 'y')");
+        QCOMPARE(write.kind(), StoreStatus::Kind::ReadOnly);
+        QCOMPARE(*db.queryInt64("SELECT count(*) FROM settings"), 2);
+    }
+
+    void readOnly_memory_refusedMisuse()
+    {
+        DatabaseOptions readOnly;
+        readOnly.mode = OpenMode::ReadOnly;
+        auto opened = Database::open(":memory:", readOnly);
+        QVERIFY(!opened.ok());
+        QCOMPARE(opened.status().kind(), StoreStatus::Kind::Misuse);
+    }
+};
+
+} // namespace relaydesk
+
+QTEST_GUILESS_MAIN(relaydesk::DatabaseTest)
+#include "database_test.moc"
