@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+#include "message_digest.h"
+
+#include <openssl/evp.h>
+
+#include <cstdint>
+#include <memory>
+
+namespace relaydesk {
+
+namespace {
+
+std::string toHex(const unsigned char *bytes, unsigned length)
+{
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(length * 2);
+    for (unsigned i = 0; i < length; ++i) {
+        out += kDigits[bytes[i] >> 4];
+        out += kDigits[bytes[i] & 0x0f];
+    }
+    return out;
+}
+
+// Incremental digest over OpenSSL's EVP interface.
+class Digest final {
+public:
+    explicit Digest(const EVP_MD *type) : m_context(EVP_MD_CTX_new(), &EVP_MD_CTX_free)
+    {
+        EVP_DigestInit_ex(m_context.get(), type, nullptr);
+    }
+
+    void add(std::string_view bytes) { EVP_DigestUpdate(m_context.get(), bytes.data(), bytes.size()); }
+    void addByte(unsigned char byte) { EVP_DigestUpdate(m_context.get(), &byte, 1); }
+    void addLengthPrefixed(std::string_view bytes)
+    {
+        const auto length = static_cast<uint32_t>(bytes.size());
+        const unsigned char prefix[4] = {static_cast<unsigned char>(length >> 24), static_cast<unsigned char>(length >> 16),
+                                         static_cast<unsigned char>(length >> 8), static_cast<unsigned char>(length)};
+        EVP_DigestUpdate(m_context.get(), prefix, sizeof prefix);
+        add(bytes);
+    }
+
+    std::string hex()
+    {
+        unsigned char bytes[EVP_MAX_MD_SIZE];
+        unsigned length = 0;
+        EVP_DigestFinal_ex(m_context.get(), bytes, &length);
+        return toHex(bytes, length);
+    }
+
+private:
+    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> m_context;
+};
+
+constexpr unsigned char kStringTransport = 1;
+constexpr unsigned char kBinaryTransport = 2;
+
+} // namespace
+
+std::string md5OfMessageBody(std::string_view body)
+{
+    Digest digest(EVP_md5());
+    digest.add(body);
+    return digest.hex();
+}
+
+std::string md5OfMessageAttributes(const MessageAttributes &attributes)
+{
+    if (attributes.empty())
+        return {};
+    Digest digest(EVP_md5());
+    for (const auto &[name, value] : attributes) {
+        digest.addLengthPrefixed(name);
+        digest.addLengthPrefixed(value.dataType);
+        if (value.isBinary()) {
+            digest.addByte(kBinaryTransport);
+            digest.addLengthPrefixed(value.binaryValue);
+        } else {
+            digest.addByte(kStringTransport);
+            digest.addLengthPrefixed(value.stringValue);
+        }
+    }
+    return digest.hex();
+}
+
+std::string contentDeduplicationId(std::string_view body)
+{
+    Digest digest(EVP_sha256());
+    digest.add(body);
+    return digest.hex();
+}
+
+} // namespace relaydesk
