@@ -38,14 +38,19 @@ public:
 
     // The chart drawn at `size` (device-independent pixels), for export.
     QImage renderImage(const QSize &size);
-    // Writes PNG or SVG depending on the suffix of `path`; false + `error` on failure.
+    // The chart as an SVG document of `size` pixels (width/height in px).
+    QByteArray renderSvg(const QSize &size);
+    // Writes PNG or SVG depending on the suffix of `path` (atomically, via
+    // QSaveFile); false + `error` on failure.
     bool exportTo(const QString &path, const QSize &size, QString *error = nullptr);
 
     // Test hook: the delay chart (series, axes). Series objectNames:
-    // "phase:immediate" … "phase:postBackoff" (one per visible run of a phase;
-    // the first carries the legend name), "jitter" (area), "comparison",
-    // "elided" (dashed bridge over a compressed run; its name is the label,
-    // e.g. "… 99 990 more retries × 20 s …") and "break" (the shaded gap).
+    // "phase:immediate" … "phase:postBackoff" (one per visible run of a
+    // phase, named as in the legend; an empty phase keeps one empty series),
+    // "jitter" (areas), "comparison", "elided" (dashed bridge over a
+    // compressed run, named by its label, e.g. "… 99 990 more retries × 20 s …")
+    // and "break" (the shaded gap). The legend is drawn under the title as
+    // QGraphicsSimpleTextItem children of this chart (QLegend is hidden).
     QChart *delayChartForTest() const;
     // Test hook: the cumulative-time chart below it ("elapsed:*" series).
     QChart *elapsedChartForTest() const;
