@@ -253,8 +253,8 @@ std::string explanationText(const PolicyExplanation &e)
     constexpr size_t kPhaseWidth = 22;
     constexpr size_t kDelayWidth = 34;
     out << "\n" << pad("Phase", kPhaseWidth) << padLeft("Retries", 8) << "  " << pad("Delay before each retry", kDelayWidth)
-        << padLeft("Ends at", 14) << "\n";
-    out << pad("initial", kPhaseWidth) << padLeft("-", 8) << "  " << pad("first attempt", kDelayWidth) << padLeft("0 s", 14)
+        << padLeft("Ends at", 20) << "\n";
+    out << pad("initial", kPhaseWidth) << padLeft("-", 8) << "  " << pad("first attempt", kDelayWidth) << padLeft("0 s", 20)
         << "\n";
     int64_t cumulative = 0;
     for (const SchedulePhase &phase : s.phases()) {
@@ -264,7 +264,7 @@ std::string explanationText(const PolicyExplanation &e)
             name += " (" + std::string(backoffFunctionName(s.backoffFunction())) + ")";
         const std::vector<std::string> lines = wrapWords(phaseDelayText(phase), kDelayWidth);
         out << pad(name, kPhaseWidth) << padLeft(std::to_string(phase.retries), 8) << "  " << pad(lines.front(), kDelayWidth)
-            << padLeft(durationText(cumulative), 14) << "\n";
+            << padLeft(durationText(cumulative), 20) << "\n";
         for (size_t i = 1; i < lines.size(); ++i)
             out << std::string(kPhaseWidth + 10, ' ') << lines[i] << "\n";
     }

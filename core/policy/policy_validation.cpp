@@ -120,10 +120,25 @@ PolicyIssues validatePolicy(const DeliveryPolicy &policy, const PolicyCheckConte
                                    std::to_string(r.numMaxDelayRetries) + " = " + std::to_string(others) + ")");
         }
         const bool httpEndpoint = context.protocol != EndpointProtocol::Sqs;
-        if (issues.empty() && httpEndpoint && !policy.managed) {
-            const int64_t total = planSchedule(r, policy.dialect).totalDelaySeconds();
+        // The cap is checked whenever the schedule can be planned (planSchedule()'s
+        // preconditions), not only when nothing else failed: SPEC 2.1 wants every
+        // failure at once, e.g. numRetries 101 and 4040 s of delays.
+        const bool plannable = countsValid && r.numRetries >= 0 && r.minDelayTarget >= 1 &&
+                               r.minDelayTarget <= r.maxDelayTarget &&
+                               (policy.dialect == Dialect::Zaqar || r.backoffRetries() >= 0);
+        if (plannable && httpEndpoint && !policy.managed) {
+            const int64_t backoff = policy.dialect == Dialect::Zaqar
+                                        ? int64_t(zaqarBackoffRetries(r.minDelayTarget, r.maxDelayTarget))
+                                        : int64_t(r.backoffRetries());
+            // Every backoff delay is at least minDelayTarget >= 1 s, so a backoff
+            // phase longer than the cap exceeds it without listing its delays.
+            const bool bound = backoff > kHttpDelayCapSeconds;
+            const int64_t total =
+                bound ? int64_t(r.numMinDelayRetries) * r.minDelayTarget + backoff * r.minDelayTarget +
+                            int64_t(r.numMaxDelayRetries) * r.maxDelayTarget
+                      : planSchedule(r, policy.dialect).totalDelaySeconds();
             if (total > kHttpDelayCapSeconds)
-                fail("healthyRetryPolicy", "plans " + std::to_string(total) +
+                fail("healthyRetryPolicy", std::string(bound ? "plans at least " : "plans ") + std::to_string(total) +
                                                " s of delays in all; an HTTP/S delivery policy may plan at most 3600 s "
                                                "(a hard limit of the service that cannot be raised)");
         }
