@@ -10,9 +10,14 @@
 #endif
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QStringList>
 
+#include <cerrno>
 #include <cstdio>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -42,12 +47,33 @@ int usageError(const QString &message)
     return relaydesk::kExitUsage;
 }
 
+#ifdef RELAYDESK_HAS_GUI
+// Headless machines often lack XDG_RUNTIME_DIR; Qt then warns on stderr and
+// uses /tmp/runtime-USER. Use that same directory, quietly, so a CLI render
+// prints only its own line.
+void ensureRuntimeDirectory()
+{
+    if (!qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR"))
+        return;
+    const QByteArray directory = QDir::tempPath().toLocal8Bit() + "/runtime-" + QByteArray::number(::getuid());
+    if (::mkdir(directory.constData(), 0700) == 0 || errno == EEXIST)
+        qputenv("XDG_RUNTIME_DIR", directory);
+}
+
+bool displayAvailable()
+{
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+#endif
+
 int runPolicy(int argc, char **argv, const QStringList &arguments)
 {
     if (arguments.value(0) == QLatin1String("render")) {
 #ifdef RELAYDESK_HAS_GUI
         // Rendering never needs a display: draw on the offscreen platform.
         qputenv("QT_QPA_PLATFORM", "offscreen");
+        ensureRuntimeDirectory();
         QApplication app(argc, argv);
         return relaydesk::runPolicyRenderCommand(arguments);
 #endif
@@ -55,14 +81,6 @@ int runPolicy(int argc, char **argv, const QStringList &arguments)
     QCoreApplication app(argc, argv);
     return relaydesk::runPolicyCommand(arguments);
 }
-
-#ifdef RELAYDESK_HAS_GUI
-bool displayAvailable()
-{
-    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
-           !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
-}
-#endif
 
 int runWindow(int argc, char **argv, const QStringList &arguments)
 {
