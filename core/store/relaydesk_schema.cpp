@@ -222,10 +222,18 @@ CREATE INDEX delivery_attempts_by_subscription ON delivery_attempts (subscriptio
 CREATE INDEX delivery_attempts_by_message ON delivery_attempts (message_id, id);
 )sql";
 
-const std::array<Migration, 1> &migrations()
+// v2: FIFO receive walks a queue's messages in SequenceNumber order a page at
+// a time to find the heads of the groups not in flight; this index keeps that
+// walk from sorting the whole queue on every receive.
+constexpr std::string_view kSchemaV2 = R"sql(
+CREATE INDEX messages_by_sequence ON messages (queue_id, sequence_number) WHERE sequence_number IS NOT NULL;
+)sql";
+
+const std::array<Migration, 2> &migrations()
 {
-    static const std::array<Migration, 1> list = {
+    static const std::array<Migration, 2> list = {
         Migration{1, "first broker schema", kSchemaV1, {}},
+        Migration{2, "FIFO messages by sequence number", kSchemaV2, {}},
     };
     return list;
 }

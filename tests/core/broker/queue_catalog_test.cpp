@@ -86,6 +86,10 @@ void QueueCatalogTest::create_invalid_errorAndNothingStored_data()
         << "q" << "RedrivePolicy"
         << R"({"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:nowhere","maxReceiveCount":3})"
         << BrokerErrorCode::InvalidParameterValue;
+    QTest::newRow("dead-letter queue denies all")
+        << "q" << "RedrivePolicy"
+        << R"({"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:closed","maxReceiveCount":3})"
+        << BrokerErrorCode::InvalidParameterValue;
     QTest::newRow("unknown attribute") << "q" << "Colour" << "blue" << BrokerErrorCode::InvalidAttributeName;
 }
 
@@ -99,10 +103,12 @@ void QueueCatalogTest::create_invalid_errorAndNothingStored()
     AttributeMap attributes;
     if (!attribute.isEmpty())
         attributes[attribute.toStdString()] = value.toStdString();
+    QVERIFY(broker.create("closed", {{"RedriveAllowPolicy", R"({"redrivePermission":"denyAll"})"}}).ok());
+    const std::string before = broker.snapshot();
     Result<std::string> created = broker.create(name.toStdString(), attributes);
     QVERIFY(!created.ok());
     QCOMPARE(created.error().code, code);
-    QCOMPARE(broker.count("SELECT count(*) FROM queues"), 0);
+    QCOMPARE(broker.snapshot(), before);
 }
 
 void QueueCatalogTest::delete_queue_goneWithMessages()

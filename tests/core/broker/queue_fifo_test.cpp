@@ -35,6 +35,7 @@ private slots:
     void receiveAttempt_retried_sameHandles();
     void receiveAttempt_afterVisibilityExpired_newReceive();
     void queueDelay_appliesToFifo();
+    void receive_manyBlockedBeforeOtherGroup_otherGroupFound();
 };
 
 void QueueFifoTest::send_invalid_errorAndNothingStored_data()
@@ -241,6 +242,26 @@ void QueueFifoTest::queueDelay_appliesToFifo()
     QVERIFY(broker.sendFifo("q.fifo", "a1", "a", at(0)).ok());
     QCOMPARE(broker.receiveBodies("q.fifo", 1, at(4.999)), QStringList{});
     QCOMPARE(broker.receiveBodies("q.fifo", 1, at(5)), QStringList{"a1"});
+}
+
+void QueueFifoTest::receive_manyBlockedBeforeOtherGroup_otherGroupFound()
+{
+    QueueTestBroker broker;
+    QVERIFY(broker.create("q.fifo", kFifo).ok());
+    QVERIFY(broker.unit([&]() -> Status {
+        for (int i = 0; i < 600; ++i) {
+            SendRequest request;
+            request.body = "a" + std::to_string(i);
+            request.groupId = "a";
+            request.deduplicationId = request.body;
+            if (Result<SendReceipt> sent = MessageSender(broker.db(), broker.ids()).send("q.fifo", request, at(0)); !sent)
+                return sent.error();
+        }
+        return {};
+    }).ok());
+    QVERIFY(broker.sendFifo("q.fifo", "b0", "b", at(1)).ok());
+    QCOMPARE(broker.receiveBodies("q.fifo", 10, at(2)).size(), 10);   // a0..a9, group a now in flight
+    QCOMPARE(broker.receiveBodies("q.fifo", 10, at(3)), QStringList{"b0"});
 }
 
 QTEST_GUILESS_MAIN(QueueFifoTest)

@@ -7,6 +7,8 @@
 #include "broker/message_digest.h"
 #include "queue_test_support.h"
 
+#include <array>
+
 using namespace relaydesk;
 using namespace relaydesk::testing;
 
@@ -35,6 +37,8 @@ private slots:
     void limits_invalid_errorAndNothingChanged_data();
     void limits_invalid_errorAndNothingChanged();
     void deleteBatch_andChangeVisibilityBatch_perEntry();
+    void sendBatch_overOneMebibyte_batchRequestTooLong();
+    void unknownQueue_everyOperation_queueDoesNotExist();
 };
 
 void QueueStandardTest::send_receive_attributesAndDigests()
@@ -307,6 +311,11 @@ void QueueStandardTest::limits_invalid_errorAndNothingChanged_data()
     QTest::newRow("dedup id on standard") << "dedup" << 1 << BrokerErrorCode::InvalidParameterValue;
     QTest::newRow("eleven attributes") << "attributes" << 11 << BrokerErrorCode::InvalidParameterValue;
     QTest::newRow("ttl 0") << "ttl" << 0 << BrokerErrorCode::InvalidParameterValue;
+    QTest::newRow("attribute name AWS.") << "attributeName" << 0 << BrokerErrorCode::InvalidParameterValue;
+    QTest::newRow("attribute name with space") << "attributeName" << 1 << BrokerErrorCode::InvalidParameterValue;
+    QTest::newRow("attribute name double dot") << "attributeName" << 2 << BrokerErrorCode::InvalidParameterValue;
+    QTest::newRow("attribute type unknown") << "attributeType" << 0 << BrokerErrorCode::InvalidParameterValue;
+    QTest::newRow("attribute value empty") << "attributeType" << 1 << BrokerErrorCode::InvalidParameterValue;
 }
 
 void QueueStandardTest::limits_invalid_errorAndNothingChanged()
@@ -332,6 +341,10 @@ void QueueStandardTest::limits_invalid_errorAndNothingChanged()
         send.deduplicationId = "d";
     else if (operation == "ttl")
         send.timeToLiveSeconds = value;
+    else if (operation == "attributeName")
+        send.attributes[std::array{"AWS.x", "a b", "a..b"}[static_cast<std::size_t>(value)]] = {"String", "v", ""};
+    else if (operation == "attributeType")
+        send.attributes["a"] = value == 0 ? MessageAttributeValue{"Text", "v", ""} : MessageAttributeValue{"String", "", ""};
     else if (operation == "attributes")
         for (int i = 0; i < value; ++i)
             send.attributes["a" + std::to_string(i)] = {"String", "v", ""};
@@ -377,6 +390,32 @@ void QueueStandardTest::deleteBatch_andChangeVisibilityBatch_perEntry()
     QVERIFY(!deleted->at(1).ok());
     QCOMPARE(broker.count("SELECT count(*) FROM messages"), 1);
     QCOMPARE(broker.receiveBodies("q", 10, at(2)), QStringList{"a"});
+}
+
+void QueueStandardTest::sendBatch_overOneMebibyte_batchRequestTooLong()
+{
+    QueueTestBroker broker;
+    QVERIFY(broker.create("q").ok());
+    std::vector<BatchEntry<SendRequest>> entries(2);
+    entries[0] = {"a", {}};
+    entries[0].request.body = std::string(600 * 1024, 'a');
+    entries[1] = {"b", {}};
+    entries[1].request.body = std::string(600 * 1024, 'b');
+    auto results = broker.unit([&] { return MessageSender(broker.db(), broker.ids()).sendBatch("q", entries, at(0)); });
+    QCOMPARE(results.error().code, BrokerErrorCode::BatchRequestTooLong);
+    QCOMPARE(broker.count("SELECT count(*) FROM messages"), 0);
+}
+
+void QueueStandardTest::unknownQueue_everyOperation_queueDoesNotExist()
+{
+    QueueTestBroker broker;
+    MessageReceiver receiver(broker.db(), broker.ids());
+    QCOMPARE(broker.receive("nope", {}, at(0)).error().code, BrokerErrorCode::QueueDoesNotExist);
+    QCOMPARE(receiver.deleteMessage("nope", "q1m1-x", at(0)).error().code, BrokerErrorCode::QueueDoesNotExist);
+    QCOMPARE(receiver.changeVisibility("nope", "q1m1-x", 1, at(0)).error().code, BrokerErrorCode::QueueDoesNotExist);
+    QCOMPARE(receiver.purge("nope", at(0)).error().code, BrokerErrorCode::QueueDoesNotExist);
+    QCOMPARE(receiver.deleteMessageBatch("nope", {{"a", "q1m1-x"}}, at(0)).error().code,
+             BrokerErrorCode::QueueDoesNotExist);
 }
 
 QTEST_GUILESS_MAIN(QueueStandardTest)

@@ -16,7 +16,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace relaydesk::testing {

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/clock_time.h"
+#include "broker/result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace relaydesk {
+
+class Database;
+struct QueueRecord;
+
+// The reasons a message is dead-lettered (messages.dead_letter_reason).
+inline constexpr std::string_view kMaxReceiveCountExceeded = "MaxReceiveCountExceeded";
+inline constexpr std::string_view kTtlExpiredException = "TTLExpiredException";
+
+// Moves one stored message (row id `messageRowId` of queue `source`) to the
+// dead-letter queue of `source`'s redrive policy (SPEC 5.3, 6): it becomes
+// available there at once, unlocked, with receive count 0, `reason` and its
+// source recorded, a new SequenceNumber on a FIFO target, and a lifetime of
+// the target's TTL cap counted from `now` (a dead letter does not expire
+// because it expired at the source). Returns false — and changes nothing —
+// when `source` has no redrive policy or its target does not exist now.
+// Inside the caller's transaction; thread of `db`.
+Result<bool> moveToDeadLetterQueue(Database &db, const QueueRecord &source, std::int64_t messageRowId,
+                                   std::string_view reason, ClockTime now);
+
+struct MessageMoveOutcome {
+    std::int64_t moved = 0;
+    std::int64_t failed = 0;   // left in the dead-letter queue: their source no longer exists
+};
+
+// StartMessageMoveTask, run to completion inside the caller's transaction
+// (a move is one commit unit; the engine reports it as a finished task):
+// moves up to `maxMessages` (all when empty) dead-lettered messages of
+// `deadLetterQueue`, oldest first, back to the queue each came from, or all to
+// `destination` when given. Moved messages are available at once with
+// receive count 0 and no dead-letter reason. Errors: QueueDoesNotExist
+// (ResourceNotFound for a dead-letter queue that is no queue's target and
+// no destination given), InvalidParameterValue for a destination of the other
+// kind (FIFO vs standard).
+Result<MessageMoveOutcome> moveDeadLettersBack(Database &db, std::string_view deadLetterQueue,
+                                               const std::optional<std::string> &destination,
+                                               std::optional<std::int64_t> maxMessages, ClockTime now);
+
+} // namespace relaydesk

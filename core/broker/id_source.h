@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+
+namespace relaydesk {
+
+// Where the queue operations get their identifiers: MessageIds (UUIDs, as
+// SQS) and receipt handles (opaque; the broker only needs them unique).
+// Injected so that tests are deterministic. Implementations are not
+// synchronised: use one per broker thread.
+class IdSource {
+public:
+    virtual ~IdSource() = default;
+    virtual std::string newMessageId() = 0;       // 8-4-4-4-12 lowercase hexadecimal
+    virtual std::string newReceiptHandle() = 0;   // unique among all handles this source gives
+};
+
+// Random version-4 UUIDs and 32-hex-digit receipt handles from a
+// std::mt19937_64 seeded from std::random_device (or a given seed).
+class RandomIdSource final : public IdSource {
+public:
+    RandomIdSource();
+    explicit RandomIdSource(std::uint64_t seed) : m_engine(seed) {}
+    std::string newMessageId() override;
+    std::string newReceiptHandle() override;
+
+private:
+    std::mt19937_64 m_engine;
+};
+
+// Test-only: counting ids ("00000000-0000-4000-8000-000000000001", …; handles
+// "handle-1", …) so that tests can name them. Continue from a later
+// counter after a restart with `start`.
+class SequentialIdSource final : public IdSource {
+public:
+    explicit SequentialIdSource(std::uint64_t start = 1) : m_next(start) {}
+    std::string newMessageId() override;
+    std::string newReceiptHandle() override;
+
+private:
+    std::uint64_t m_next = 1;
+};
+
+} // namespace relaydesk

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+#include "broker/message_browser.h"
+
+#include "broker/queue_records.h"
+#include "store/database.h"
+
+namespace relaydesk {
+
+namespace {
+
+using queue_records::storeFailure;
+
+std::optional<ClockTime> optionalTime(const std::optional<std::int64_t> &ms)
+{
+    return ms ? std::optional<ClockTime>(fromEpochMilliseconds(*ms)) : std::nullopt;
+}
+
+} // namespace
+
+std::string_view messageStateName(MessageState state)
+{
+    switch (state) {
+    case MessageState::Available: return "available";
+    case MessageState::InFlight: return "inFlight";
+    case MessageState::Delayed: return "delayed";
+    case MessageState::Scheduled: return "scheduled";
+    case MessageState::Expired: return "expired";
+    case MessageState::DeadLettered: return "deadLettered";
+    }
+    return "available";
+}
+
+Result<BrowsePage> browseQueue(Database &db, std::string_view queueName, ClockTime now,
+                               std::optional<std::int64_t> after, int pageSize)
+{
+    if (pageSize < 1 || pageSize > 1000)
+        return BrokerError(BrokerErrorCode::InvalidParameterValue,
+                           "Value " + std::to_string(pageSize) + " for parameter PageSize is invalid. Reason: must be "
+                           "between 1 and 1000.");
+    Result<QueueRecord> queue = queue_records::require(db, queueName);
+    if (!queue)
+        return queue.error();
+    auto statement = db.prepareCached(
+        "SELECT m.id, m.message_id, m.body, m.attributes, m.state, m.group_id, m.dedup_id, m.sequence_number, "
+        "m.sent_ms, m.enqueued_ms, m.scheduled_ms, m.visible_at_ms, m.expires_at_ms, m.receive_count, "
+        "m.first_receive_ms, m.dead_letter_reason, s.name FROM messages m LEFT JOIN queues s ON s.id = m.source_queue_id "
+        "WHERE m.queue_id = ? AND m.id > ? ORDER BY m.id LIMIT ?");
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    StoreStatus status = (*statement)->bind(1, queue->id);
+    if (status.ok())
+        status = (*statement)->bind(2, after.value_or(0));
+    if (status.ok())
+        status = (*statement)->bind(3, pageSize + 1);
+    if (!status.ok())
+        return storeFailure(status);
+    const std::int64_t nowMs = toEpochMilliseconds(now);
+    BrowsePage page;
+    std::int64_t lastRow = 0;
+    for (;;) {
+        const StoreResult<Step> step = (*statement)->step();
+        if (!step.ok())
+            return storeFailure(step.status());
+        if (*step == Step::Done)
+            break;
+        if (page.messages.size() == static_cast<std::size_t>(pageSize)) {
+            page.nextPageToken = lastRow;
+            break;
+        }
+        Statement &row = **statement;
+        lastRow = row.columnInt64(0);
+        BrowsedMessage message;
+        message.messageId = row.columnText(1);
+        message.body = row.columnText(2);
+        message.attributes = queue_records::readMessageAttributes(row.columnText(3));
+        const std::string stored = row.columnText(4);
+        message.groupId = row.columnOptionalText(5);
+        if (std::optional<std::string> dedup = row.columnOptionalText(6)) {
+            const std::size_t mark = dedup->find('\x1f');
+            message.deduplicationId = mark == std::string::npos ? *dedup : dedup->substr(mark + 1);
+        }
+        message.sequenceNumber = row.columnOptionalInt64(7);
+        message.sent = fromEpochMilliseconds(row.columnInt64(8));
+        message.enqueued = fromEpochMilliseconds(row.columnInt64(9));
+        message.scheduledEnqueueTime = optionalTime(row.columnOptionalInt64(10));
+        const std::int64_t visibleAt = row.columnInt64(11);
+        message.visibleAt = fromEpochMilliseconds(visibleAt);
+        const std::optional<std::int64_t> expiresAt = row.columnOptionalInt64(12);
+        message.expiresAt = optionalTime(expiresAt);
+        message.receiveCount = static_cast<int>(row.columnInt64(13));
+        message.firstReceive = optionalTime(row.columnOptionalInt64(14));
+        message.deadLetterReason = row.columnOptionalText(15);
+        message.sourceQueue = row.columnOptionalText(16);
+
+        const bool locked = visibleAt > nowMs;
+        if (expiresAt && *expiresAt <= nowMs && !(locked && stored == "inflight"))
+            message.state = MessageState::Expired;
+        else if (locked && stored == "inflight")
+            message.state = MessageState::InFlight;
+        else if (locked && message.scheduledEnqueueTime)
+            message.state = MessageState::Scheduled;
+        else if (locked)
+            message.state = MessageState::Delayed;
+        else if (message.deadLetterReason)
+            message.state = MessageState::DeadLettered;
+        else
+            message.state = MessageState::Available;
+        page.messages.push_back(std::move(message));
+    }
+    return page;
+}
+
+} // namespace relaydesk

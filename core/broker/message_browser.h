@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/clock_time.h"
+#include "broker/message_attributes.h"
+#include "broker/result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace relaydesk {
+
+class Database;
+
+// The state a browsed message is in at the browse time (SPEC 8.4). One
+// state per message, the first that applies in this order: Expired (past
+// its expiry and not locked; removed lazily), InFlight (locked by a
+// receive), Scheduled (scheduled enqueue time ahead), Delayed (DelaySeconds
+// running), DeadLettered (available in a dead-letter queue, moved there with
+// a reason), Available.
+enum class MessageState { Available, InFlight, Delayed, Scheduled, Expired, DeadLettered };
+std::string_view messageStateName(MessageState state);   // "available", "inFlight", …
+
+struct BrowsedMessage {
+    std::string messageId;
+    std::string body;
+    MessageAttributes attributes;
+    MessageState state = MessageState::Available;
+    std::optional<std::string> groupId;
+    std::optional<std::string> deduplicationId;
+    std::optional<std::int64_t> sequenceNumber;
+    ClockTime sent{};
+    ClockTime enqueued{};
+    std::optional<ClockTime> scheduledEnqueueTime;
+    ClockTime visibleAt{};                    // end of the delay, schedule or lock
+    std::optional<ClockTime> expiresAt;
+    int receiveCount = 0;
+    std::optional<ClockTime> firstReceive;
+    std::optional<std::string> deadLetterReason;
+    std::optional<std::string> sourceQueue;   // the queue it was dead-lettered from, if it still exists
+};
+
+struct BrowsePage {
+    std::vector<BrowsedMessage> messages;
+    std::optional<std::int64_t> nextPageToken;   // pass as `after` for the next page; empty on the last page
+};
+
+// Browse (peek without receiving, SPEC 8.2/8.4): every message of a queue in
+// every state, in storage order, `pageSize` (1–1000) at a time after the
+// token of the previous page. Changes nothing (works on a read-only
+// connection). QueueDoesNotExist / InvalidParameterValue. Thread of `db`.
+Result<BrowsePage> browseQueue(Database &db, std::string_view queueName, ClockTime now,
+                               std::optional<std::int64_t> after = std::nullopt, int pageSize = 100);
+
+} // namespace relaydesk

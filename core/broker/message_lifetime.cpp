@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+#include "broker/message_lifetime.h"
+
+#include "broker/dead_letter_queue.h"
+#include "broker/queue_records.h"
+#include "store/database.h"
+
+#include <algorithm>
+
+namespace relaydesk {
+
+std::optional<ClockTime> QueueDueTimes::earliest() const
+{
+    std::optional<ClockTime> first;
+    for (const auto &time : {nextVisible, nextExpiry, nextAutoDelete})
+        if (time && (!first || *time < *first))
+            first = time;
+    return first;
+}
+
+} // namespace relaydesk
+
+namespace relaydesk::message_lifetime {
+
+namespace {
+
+using Code = BrokerErrorCode;
+using queue_records::storeFailure;
+
+Result<std::vector<std::int64_t>> column(Database &db, std::string_view sql, std::int64_t a, std::int64_t b)
+{
+    auto statement = db.prepareCached(sql);
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    StoreStatus status = (*statement)->bind(1, a);
+    if (status.ok() && (*statement)->parameterIndex("?2").ok())
+        status = (*statement)->bind(2, b);
+    if (!status.ok())
+        return storeFailure(status);
+    std::vector<std::int64_t> values;
+    for (;;) {
+        const StoreResult<Step> step = (*statement)->step();
+        if (!step.ok())
+            return storeFailure(step.status());
+        if (*step == Step::Done)
+            break;
+        values.push_back((*statement)->columnInt64(0));
+    }
+    return values;
+}
+
+Status run(Database &db, std::string_view sql, std::int64_t a)
+{
+    auto statement = db.prepareCached(sql);
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    StoreStatus status = (*statement)->bind(1, a);
+    if (status.ok())
+        status = (*statement)->execute();
+    if (!status.ok())
+        return storeFailure(status);
+    return {};
+}
+
+Result<std::optional<ClockTime>> minimum(Database &db, std::string_view sql, std::int64_t nowMs)
+{
+    auto statement = db.prepareCached(sql);
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    if (StoreStatus bound = (*statement)->bind(1, nowMs); !bound.ok())
+        return storeFailure(bound);
+    const StoreResult<Step> step = (*statement)->step();
+    if (!step.ok())
+        return storeFailure(step.status());
+    const std::optional<std::int64_t> value = (*statement)->columnOptionalInt64(0);
+    return value ? std::optional<ClockTime>(fromEpochMilliseconds(*value)) : std::nullopt;
+}
+
+} // namespace
+
+// Expiry queries go through messages_by_expiry (only the expired rows), never
+// through the queue's own index (every message of the queue).
+Result<std::int64_t> applyExpiry(Database &db, const QueueRecord &queue, ClockTime now)
+{
+    const std::int64_t nowMs = toEpochMilliseconds(now);
+    Result<std::vector<std::int64_t>> expired = column(
+        db, "SELECT id FROM messages INDEXED BY messages_by_expiry WHERE queue_id = ?1 AND expires_at_ms <= ?2 AND "
+            "(state <> 'inflight' OR visible_at_ms <= ?2) ORDER BY expires_at_ms",
+        queue.id, nowMs);
+    if (!expired)
+        return expired.error();
+    for (const std::int64_t rowId : *expired) {
+        bool moved = false;
+        if (queue.attributes.deadLetteringOnMessageExpiration) {
+            Result<bool> dead = moveToDeadLetterQueue(db, queue, rowId, kTtlExpiredException, now);
+            if (!dead)
+                return dead.error();
+            moved = *dead;
+        }
+        if (!moved)
+            if (Status removed = run(db, "DELETE FROM messages WHERE id = ?", rowId); !removed)
+                return removed.error();
+    }
+    return static_cast<std::int64_t>(expired->size());
+}
+
+Result<std::int64_t> applyExpiryEverywhere(Database &db, ClockTime now)
+{
+    const std::int64_t nowMs = toEpochMilliseconds(now);
+    Result<std::vector<std::int64_t>> queues = column(
+        db, "SELECT DISTINCT queue_id FROM messages INDEXED BY messages_by_expiry WHERE expires_at_ms <= ?1 AND "
+            "(state <> 'inflight' OR visible_at_ms <= ?1)", nowMs, 0);
+    if (!queues)
+        return queues.error();
+    std::int64_t total = 0;
+    for (const std::int64_t queueId : *queues) {
+        Result<std::optional<QueueRecord>> queue = queue_records::findById(db, queueId);
+        if (!queue)
+            return queue.error();
+        if (!queue->has_value())
+            continue;
+        Result<std::int64_t> expired = applyExpiry(db, **queue, now);
+        if (!expired)
+            return expired.error();
+        total += *expired;
+    }
+    return total;
+}
+
+Result<std::vector<ScheduledMessage>> scheduledMessages(Database &db, std::string_view queueName, ClockTime now)
+{
+    Result<QueueRecord> queue = queue_records::require(db, queueName);
+    if (!queue)
+        return queue.error();
+    auto statement = db.prepareCached(
+        "SELECT message_id, body, attributes, group_id, sequence_number, sent_ms, scheduled_ms, expires_at_ms "
+        "FROM messages WHERE queue_id = ? AND scheduled_ms > ? AND state = 'scheduled' ORDER BY scheduled_ms, id");
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    StoreStatus status = (*statement)->bind(1, queue->id);
+    if (status.ok())
+        status = (*statement)->bind(2, toEpochMilliseconds(now));
+    if (!status.ok())
+        return storeFailure(status);
+    std::vector<ScheduledMessage> list;
+    for (;;) {
+        const StoreResult<Step> step = (*statement)->step();
+        if (!step.ok())
+            return storeFailure(step.status());
+        if (*step == Step::Done)
+            break;
+        Statement &row = **statement;
+        ScheduledMessage message;
+        message.messageId = row.columnText(0);
+        message.body = row.columnText(1);
+        message.attributes = queue_records::readMessageAttributes(row.columnText(2));
+        message.groupId = row.columnOptionalText(3);
+        message.sequenceNumber = row.columnOptionalInt64(4);
+        message.sent = fromEpochMilliseconds(row.columnInt64(5));
+        message.scheduledEnqueueTime = fromEpochMilliseconds(row.columnInt64(6));
+        if (const auto expires = row.columnOptionalInt64(7))
+            message.expiresAt = fromEpochMilliseconds(*expires);
+        list.push_back(std::move(message));
+    }
+    return list;
+}
+
+Status cancelScheduledMessage(Database &db, std::string_view queueName, std::string_view messageId, ClockTime now)
+{
+    Result<QueueRecord> queue = queue_records::require(db, queueName);
+    if (!queue)
+        return queue.error();
+    auto statement = db.prepareCached("DELETE FROM messages WHERE queue_id = ? AND message_id = ? AND "
+                                      "state = 'scheduled' AND scheduled_ms > ?");
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    StoreStatus status = (*statement)->bind(1, queue->id);
+    if (status.ok())
+        status = (*statement)->bind(2, messageId);
+    if (status.ok())
+        status = (*statement)->bind(3, toEpochMilliseconds(now));
+    if (status.ok())
+        status = (*statement)->execute();
+    if (!status.ok())
+        return storeFailure(status);
+    if (db.changes() == 0)
+        return BrokerError(Code::ResourceNotFound,
+                           "No scheduled message " + std::string(messageId) + " in queue " + std::string(queueName) + ".");
+    return {};
+}
+
+Result<std::vector<std::string>> deleteIdleQueues(Database &db, ClockTime now)
+{
+    const std::int64_t nowMs = toEpochMilliseconds(now);
+    Result<std::vector<std::int64_t>> idle = column(
+        db, "SELECT id FROM queues WHERE auto_delete_on_idle_ms IS NOT NULL AND last_used_ms + auto_delete_on_idle_ms <= ?1 "
+            "ORDER BY name",
+        nowMs, 0);
+    if (!idle)
+        return idle.error();
+    std::vector<std::string> names;
+    for (const std::int64_t id : *idle) {
+        Result<std::optional<QueueRecord>> queue = queue_records::findById(db, id);
+        if (!queue)
+            return queue.error();
+        if (queue->has_value())
+            names.push_back((*queue)->name);
+        if (Status removed = run(db, "DELETE FROM queues WHERE id = ?", id); !removed)
+            return removed.error();
+    }
+    return names;
+}
+
+Result<std::int64_t> forgetExpiredDeduplicationIds(Database &db, ClockTime now)
+{
+    if (Status removed = run(db, "DELETE FROM fifo_dedup WHERE expires_ms <= ?", toEpochMilliseconds(now)); !removed)
+        return removed.error();
+    return static_cast<std::int64_t>(db.changes());
+}
+
+Result<QueueDueTimes> dueTimes(Database &db, ClockTime now)
+{
+    const std::int64_t nowMs = toEpochMilliseconds(now);
+    QueueDueTimes due;
+    Result<std::optional<ClockTime>> visible =
+        minimum(db, "SELECT min(visible_at_ms) FROM messages WHERE visible_at_ms > ?1", nowMs);
+    if (!visible)
+        return visible.error();
+    due.nextVisible = *visible;
+    // An unlocked message expires at expires_at; a locked one when its lock ends.
+    Result<std::optional<ClockTime>> expiry = minimum(
+        db, "SELECT min(CASE WHEN state = 'inflight' THEN max(expires_at_ms, visible_at_ms) ELSE expires_at_ms END) "
+            "FROM messages WHERE expires_at_ms IS NOT NULL AND "
+            "(CASE WHEN state = 'inflight' THEN max(expires_at_ms, visible_at_ms) ELSE expires_at_ms END) > ?1",
+        nowMs);
+    if (!expiry)
+        return expiry.error();
+    due.nextExpiry = *expiry;
+    Result<std::optional<ClockTime>> idle = minimum(
+        db, "SELECT min(last_used_ms + auto_delete_on_idle_ms) FROM queues WHERE auto_delete_on_idle_ms IS NOT NULL "
+            "AND last_used_ms + auto_delete_on_idle_ms > ?1",
+        nowMs);
+    if (!idle)
+        return idle.error();
+    due.nextAutoDelete = *idle;
+    return due;
+}
+
+} // namespace relaydesk::message_lifetime

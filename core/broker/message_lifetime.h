@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/clock_time.h"
+#include "broker/message_attributes.h"
+#include "broker/result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace relaydesk {
+
+class Database;
+struct QueueRecord;
+
+// A message waiting for its scheduled enqueue time (SPEC 6), as listed.
+struct ScheduledMessage {
+    std::string messageId;
+    std::string body;
+    MessageAttributes attributes;
+    std::optional<std::string> groupId;
+    std::optional<std::int64_t> sequenceNumber;
+    ClockTime sent{};
+    ClockTime scheduledEnqueueTime{};
+    std::optional<ClockTime> expiresAt;
+};
+
+// When the queue timers of the engine must next wake (all strictly after
+// the `now` they were computed for; empty = nothing pending of that kind).
+struct QueueDueTimes {
+    std::optional<ClockTime> nextVisible;      // a delay, visibility timeout or schedule ends: a receive may succeed
+    std::optional<ClockTime> nextExpiry;       // an unlocked message reaches its expiry
+    std::optional<ClockTime> nextAutoDelete;   // an idle queue reaches its AutoDeleteOnIdle
+    std::optional<ClockTime> earliest() const;
+};
+
+// Message lifetime of queues (SPEC 6): expiry (lazy, per queue on receive,
+// or everywhere from the engine's timer), scheduled messages, auto-delete on
+// idle, the FIFO deduplication window's clean-up, and the due times. Free
+// functions over a Database& inside the caller's transaction; thread of the
+// Database; `now` is clock time.
+namespace message_lifetime {
+
+// Applies expiry to the messages of `queue` whose expires-at has come and
+// that are not locked (in flight with their visibility timeout running):
+// dead-lettered with reason TTLExpiredException when the queue has
+// DeadLetteringOnMessageExpiration and an existing dead-letter queue,
+// deleted otherwise. Returns how many were expired.
+Result<std::int64_t> applyExpiry(Database &db, const QueueRecord &queue, ClockTime now);
+// The same for every queue that has such messages.
+Result<std::int64_t> applyExpiryEverywhere(Database &db, ClockTime now);
+
+// The scheduled messages of the queue not yet enqueued at `now`, by
+// scheduled time. QueueDoesNotExist for an unknown queue.
+Result<std::vector<ScheduledMessage>> scheduledMessages(Database &db, std::string_view queueName, ClockTime now);
+// Removes a scheduled message before it appears. ResourceNotFound when the
+// queue has no such message still scheduled at `now`.
+Status cancelScheduledMessage(Database &db, std::string_view queueName, std::string_view messageId, ClockTime now);
+
+// Deletes the queues with AutoDeleteOnIdle whose last use is that long ago
+// (at `now` or earlier); returns their names.
+Result<std::vector<std::string>> deleteIdleQueues(Database &db, ClockTime now);
+
+// Forgets FIFO deduplication ids whose 5-minute window has ended.
+Result<std::int64_t> forgetExpiredDeduplicationIds(Database &db, ClockTime now);
+
+Result<QueueDueTimes> dueTimes(Database &db, ClockTime now);
+
+} // namespace message_lifetime
+
+} // namespace relaydesk

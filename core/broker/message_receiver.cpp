@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: MIT
+#include "broker/message_receiver.h"
+
+#include "broker/dead_letter_queue.h"
+#include "broker/fifo_group_gate.h"
+#include "broker/id_source.h"
+#include "broker/message_digest.h"
+#include "broker/message_lifetime.h"
+#include "broker/queue_records.h"
+#include "broker/receipt_handle.h"
+#include "store/database.h"
+
+
+namespace relaydesk {
+
+namespace {
+
+using Code = BrokerErrorCode;
+using queue_records::storeFailure;
+
+constexpr std::string_view kColumns =
+    "SELECT id, message_id, body, attributes, sent_ms, receive_count, first_receive_ms, group_id, dedup_id, "
+    "sequence_number, dead_letter_reason, expires_at_ms, receipt_handle FROM messages ";
+
+ReceivedMessage readMessage(Statement &row)
+{
+    ReceivedMessage message;
+    message.messageId = row.columnText(1);
+    message.body = row.columnText(2);
+    message.md5OfBody = md5OfMessageBody(message.body);
+    message.attributes = queue_records::readMessageAttributes(row.columnText(3));
+    message.md5OfAttributes = md5OfMessageAttributes(message.attributes);
+    message.sentTimestamp = fromEpochMilliseconds(row.columnInt64(4));
+    message.approximateReceiveCount = static_cast<int>(row.columnInt64(5));
+    if (const auto first = row.columnOptionalInt64(6))
+        message.approximateFirstReceiveTimestamp = fromEpochMilliseconds(*first);
+    message.groupId = row.columnOptionalText(7);
+    if (std::optional<std::string> dedup = row.columnOptionalText(8)) {
+        // A messageGroup-scoped key is "GROUP\x1fID".
+        const std::size_t mark = dedup->find('\x1f');
+        message.deduplicationId = mark == std::string::npos ? *dedup : dedup->substr(mark + 1);
+    }
+    message.sequenceNumber = row.columnOptionalInt64(9);
+    message.deadLetterReason = row.columnOptionalText(10);
+    if (const auto expires = row.columnOptionalInt64(11))
+        message.expiresAt = fromEpochMilliseconds(*expires);
+    message.receiptHandle = row.columnText(12);
+    return message;
+}
+
+BrokerError invalidHandle(std::string_view handle)
+{
+    return BrokerError(Code::ReceiptHandleIsInvalid,
+                       "The input receipt handle \"" + std::string(handle) + "\" is not a valid receipt handle.");
+}
+
+Status checkVisibilityTimeout(int seconds)
+{
+    if (seconds < 0 || seconds > QueueAttributes::kMaxVisibilityTimeout)
+        return BrokerError(Code::InvalidParameterValue,
+                           "Value " + std::to_string(seconds)
+                               + " for parameter VisibilityTimeout is invalid. Reason: must be between 0 and 43200.");
+    return {};
+}
+
+Result<std::optional<ClockTime>> nextVisibleAt(Database &db, std::int64_t queueId, std::int64_t nowMs)
+{
+    auto statement = db.prepareCached("SELECT min(visible_at_ms) FROM messages WHERE queue_id = ? AND visible_at_ms > ?");
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    StoreStatus status = (*statement)->bind(1, queueId);
+    if (status.ok())
+        status = (*statement)->bind(2, nowMs);
+    if (!status.ok())
+        return storeFailure(status);
+    const StoreResult<Step> step = (*statement)->step();
+    if (!step.ok())
+        return storeFailure(step.status());
+    const std::optional<std::int64_t> value = (*statement)->columnOptionalInt64(0);
+    return value ? std::optional<ClockTime>(fromEpochMilliseconds(*value)) : std::nullopt;
+}
+
+} // namespace
+
+Result<std::vector<std::int64_t>> MessageReceiver::chooseStandard(const QueueRecord &queue, std::size_t wanted,
+                                                                  ClockTime now)
+{
+    auto statement = m_db->prepareCached(
+        "SELECT id FROM messages WHERE queue_id = ? AND visible_at_ms <= ? ORDER BY visible_at_ms, id LIMIT ?");
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    StoreStatus status = (*statement)->bind(1, queue.id);
+    if (status.ok())
+        status = (*statement)->bind(2, toEpochMilliseconds(now));
+    if (status.ok())
+        status = (*statement)->bind(3, static_cast<std::int64_t>(wanted));
+    if (!status.ok())
+        return storeFailure(status);
+    std::vector<std::int64_t> rows;
+    for (;;) {
+        const StoreResult<Step> step = (*statement)->step();
+        if (!step.ok())
+            return storeFailure(step.status());
+        if (*step == Step::Done)
+            break;
+        rows.push_back((*statement)->columnInt64(0));
+    }
+    return rows;
+}
+
+Result<std::optional<ReceivedMessage>> MessageReceiver::lock(const QueueRecord &queue, std::int64_t rowId,
+                                                             int visibilityTimeout,
+                                                             const std::optional<std::string> &attemptId,
+                                                             ClockTime now)
+{
+    const std::int64_t nowMs = toEpochMilliseconds(now);
+    if (queue.attributes.redrivePolicy) {
+        StoreResult<std::int64_t> count =
+            m_db->queryInt64("SELECT receive_count FROM messages WHERE id = " + std::to_string(rowId));
+        if (!count.ok())
+            return storeFailure(count.status());
+        if (*count >= queue.attributes.redrivePolicy->maxReceiveCount) {
+            Result<bool> moved = moveToDeadLetterQueue(*m_db, queue, rowId, kMaxReceiveCountExceeded, now);
+            if (!moved)
+                return moved.error();
+            if (*moved)
+                return std::optional<ReceivedMessage>();
+        }
+    }
+    const std::string handle = makeReceiptHandle(queue.id, rowId, m_ids->newReceiptHandle());
+    auto update = m_db->prepareCached(
+        "UPDATE messages SET state = 'inflight', receipt_handle = :handle, receive_attempt_id = :attempt, "
+        "visible_at_ms = :visible_at, receive_count = receive_count + 1, "
+        "first_receive_ms = coalesce(first_receive_ms, :now) WHERE id = :id");
+    if (!update.ok())
+        return storeFailure(update.status());
+    StoreStatus status = (*update)->bind(":handle", handle);
+    if (status.ok())
+        status = (*update)->bind(":attempt", attemptId);
+    if (status.ok())
+        status = (*update)->bind(":visible_at", nowMs + std::int64_t(visibilityTimeout) * 1000);
+    if (status.ok())
+        status = (*update)->bind(":now", nowMs);
+    if (status.ok())
+        status = (*update)->bind(":id", rowId);
+    if (status.ok())
+        status = (*update)->execute();
+    if (!status.ok())
+        return storeFailure(status);
+
+    auto select = m_db->prepareCached(std::string(kColumns) + "WHERE id = ?");
+    if (!select.ok())
+        return storeFailure(select.status());
+    if (StoreStatus bound = (*select)->bind(1, rowId); !bound.ok())
+        return storeFailure(bound);
+    const StoreResult<Step> step = (*select)->step();
+    if (!step.ok())
+        return storeFailure(step.status());
+    return std::optional<ReceivedMessage>(readMessage(**select));
+}
+
+Result<std::vector<ReceivedMessage>> MessageReceiver::retriedAttempt(const QueueRecord &queue,
+                                                                     const std::string &attemptId, ClockTime now)
+{
+    auto select = m_db->prepareCached(std::string(kColumns)
+                                      + "WHERE queue_id = ? AND receive_attempt_id = ? AND state = 'inflight' AND "
+                                        "visible_at_ms > ? ORDER BY sequence_number, id");
+    if (!select.ok())
+        return storeFailure(select.status());
+    StoreStatus status = (*select)->bind(1, queue.id);
+    if (status.ok())
+        status = (*select)->bind(2, attemptId);
+    if (status.ok())
+        status = (*select)->bind(3, toEpochMilliseconds(now));
+    if (!status.ok())
+        return storeFailure(status);
+    std::vector<ReceivedMessage> messages;
+    for (;;) {
+        const StoreResult<Step> step = (*select)->step();
+        if (!step.ok())
+            return storeFailure(step.status());
+        if (*step == Step::Done)
+            break;
+        messages.push_back(readMessage(**select));
+    }
+    return messages;
+}
+
+Result<ReceiveResult> MessageReceiver::receive(std::string_view queueName, const ReceiveRequest &request, ClockTime now)
+{
+    if (request.maxNumberOfMessages < 1 || request.maxNumberOfMessages > static_cast<int>(kMaxBatchEntries))
+        return BrokerError(Code::InvalidParameterValue,
+                           "Value " + std::to_string(request.maxNumberOfMessages)
+                               + " for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided.");
+    if (request.waitTimeSeconds && (*request.waitTimeSeconds < 0 || *request.waitTimeSeconds > QueueAttributes::kMaxReceiveWaitTime))
+        return BrokerError(Code::InvalidParameterValue,
+                           "Value " + std::to_string(*request.waitTimeSeconds)
+                               + " for parameter WaitTimeSeconds is invalid. Reason: Must be >= 0 and <= 20, if provided.");
+    if (request.visibilityTimeout)
+        if (Status valid = checkVisibilityTimeout(*request.visibilityTimeout); !valid)
+            return valid.error();
+    Result<QueueRecord> queue = queue_records::require(*m_db, queueName);
+    if (!queue)
+        return queue.error();
+    if (Status touched = queue_records::touch(*m_db, queue->id, now); !touched)
+        return touched.error();
+    if (Result<std::int64_t> expired = message_lifetime::applyExpiry(*m_db, *queue, now); !expired)
+        return expired.error();
+
+    const std::int64_t nowMs = toEpochMilliseconds(now);
+    ReceiveResult result;
+    const std::optional<std::string> attemptId = queue->isFifo() ? request.receiveRequestAttemptId : std::nullopt;
+    if (attemptId) {
+        Result<std::vector<ReceivedMessage>> retried = retriedAttempt(*queue, *attemptId, now);
+        if (!retried)
+            return retried.error();
+        if (!retried->empty()) {
+            result.messages = std::move(retried).value();
+            Result<std::optional<ClockTime>> next = nextVisibleAt(*m_db, queue->id, nowMs);
+            if (!next)
+                return next.error();
+            result.nextVisibleAt = *next;
+            return result;
+        }
+    }
+
+    const std::size_t wanted = static_cast<std::size_t>(request.maxNumberOfMessages);
+    const int visibilityTimeout = request.visibilityTimeout.value_or(queue->attributes.visibilityTimeout);
+    for (;;) {
+        Result<std::vector<std::int64_t>> candidates = queue->isFifo()
+            ? FifoGroupGate(*m_db).receivable(queue->id, wanted - result.messages.size(), now)
+            : chooseStandard(*queue, wanted - result.messages.size(), now);
+        if (!candidates)
+            return candidates.error();
+        bool movedAny = false;
+        for (const std::int64_t rowId : *candidates) {
+            if (result.messages.size() == wanted)
+                break;
+            Result<std::optional<ReceivedMessage>> locked = lock(*queue, rowId, visibilityTimeout, attemptId, now);
+            if (!locked)
+                return locked.error();
+            if (!locked->has_value()) {
+                movedAny = true;
+                continue;
+            }
+            result.messages.push_back(std::move(**locked));
+        }
+        if (!movedAny || result.messages.size() == wanted || candidates->empty())
+            break;
+    }
+    Result<std::optional<ClockTime>> next = nextVisibleAt(*m_db, queue->id, nowMs);
+    if (!next)
+        return next.error();
+    result.nextVisibleAt = *next;
+    return result;
+}
+
+Status MessageReceiver::deleteOne(const QueueRecord &queue, std::string_view receiptHandle)
+{
+    const std::optional<std::int64_t> rowId = receiptHandleMessageRow(receiptHandle, queue.id);
+    if (!rowId)
+        return invalidHandle(receiptHandle);
+    auto statement = m_db->prepareCached("DELETE FROM messages WHERE id = ? AND queue_id = ? AND receipt_handle = ?");
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    StoreStatus status = (*statement)->bind(1, *rowId);
+    if (status.ok())
+        status = (*statement)->bind(2, queue.id);
+    if (status.ok())
+        status = (*statement)->bind(3, receiptHandle);
+    if (status.ok())
+        status = (*statement)->execute();
+    if (!status.ok())
+        return storeFailure(status);
+    return {};
+}
+
+Status MessageReceiver::changeOne(const QueueRecord &queue, std::string_view receiptHandle, int visibilityTimeout,
+                                  ClockTime now)
+{
+    const std::optional<std::int64_t> rowId = receiptHandleMessageRow(receiptHandle, queue.id);
+    if (!rowId)
+        return invalidHandle(receiptHandle);
+    if (Status valid = checkVisibilityTimeout(visibilityTimeout); !valid)
+        return valid;
+    const std::int64_t nowMs = toEpochMilliseconds(now);
+    auto statement = m_db->prepareCached(
+        "UPDATE messages SET visible_at_ms = ? WHERE id = ? AND queue_id = ? AND receipt_handle = ? AND "
+        "state = 'inflight' AND visible_at_ms > ?");
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    StoreStatus status = (*statement)->bind(1, nowMs + std::int64_t(visibilityTimeout) * 1000);
+    if (status.ok())
+        status = (*statement)->bind(2, *rowId);
+    if (status.ok())
+        status = (*statement)->bind(3, queue.id);
+    if (status.ok())
+        status = (*statement)->bind(4, receiptHandle);
+    if (status.ok())
+        status = (*statement)->bind(5, nowMs);
+    if (status.ok())
+        status = (*statement)->execute();
+    if (!status.ok())
+        return storeFailure(status);
+    if (m_db->changes() == 0)
+        return BrokerError(Code::MessageNotInflight);
+    return {};
+}
+
+Status MessageReceiver::deleteMessage(std::string_view queueName, std::string_view receiptHandle, ClockTime)
+{
+    Result<QueueRecord> queue = queue_records::require(*m_db, queueName);
+    if (!queue)
+        return queue.error();
+    return deleteOne(*queue, receiptHandle);
+}
+
+Status MessageReceiver::changeVisibility(std::string_view queueName, std::string_view receiptHandle,
+                                         int visibilityTimeout, ClockTime now)
+{
+    Result<QueueRecord> queue = queue_records::require(*m_db, queueName);
+    if (!queue)
+        return queue.error();
+    return changeOne(*queue, receiptHandle, visibilityTimeout, now);
+}
+
+Result<std::vector<BatchEntryResult<bool>>> MessageReceiver::deleteMessageBatch(
+    std::string_view queueName, const std::vector<BatchEntry<std::string>> &entries, ClockTime)
+{
+    if (Status ids = checkBatchEntries(entries); !ids)
+        return ids.error();
+    Result<QueueRecord> queue = queue_records::require(*m_db, queueName);
+    if (!queue)
+        return queue.error();
+    std::vector<BatchEntryResult<bool>> results;
+    for (const auto &entry : entries) {
+        Status done = deleteOne(*queue, entry.request);
+        if (!done && done.error().code == Code::InternalError)
+            return done.error();
+        results.push_back({entry.id, done ? std::optional<bool>(true) : std::nullopt,
+                           done ? std::nullopt : std::optional<BrokerError>(done.error())});
+    }
+    return results;
+}
+
+Result<std::vector<BatchEntryResult<bool>>> MessageReceiver::changeVisibilityBatch(
+    std::string_view queueName, const std::vector<BatchEntry<VisibilityChange>> &entries, ClockTime now)
+{
+    if (Status ids = checkBatchEntries(entries); !ids)
+        return ids.error();
+    Result<QueueRecord> queue = queue_records::require(*m_db, queueName);
+    if (!queue)
+        return queue.error();
+    std::vector<BatchEntryResult<bool>> results;
+    for (const auto &entry : entries) {
+        Status done = changeOne(*queue, entry.request.receiptHandle, entry.request.visibilityTimeout, now);
+        if (!done && done.error().code == Code::InternalError)
+            return done.error();
+        results.push_back({entry.id, done ? std::optional<bool>(true) : std::nullopt,
+                           done ? std::nullopt : std::optional<BrokerError>(done.error())});
+    }
+    return results;
+}
+
+Status MessageReceiver::purge(std::string_view queueName, ClockTime)
+{
+    Result<QueueRecord> queue = queue_records::require(*m_db, queueName);
+    if (!queue)
+        return queue.error();
+    auto statement = m_db->prepareCached("DELETE FROM messages WHERE queue_id = ?");
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    StoreStatus status = (*statement)->bind(1, queue->id);
+    if (status.ok())
+        status = (*statement)->execute();
+    if (!status.ok())
+        return storeFailure(status);
+    return {};
+}
+
+} // namespace relaydesk

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/clock_time.h"
+#include "broker/message_attributes.h"
+#include "broker/queue_batch.h"
+#include "broker/result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace relaydesk {
+
+class Database;
+class IdSource;
+struct QueueRecord;
+
+// One ReceiveMessage (SPEC 5). waitTimeSeconds is only range-checked here:
+// the engine does the waiting, using ReceiveResult::nextVisibleAt.
+struct ReceiveRequest {
+    int maxNumberOfMessages = 1;                       // 1–10
+    std::optional<int> visibilityTimeout;              // 0–43 200; the queue's when empty
+    std::optional<int> waitTimeSeconds;                // 0–20
+    std::optional<std::string> receiveRequestAttemptId;   // FIFO only
+};
+
+// A received message with everything the SQS reply carries.
+struct ReceivedMessage {
+    std::string messageId;
+    std::string receiptHandle;
+    std::string body;
+    std::string md5OfBody;
+    MessageAttributes attributes;
+    std::string md5OfAttributes;                 // empty without attributes
+    ClockTime sentTimestamp{};                   // SentTimestamp
+    int approximateReceiveCount = 0;             // ApproximateReceiveCount, this receive included
+    ClockTime approximateFirstReceiveTimestamp{};
+    std::optional<std::string> groupId;          // MessageGroupId
+    std::optional<std::string> deduplicationId;  // MessageDeduplicationId (FIFO)
+    std::optional<std::int64_t> sequenceNumber;  // SequenceNumber (FIFO)
+    std::optional<std::string> deadLetterReason;
+    std::optional<ClockTime> expiresAt;
+};
+
+struct ReceiveResult {
+    std::vector<ReceivedMessage> messages;
+    // When the next message of this queue becomes visible (delay, schedule or
+    // visibility timeout ends), for a long poll to wake; empty if none.
+    std::optional<ClockTime> nextVisibleAt;
+};
+
+struct VisibilityChange {
+    std::string receiptHandle;
+    int visibilityTimeout = 0;
+};
+
+// ReceiveMessage, DeleteMessage(+Batch), ChangeMessageVisibility(+Batch) and
+// PurgeQueue (SPEC 5.1–5.3, 6). A receive never blocks; before choosing it
+// applies expiry to the queue (SPEC 6) and moves a message that has been
+// received maxReceiveCount times to the dead-letter queue instead of
+// returning it (SPEC 5.3). FIFO queues: strict order per group, a group with
+// a message in flight is skipped, one group is drained first, and a retried
+// ReceiveRequestAttemptId returns the same messages and handles while they
+// are still in flight.
+// Receipt handles name their queue and message; a handle that is not one of
+// ours is ReceiptHandleIsInvalid, one that is ours but no longer current (the
+// message was deleted or received again) deletes nothing and succeeds, as in
+// SQS.
+// Ownership: borrows `db` and `ids`. Thread safety: none — the thread of
+// `db`, inside the caller's transaction; `now` is clock time.
+class MessageReceiver final {
+public:
+    MessageReceiver(Database &db, IdSource &ids) : m_db(&db), m_ids(&ids) {}
+
+    Result<ReceiveResult> receive(std::string_view queueName, const ReceiveRequest &request, ClockTime now);
+    Status deleteMessage(std::string_view queueName, std::string_view receiptHandle, ClockTime now);
+    Result<std::vector<BatchEntryResult<bool>>> deleteMessageBatch(std::string_view queueName,
+                                                                   const std::vector<BatchEntry<std::string>> &entries,
+                                                                   ClockTime now);
+    Status changeVisibility(std::string_view queueName, std::string_view receiptHandle, int visibilityTimeout,
+                            ClockTime now);
+    Result<std::vector<BatchEntryResult<bool>>> changeVisibilityBatch(
+        std::string_view queueName, const std::vector<BatchEntry<VisibilityChange>> &entries, ClockTime now);
+    // Deletes every message of the queue, in flight or not.
+    Status purge(std::string_view queueName, ClockTime now);
+
+private:
+    Result<std::vector<std::int64_t>> chooseStandard(const QueueRecord &queue, std::size_t wanted, ClockTime now);
+    Result<std::optional<ReceivedMessage>> lock(const QueueRecord &queue, std::int64_t rowId, int visibilityTimeout,
+                                                const std::optional<std::string> &attemptId, ClockTime now);
+    Result<std::vector<ReceivedMessage>> retriedAttempt(const QueueRecord &queue, const std::string &attemptId,
+                                                        ClockTime now);
+    Status deleteOne(const QueueRecord &queue, std::string_view receiptHandle);
+    Status changeOne(const QueueRecord &queue, std::string_view receiptHandle, int visibilityTimeout, ClockTime now);
+
+    Database *m_db = nullptr;
+    IdSource *m_ids = nullptr;
+};
+
+} // namespace relaydesk

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: MIT
+#include "broker/message_sender.h"
+
+#include "broker/id_source.h"
+#include "broker/message_digest.h"
+#include "broker/queue_records.h"
+#include "store/database.h"
+
+#include <algorithm>
+
+namespace relaydesk {
+
+namespace {
+
+using Code = BrokerErrorCode;
+using queue_records::storeFailure;
+
+BrokerError invalidParameter(std::string_view name, std::string_view value, std::string_view reason)
+{
+    return BrokerError(Code::InvalidParameterValue, "Value " + std::string(value) + " for parameter "
+                                                        + std::string(name) + " is invalid. Reason: "
+                                                        + std::string(reason));
+}
+
+// Decodes one UTF-8 code point at `i`; nothing when malformed.
+std::optional<char32_t> nextCodePoint(std::string_view text, std::size_t &i)
+{
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char lead = byte(i);
+    int length = 0;
+    char32_t value = 0;
+    if (lead < 0x80) {
+        ++i;
+        return lead;
+    } else if ((lead & 0xE0) == 0xC0) {
+        length = 2;
+        value = lead & 0x1F;
+    } else if ((lead & 0xF0) == 0xE0) {
+        length = 3;
+        value = lead & 0x0F;
+    } else if ((lead & 0xF8) == 0xF0) {
+        length = 4;
+        value = lead & 0x07;
+    } else {
+        return std::nullopt;
+    }
+    if (i + length > text.size())
+        return std::nullopt;
+    for (int k = 1; k < length; ++k) {
+        if ((byte(i + k) & 0xC0) != 0x80)
+            return std::nullopt;
+        value = (value << 6) | (byte(i + k) & 0x3F);
+    }
+    static constexpr char32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (value < kSmallest[length] || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF))
+        return std::nullopt;
+    i += length;
+    return value;
+}
+
+bool isAllowedCharacter(char32_t c)
+{
+    return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD)
+        || (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+bool isIdCharacter(char c)
+{
+    // Alphanumeric and punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
+    return c >= '!' && c <= '~';
+}
+
+// SQS message attribute names: 1–256 of [A-Za-z0-9_.-], not starting or
+// ending with '.', no "..", not starting with "AWS." or "Amazon." (any case).
+bool isValidAttributeName(std::string_view name)
+{
+    if (name.empty() || name.size() > 256 || name.front() == '.' || name.back() == '.'
+        || name.find("..") != std::string_view::npos)
+        return false;
+    const auto lower = [](std::string_view text) {
+        std::string out(text);
+        for (char &c : out)
+            if (c >= 'A' && c <= 'Z')
+                c = static_cast<char>(c - 'A' + 'a');
+        return out;
+    };
+    const std::string folded = lower(name);
+    if (folded.starts_with("aws.") || folded.starts_with("amazon."))
+        return false;
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'
+            || c == '.';
+    });
+}
+
+Status checkMessageAttributes(const MessageAttributes &attributes)
+{
+    if (attributes.size() > MessageSender::kMaxMessageAttributes)
+        return BrokerError(Code::InvalidParameterValue, "Number of message attributes [" + std::to_string(attributes.size())
+                                                            + "] exceeds the allowed maximum [10].");
+    for (const auto &[name, value] : attributes) {
+        if (!isValidAttributeName(name))
+            return BrokerError(Code::InvalidParameterValue,
+                               "Message (user) attribute name '" + name + "' is invalid: 1 to 256 of "
+                               "[A-Za-z0-9_.-], no leading, trailing or double '.', no 'AWS.' or 'Amazon.' prefix.");
+        const std::string_view base = value.baseType();
+        if (base != "String" && base != "Number" && base != "Binary")
+            return BrokerError(Code::InvalidParameterValue,
+                               "The type of message (user) attribute '" + name + "' is invalid. You must use only the "
+                                   "following supported type prefixes: Binary, Number, String.");
+        if (value.isBinary() ? value.binaryValue.empty() : value.stringValue.empty())
+            return BrokerError(Code::InvalidParameterValue,
+                               "Message (user) attribute '" + name + "' must contain a non-empty value of type '"
+                                   + std::string(base) + "'.");
+    }
+    return {};
+}
+
+std::optional<std::int64_t> seconds(const std::optional<int> &value)
+{
+    return value ? std::optional<std::int64_t>(*value) : std::nullopt;
+}
+
+} // namespace
+
+Status checkMessageBody(std::string_view body, const MessageAttributes &attributes, int maximumMessageSize)
+{
+    if (body.empty())
+        return BrokerError(Code::InvalidParameterValue,
+                           "The request must contain the parameter MessageBody.");
+    std::size_t size = body.size();
+    for (const auto &[name, value] : attributes)
+        size += name.size() + value.dataType.size() + value.stringValue.size() + value.binaryValue.size();
+    if (size > static_cast<std::size_t>(maximumMessageSize))
+        return BrokerError(Code::InvalidParameterValue, "One or more parameters are invalid. Reason: Message must be "
+                                                        "shorter than " + std::to_string(maximumMessageSize) + " bytes.");
+    for (std::size_t i = 0; i < body.size();) {
+        const std::optional<char32_t> c = nextCodePoint(body, i);
+        if (!c || !isAllowedCharacter(*c))
+            return BrokerError(Code::InvalidMessageContents, "Invalid characters found. Valid unicode characters are "
+                                                             "#x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | "
+                                                             "#x10000 to #x10FFFF");
+    }
+    return {};
+}
+
+Status MessageSender::check(const QueueRecord &queue, const SendRequest &request) const
+{
+    if (Status attributes = checkMessageAttributes(request.attributes); !attributes)
+        return attributes;
+    if (Status body = checkMessageBody(request.body, request.attributes, queue.attributes.maximumMessageSize); !body)
+        return body;
+    if (request.timeToLiveSeconds && *request.timeToLiveSeconds < 1)
+        return invalidParameter("TimeToLive", std::to_string(*request.timeToLiveSeconds), "must be at least 1 second.");
+    if (request.delaySeconds) {
+        if (*request.delaySeconds < 0 || *request.delaySeconds > QueueAttributes::kMaxDelaySeconds)
+            return invalidParameter("DelaySeconds", std::to_string(*request.delaySeconds),
+                                    "must be between 0 and 900, if provided.");
+        if (queue.isFifo())
+            return invalidParameter("DelaySeconds", std::to_string(*request.delaySeconds),
+                                    "The request include parameter that is not valid for this queue type");
+    }
+    if (!queue.isFifo()) {
+        if (request.deduplicationId)
+            return BrokerError(Code::InvalidParameterValue,
+                               "The request include parameter MessageDeduplicationId that is not valid for this queue type");
+        return {};
+    }
+    if (!request.groupId)
+        return BrokerError(Code::MissingParameter, "The request must contain the parameter MessageGroupId.");
+    const auto validId = [](const std::string &id) {
+        return !id.empty() && id.size() <= kMaxIdLength && std::all_of(id.begin(), id.end(), isIdCharacter);
+    };
+    if (!validId(*request.groupId))
+        return invalidParameter("MessageGroupId", *request.groupId,
+                                "MessageGroupId can only include alphanumeric and punctuation characters. 1 to 128 in length.");
+    if (request.deduplicationId && !validId(*request.deduplicationId))
+        return invalidParameter("MessageDeduplicationId", *request.deduplicationId,
+                                "MessageDeduplicationId can only include alphanumeric and punctuation characters. 1 to 128 in length.");
+    if (!request.deduplicationId && !queue.attributes.contentBasedDeduplication)
+        return BrokerError(Code::InvalidParameterValue,
+                           "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId "
+                           "provided explicitly");
+    return {};
+}
+
+Result<SendReceipt> MessageSender::enqueue(const QueueRecord &queue, const SendRequest &request, ClockTime now)
+{
+    const std::int64_t nowMs = toEpochMilliseconds(now);
+    SendReceipt receipt;
+    receipt.md5OfBody = md5OfMessageBody(request.body);
+    receipt.md5OfAttributes = md5OfMessageAttributes(request.attributes);
+
+    std::optional<std::string> dedupKey;
+    std::optional<std::int64_t> sequence;
+    if (queue.isFifo()) {
+        const std::string dedupId =
+            request.deduplicationId ? *request.deduplicationId : contentDeduplicationId(request.body);
+        dedupKey = queue.attributes.deduplicationScope == DeduplicationScope::MessageGroup
+            ? *request.groupId + '\x1f' + dedupId
+            : dedupId;
+        auto seen = m_db->prepareCached(
+            "SELECT message_id, sequence_number FROM fifo_dedup WHERE queue_id = ? AND dedup_id = ? AND expires_ms > ?");
+        if (!seen.ok())
+            return storeFailure(seen.status());
+        StoreStatus status = (*seen)->bind(1, queue.id);
+        if (status.ok())
+            status = (*seen)->bind(2, *dedupKey);
+        if (status.ok())
+            status = (*seen)->bind(3, nowMs);
+        if (!status.ok())
+            return storeFailure(status);
+        const StoreResult<Step> step = (*seen)->step();
+        if (!step.ok())
+            return storeFailure(step.status());
+        if (*step == Step::Row) {
+            receipt.messageId = (*seen)->columnText(0);
+            receipt.sequenceNumber = (*seen)->columnOptionalInt64(1);
+            receipt.duplicate = true;
+            return receipt;
+        }
+        Result<std::int64_t> next = queue_records::takeSequenceNumber(*m_db, queue.id);
+        if (!next)
+            return next.error();
+        sequence = *next;
+    }
+    receipt.messageId = m_ids->newMessageId();
+    receipt.sequenceNumber = sequence;
+
+    // SPEC 6: a scheduled message is enqueued at its scheduled time, and its
+    // TTL counts from then; the TTL is cut to the queue's default TTL and
+    // retention period.
+    const bool scheduled = request.scheduledEnqueueTime && *request.scheduledEnqueueTime > now;
+    const std::int64_t enqueuedMs = scheduled ? toEpochMilliseconds(*request.scheduledEnqueueTime) : nowMs;
+    const std::int64_t cap = queue.attributes.timeToLiveCap();
+    const std::int64_t ttl = std::min(request.timeToLiveSeconds.value_or(cap), cap);
+    const std::int64_t delay = seconds(request.delaySeconds).value_or(queue.attributes.delaySeconds);
+    const std::int64_t visibleAtMs = scheduled ? enqueuedMs : nowMs + delay * 1000;
+
+    auto insert = m_db->prepareCached(
+        "INSERT INTO messages (message_id, queue_id, body, attributes, group_id, dedup_id, sequence_number, sent_ms, "
+        "scheduled_ms, enqueued_ms, visible_at_ms, expires_at_ms, state) VALUES (:message_id, :queue, :body, "
+        ":attributes, :group, :dedup, :sequence, :now, :scheduled, :enqueued, :visible_at, :expires_at, :state)");
+    if (!insert.ok())
+        return storeFailure(insert.status());
+    StoreStatus status;
+    const auto bind = [&](std::string_view name, const auto &value) {
+        if (status.ok())
+            status = (*insert)->bind(name, value);
+    };
+    bind(":message_id", receipt.messageId);
+    bind(":queue", queue.id);
+    bind(":body", request.body);
+    bind(":attributes", queue_records::writeMessageAttributes(request.attributes));
+    bind(":group", request.groupId);
+    bind(":dedup", queue.isFifo() ? dedupKey : std::nullopt);
+    bind(":sequence", sequence);
+    bind(":now", nowMs);
+    bind(":scheduled", scheduled ? std::optional<std::int64_t>(enqueuedMs) : std::nullopt);
+    bind(":enqueued", enqueuedMs);
+    bind(":visible_at", visibleAtMs);
+    bind(":expires_at", enqueuedMs + ttl * 1000);
+    bind(":state", std::string_view(scheduled ? "scheduled" : "queued"));
+    if (status.ok())
+        status = (*insert)->execute();
+    if (!status.ok())
+        return storeFailure(status);
+
+    if (dedupKey) {
+        auto remember = m_db->prepareCached(
+            "INSERT OR REPLACE INTO fifo_dedup (queue_id, dedup_id, message_id, sequence_number, expires_ms) "
+            "VALUES (?, ?, ?, ?, ?)");
+        if (!remember.ok())
+            return storeFailure(remember.status());
+        status = (*remember)->bind(1, queue.id);
+        if (status.ok())
+            status = (*remember)->bind(2, *dedupKey);
+        if (status.ok())
+            status = (*remember)->bind(3, receipt.messageId);
+        if (status.ok())
+            status = (*remember)->bind(4, sequence);
+        if (status.ok())
+            status = (*remember)->bind(5, nowMs + kDeduplicationWindowMs);
+        if (status.ok())
+            status = (*remember)->execute();
+        if (!status.ok())
+            return storeFailure(status);
+    }
+    return receipt;
+}
+
+Result<SendReceipt> MessageSender::send(std::string_view queueName, const SendRequest &request, ClockTime now)
+{
+    Result<QueueRecord> queue = queue_records::require(*m_db, queueName);
+    if (!queue)
+        return queue.error();
+    if (Status valid = check(*queue, request); !valid)
+        return valid.error();
+    Result<SendReceipt> receipt = enqueue(*queue, request, now);
+    if (!receipt)
+        return receipt;
+    if (Status touched = queue_records::touch(*m_db, queue->id, now); !touched)
+        return touched.error();
+    return receipt;
+}
+
+Result<std::vector<BatchEntryResult<SendReceipt>>> MessageSender::sendBatch(
+    std::string_view queueName, const std::vector<BatchEntry<SendRequest>> &entries, ClockTime now)
+{
+    if (Status ids = checkBatchEntries(entries); !ids)
+        return ids.error();
+    Result<QueueRecord> queue = queue_records::require(*m_db, queueName);
+    if (!queue)
+        return queue.error();
+    std::size_t total = 0;
+    for (const auto &entry : entries)
+        total += entry.request.body.size();
+    if (total > static_cast<std::size_t>(QueueAttributes::kMaxMaximumMessageSize))
+        return BrokerError(Code::BatchRequestTooLong, "Batch requests cannot be longer than 1048576 bytes. You have sent "
+                                                          + std::to_string(total) + " bytes.");
+    std::vector<BatchEntryResult<SendReceipt>> results;
+    for (const auto &entry : entries) {
+        BatchEntryResult<SendReceipt> result{entry.id, std::nullopt, std::nullopt};
+        if (Status valid = check(*queue, entry.request); !valid) {
+            result.error = valid.error();
+        } else {
+            Result<SendReceipt> receipt = enqueue(*queue, entry.request, now);
+            if (!receipt)
+                return receipt.error();   // a store failure fails the whole unit
+            result.value = std::move(receipt).value();
+        }
+        results.push_back(std::move(result));
+    }
+    if (Status touched = queue_records::touch(*m_db, queue->id, now); !touched)
+        return touched.error();
+    return results;
+}
+
+} // namespace relaydesk

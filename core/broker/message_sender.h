@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/clock_time.h"
+#include "broker/message_attributes.h"
+#include "broker/queue_batch.h"
+#include "broker/result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace relaydesk {
+
+class Database;
+class IdSource;
+struct QueueRecord;
+
+// One SendMessage (SPEC 5, 6). Optional fields left empty take the queue's
+// settings.
+struct SendRequest {
+    std::string body;
+    MessageAttributes attributes;
+    std::optional<int> delaySeconds;                 // 0–900; standard queues only (FIFO: per queue)
+    std::optional<std::string> groupId;              // MessageGroupId: required on FIFO queues
+    std::optional<std::string> deduplicationId;      // MessageDeduplicationId: FIFO only, ≤ 128
+    std::optional<std::int64_t> timeToLiveSeconds;   // ≥ 1; capped by the queue's default TTL and retention
+    std::optional<ClockTime> scheduledEnqueueTime;   // stored, invisible until then; TTL counts from it
+};
+
+// What SendMessage answers. A FIFO duplicate within the 5-minute window is
+// answered with the first message's MessageId and SequenceNumber
+// (`duplicate` true) and not enqueued again.
+struct SendReceipt {
+    std::string messageId;
+    std::string md5OfBody;
+    std::string md5OfAttributes;                 // empty without attributes
+    std::optional<std::int64_t> sequenceNumber;  // FIFO only
+    bool duplicate = false;
+};
+
+// SendMessage and SendMessageBatch on one queue (SPEC 5.1, 5.2, 6, 10).
+// Every check runs before anything is written, so an error changes nothing.
+// A batch is refused whole for the SPEC 10 batch rules and an unknown queue;
+// otherwise each entry succeeds or fails on its own.
+// Ownership: borrows `db` and `ids`. Thread safety: none — the thread of
+// `db`, inside the caller's transaction; `now` is clock time.
+class MessageSender final {
+public:
+    static constexpr std::int64_t kDeduplicationWindowMs = 5 * 60 * 1000;
+    static constexpr std::size_t kMaxIdLength = 128;   // group and deduplication ids
+    static constexpr std::size_t kMaxMessageAttributes = 10;
+
+    MessageSender(Database &db, IdSource &ids) : m_db(&db), m_ids(&ids) {}
+
+    Result<SendReceipt> send(std::string_view queueName, const SendRequest &request, ClockTime now);
+    Result<std::vector<BatchEntryResult<SendReceipt>>> sendBatch(std::string_view queueName,
+                                                                 const std::vector<BatchEntry<SendRequest>> &entries,
+                                                                 ClockTime now);
+
+private:
+    Status check(const QueueRecord &queue, const SendRequest &request) const;
+    Result<SendReceipt> enqueue(const QueueRecord &queue, const SendRequest &request, ClockTime now);
+
+    Database *m_db = nullptr;
+    IdSource *m_ids = nullptr;
+};
+
+// The message body rules of SQS: 1 byte to the queue's MaximumMessageSize
+// (body plus attribute names, types and values; InvalidParameterValue) and
+// only the characters #x9 #xA #xD #x20–#xD7FF #xE000–#xFFFD #x10000–#x10FFFF
+// in valid UTF-8 (InvalidMessageContents). Pure.
+Status checkMessageBody(std::string_view body, const MessageAttributes &attributes, int maximumMessageSize);
+
+} // namespace relaydesk

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: MIT
+#include "broker/queue_catalog.h"
+
+#include "broker/entity_names.h"
+#include "broker/queue_attributes.h"
+#include "broker/queue_records.h"
+#include "store/database.h"
+
+#include <algorithm>
+
+namespace relaydesk {
+
+namespace {
+
+using Code = BrokerErrorCode;
+using queue_records::storeFailure;
+
+Status validateTags(const QueueTags &tags)
+{
+    for (const auto &[key, value] : tags) {
+        if (key.empty() || key.size() > 128)
+            return BrokerError(Code::InvalidParameterValue, "Tag keys must be between 1 and 128 characters in length.");
+        if (value.size() > 256)
+            return BrokerError(Code::InvalidParameterValue, "Tag values may only be up to 256 characters in length.");
+    }
+    return {};
+}
+
+Status writeTags(Database &db, std::int64_t queueId, const QueueTags &tags)
+{
+    for (const auto &[key, value] : tags) {
+        auto statement = db.prepareCached("INSERT OR REPLACE INTO queue_tags (queue_id, key, value) VALUES (?, ?, ?)");
+        if (!statement.ok())
+            return storeFailure(statement.status());
+        StoreStatus status = (*statement)->bind(1, queueId);
+        if (status.ok())
+            status = (*statement)->bind(2, key);
+        if (status.ok())
+            status = (*statement)->bind(3, value);
+        if (status.ok())
+            status = (*statement)->execute();
+        if (!status.ok())
+            return storeFailure(status);
+    }
+    return {};
+}
+
+Result<std::int64_t> count(Database &db, std::int64_t queueId, std::string_view where, std::int64_t nowMs)
+{
+    auto statement = db.prepareCached("SELECT count(*) FROM messages WHERE queue_id = :queue AND " + std::string(where));
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    StoreStatus status = (*statement)->bind(":queue", queueId);
+    if (status.ok() && (*statement)->parameterIndex(":now").ok())
+        status = (*statement)->bind(":now", nowMs);
+    if (!status.ok())
+        return storeFailure(status);
+    const StoreResult<Step> step = (*statement)->step();
+    if (!step.ok())
+        return storeFailure(step.status());
+    return (*statement)->columnInt64(0);
+}
+
+Result<std::vector<std::string>> queueNames(Database &db, std::string_view sql, std::string_view key)
+{
+    auto statement = db.prepareCached(sql);
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    if (StoreStatus bound = (*statement)->bind(1, key); !bound.ok())
+        return storeFailure(bound);
+    std::vector<std::string> names;
+    for (;;) {
+        const StoreResult<Step> step = (*statement)->step();
+        if (!step.ok())
+            return storeFailure(step.status());
+        if (*step == Step::Done)
+            break;
+        names.push_back((*statement)->columnText(0));
+    }
+    return names;
+}
+
+std::string seconds(ClockTime time) { return std::to_string(toEpochMilliseconds(time) / 1000); }
+
+} // namespace
+
+Status QueueCatalog::checkRedriveTarget(std::string_view sourceName, const QueueAttributes &attributes)
+{
+    if (!attributes.redrivePolicy)
+        return {};
+    Result<std::string> target = m_identity->queueNameFromArn(attributes.redrivePolicy->deadLetterTargetArn);
+    Result<std::optional<QueueRecord>> found = target ? queue_records::find(*m_db, *target)
+                                                      : Result<std::optional<QueueRecord>>(std::nullopt);
+    if (!found)
+        return found.error();
+    if (!found->has_value())
+        return BrokerError(Code::InvalidParameterValue,
+                           "Value " + writeQueueRedrivePolicy(*attributes.redrivePolicy)
+                               + " for parameter RedrivePolicy is invalid. Reason: Dead letter target does not exist.");
+    const std::optional<RedriveAllowPolicy> &allowed = (*found)->attributes.redriveAllowPolicy;
+    if (allowed && !allowed->allowsSource(m_identity->queueArn(sourceName)))
+        return BrokerError(Code::InvalidParameterValue,
+                           "Value " + writeQueueRedrivePolicy(*attributes.redrivePolicy)
+                               + " for parameter RedrivePolicy is invalid. Reason: The dead-letter queue's "
+                                 "RedriveAllowPolicy does not allow this queue as a source.");
+    return {};
+}
+
+Result<std::string> QueueCatalog::createQueue(std::string_view name, const AttributeMap &attributes,
+                                              const QueueTags &tags, ClockTime now)
+{
+    if (Status valid = validateQueueName(name); !valid)
+        return valid.error();
+    Result<std::optional<QueueRecord>> existing = queue_records::find(*m_db, name);
+    if (!existing)
+        return existing.error();
+    if (existing->has_value()) {
+        if (Status same = checkSameQueueAttributes(name, (*existing)->attributes, attributes); !same)
+            return same.error();
+        return m_identity->queueUrl(name);
+    }
+    Result<QueueAttributes> parsed = parseQueueAttributes(name, attributes);
+    if (!parsed)
+        return parsed.error();
+    if (Status target = checkRedriveTarget(name, *parsed); !target)
+        return target.error();
+    if (tags.size() > kMaxTags)
+        return BrokerError(Code::InvalidParameterValue, "Too many tags added for queue " + std::string(name) + ".");
+    if (Status valid = validateTags(tags); !valid)
+        return valid.error();
+    Result<std::int64_t> id = queue_records::insert(*m_db, name, *parsed, now);
+    if (!id)
+        return id.error();
+    if (Status written = writeTags(*m_db, *id, tags); !written)
+        return written.error();
+    return m_identity->queueUrl(name);
+}
+
+Status QueueCatalog::deleteQueue(std::string_view name)
+{
+    Result<QueueRecord> queue = queue_records::require(*m_db, name);
+    if (!queue)
+        return queue.error();
+    auto statement = m_db->prepareCached("DELETE FROM queues WHERE id = ?");
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    StoreStatus status = (*statement)->bind(1, queue->id);
+    if (status.ok())
+        status = (*statement)->execute();
+    if (!status.ok())
+        return storeFailure(status);
+    return {};
+}
+
+Result<std::string> QueueCatalog::queueUrl(std::string_view name)
+{
+    Result<QueueRecord> queue = queue_records::require(*m_db, name);
+    if (!queue)
+        return queue.error();
+    return m_identity->queueUrl(name);
+}
+
+Result<std::vector<std::string>> QueueCatalog::listQueueUrls(std::string_view prefix, std::size_t maxResults)
+{
+    if (maxResults < 1 || maxResults > kMaxListResults)
+        return BrokerError(Code::InvalidParameterValue,
+                           "Value " + std::to_string(maxResults)
+                               + " for parameter MaxResults is invalid. Reason: must be between 1 and 1000.");
+    Result<std::vector<std::string>> names =
+        queueNames(*m_db, "SELECT name FROM queues WHERE substr(name, 1, length(?1)) = ?1 ORDER BY name", prefix);
+    if (!names)
+        return names.error();
+    std::vector<std::string> urls;
+    for (const std::string &queue : *names) {
+        if (urls.size() == maxResults)
+            break;
+        urls.push_back(m_identity->queueUrl(queue));
+    }
+    return urls;
+}
+
+Result<AttributeMap> QueueCatalog::queueAttributes(std::string_view name, const std::vector<std::string> &names,
+                                                   ClockTime now)
+{
+    for (const std::string &asked : names)
+        if (!isQueueAttributeName(asked))
+            return BrokerError(Code::InvalidAttributeName, "Unknown Attribute " + asked + ".");
+    Result<QueueRecord> queue = queue_records::require(*m_db, name);
+    if (!queue)
+        return queue.error();
+    const std::int64_t nowMs = toEpochMilliseconds(now);
+    // Expired messages are removed lazily, so they may still be counted (SPEC 6).
+    Result<std::int64_t> visible = count(*m_db, queue->id, "visible_at_ms <= :now", nowMs);
+    Result<std::int64_t> inFlight =
+        count(*m_db, queue->id, "visible_at_ms > :now AND state = 'inflight'", nowMs);
+    Result<std::int64_t> delayed =
+        count(*m_db, queue->id, "visible_at_ms > :now AND state <> 'inflight'", nowMs);
+    if (!visible)
+        return visible.error();
+    if (!inFlight)
+        return inFlight.error();
+    if (!delayed)
+        return delayed.error();
+
+    AttributeMap all = writeQueueAttributes(queue->attributes);
+    all["QueueArn"] = m_identity->queueArn(name);
+    all["ApproximateNumberOfMessages"] = std::to_string(*visible);
+    all["ApproximateNumberOfMessagesNotVisible"] = std::to_string(*inFlight);
+    all["ApproximateNumberOfMessagesDelayed"] = std::to_string(*delayed);
+    all["CreatedTimestamp"] = seconds(queue->created);
+    all["LastModifiedTimestamp"] = seconds(queue->lastModified);
+
+    const bool everything = std::find(names.begin(), names.end(), "All") != names.end();
+    if (everything)
+        return all;
+    AttributeMap chosen;
+    for (const std::string &asked : names)
+        if (const auto it = all.find(asked); it != all.end())
+            chosen.insert(*it);
+    return chosen;
+}
+
+Status QueueCatalog::setQueueAttributes(std::string_view name, const AttributeMap &changes, ClockTime now)
+{
+    Result<QueueRecord> queue = queue_records::require(*m_db, name);
+    if (!queue)
+        return queue.error();
+    Result<QueueAttributes> changed = applyQueueAttributes(queue->attributes, changes);
+    if (!changed)
+        return changed.error();
+    if (changed->redrivePolicy != queue->attributes.redrivePolicy)
+        if (Status target = checkRedriveTarget(name, *changed); !target)
+            return target;
+    return queue_records::update(*m_db, queue->id, *changed, now);
+}
+
+Status QueueCatalog::tagQueue(std::string_view name, const QueueTags &tags)
+{
+    Result<QueueRecord> queue = queue_records::require(*m_db, name);
+    if (!queue)
+        return queue.error();
+    if (Status valid = validateTags(tags); !valid)
+        return valid;
+    Result<QueueTags> current = queueTags(name);
+    if (!current)
+        return current.error();
+    QueueTags merged = *current;
+    for (const auto &[key, value] : tags)
+        merged[key] = value;
+    if (merged.size() > kMaxTags)
+        return BrokerError(Code::InvalidParameterValue, "Too many tags added for queue " + std::string(name) + ".");
+    return writeTags(*m_db, queue->id, tags);
+}
+
+Status QueueCatalog::untagQueue(std::string_view name, const std::vector<std::string> &keys)
+{
+    Result<QueueRecord> queue = queue_records::require(*m_db, name);
+    if (!queue)
+        return queue.error();
+    for (const std::string &key : keys) {
+        auto statement = m_db->prepareCached("DELETE FROM queue_tags WHERE queue_id = ? AND key = ?");
+        if (!statement.ok())
+            return storeFailure(statement.status());
+        StoreStatus status = (*statement)->bind(1, queue->id);
+        if (status.ok())
+            status = (*statement)->bind(2, key);
+        if (status.ok())
+            status = (*statement)->execute();
+        if (!status.ok())
+            return storeFailure(status);
+    }
+    return {};
+}
+
+Result<QueueTags> QueueCatalog::queueTags(std::string_view name)
+{
+    Result<QueueRecord> queue = queue_records::require(*m_db, name);
+    if (!queue)
+        return queue.error();
+    auto statement = m_db->prepareCached("SELECT key, value FROM queue_tags WHERE queue_id = ? ORDER BY key");
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    if (StoreStatus bound = (*statement)->bind(1, queue->id); !bound.ok())
+        return storeFailure(bound);
+    QueueTags tags;
+    for (;;) {
+        const StoreResult<Step> step = (*statement)->step();
+        if (!step.ok())
+            return storeFailure(step.status());
+        if (*step == Step::Done)
+            break;
+        tags[(*statement)->columnText(0)] = (*statement)->columnText(1);
+    }
+    return tags;
+}
+
+Result<std::vector<std::string>> QueueCatalog::deadLetterSourceQueueUrls(std::string_view name)
+{
+    Result<QueueRecord> queue = queue_records::require(*m_db, name);
+    if (!queue)
+        return queue.error();
+    Result<std::vector<std::string>> names =
+        queueNames(*m_db, "SELECT name FROM queues WHERE dead_letter_queue = ? ORDER BY name", name);
+    if (!names)
+        return names.error();
+    std::vector<std::string> urls;
+    for (const std::string &source : *names)
+        urls.push_back(m_identity->queueUrl(source));
+    return urls;
+}
+
+} // namespace relaydesk

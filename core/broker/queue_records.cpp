@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+#include "broker/queue_records.h"
+
+#include "store/database.h"
+
+#include <nlohmann/json.hpp>
+
+namespace relaydesk {
+
+std::string QueueRecord::deadLetterQueueName() const
+{
+    if (!attributes.redrivePolicy)
+        return {};
+    const std::string &arn = attributes.redrivePolicy->deadLetterTargetArn;
+    const std::size_t colon = arn.rfind(':');
+    return colon == std::string::npos ? arn : arn.substr(colon + 1);
+}
+
+namespace queue_records {
+
+namespace {
+
+constexpr std::string_view kSelect =
+    "SELECT id, name, attributes, created_ms, last_used_ms FROM queues ";
+
+Result<std::optional<QueueRecord>> readOne(Database &db, std::string_view sql, auto key)
+{
+    auto statement = db.prepareCached(sql);
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    if (StoreStatus bound = (*statement)->bind(1, key); !bound.ok())
+        return storeFailure(bound);
+    const StoreResult<Step> step = (*statement)->step();
+    if (!step.ok())
+        return storeFailure(step.status());
+    if (*step == Step::Done)
+        return std::optional<QueueRecord>{};
+    Statement &row = **statement;
+    QueueRecord record;
+    record.id = row.columnInt64(0);
+    record.name = row.columnText(1);
+    record.created = fromEpochMilliseconds(row.columnInt64(3));
+    record.lastUsed = fromEpochMilliseconds(row.columnInt64(4));
+    const nlohmann::json stored = nlohmann::json::parse(row.columnText(2), nullptr, false);
+    AttributeMap map;
+    if (stored.is_object() && stored.contains("attributes") && stored["attributes"].is_object()) {
+        for (const auto &[name, value] : stored["attributes"].items())
+            if (value.is_string())
+                map[name] = value.template get<std::string>();
+    }
+    record.lastModified = fromEpochMilliseconds(stored.is_object() ? stored.value("lastModifiedMs", row.columnInt64(3))
+                                                                   : row.columnInt64(3));
+    Result<QueueAttributes> attributes = parseQueueAttributes(record.name, map);
+    if (!attributes)
+        return BrokerError(BrokerErrorCode::InternalError,
+                           "Stored attributes of queue " + record.name + " are unreadable: " + attributes.error().message);
+    record.attributes = std::move(attributes).value();
+    return std::optional<QueueRecord>(std::move(record));
+}
+
+std::string attributesJson(const QueueAttributes &attributes, ClockTime lastModified)
+{
+    nlohmann::json map = nlohmann::json::object();
+    for (const auto &[name, value] : writeQueueAttributes(attributes))
+        map[name] = value;
+    return nlohmann::json{{"attributes", map}, {"lastModifiedMs", toEpochMilliseconds(lastModified)}}.dump();
+}
+
+std::optional<std::string> deadLetterName(const QueueAttributes &attributes)
+{
+    if (!attributes.redrivePolicy)
+        return std::nullopt;
+    QueueRecord probe;
+    probe.attributes = attributes;
+    return probe.deadLetterQueueName();
+}
+
+std::optional<std::int64_t> milliseconds(const std::optional<std::int64_t> &seconds)
+{
+    return seconds ? std::optional<std::int64_t>(*seconds * 1000) : std::nullopt;
+}
+
+Status bindColumns(Statement &statement, const QueueAttributes &a)
+{
+    StoreStatus status;
+    auto bind = [&](std::string_view name, const auto &value) {
+        if (status.ok())
+            status = statement.bind(name, value);
+    };
+    bind(":visibility", a.visibilityTimeout);
+    bind(":delay", a.delaySeconds);
+    bind(":retention", a.messageRetentionPeriod);
+    bind(":max_size", a.maximumMessageSize);
+    bind(":wait", a.receiveMessageWaitTimeSeconds);
+    bind(":dedup", a.contentBasedDeduplication ? 1 : 0);
+    bind(":dlq", deadLetterName(a));
+    bind(":max_receive", a.redrivePolicy ? std::optional<int>(a.redrivePolicy->maxReceiveCount) : std::nullopt);
+    bind(":ttl", milliseconds(a.defaultMessageTimeToLive));
+    bind(":dl_expiry", a.deadLetteringOnMessageExpiration ? 1 : 0);
+    bind(":idle", milliseconds(a.autoDeleteOnIdle));
+    if (!status.ok())
+        return storeFailure(status);
+    return {};
+}
+
+} // namespace
+
+BrokerError storeFailure(const StoreStatus &status)
+{
+    return BrokerError(BrokerErrorCode::InternalError, "Storage failure: " + status.toString());
+}
+
+Result<std::optional<QueueRecord>> find(Database &db, std::string_view name)
+{
+    return readOne(db, std::string(kSelect) + "WHERE name = ?", name);
+}
+
+Result<std::optional<QueueRecord>> findById(Database &db, std::int64_t id)
+{
+    return readOne(db, std::string(kSelect) + "WHERE id = ?", id);
+}
+
+Result<QueueRecord> require(Database &db, std::string_view name)
+{
+    Result<std::optional<QueueRecord>> found = find(db, name);
+    if (!found)
+        return found.error();
+    if (!found->has_value())
+        return BrokerError(BrokerErrorCode::QueueDoesNotExist);
+    return std::move(**found);
+}
+
+Result<std::int64_t> insert(Database &db, std::string_view name, const QueueAttributes &attributes, ClockTime now)
+{
+    auto statement = db.prepareCached(
+        "INSERT INTO queues (name, fifo, visibility_timeout_s, delay_s, retention_s, max_message_size, "
+        "receive_wait_s, content_based_dedup, dead_letter_queue, max_receive_count, default_ttl_ms, "
+        "dead_letter_on_expiry, auto_delete_on_idle_ms, created_ms, last_used_ms, attributes) VALUES "
+        "(:name, :fifo, :visibility, :delay, :retention, :max_size, :wait, :dedup, :dlq, :max_receive, :ttl, "
+        ":dl_expiry, :idle, :now, :now, :json)");
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    if (Status columns = bindColumns(**statement, attributes); !columns)
+        return columns.error();
+    StoreStatus status = (*statement)->bind(":name", name);
+    if (status.ok())
+        status = (*statement)->bind(":fifo", attributes.fifoQueue ? 1 : 0);
+    if (status.ok())
+        status = (*statement)->bind(":now", toEpochMilliseconds(now));
+    if (status.ok())
+        status = (*statement)->bind(":json", attributesJson(attributes, now));
+    if (status.ok())
+        status = (*statement)->execute();
+    if (!status.ok())
+        return storeFailure(status);
+    return db.lastInsertRowId();
+}
+
+Status update(Database &db, std::int64_t id, const QueueAttributes &attributes, ClockTime now)
+{
+    auto statement = db.prepareCached(
+        "UPDATE queues SET visibility_timeout_s = :visibility, delay_s = :delay, retention_s = :retention, "
+        "max_message_size = :max_size, receive_wait_s = :wait, content_based_dedup = :dedup, "
+        "dead_letter_queue = :dlq, max_receive_count = :max_receive, default_ttl_ms = :ttl, "
+        "dead_letter_on_expiry = :dl_expiry, auto_delete_on_idle_ms = :idle, last_used_ms = :now, "
+        "attributes = :json WHERE id = :id");
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    if (Status columns = bindColumns(**statement, attributes); !columns)
+        return columns;
+    StoreStatus status = (*statement)->bind(":id", id);
+    if (status.ok())
+        status = (*statement)->bind(":now", toEpochMilliseconds(now));
+    if (status.ok())
+        status = (*statement)->bind(":json", attributesJson(attributes, now));
+    if (status.ok())
+        status = (*statement)->execute();
+    if (!status.ok())
+        return storeFailure(status);
+    return {};
+}
+
+Result<std::int64_t> takeSequenceNumber(Database &db, std::int64_t id)
+{
+    auto statement = db.prepareCached("UPDATE queues SET next_sequence = next_sequence + 1 WHERE id = ? "
+                                      "RETURNING next_sequence - 1");
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    if (StoreStatus bound = (*statement)->bind(1, id); !bound.ok())
+        return storeFailure(bound);
+    const StoreResult<Step> step = (*statement)->step();
+    if (!step.ok())
+        return storeFailure(step.status());
+    if (*step == Step::Done)
+        return BrokerError(BrokerErrorCode::QueueDoesNotExist);
+    const std::int64_t sequence = (*statement)->columnInt64(0);
+    // Finish the statement so the change is complete before the handle is reused.
+    if (const StoreResult<Step> done = (*statement)->step(); !done.ok())
+        return storeFailure(done.status());
+    return sequence;
+}
+
+Status touch(Database &db, std::int64_t id, ClockTime now)
+{
+    auto statement = db.prepareCached("UPDATE queues SET last_used_ms = max(last_used_ms, ?) WHERE id = ?");
+    if (!statement.ok())
+        return storeFailure(statement.status());
+    StoreStatus status = (*statement)->bind(1, toEpochMilliseconds(now));
+    if (status.ok())
+        status = (*statement)->bind(2, id);
+    if (status.ok())
+        status = (*statement)->execute();
+    if (!status.ok())
+        return storeFailure(status);
+    return {};
+}
+
+namespace {
+
+std::string toHex(std::string_view bytes)
+{
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(bytes.size() * 2);
+    for (unsigned char c : bytes) {
+        out.push_back(kDigits[c >> 4]);
+        out.push_back(kDigits[c & 15]);
+    }
+    return out;
+}
+
+int hexValue(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return 0;
+}
+
+std::string fromHex(std::string_view hex)
+{
+    std::string out;
+    for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+        out.push_back(static_cast<char>(hexValue(hex[i]) * 16 + hexValue(hex[i + 1])));
+    return out;
+}
+
+} // namespace
+
+std::string writeMessageAttributes(const MessageAttributes &attributes)
+{
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto &[name, value] : attributes) {
+        nlohmann::json item{{"DataType", value.dataType}};
+        if (value.isBinary())
+            item["BinaryValue"] = toHex(value.binaryValue);
+        else
+            item["StringValue"] = value.stringValue;
+        out[name] = item;
+    }
+    return out.dump();
+}
+
+MessageAttributes readMessageAttributes(std::string_view json)
+{
+    MessageAttributes out;
+    const nlohmann::json in = nlohmann::json::parse(json, nullptr, false);
+    if (!in.is_object())
+        return out;
+    for (const auto &[name, item] : in.items()) {
+        if (!item.is_object())
+            continue;
+        MessageAttributeValue value;
+        value.dataType = item.value("DataType", std::string());
+        value.stringValue = item.value("StringValue", std::string());
+        value.binaryValue = fromHex(item.value("BinaryValue", std::string()));
+        out[name] = std::move(value);
+    }
+    return out;
+}
+
+} // namespace queue_records
+
+} // namespace relaydesk

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/clock_time.h"
+#include "broker/message_attributes.h"
+#include "broker/queue_attributes.h"
+#include "broker/result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace relaydesk {
+
+class Database;
+class StoreStatus;
+
+// One row of the `queues` table as the queue operations use it. The
+// attributes are stored twice: as columns (what SQL filters on: delay,
+// visibility, redrive target, lifetime) and as the GetQueueAttributes map in
+// the `attributes` JSON (the whole truth, read back through
+// parseQueueAttributes). Plain value type.
+struct QueueRecord {
+    std::int64_t id = 0;
+    std::string name;
+    QueueAttributes attributes;
+    ClockTime created{};
+    ClockTime lastModified{};
+    ClockTime lastUsed{};   // idle clock of auto-delete (SPEC 6)
+
+    bool isFifo() const { return attributes.fifoQueue; }
+    // The redrive target's name (last part of its ARN); empty without a policy.
+    std::string deadLetterQueueName() const;
+};
+
+// The row mapping of queues and messages shared by the queue operations.
+// Free functions over a Database& the caller holds inside its transaction;
+// same thread as the Database. Store failures come back as InternalError.
+namespace queue_records {
+
+BrokerError storeFailure(const StoreStatus &status);
+
+// The queue named `name`, or nothing; InternalError on a store failure.
+Result<std::optional<QueueRecord>> find(Database &db, std::string_view name);
+Result<std::optional<QueueRecord>> findById(Database &db, std::int64_t id);
+// The queue named `name`, or QueueDoesNotExist.
+Result<QueueRecord> require(Database &db, std::string_view name);
+
+// Inserts a new queue (created = lastModified = lastUsed = now); returns its id.
+Result<std::int64_t> insert(Database &db, std::string_view name, const QueueAttributes &attributes, ClockTime now);
+// Rewrites the attribute columns and JSON of queue `id`; lastModified = lastUsed = now.
+Status update(Database &db, std::int64_t id, const QueueAttributes &attributes, ClockTime now);
+// The next FIFO SequenceNumber of queue `id` (strictly increasing, never reused).
+Result<std::int64_t> takeSequenceNumber(Database &db, std::int64_t id);
+// Sets last_used_ms = now (a send, receive or attribute change, SPEC 6).
+Status touch(Database &db, std::int64_t id, ClockTime now);
+
+// Message attributes as stored in messages.attributes: a JSON object
+// {"name": {"DataType": …, "StringValue": …} | {"DataType": …, "BinaryValue": HEX}}.
+std::string writeMessageAttributes(const MessageAttributes &attributes);
+MessageAttributes readMessageAttributes(std::string_view json);
+
+} // namespace queue_records
+
+} // namespace relaydesk
