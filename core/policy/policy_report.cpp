@@ -105,9 +105,9 @@ std::string phaseShortText(const SchedulePhase &phase, BackoffFunction function)
     if (phase.retries == 0)
         return "none";
     if (phase.phase == RetryPhase::Backoff)
-        return std::to_string(phase.retries) + " " + std::string(backoffFunctionName(function)) + " " +
+        return groupedCount(phase.retries) + " " + std::string(backoffFunctionName(function)) + " " +
                std::to_string(phase.delays.front()) + "…" + std::to_string(phase.delays.back()) + " s";
-    return std::to_string(phase.retries) + " × " + std::to_string(phase.delaySeconds) + " s";
+    return groupedCount(phase.retries) + " × " + std::to_string(phase.delaySeconds) + " s";
 }
 
 std::string signedNumber(int64_t value)
@@ -229,10 +229,20 @@ std::string durationText(int64_t seconds)
     return text;
 }
 
+std::string groupedCount(int64_t value)
+{
+    std::string digits = std::to_string(value < 0 ? -value : value);
+    if (digits.size() > 4) {
+        for (size_t i = digits.size() - 3; i > 0; i = i > 3 ? i - 3 : 0)
+            digits.insert(i, " ");
+    }
+    return value < 0 ? "-" + digits : digits;
+}
+
 std::string scheduleSummary(const RetrySchedule &schedule)
 {
     const int64_t attempts = schedule.attempts();
-    return std::to_string(attempts) + (attempts == 1 ? " attempt" : " attempts") + " over " +
+    return groupedCount(attempts) + (attempts == 1 ? " attempt" : " attempts") + " over " +
            durationText(schedule.totalDelaySeconds());
 }
 
@@ -263,7 +273,7 @@ std::string explanationText(const PolicyExplanation &e)
         if (phase.phase == RetryPhase::Backoff && phase.retries > 0)
             name += " (" + std::string(backoffFunctionName(s.backoffFunction())) + ")";
         const std::vector<std::string> lines = wrapWords(phaseDelayText(phase), kDelayWidth);
-        out << pad(name, kPhaseWidth) << padLeft(std::to_string(phase.retries), 8) << "  " << pad(lines.front(), kDelayWidth)
+        out << pad(name, kPhaseWidth) << padLeft(groupedCount(phase.retries), 8) << "  " << pad(lines.front(), kDelayWidth)
             << padLeft(durationText(cumulative), 20) << "\n";
         for (size_t i = 1; i < lines.size(); ++i)
             out << std::string(kPhaseWidth + 10, ' ') << lines[i] << "\n";
@@ -272,7 +282,7 @@ std::string explanationText(const PolicyExplanation &e)
     out << "\nThrottle: "
         << (policy.maxReceivesPerSecond ? std::to_string(*policy.maxReceivesPerSecond) + " deliveries/s" : "no limit")
         << "   Content-Type: " << policy.headerContentTypeOrDefault() << "\n";
-    out << scheduleSummary(s) << " (" << s.retries() << (s.retries() == 1 ? " retry" : " retries") << ")\n";
+    out << scheduleSummary(s) << " (" << groupedCount(s.retries()) << (s.retries() == 1 ? " retry" : " retries") << ")\n";
     return out.str();
 }
 

@@ -34,6 +34,8 @@ nlohmann::json explanationJson(const PolicyExplanation &explanation);
 std::string explanationText(const PolicyExplanation &explanation);
 // "51 attempts over 36 min 45 s".
 std::string scheduleSummary(const RetrySchedule &schedule);
+// "100 015": digits grouped by three from five digits on, as the SPEC writes counts.
+std::string groupedCount(int64_t value);
 // "36 min 45 s", "23 d 3 h 34 min 2 s", "0 s".
 std::string durationText(int64_t seconds);
 

@@ -2,6 +2,7 @@
 #include "charts/chart_style.h"
 
 #include "policy/backoff_function.h"
+#include "policy/policy_report.h"
 
 #include <QApplication>
 #include <QPalette>
@@ -16,12 +17,7 @@ QString fromView(std::string_view text)
 
 QString groupedNumber(int64_t value)
 {
-    QString digits = QString::number(value < 0 ? -value : value);
-    if (digits.size() > 4) {
-        for (qsizetype i = digits.size() - 3; i > 0; i -= 3)
-            digits.insert(i, QLatin1Char(' '));
-    }
-    return value < 0 ? QLatin1Char('-') + digits : digits;
+    return QString::fromStdString(groupedCount(value));
 }
 
 // Okabe–Ito colours: told apart by colour-blind readers too, and of middle

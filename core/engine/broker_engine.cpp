@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: MIT
+#include "engine/broker_engine.h"
+
+#include "engine/broker_thread.h"
+#include "engine/clock_scheduler.h"
+#include "engine/waiter_registry.h"
+#include "store/database.h"
+
+#include <mutex>
+
+namespace relaydesk {
+
+namespace {
+
+void runGuarded(const std::function<void()> &call)
+{
+    try {
+        if (call)
+            call();
+    } catch (...) {
+        // replies are caller code: nothing they throw escapes a thread
+    }
+}
+
+} // namespace
+
+BrokerEngine::BrokerEngine(std::unique_ptr<Database> database, WallTimeSource &wall, BrokerEngineOptions options,
+                           QObject *parent)
+    : QObject(parent),
+      m_clock(std::make_unique<Clock>(wall, options.clockMode, options.clockScale, options.clockStart)),
+      m_thread(new QThread(this))
+{
+    qRegisterMetaType<EntityChange>();
+    qRegisterMetaType<QList<EntityChange>>();
+    m_thread->setObjectName(QStringLiteral("relaydesk-broker"));
+    m_core = new BrokerThread(std::move(database), *m_clock, options.changeInterval, [this](QList<EntityChange> changes) {
+        // On the broker thread: emit on the engine's own thread. A post to a
+        // deleted engine is dropped by Qt (the engine outlives m_core anyway).
+        QMetaObject::invokeMethod(
+            this, [this, changes = std::move(changes)] { emit changesPublished(changes); }, Qt::QueuedConnection);
+    });
+    m_core->moveToThread(m_thread);
+    m_thread->start();
+}
+
+BrokerEngine::~BrokerEngine() { stop(); }
+
+void BrokerEngine::stop()
+{
+    {
+        std::unique_lock lock(m_lifetime);
+        if (m_stopped)
+            return;
+        m_stopped = true;
+    }
+    QThread *owner = thread();
+    BrokerThread *core = m_core;
+    CommitQueueStats stats;
+    QMetaObject::invokeMethod(core, [core, owner, &stats] { stats = core->shutdown(owner); }, Qt::BlockingQueuedConnection);
+    {
+        std::unique_lock lock(m_lifetime);
+        m_finalStats = stats;
+    }
+    m_thread->quit();
+    m_thread->wait();
+    delete core;
+    m_core = nullptr;
+}
+
+void BrokerEngine::submitWork(UnitWork work, UnitDone done)
+{
+    std::shared_lock lock(m_lifetime);
+    if (m_stopped) {
+        lock.unlock();
+        done(StoreStatus::closed("the broker engine has stopped; the operation was not performed"), nullptr);
+        return;
+    }
+    BrokerThread *core = m_core;
+    Clock *clock = m_clock.get();
+    auto changes = std::make_shared<std::vector<EntityChange>>();
+    std::shared_ptr<void> token = core->acquireWork();
+    core->queue().submit(
+        [work = std::move(work), changes, clock](Database &database) -> StoreStatus {
+            UnitContext context(database, clock->now());
+            StoreStatus status = work(context);
+            if (status.ok())
+                *changes = context.takeChanges();
+            return status;
+        },
+        [done = std::move(done), changes, core, token](const StoreStatus &status) {
+            if (status.ok() && !changes->empty())
+                core->noteChanges(*changes);
+            done(status, token);
+        });
+}
+
+void BrokerEngine::deliver(const QPointer<QObject> &context, bool hasContext, std::function<void()> call,
+                           std::shared_ptr<void> workToken)
+{
+    if (!hasContext) {
+        runGuarded(call);
+        return; // the work token goes with this frame: the reply has run
+    }
+    QObject *target = context.data();
+    if (target == nullptr)
+        return; // the receiver is gone
+    if (target->thread() != m_thread)
+        workToken.reset(); // a reply on another thread is not broker work an advance could wait for
+    QMetaObject::invokeMethod(
+        target, [call = std::move(call), workToken] { runGuarded(call); }, Qt::QueuedConnection);
+}
+
+void BrokerEngine::advanceClock(ClockDuration by, QObject *context, std::function<void(Result<ClockTime>)> reply)
+{
+    const QPointer<QObject> target(context);
+    const bool hasContext = context != nullptr;
+    auto respond = [this, target, hasContext, reply = std::move(reply)](Result<ClockTime> result) {
+        deliver(target, hasContext, [reply, result] { reply(result); }, nullptr);
+    };
+    std::shared_lock lock(m_lifetime);
+    if (m_stopped) {
+        lock.unlock();
+        respond(BrokerError(BrokerErrorCode::InternalError, "the broker engine has stopped"));
+        return;
+    }
+    BrokerThread *core = m_core;
+    core->post([core, by, respond] { core->advance(by, ClockTime{}, respond); });
+}
+
+void BrokerEngine::advanceClockTo(ClockTime to, QObject *context, std::function<void(Result<ClockTime>)> reply)
+{
+    const QPointer<QObject> target(context);
+    const bool hasContext = context != nullptr;
+    auto respond = [this, target, hasContext, reply = std::move(reply)](Result<ClockTime> result) {
+        deliver(target, hasContext, [reply, result] { reply(result); }, nullptr);
+    };
+    std::shared_lock lock(m_lifetime);
+    if (m_stopped) {
+        lock.unlock();
+        respond(BrokerError(BrokerErrorCode::InternalError, "the broker engine has stopped"));
+        return;
+    }
+    BrokerThread *core = m_core;
+    core->post([core, to, respond] { core->advance(std::nullopt, to, respond); });
+}
+
+Result<ClockTime> BrokerEngine::advanceClockAndWait(ClockDuration by)
+{
+    if (isBrokerThread())
+        return BrokerError(BrokerErrorCode::InternalError, "advanceClockAndWait() called on the broker thread");
+    auto promise = std::make_shared<std::promise<Result<ClockTime>>>();
+    std::future<Result<ClockTime>> future = promise->get_future();
+    advanceClock(by, nullptr, [promise](Result<ClockTime> result) { promise->set_value(std::move(result)); });
+    return future.get();
+}
+
+void BrokerEngine::setClockMode(ClockMode mode, double scale, QObject *context, std::function<void(Status)> reply)
+{
+    const QPointer<QObject> target(context);
+    const bool hasContext = context != nullptr;
+    auto respond = [this, target, hasContext, reply = std::move(reply)](Status status) {
+        deliver(target, hasContext, [reply, status] { if (reply) reply(status); }, nullptr);
+    };
+    std::shared_lock lock(m_lifetime);
+    if (m_stopped) {
+        lock.unlock();
+        respond(BrokerError(BrokerErrorCode::InternalError, "the broker engine has stopped"));
+        return;
+    }
+    BrokerThread *core = m_core;
+    core->post([core, mode, scale, respond] { respond(core->setClockMode(mode, scale)); });
+}
+
+Status BrokerEngine::setClockModeAndWait(ClockMode mode, double scale)
+{
+    if (isBrokerThread())
+        return BrokerError(BrokerErrorCode::InternalError, "setClockModeAndWait() called on the broker thread");
+    auto promise = std::make_shared<std::promise<Status>>();
+    std::future<Status> future = promise->get_future();
+    setClockMode(mode, scale, nullptr, [promise](Status status) { promise->set_value(std::move(status)); });
+    return future.get();
+}
+
+void BrokerEngine::post(std::function<void()> call)
+{
+    std::shared_lock lock(m_lifetime);
+    if (!m_stopped)
+        m_core->post(std::move(call));
+}
+
+void BrokerEngine::postAndWait(std::function<void()> call)
+{
+    if (isBrokerThread()) {
+        runGuarded(call);
+        return;
+    }
+    auto promise = std::make_shared<std::promise<void>>();
+    std::future<void> future = promise->get_future();
+    {
+        std::shared_lock lock(m_lifetime);
+        if (m_stopped)
+            return;
+        m_core->post([call = std::move(call), promise] {
+            runGuarded(call);
+            promise->set_value();
+        });
+    }
+    future.wait();
+}
+
+std::shared_ptr<void> BrokerEngine::holdAdvance()
+{
+    std::shared_lock lock(m_lifetime);
+    return m_stopped ? nullptr : m_core->acquireWork();
+}
+
+ClockScheduler &BrokerEngine::scheduler() { return m_core->scheduler(); }
+WaiterRegistry &BrokerEngine::waiters() { return m_core->waiters(); }
+
+void BrokerEngine::postToCore(std::function<void(BrokerThread &)> call)
+{
+    std::shared_lock lock(m_lifetime);
+    if (m_stopped)
+        return;
+    BrokerThread *core = m_core;
+    core->post([core, call = std::move(call)] { call(*core); });
+}
+
+void BrokerEngine::notify(std::string key)
+{
+    postToCore([key = std::move(key)](BrokerThread &core) { core.waiters().notify(key); });
+}
+
+void BrokerEngine::publishChanges(std::vector<EntityChange> changes)
+{
+    postToCore([changes = std::move(changes)](BrokerThread &core) { core.noteChanges(changes); });
+}
+
+void BrokerEngine::flushChanges()
+{
+    postToCore([](BrokerThread &core) { core.flushChanges(); });
+}
+
+CommitQueueStats BrokerEngine::commitStats() const
+{
+    std::shared_lock lock(m_lifetime);
+    return m_stopped ? m_finalStats : m_core->queue().stats();
+}
+
+void BrokerEngine::setBeforeCommitHookForTesting(std::function<void()> hook)
+{
+    std::shared_lock lock(m_lifetime);
+    if (!m_stopped)
+        m_core->queue().setBeforeCommitHookForTesting(std::move(hook));
+}
+
+void BrokerEngine::failNextCommitForTesting(StoreStatus failure)
+{
+    std::shared_lock lock(m_lifetime);
+    if (!m_stopped)
+        m_core->queue().failNextCommitForTesting(std::move(failure));
+}
+
+} // namespace relaydesk

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+#include "engine/broker_thread.h"
+
+#include "store/commit_queue.h"
+#include "store/database.h"
+
+#include <QPointer>
+#include <QThread>
+#include <QTimer>
+
+#include <atomic>
+#include <mutex>
+#include <utility>
+
+namespace relaydesk {
+
+// Counts store work in flight; shared with the tokens, so a token released
+// after shutdown touches only this, never the BrokerThread.
+struct BrokerThread::WorkCounter {
+    std::atomic<long> inFlight{0};
+    std::atomic<bool> advanceWaiting{false};
+    std::mutex mutex;
+    std::function<void()> onIdle; // posts the next advance step; cleared at shutdown
+
+    void release()
+    {
+        if (inFlight.fetch_sub(1) != 1 || !advanceWaiting.exchange(false))
+            return;
+        std::lock_guard lock(mutex);
+        if (onIdle)
+            onIdle();
+    }
+};
+
+BrokerThread::BrokerThread(std::unique_ptr<Database> database, Clock &clock, std::chrono::milliseconds changeInterval,
+                           ChangeSink changeSink)
+    : m_database(std::move(database)),
+      m_queue(std::make_unique<CommitQueue>(*m_database, CommitQueue::Driver::External)),
+      m_clock(clock),
+      m_scheduler(new ClockScheduler(clock, this)),
+      m_waiters(std::make_unique<WaiterRegistry>(*m_scheduler)),
+      m_work(std::make_shared<WorkCounter>()),
+      m_changeTimer(new QTimer(this)),
+      m_changeSink(std::move(changeSink))
+{
+    m_queue->setWakeHandler([this] { post([this] { drain(); }); });
+    m_work->onIdle = [this] { post([this] { stepAdvance(); }); };
+    m_changeTimer->setSingleShot(true);
+    m_changeTimer->setInterval(static_cast<int>(changeInterval.count()));
+    connect(m_changeTimer, &QTimer::timeout, this, [this] { flushChanges(); });
+}
+
+BrokerThread::~BrokerThread()
+{
+    std::lock_guard lock(m_work->mutex);
+    m_work->onIdle = nullptr;
+}
+
+void BrokerThread::post(std::function<void()> call)
+{
+    QMetaObject::invokeMethod(
+        this,
+        [call = std::move(call)] {
+            try {
+                call();
+            } catch (...) {
+                // nothing escapes the broker thread
+            }
+        },
+        Qt::QueuedConnection);
+}
+
+std::shared_ptr<void> BrokerThread::acquireWork()
+{
+    m_work->inFlight.fetch_add(1);
+    std::shared_ptr<WorkCounter> counter = m_work;
+    return std::shared_ptr<void>(counter.get(), [counter](WorkCounter *) { counter->release(); });
+}
+
+void BrokerThread::drain()
+{
+    if (m_queue)
+        m_queue->drainOnce();
+}
+
+void BrokerThread::noteChanges(const std::vector<EntityChange> &changes)
+{
+    for (const EntityChange &change : changes)
+        m_changes.add(change);
+    if (!m_changes.empty() && !m_changeTimer->isActive())
+        m_changeTimer->start();
+}
+
+void BrokerThread::flushChanges()
+{
+    m_changeTimer->stop();
+    if (m_changes.empty())
+        return;
+    QList<EntityChange> changes = m_changes.take();
+    if (m_changeSink)
+        m_changeSink(std::move(changes));
+}
+
+Status BrokerThread::setClockMode(ClockMode mode, double scale)
+{
+    Status status = m_clock.setMode(mode, scale);
+    m_scheduler->rearm();
+    return status;
+}
+
+void BrokerThread::advance(std::optional<ClockDuration> by, ClockTime to, AdvanceReply reply)
+{
+    m_advances.push_back(Advance{by, to, std::move(reply)});
+    if (m_advances.size() == 1)
+        stepAdvance();
+}
+
+void BrokerThread::stepAdvance()
+{
+    if (m_stepping || m_advances.empty())
+        return;
+    Advance &current = m_advances.front();
+    if (!current.started) {
+        if (m_clock.mode() != ClockMode::Virtual) {
+            finishAdvance(BrokerError(BrokerErrorCode::ClockNotVirtual, "the clock can only be advanced in virtual mode"));
+            return;
+        }
+        const ClockTime now = m_clock.now();
+        if (current.by) {
+            if (current.by->count() < 0) {
+                finishAdvance(BrokerError(BrokerErrorCode::InvalidParameterValue, "cannot advance the clock by a negative duration"));
+                return;
+            }
+            current.target = now + *current.by;
+        } else if (current.target < now) {
+            finishAdvance(BrokerError(BrokerErrorCode::InvalidParameterValue, "cannot move the clock back"));
+            return;
+        }
+        current.started = true;
+    }
+
+    // Wait until the store work of the previous step has committed.
+    m_work->advanceWaiting.store(true);
+    if (m_work->inFlight.load() != 0 || !m_work->advanceWaiting.exchange(false))
+        return; // WorkCounter::release() posts the next step
+
+    const std::optional<ClockTime> next = m_scheduler->earliestDue();
+    if (next && *next <= current.target) {
+        if (*next > m_clock.now()) {
+            if (Status moved = m_clock.advanceTo(*next); !moved) {
+                finishAdvance(moved.error());
+                return;
+            }
+        }
+        m_stepping = true;
+        m_scheduler->fireDue();
+        m_stepping = false;
+        post([this] { stepAdvance(); });
+        return;
+    }
+    if (current.target > m_clock.now()) {
+        if (Status moved = m_clock.advanceTo(current.target); !moved) {
+            finishAdvance(moved.error());
+            return;
+        }
+    }
+    m_scheduler->rearm();
+    finishAdvance(m_clock.now());
+}
+
+void BrokerThread::finishAdvance(Result<ClockTime> result)
+{
+    Advance done = std::move(m_advances.front());
+    m_advances.pop_front();
+    try {
+        if (done.reply)
+            done.reply(std::move(result));
+    } catch (...) {
+    }
+    if (!m_advances.empty() && !m_shuttingDown)
+        post([this] { stepAdvance(); });
+}
+
+CommitQueueStats BrokerThread::shutdown(QThread *owner)
+{
+    m_shuttingDown = true;
+    if (m_queue) {
+        m_queue->close();
+        while (m_queue->drainOnce() > 0) {
+        }
+    }
+    while (!m_advances.empty())
+        finishAdvance(BrokerError(BrokerErrorCode::InternalError, "the broker engine stopped before the advance ended"));
+    m_waiters->cancelAll();
+    m_scheduler->clear();
+    flushChanges();
+    CommitQueueStats stats;
+    if (m_queue)
+        stats = m_queue->stats();
+    m_queue.reset();    // drains nothing more: closed and empty
+    m_database.reset(); // closes the write connection on its own thread
+    {
+        std::lock_guard lock(m_work->mutex);
+        m_work->onIdle = nullptr;
+    }
+    moveToThread(owner);
+    return stats;
+}
+
+} // namespace relaydesk
