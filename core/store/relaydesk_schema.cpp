@@ -229,11 +229,31 @@ constexpr std::string_view kSchemaV2 = R"sql(
 CREATE INDEX messages_by_sequence ON messages (queue_id, sequence_number) WHERE sequence_number IS NOT NULL;
 )sql";
 
-const std::array<Migration, 2> &migrations()
+// Migration 3: FIFO topic deduplication window (SPEC 5.2 applied to FIFO
+// topics: a publish with a deduplication id seen on the topic within 5
+// minutes is answered with the first MessageId and not fanned out again),
+// and the expiry of one pending HTTP/S delivery (SPEC 6: the smaller of the
+// topic's and the subscription's default TTL caps the message's TTL, so it
+// can differ per subscription).
+constexpr std::string_view kSchemaV3 = R"sql(
+CREATE TABLE topic_dedup (
+    topic_id        INTEGER NOT NULL REFERENCES topics (id) ON DELETE CASCADE,
+    dedup_id        TEXT NOT NULL,
+    message_id      TEXT NOT NULL,
+    sequence_number INTEGER,
+    expires_ms      INTEGER NOT NULL,
+    PRIMARY KEY (topic_id, dedup_id)
+) WITHOUT ROWID;
+CREATE INDEX topic_dedup_by_expiry ON topic_dedup (expires_ms);
+ALTER TABLE pending_deliveries ADD COLUMN expires_at_ms INTEGER;
+)sql";
+
+const std::array<Migration, 3> &migrations()
 {
-    static const std::array<Migration, 2> list = {
+    static const std::array<Migration, 3> list = {
         Migration{1, "first broker schema", kSchemaV1, {}},
         Migration{2, "FIFO messages by sequence number", kSchemaV2, {}},
+        Migration{3, "FIFO topic deduplication, per-delivery expiry", kSchemaV3, {}},
     };
     return list;
 }

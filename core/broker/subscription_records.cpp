@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+#include "broker/subscription_records.h"
+
+#include "broker/queue_records.h"
+#include "store/database.h"
+
+#include <nlohmann/json.hpp>
+
+namespace relaydesk::subscription_records {
+
+namespace {
+
+constexpr std::string_view kSelect =
+    "SELECT s.id, s.uuid, s.topic_id, t.name, s.protocol, s.endpoint, s.state, s.confirmation_token, "
+    "s.attributes, s.created_ms, s.last_used_ms FROM subscriptions s JOIN topics t ON t.id = s.topic_id ";
+
+Result<SubscriptionRecord> readRow(Statement &row)
+{
+    SubscriptionRecord record;
+    record.id = row.columnInt64(0);
+    record.uuid = row.columnText(1);
+    record.topicId = row.columnInt64(2);
+    record.topicName = row.columnText(3);
+    parseEndpointProtocol(row.columnText(4), record.protocol);
+    record.endpoint = row.columnText(5);
+    record.confirmed = row.columnText(6) == "confirmed";
+    record.confirmationToken = row.columnOptionalText(7).value_or(std::string());
+    record.created = fromEpochMilliseconds(row.columnInt64(9));
+    record.lastUsed = fromEpochMilliseconds(row.columnInt64(10));
+    const nlohmann::json stored = nlohmann::json::parse(row.columnText(8), nullptr, false);
+    AttributeMap map;
+    if (stored.is_object()) {
+        for (const auto &[name, value] : stored.items())
+            if (value.is_string())
+                map[name] = value.template get<std::string>();
+    }
+    Result<SubscriptionAttributes> attributes = parseSubscriptionAttributes(record.protocol, map);
+    if (!attributes)
+        return BrokerError(BrokerErrorCode::InternalError, "Stored attributes of subscription " + record.uuid
+                                                               + " are unreadable: " + attributes.error().message);
+    record.attributes = std::move(attributes).value();
+    return record;
+}
+
+template <typename... Keys>
+Result<std::vector<SubscriptionRecord>> readAll(Database &db, const std::string &sql, Keys... keys)
+{
+    auto statement = db.prepareCached(sql);
+    if (!statement.ok())
+        return queue_records::storeFailure(statement.status());
+    int index = 0;
+    StoreStatus status;
+    ((status = status.ok() ? (*statement)->bind(++index, keys) : status), ...);
+    if (!status.ok())
+        return queue_records::storeFailure(status);
+    std::vector<SubscriptionRecord> records;
+    for (;;) {
+        const StoreResult<Step> step = (*statement)->step();
+        if (!step.ok())
+            return queue_records::storeFailure(step.status());
+        if (*step == Step::Done)
+            break;
+        Result<SubscriptionRecord> record = readRow(**statement);
+        if (!record)
+            return record.error();
+        records.push_back(std::move(record).value());
+    }
+    return records;
+}
+
+std::string attributesJson(const SubscriptionAttributes &attributes)
+{
+    nlohmann::json map = nlohmann::json::object();
+    for (const auto &[name, value] : writeSubscriptionAttributes(attributes))
+        map[name] = value;
+    return map.dump();
+}
+
+std::optional<std::int64_t> milliseconds(const std::optional<std::int64_t> &seconds)
+{
+    return seconds ? std::optional<std::int64_t>(*seconds * 1000) : std::nullopt;
+}
+
+std::optional<std::string> deadLetterName(const SubscriptionAttributes &a)
+{
+    if (!a.redrivePolicy)
+        return std::nullopt;
+    const std::string &arn = a.redrivePolicy->deadLetterTargetArn;
+    const std::size_t colon = arn.rfind(':');
+    return colon == std::string::npos ? arn : arn.substr(colon + 1);
+}
+
+StoreStatus bindAttributes(Statement &statement, const SubscriptionAttributes &a)
+{
+    StoreStatus status;
+    auto bind = [&](std::string_view name, const auto &value) {
+        if (status.ok())
+            status = statement.bind(name, value);
+    };
+    bind(":raw", a.rawMessageDelivery ? 1 : 0);
+    bind(":delivery", a.deliveryPolicy ? std::optional<std::string>(a.deliveryPolicy->text) : std::nullopt);
+    bind(":filter", a.filterPolicy ? std::optional<std::string>(a.filterPolicy->text) : std::nullopt);
+    bind(":dlq", deadLetterName(a));
+    bind(":ttl", milliseconds(a.defaultMessageTimeToLive));
+    bind(":idle", milliseconds(a.autoDeleteOnIdle));
+    bind(":json", attributesJson(a));
+    return status;
+}
+
+Status runById(Database &db, std::string_view sql, std::int64_t id, std::optional<std::int64_t> first = std::nullopt)
+{
+    auto statement = db.prepareCached(sql);
+    if (!statement.ok())
+        return queue_records::storeFailure(statement.status());
+    StoreStatus status;
+    int index = 1;
+    if (first)
+        status = (*statement)->bind(index++, *first);
+    if (status.ok())
+        status = (*statement)->bind(index, id);
+    if (status.ok())
+        status = (*statement)->execute();
+    if (!status.ok())
+        return queue_records::storeFailure(status);
+    return {};
+}
+
+} // namespace
+
+Result<std::optional<SubscriptionRecord>> findByUuid(Database &db, std::string_view uuid)
+{
+    Result<std::vector<SubscriptionRecord>> found = readAll(db, std::string(kSelect) + "WHERE s.uuid = ?", uuid);
+    if (!found)
+        return found.error();
+    if (found->empty())
+        return std::optional<SubscriptionRecord>{};
+    return std::optional<SubscriptionRecord>(std::move(found->front()));
+}
+
+Result<std::vector<SubscriptionRecord>> ofTopic(Database &db, std::int64_t topicId, bool confirmedOnly)
+{
+    return readAll(db,
+                   std::string(kSelect) + "WHERE s.topic_id = ? AND (? = 0 OR s.state = 'confirmed') ORDER BY s.id",
+                   topicId, confirmedOnly ? 1 : 0);
+}
+
+Result<std::vector<SubscriptionRecord>> page(Database &db, std::int64_t topicId, std::int64_t afterId,
+                                             std::size_t limit)
+{
+    return readAll(db, std::string(kSelect) + "WHERE (? = 0 OR s.topic_id = ?) AND s.id > ? ORDER BY s.id LIMIT ?",
+                   topicId, topicId, afterId, static_cast<std::int64_t>(limit));
+}
+
+Result<std::int64_t> insert(Database &db, const SubscriptionRecord &record, ClockTime now)
+{
+    auto statement = db.prepareCached(
+        "INSERT INTO subscriptions (uuid, topic_id, protocol, endpoint, state, confirmation_token, raw_delivery, "
+        "delivery_policy, filter_policy, dead_letter_queue, default_ttl_ms, auto_delete_on_idle_ms, created_ms, "
+        "last_used_ms, attributes) VALUES (:uuid, :topic, :protocol, :endpoint, :state, :token, :raw, :delivery, "
+        ":filter, :dlq, :ttl, :idle, :now, :now, :json)");
+    if (!statement.ok())
+        return queue_records::storeFailure(statement.status());
+    StoreStatus status = bindAttributes(**statement, record.attributes);
+    auto bind = [&](std::string_view name, const auto &value) {
+        if (status.ok())
+            status = (*statement)->bind(name, value);
+    };
+    bind(":uuid", record.uuid);
+    bind(":topic", record.topicId);
+    bind(":protocol", endpointProtocolName(record.protocol));
+    bind(":endpoint", record.endpoint);
+    bind(":state", std::string_view(record.confirmed ? "confirmed" : "pending"));
+    bind(":token", record.confirmationToken.empty() ? std::nullopt : std::optional<std::string>(record.confirmationToken));
+    bind(":now", toEpochMilliseconds(now));
+    if (status.ok())
+        status = (*statement)->execute();
+    if (!status.ok())
+        return queue_records::storeFailure(status);
+    return db.lastInsertRowId();
+}
+
+Status updateAttributes(Database &db, std::int64_t id, const SubscriptionAttributes &attributes)
+{
+    auto statement = db.prepareCached(
+        "UPDATE subscriptions SET raw_delivery = :raw, delivery_policy = :delivery, filter_policy = :filter, "
+        "dead_letter_queue = :dlq, default_ttl_ms = :ttl, auto_delete_on_idle_ms = :idle, attributes = :json "
+        "WHERE id = :id");
+    if (!statement.ok())
+        return queue_records::storeFailure(statement.status());
+    StoreStatus status = bindAttributes(**statement, attributes);
+    if (status.ok())
+        status = (*statement)->bind(":id", id);
+    if (status.ok())
+        status = (*statement)->execute();
+    if (!status.ok())
+        return queue_records::storeFailure(status);
+    return {};
+}
+
+Status confirm(Database &db, std::int64_t id)
+{
+    return runById(db, "UPDATE subscriptions SET state = 'confirmed', confirmation_token = NULL WHERE id = ?", id);
+}
+
+Status remove(Database &db, std::int64_t id)
+{
+    return runById(db, "DELETE FROM subscriptions WHERE id = ?", id);
+}
+
+Status touch(Database &db, std::int64_t id, ClockTime now)
+{
+    return runById(db, "UPDATE subscriptions SET last_used_ms = ? WHERE id = ?", id, toEpochMilliseconds(now));
+}
+
+} // namespace relaydesk::subscription_records

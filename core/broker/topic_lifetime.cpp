@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+#include "broker/topic_lifetime.h"
+
+#include "broker/queue_records.h"
+#include "broker/subscription_records.h"
+#include "store/database.h"
+
+namespace relaydesk::topic_lifetime {
+
+namespace {
+
+Result<std::vector<std::string>> deleteReturning(Database &db, std::string_view sql, ClockTime now)
+{
+    auto statement = db.prepareCached(sql);
+    if (!statement.ok())
+        return queue_records::storeFailure(statement.status());
+    if (StoreStatus bound = (*statement)->bind(1, toEpochMilliseconds(now)); !bound.ok())
+        return queue_records::storeFailure(bound);
+    std::vector<std::string> names;
+    for (;;) {
+        const StoreResult<Step> step = (*statement)->step();
+        if (!step.ok())
+            return queue_records::storeFailure(step.status());
+        if (*step == Step::Done)
+            break;
+        names.push_back((*statement)->columnText(0));
+    }
+    return names;
+}
+
+Result<std::int64_t> changeCount(Database &db, std::string_view sql, std::optional<ClockTime> now)
+{
+    auto statement = db.prepareCached(sql);
+    if (!statement.ok())
+        return queue_records::storeFailure(statement.status());
+    StoreStatus status;
+    if (now)
+        status = (*statement)->bind(1, toEpochMilliseconds(*now));
+    if (status.ok())
+        status = (*statement)->execute();
+    if (!status.ok())
+        return queue_records::storeFailure(status);
+    return static_cast<std::int64_t>(db.changes());
+}
+
+Result<std::optional<ClockTime>> earliest(Database &db, std::string_view sql)
+{
+    auto statement = db.prepareCached(sql);
+    if (!statement.ok())
+        return queue_records::storeFailure(statement.status());
+    const StoreResult<Step> step = (*statement)->step();
+    if (!step.ok())
+        return queue_records::storeFailure(step.status());
+    const std::optional<std::int64_t> value = (*statement)->columnOptionalInt64(0);
+    return value ? std::optional<ClockTime>(fromEpochMilliseconds(*value)) : std::nullopt;
+}
+
+} // namespace
+
+Result<std::vector<std::string>> deleteIdleTopics(Database &db, ClockTime now)
+{
+    return deleteReturning(db,
+                           "DELETE FROM topics WHERE auto_delete_on_idle_ms IS NOT NULL "
+                           "AND last_used_ms + auto_delete_on_idle_ms <= ? RETURNING name",
+                           now);
+}
+
+Result<std::vector<std::string>> deleteIdleSubscriptions(Database &db, ClockTime now)
+{
+    return deleteReturning(db,
+                           "DELETE FROM subscriptions WHERE auto_delete_on_idle_ms IS NOT NULL "
+                           "AND last_used_ms + auto_delete_on_idle_ms <= ? RETURNING uuid",
+                           now);
+}
+
+Result<std::int64_t> forgetExpiredDeduplicationIds(Database &db, ClockTime now)
+{
+    return changeCount(db, "DELETE FROM topic_dedup WHERE expires_ms <= ?", now);
+}
+
+Result<std::int64_t> forgetUndeliverablePublishedMessages(Database &db)
+{
+    return changeCount(db,
+                       "DELETE FROM published_messages WHERE NOT EXISTS "
+                       "(SELECT 1 FROM pending_deliveries d WHERE d.published_id = published_messages.id)",
+                       std::nullopt);
+}
+
+Status markSubscriptionUsed(Database &db, std::int64_t subscriptionId, ClockTime now)
+{
+    return subscription_records::touch(db, subscriptionId, now);
+}
+
+Result<TopicDueTimes> dueTimes(Database &db)
+{
+    TopicDueTimes due;
+    Result<std::optional<ClockTime>> topics = earliest(
+        db, "SELECT min(last_used_ms + auto_delete_on_idle_ms) FROM topics WHERE auto_delete_on_idle_ms IS NOT NULL");
+    if (!topics)
+        return topics.error();
+    Result<std::optional<ClockTime>> subscriptions =
+        earliest(db, "SELECT min(last_used_ms + auto_delete_on_idle_ms) FROM subscriptions "
+                     "WHERE auto_delete_on_idle_ms IS NOT NULL");
+    if (!subscriptions)
+        return subscriptions.error();
+    due.nextAutoDelete = *topics;
+    if (*subscriptions && (!due.nextAutoDelete || **subscriptions < *due.nextAutoDelete))
+        due.nextAutoDelete = *subscriptions;
+    Result<std::optional<ClockTime>> dedup = earliest(db, "SELECT min(expires_ms) FROM topic_dedup");
+    if (!dedup)
+        return dedup.error();
+    due.nextDedupExpiry = *dedup;
+    return due;
+}
+
+} // namespace relaydesk::topic_lifetime
