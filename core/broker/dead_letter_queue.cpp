@@ -2,7 +2,7 @@
 #include "broker/dead_letter_queue.h"
 
 #include "broker/queue_records.h"
-#include "store/database.h"
+#include "broker/store_calls.h"
 
 #include <map>
 #include <vector>
@@ -26,32 +26,16 @@ Status placeInto(Database &db, const QueueRecord &target, std::int64_t rowId, st
             return next.error();
         sequence = *next;
     }
-    auto statement = db.prepareCached(
+    return executeStatement(
+        db,
         "UPDATE messages SET queue_id = :queue, state = 'queued', receipt_handle = NULL, receive_attempt_id = NULL, "
         "visible_at_ms = :now, receive_count = 0, first_receive_ms = NULL, scheduled_ms = NULL, "
         "sequence_number = :sequence, expires_at_ms = :expires, dead_letter_reason = :reason, "
         "source_queue_id = :source, group_id = CASE WHEN :fifo THEN coalesce(group_id, 'default') ELSE group_id END "
-        "WHERE id = :id");
-    if (!statement.ok())
-        return storeFailure(statement.status());
-    StoreStatus status;
-    const auto bind = [&](std::string_view name, const auto &value) {
-        if (status.ok())
-            status = (*statement)->bind(name, value);
-    };
-    bind(":queue", target.id);
-    bind(":now", nowMs);
-    bind(":sequence", sequence);
-    bind(":expires", nowMs + target.attributes.timeToLiveCap() * 1000);
-    bind(":reason", reason);
-    bind(":source", sourceId);
-    bind(":fifo", target.isFifo() ? 1 : 0);
-    bind(":id", rowId);
-    if (status.ok())
-        status = (*statement)->execute();
-    if (!status.ok())
-        return storeFailure(status);
-    return {};
+        "WHERE id = :id",
+        named(":queue", target.id), named(":now", nowMs), named(":sequence", sequence),
+        named(":expires", nowMs + target.attributes.timeToLiveCap() * 1000), named(":reason", reason),
+        named(":source", sourceId), named(":fifo", target.isFifo() ? 1 : 0), named(":id", rowId));
 }
 
 } // namespace
@@ -100,24 +84,17 @@ Result<MessageMoveOutcome> moveDeadLettersBack(Database &db, std::string_view de
 
     std::vector<std::pair<std::int64_t, std::optional<std::int64_t>>> rows;
     {
-        auto statement = db.prepareCached(
-            "SELECT id, source_queue_id FROM messages WHERE queue_id = ? AND state <> 'scheduled' "
-            "ORDER BY coalesce(sequence_number, 0), id LIMIT ?");
-        if (!statement.ok())
-            return storeFailure(statement.status());
-        StoreStatus status = (*statement)->bind(1, dlq->id);
-        if (status.ok())
-            status = (*statement)->bind(2, maxMessages.value_or(-1));
-        if (!status.ok())
-            return storeFailure(status);
-        for (;;) {
-            const StoreResult<Step> step = (*statement)->step();
-            if (!step.ok())
-                return storeFailure(step.status());
-            if (*step == Step::Done)
-                break;
-            rows.emplace_back((*statement)->columnInt64(0), (*statement)->columnOptionalInt64(1));
-        }
+        Result<CachedStatement> statement =
+            prepareBound(db, "SELECT id, source_queue_id FROM messages WHERE queue_id = ? AND state <> 'scheduled' "
+                             "ORDER BY coalesce(sequence_number, 0), id LIMIT ?",
+                         dlq->id, maxMessages.value_or(-1));
+        if (!statement)
+            return statement.error();
+        const Status read = forEachRow(**statement, [&](Statement &row) {
+            rows.emplace_back(row.columnInt64(0), row.columnOptionalInt64(1));
+        });
+        if (!read)
+            return read.error();
     }
 
     MessageMoveOutcome outcome;

@@ -2,13 +2,11 @@
 #include "broker/message_browser.h"
 
 #include "broker/queue_records.h"
-#include "store/database.h"
+#include "broker/store_calls.h"
 
 namespace relaydesk {
 
 namespace {
-
-using queue_records::storeFailure;
 
 std::optional<ClockTime> optionalTime(const std::optional<std::int64_t> &ms)
 {
@@ -40,34 +38,23 @@ Result<BrowsePage> browseQueue(Database &db, std::string_view queueName, ClockTi
     Result<QueueRecord> queue = queue_records::require(db, queueName);
     if (!queue)
         return queue.error();
-    auto statement = db.prepareCached(
+    Result<CachedStatement> statement = prepareBound(
+        db,
         "SELECT m.id, m.message_id, m.body, m.attributes, m.state, m.group_id, m.dedup_id, m.sequence_number, "
         "m.sent_ms, m.enqueued_ms, m.scheduled_ms, m.visible_at_ms, m.expires_at_ms, m.receive_count, "
         "m.first_receive_ms, m.dead_letter_reason, s.name FROM messages m LEFT JOIN queues s ON s.id = m.source_queue_id "
-        "WHERE m.queue_id = ? AND m.id > ? ORDER BY m.id LIMIT ?");
-    if (!statement.ok())
-        return storeFailure(statement.status());
-    StoreStatus status = (*statement)->bind(1, queue->id);
-    if (status.ok())
-        status = (*statement)->bind(2, after.value_or(0));
-    if (status.ok())
-        status = (*statement)->bind(3, pageSize + 1);
-    if (!status.ok())
-        return storeFailure(status);
+        "WHERE m.queue_id = ? AND m.id > ? ORDER BY m.id LIMIT ?",
+        queue->id, after.value_or(0), pageSize + 1);
+    if (!statement)
+        return statement.error();
     const std::int64_t nowMs = toEpochMilliseconds(now);
     BrowsePage page;
     std::int64_t lastRow = 0;
-    for (;;) {
-        const StoreResult<Step> step = (*statement)->step();
-        if (!step.ok())
-            return storeFailure(step.status());
-        if (*step == Step::Done)
-            break;
+    const Status read = forEachRow(**statement, [&](Statement &row) {
         if (page.messages.size() == static_cast<std::size_t>(pageSize)) {
             page.nextPageToken = lastRow;
-            break;
+            return false;
         }
-        Statement &row = **statement;
         lastRow = row.columnInt64(0);
         BrowsedMessage message;
         message.messageId = row.columnText(1);
@@ -106,7 +93,10 @@ Result<BrowsePage> browseQueue(Database &db, std::string_view queueName, ClockTi
         else
             message.state = MessageState::Available;
         page.messages.push_back(std::move(message));
-    }
+        return true;
+    });
+    if (!read)
+        return read.error();
     return page;
 }
 

@@ -3,7 +3,7 @@
 
 #include "broker/dead_letter_queue.h"
 #include "broker/queue_records.h"
-#include "store/database.h"
+#include "broker/store_calls.h"
 
 #include <algorithm>
 
@@ -25,56 +25,6 @@ namespace relaydesk::message_lifetime {
 namespace {
 
 using Code = BrokerErrorCode;
-using queue_records::storeFailure;
-
-Result<std::vector<std::int64_t>> column(Database &db, std::string_view sql, std::int64_t a, std::int64_t b)
-{
-    auto statement = db.prepareCached(sql);
-    if (!statement.ok())
-        return storeFailure(statement.status());
-    StoreStatus status = (*statement)->bind(1, a);
-    if (status.ok() && (*statement)->parameterIndex("?2").ok())
-        status = (*statement)->bind(2, b);
-    if (!status.ok())
-        return storeFailure(status);
-    std::vector<std::int64_t> values;
-    for (;;) {
-        const StoreResult<Step> step = (*statement)->step();
-        if (!step.ok())
-            return storeFailure(step.status());
-        if (*step == Step::Done)
-            break;
-        values.push_back((*statement)->columnInt64(0));
-    }
-    return values;
-}
-
-Status run(Database &db, std::string_view sql, std::int64_t a)
-{
-    auto statement = db.prepareCached(sql);
-    if (!statement.ok())
-        return storeFailure(statement.status());
-    StoreStatus status = (*statement)->bind(1, a);
-    if (status.ok())
-        status = (*statement)->execute();
-    if (!status.ok())
-        return storeFailure(status);
-    return {};
-}
-
-Result<std::optional<ClockTime>> minimum(Database &db, std::string_view sql, std::int64_t nowMs)
-{
-    auto statement = db.prepareCached(sql);
-    if (!statement.ok())
-        return storeFailure(statement.status());
-    if (StoreStatus bound = (*statement)->bind(1, nowMs); !bound.ok())
-        return storeFailure(bound);
-    const StoreResult<Step> step = (*statement)->step();
-    if (!step.ok())
-        return storeFailure(step.status());
-    const std::optional<std::int64_t> value = (*statement)->columnOptionalInt64(0);
-    return value ? std::optional<ClockTime>(fromEpochMilliseconds(*value)) : std::nullopt;
-}
 
 } // namespace
 
@@ -83,7 +33,7 @@ Result<std::optional<ClockTime>> minimum(Database &db, std::string_view sql, std
 Result<std::int64_t> applyExpiry(Database &db, const QueueRecord &queue, ClockTime now)
 {
     const std::int64_t nowMs = toEpochMilliseconds(now);
-    Result<std::vector<std::int64_t>> expired = column(
+    Result<std::vector<std::int64_t>> expired = selectColumn<std::int64_t>(
         db, "SELECT id FROM messages INDEXED BY messages_by_expiry WHERE queue_id = ?1 AND expires_at_ms <= ?2 AND "
             "(state <> 'inflight' OR visible_at_ms <= ?2) ORDER BY expires_at_ms",
         queue.id, nowMs);
@@ -98,7 +48,7 @@ Result<std::int64_t> applyExpiry(Database &db, const QueueRecord &queue, ClockTi
             moved = *dead;
         }
         if (!moved)
-            if (Status removed = run(db, "DELETE FROM messages WHERE id = ?", rowId); !removed)
+            if (Status removed = executeStatement(db, "DELETE FROM messages WHERE id = ?", rowId); !removed)
                 return removed.error();
     }
     return static_cast<std::int64_t>(expired->size());
@@ -107,9 +57,9 @@ Result<std::int64_t> applyExpiry(Database &db, const QueueRecord &queue, ClockTi
 Result<std::int64_t> applyExpiryEverywhere(Database &db, ClockTime now)
 {
     const std::int64_t nowMs = toEpochMilliseconds(now);
-    Result<std::vector<std::int64_t>> queues = column(
+    Result<std::vector<std::int64_t>> queues = selectColumn<std::int64_t>(
         db, "SELECT DISTINCT queue_id FROM messages INDEXED BY messages_by_expiry WHERE expires_at_ms <= ?1 AND "
-            "(state <> 'inflight' OR visible_at_ms <= ?1)", nowMs, 0);
+            "(state <> 'inflight' OR visible_at_ms <= ?1)", nowMs);
     if (!queues)
         return queues.error();
     std::int64_t total = 0;
@@ -132,24 +82,14 @@ Result<std::vector<ScheduledMessage>> scheduledMessages(Database &db, std::strin
     Result<QueueRecord> queue = queue_records::require(db, queueName);
     if (!queue)
         return queue.error();
-    auto statement = db.prepareCached(
-        "SELECT message_id, body, attributes, group_id, sequence_number, sent_ms, scheduled_ms, expires_at_ms "
-        "FROM messages WHERE queue_id = ? AND scheduled_ms > ? AND state = 'scheduled' ORDER BY scheduled_ms, id");
-    if (!statement.ok())
-        return storeFailure(statement.status());
-    StoreStatus status = (*statement)->bind(1, queue->id);
-    if (status.ok())
-        status = (*statement)->bind(2, toEpochMilliseconds(now));
-    if (!status.ok())
-        return storeFailure(status);
+    Result<CachedStatement> statement = prepareBound(
+        db, "SELECT message_id, body, attributes, group_id, sequence_number, sent_ms, scheduled_ms, expires_at_ms "
+            "FROM messages WHERE queue_id = ? AND scheduled_ms > ? AND state = 'scheduled' ORDER BY scheduled_ms, id",
+        queue->id, toEpochMilliseconds(now));
+    if (!statement)
+        return statement.error();
     std::vector<ScheduledMessage> list;
-    for (;;) {
-        const StoreResult<Step> step = (*statement)->step();
-        if (!step.ok())
-            return storeFailure(step.status());
-        if (*step == Step::Done)
-            break;
-        Statement &row = **statement;
+    const Status read = forEachRow(**statement, [&](Statement &row) {
         ScheduledMessage message;
         message.messageId = row.columnText(0);
         message.body = row.columnText(1);
@@ -161,7 +101,9 @@ Result<std::vector<ScheduledMessage>> scheduledMessages(Database &db, std::strin
         if (const auto expires = row.columnOptionalInt64(7))
             message.expiresAt = fromEpochMilliseconds(*expires);
         list.push_back(std::move(message));
-    }
+    });
+    if (!read)
+        return read.error();
     return list;
 }
 
@@ -170,19 +112,11 @@ Status cancelScheduledMessage(Database &db, std::string_view queueName, std::str
     Result<QueueRecord> queue = queue_records::require(db, queueName);
     if (!queue)
         return queue.error();
-    auto statement = db.prepareCached("DELETE FROM messages WHERE queue_id = ? AND message_id = ? AND "
-                                      "state = 'scheduled' AND scheduled_ms > ?");
-    if (!statement.ok())
-        return storeFailure(statement.status());
-    StoreStatus status = (*statement)->bind(1, queue->id);
-    if (status.ok())
-        status = (*statement)->bind(2, messageId);
-    if (status.ok())
-        status = (*statement)->bind(3, toEpochMilliseconds(now));
-    if (status.ok())
-        status = (*statement)->execute();
-    if (!status.ok())
-        return storeFailure(status);
+    if (Status removed = executeStatement(db, "DELETE FROM messages WHERE queue_id = ? AND message_id = ? AND "
+                                              "state = 'scheduled' AND scheduled_ms > ?",
+                                          queue->id, messageId, toEpochMilliseconds(now));
+        !removed)
+        return removed;
     if (db.changes() == 0)
         return BrokerError(Code::ResourceNotFound,
                            "No scheduled message " + std::string(messageId) + " in queue " + std::string(queueName) + ".");
@@ -192,10 +126,10 @@ Status cancelScheduledMessage(Database &db, std::string_view queueName, std::str
 Result<std::vector<std::string>> deleteIdleQueues(Database &db, ClockTime now)
 {
     const std::int64_t nowMs = toEpochMilliseconds(now);
-    Result<std::vector<std::int64_t>> idle = column(
+    Result<std::vector<std::int64_t>> idle = selectColumn<std::int64_t>(
         db, "SELECT id FROM queues WHERE auto_delete_on_idle_ms IS NOT NULL AND last_used_ms + auto_delete_on_idle_ms <= ?1 "
             "ORDER BY name",
-        nowMs, 0);
+        nowMs);
     if (!idle)
         return idle.error();
     std::vector<std::string> names;
@@ -205,7 +139,7 @@ Result<std::vector<std::string>> deleteIdleQueues(Database &db, ClockTime now)
             return queue.error();
         if (queue->has_value())
             names.push_back((*queue)->name);
-        if (Status removed = run(db, "DELETE FROM queues WHERE id = ?", id); !removed)
+        if (Status removed = executeStatement(db, "DELETE FROM queues WHERE id = ?", id); !removed)
             return removed.error();
     }
     return names;
@@ -213,7 +147,8 @@ Result<std::vector<std::string>> deleteIdleQueues(Database &db, ClockTime now)
 
 Result<std::int64_t> forgetExpiredDeduplicationIds(Database &db, ClockTime now)
 {
-    if (Status removed = run(db, "DELETE FROM fifo_dedup WHERE expires_ms <= ?", toEpochMilliseconds(now)); !removed)
+    if (Status removed = executeStatement(db, "DELETE FROM fifo_dedup WHERE expires_ms <= ?", toEpochMilliseconds(now));
+        !removed)
         return removed.error();
     return static_cast<std::int64_t>(db.changes());
 }
@@ -223,12 +158,12 @@ Result<QueueDueTimes> dueTimes(Database &db, ClockTime now)
     const std::int64_t nowMs = toEpochMilliseconds(now);
     QueueDueTimes due;
     Result<std::optional<ClockTime>> visible =
-        minimum(db, "SELECT min(visible_at_ms) FROM messages WHERE visible_at_ms > ?1", nowMs);
+        selectOptionalTime(db, "SELECT min(visible_at_ms) FROM messages WHERE visible_at_ms > ?1", nowMs);
     if (!visible)
         return visible.error();
     due.nextVisible = *visible;
     // An unlocked message expires at expires_at; a locked one when its lock ends.
-    Result<std::optional<ClockTime>> expiry = minimum(
+    Result<std::optional<ClockTime>> expiry = selectOptionalTime(
         db, "SELECT min(CASE WHEN state = 'inflight' THEN max(expires_at_ms, visible_at_ms) ELSE expires_at_ms END) "
             "FROM messages WHERE expires_at_ms IS NOT NULL AND "
             "(CASE WHEN state = 'inflight' THEN max(expires_at_ms, visible_at_ms) ELSE expires_at_ms END) > ?1",
@@ -236,7 +171,7 @@ Result<QueueDueTimes> dueTimes(Database &db, ClockTime now)
     if (!expiry)
         return expiry.error();
     due.nextExpiry = *expiry;
-    Result<std::optional<ClockTime>> idle = minimum(
+    Result<std::optional<ClockTime>> idle = selectOptionalTime(
         db, "SELECT min(last_used_ms + auto_delete_on_idle_ms) FROM queues WHERE auto_delete_on_idle_ms IS NOT NULL "
             "AND last_used_ms + auto_delete_on_idle_ms > ?1",
         nowMs);

@@ -8,8 +8,7 @@
 #include "broker/message_lifetime.h"
 #include "broker/queue_records.h"
 #include "broker/receipt_handle.h"
-#include "store/database.h"
-
+#include "broker/store_calls.h"
 
 namespace relaydesk {
 
@@ -65,19 +64,8 @@ Status checkVisibilityTimeout(int seconds)
 
 Result<std::optional<ClockTime>> nextVisibleAt(Database &db, std::int64_t queueId, std::int64_t nowMs)
 {
-    auto statement = db.prepareCached("SELECT min(visible_at_ms) FROM messages WHERE queue_id = ? AND visible_at_ms > ?");
-    if (!statement.ok())
-        return storeFailure(statement.status());
-    StoreStatus status = (*statement)->bind(1, queueId);
-    if (status.ok())
-        status = (*statement)->bind(2, nowMs);
-    if (!status.ok())
-        return storeFailure(status);
-    const StoreResult<Step> step = (*statement)->step();
-    if (!step.ok())
-        return storeFailure(step.status());
-    const std::optional<std::int64_t> value = (*statement)->columnOptionalInt64(0);
-    return value ? std::optional<ClockTime>(fromEpochMilliseconds(*value)) : std::nullopt;
+    return selectOptionalTime(db, "SELECT min(visible_at_ms) FROM messages WHERE queue_id = ? AND visible_at_ms > ?",
+                              queueId, nowMs);
 }
 
 } // namespace
@@ -85,27 +73,9 @@ Result<std::optional<ClockTime>> nextVisibleAt(Database &db, std::int64_t queueI
 Result<std::vector<std::int64_t>> MessageReceiver::chooseStandard(const QueueRecord &queue, std::size_t wanted,
                                                                   ClockTime now)
 {
-    auto statement = m_db->prepareCached(
-        "SELECT id FROM messages WHERE queue_id = ? AND visible_at_ms <= ? ORDER BY visible_at_ms, id LIMIT ?");
-    if (!statement.ok())
-        return storeFailure(statement.status());
-    StoreStatus status = (*statement)->bind(1, queue.id);
-    if (status.ok())
-        status = (*statement)->bind(2, toEpochMilliseconds(now));
-    if (status.ok())
-        status = (*statement)->bind(3, static_cast<std::int64_t>(wanted));
-    if (!status.ok())
-        return storeFailure(status);
-    std::vector<std::int64_t> rows;
-    for (;;) {
-        const StoreResult<Step> step = (*statement)->step();
-        if (!step.ok())
-            return storeFailure(step.status());
-        if (*step == Step::Done)
-            break;
-        rows.push_back((*statement)->columnInt64(0));
-    }
-    return rows;
+    return selectColumn<std::int64_t>(
+        *m_db, "SELECT id FROM messages WHERE queue_id = ? AND visible_at_ms <= ? ORDER BY visible_at_ms, id LIMIT ?",
+        queue.id, toEpochMilliseconds(now), static_cast<std::int64_t>(wanted));
 }
 
 Result<std::optional<ReceivedMessage>> MessageReceiver::lock(const QueueRecord &queue, std::int64_t rowId,
@@ -128,61 +98,38 @@ Result<std::optional<ReceivedMessage>> MessageReceiver::lock(const QueueRecord &
         }
     }
     const std::string handle = makeReceiptHandle(queue.id, rowId, m_ids->newReceiptHandle());
-    auto update = m_db->prepareCached(
-        "UPDATE messages SET state = 'inflight', receipt_handle = :handle, receive_attempt_id = :attempt, "
-        "visible_at_ms = :visible_at, receive_count = receive_count + 1, "
-        "first_receive_ms = coalesce(first_receive_ms, :now) WHERE id = :id");
-    if (!update.ok())
-        return storeFailure(update.status());
-    StoreStatus status = (*update)->bind(":handle", handle);
-    if (status.ok())
-        status = (*update)->bind(":attempt", attemptId);
-    if (status.ok())
-        status = (*update)->bind(":visible_at", nowMs + std::int64_t(visibilityTimeout) * 1000);
-    if (status.ok())
-        status = (*update)->bind(":now", nowMs);
-    if (status.ok())
-        status = (*update)->bind(":id", rowId);
-    if (status.ok())
-        status = (*update)->execute();
-    if (!status.ok())
-        return storeFailure(status);
+    if (Status locked = executeStatement(
+            *m_db,
+            "UPDATE messages SET state = 'inflight', receipt_handle = :handle, receive_attempt_id = :attempt, "
+            "visible_at_ms = :visible_at, receive_count = receive_count + 1, "
+            "first_receive_ms = coalesce(first_receive_ms, :now) WHERE id = :id",
+            named(":handle", handle), named(":attempt", attemptId),
+            named(":visible_at", nowMs + std::int64_t(visibilityTimeout) * 1000), named(":now", nowMs),
+            named(":id", rowId));
+        !locked)
+        return locked.error();
 
-    auto select = m_db->prepareCached(std::string(kColumns) + "WHERE id = ?");
-    if (!select.ok())
-        return storeFailure(select.status());
-    if (StoreStatus bound = (*select)->bind(1, rowId); !bound.ok())
-        return storeFailure(bound);
-    const StoreResult<Step> step = (*select)->step();
-    if (!step.ok())
-        return storeFailure(step.status());
+    Result<CachedStatement> select = prepareBound(*m_db, std::string(kColumns) + "WHERE id = ?", rowId);
+    if (!select)
+        return select.error();
+    if (Result<bool> row = nextRow(**select); !row)
+        return row.error();
     return std::optional<ReceivedMessage>(readMessage(**select));
 }
 
 Result<std::vector<ReceivedMessage>> MessageReceiver::retriedAttempt(const QueueRecord &queue,
                                                                      const std::string &attemptId, ClockTime now)
 {
-    auto select = m_db->prepareCached(std::string(kColumns)
-                                      + "WHERE queue_id = ? AND receive_attempt_id = ? AND state = 'inflight' AND "
-                                        "visible_at_ms > ? ORDER BY sequence_number, id");
-    if (!select.ok())
-        return storeFailure(select.status());
-    StoreStatus status = (*select)->bind(1, queue.id);
-    if (status.ok())
-        status = (*select)->bind(2, attemptId);
-    if (status.ok())
-        status = (*select)->bind(3, toEpochMilliseconds(now));
-    if (!status.ok())
-        return storeFailure(status);
+    Result<CachedStatement> select = prepareBound(
+        *m_db,
+        std::string(kColumns) + "WHERE queue_id = ? AND receive_attempt_id = ? AND state = 'inflight' AND "
+                                "visible_at_ms > ? ORDER BY sequence_number, id",
+        queue.id, attemptId, toEpochMilliseconds(now));
+    if (!select)
+        return select.error();
     std::vector<ReceivedMessage> messages;
-    for (;;) {
-        const StoreResult<Step> step = (*select)->step();
-        if (!step.ok())
-            return storeFailure(step.status());
-        if (*step == Step::Done)
-            break;
-        messages.push_back(readMessage(**select));
-    }
+    if (Status read = forEachRow(**select, [&](Statement &row) { messages.push_back(readMessage(row)); }); !read)
+        return read.error();
     return messages;
 }
 
@@ -260,19 +207,8 @@ Status MessageReceiver::deleteOne(const QueueRecord &queue, std::string_view rec
     const std::optional<std::int64_t> rowId = receiptHandleMessageRow(receiptHandle, queue.id);
     if (!rowId)
         return invalidHandle(receiptHandle);
-    auto statement = m_db->prepareCached("DELETE FROM messages WHERE id = ? AND queue_id = ? AND receipt_handle = ?");
-    if (!statement.ok())
-        return storeFailure(statement.status());
-    StoreStatus status = (*statement)->bind(1, *rowId);
-    if (status.ok())
-        status = (*statement)->bind(2, queue.id);
-    if (status.ok())
-        status = (*statement)->bind(3, receiptHandle);
-    if (status.ok())
-        status = (*statement)->execute();
-    if (!status.ok())
-        return storeFailure(status);
-    return {};
+    return executeStatement(*m_db, "DELETE FROM messages WHERE id = ? AND queue_id = ? AND receipt_handle = ?", *rowId,
+                            queue.id, receiptHandle);
 }
 
 Status MessageReceiver::changeOne(const QueueRecord &queue, std::string_view receiptHandle, int visibilityTimeout,
@@ -284,24 +220,13 @@ Status MessageReceiver::changeOne(const QueueRecord &queue, std::string_view rec
     if (Status valid = checkVisibilityTimeout(visibilityTimeout); !valid)
         return valid;
     const std::int64_t nowMs = toEpochMilliseconds(now);
-    auto statement = m_db->prepareCached(
-        "UPDATE messages SET visible_at_ms = ? WHERE id = ? AND queue_id = ? AND receipt_handle = ? AND "
-        "state = 'inflight' AND visible_at_ms > ?");
-    if (!statement.ok())
-        return storeFailure(statement.status());
-    StoreStatus status = (*statement)->bind(1, nowMs + std::int64_t(visibilityTimeout) * 1000);
-    if (status.ok())
-        status = (*statement)->bind(2, *rowId);
-    if (status.ok())
-        status = (*statement)->bind(3, queue.id);
-    if (status.ok())
-        status = (*statement)->bind(4, receiptHandle);
-    if (status.ok())
-        status = (*statement)->bind(5, nowMs);
-    if (status.ok())
-        status = (*statement)->execute();
-    if (!status.ok())
-        return storeFailure(status);
+    if (Status changed = executeStatement(
+            *m_db,
+            "UPDATE messages SET visible_at_ms = ? WHERE id = ? AND queue_id = ? AND receipt_handle = ? AND "
+            "state = 'inflight' AND visible_at_ms > ?",
+            nowMs + std::int64_t(visibilityTimeout) * 1000, *rowId, queue.id, receiptHandle, nowMs);
+        !changed)
+        return changed;
     if (m_db->changes() == 0)
         return BrokerError(Code::MessageNotInflight);
     return {};
@@ -367,15 +292,7 @@ Status MessageReceiver::purge(std::string_view queueName, ClockTime)
     Result<QueueRecord> queue = queue_records::require(*m_db, queueName);
     if (!queue)
         return queue.error();
-    auto statement = m_db->prepareCached("DELETE FROM messages WHERE queue_id = ?");
-    if (!statement.ok())
-        return storeFailure(statement.status());
-    StoreStatus status = (*statement)->bind(1, queue->id);
-    if (status.ok())
-        status = (*statement)->execute();
-    if (!status.ok())
-        return storeFailure(status);
-    return {};
+    return executeStatement(*m_db, "DELETE FROM messages WHERE queue_id = ?", queue->id);
 }
 
 } // namespace relaydesk

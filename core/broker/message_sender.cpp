@@ -4,7 +4,7 @@
 #include "broker/id_source.h"
 #include "broker/message_digest.h"
 #include "broker/queue_records.h"
-#include "store/database.h"
+#include "broker/store_calls.h"
 
 #include <algorithm>
 
@@ -13,7 +13,6 @@ namespace relaydesk {
 namespace {
 
 using Code = BrokerErrorCode;
-using queue_records::storeFailure;
 
 BrokerError invalidParameter(std::string_view name, std::string_view value, std::string_view reason)
 {
@@ -199,21 +198,16 @@ Result<SendReceipt> MessageSender::enqueue(const QueueRecord &queue, const SendR
         dedupKey = queue.attributes.deduplicationScope == DeduplicationScope::MessageGroup
             ? *request.groupId + '\x1f' + dedupId
             : dedupId;
-        auto seen = m_db->prepareCached(
-            "SELECT message_id, sequence_number FROM fifo_dedup WHERE queue_id = ? AND dedup_id = ? AND expires_ms > ?");
-        if (!seen.ok())
-            return storeFailure(seen.status());
-        StoreStatus status = (*seen)->bind(1, queue.id);
-        if (status.ok())
-            status = (*seen)->bind(2, *dedupKey);
-        if (status.ok())
-            status = (*seen)->bind(3, nowMs);
-        if (!status.ok())
-            return storeFailure(status);
-        const StoreResult<Step> step = (*seen)->step();
-        if (!step.ok())
-            return storeFailure(step.status());
-        if (*step == Step::Row) {
+        Result<CachedStatement> seen = prepareBound(
+            *m_db,
+            "SELECT message_id, sequence_number FROM fifo_dedup WHERE queue_id = ? AND dedup_id = ? AND expires_ms > ?",
+            queue.id, *dedupKey, nowMs);
+        if (!seen)
+            return seen.error();
+        const Result<bool> row = nextRow(**seen);
+        if (!row)
+            return row.error();
+        if (*row) {
             receipt.messageId = (*seen)->columnText(0);
             receipt.sequenceNumber = (*seen)->columnOptionalInt64(1);
             receipt.duplicate = true;
@@ -237,54 +231,31 @@ Result<SendReceipt> MessageSender::enqueue(const QueueRecord &queue, const SendR
     const std::int64_t delay = seconds(request.delaySeconds).value_or(queue.attributes.delaySeconds);
     const std::int64_t visibleAtMs = scheduled ? enqueuedMs : nowMs + delay * 1000;
 
-    auto insert = m_db->prepareCached(
-        "INSERT INTO messages (message_id, queue_id, body, attributes, group_id, dedup_id, sequence_number, sent_ms, "
-        "scheduled_ms, enqueued_ms, visible_at_ms, expires_at_ms, state) VALUES (:message_id, :queue, :body, "
-        ":attributes, :group, :dedup, :sequence, :now, :scheduled, :enqueued, :visible_at, :expires_at, :state)");
-    if (!insert.ok())
-        return storeFailure(insert.status());
-    StoreStatus status;
-    const auto bind = [&](std::string_view name, const auto &value) {
-        if (status.ok())
-            status = (*insert)->bind(name, value);
-    };
-    bind(":message_id", receipt.messageId);
-    bind(":queue", queue.id);
-    bind(":body", request.body);
-    bind(":attributes", queue_records::writeMessageAttributes(request.attributes));
-    bind(":group", request.groupId);
-    bind(":dedup", queue.isFifo() ? dedupKey : std::nullopt);
-    bind(":sequence", sequence);
-    bind(":now", nowMs);
-    bind(":scheduled", scheduled ? std::optional<std::int64_t>(enqueuedMs) : std::nullopt);
-    bind(":enqueued", enqueuedMs);
-    bind(":visible_at", visibleAtMs);
-    bind(":expires_at", enqueuedMs + ttl * 1000);
-    bind(":state", std::string_view(scheduled ? "scheduled" : "queued"));
-    if (status.ok())
-        status = (*insert)->execute();
-    if (!status.ok())
-        return storeFailure(status);
+    if (Status inserted = executeStatement(
+            *m_db,
+            "INSERT INTO messages (message_id, queue_id, body, attributes, group_id, dedup_id, sequence_number, "
+            "sent_ms, scheduled_ms, enqueued_ms, visible_at_ms, expires_at_ms, state) VALUES (:message_id, :queue, "
+            ":body, :attributes, :group, :dedup, :sequence, :now, :scheduled, :enqueued, :visible_at, :expires_at, "
+            ":state)",
+            named(":message_id", receipt.messageId), named(":queue", queue.id), named(":body", request.body),
+            named(":attributes", queue_records::writeMessageAttributes(request.attributes)),
+            named(":group", request.groupId), named(":dedup", queue.isFifo() ? dedupKey : std::nullopt),
+            named(":sequence", sequence), named(":now", nowMs),
+            named(":scheduled", scheduled ? std::optional<std::int64_t>(enqueuedMs) : std::nullopt),
+            named(":enqueued", enqueuedMs), named(":visible_at", visibleAtMs),
+            named(":expires_at", enqueuedMs + ttl * 1000),
+            named(":state", std::string_view(scheduled ? "scheduled" : "queued")));
+        !inserted)
+        return inserted.error();
 
     if (dedupKey) {
-        auto remember = m_db->prepareCached(
-            "INSERT OR REPLACE INTO fifo_dedup (queue_id, dedup_id, message_id, sequence_number, expires_ms) "
-            "VALUES (?, ?, ?, ?, ?)");
-        if (!remember.ok())
-            return storeFailure(remember.status());
-        status = (*remember)->bind(1, queue.id);
-        if (status.ok())
-            status = (*remember)->bind(2, *dedupKey);
-        if (status.ok())
-            status = (*remember)->bind(3, receipt.messageId);
-        if (status.ok())
-            status = (*remember)->bind(4, sequence);
-        if (status.ok())
-            status = (*remember)->bind(5, nowMs + kDeduplicationWindowMs);
-        if (status.ok())
-            status = (*remember)->execute();
-        if (!status.ok())
-            return storeFailure(status);
+        if (Status remembered = executeStatement(
+                *m_db,
+                "INSERT OR REPLACE INTO fifo_dedup (queue_id, dedup_id, message_id, sequence_number, expires_ms) "
+                "VALUES (?, ?, ?, ?, ?)",
+                queue.id, *dedupKey, receipt.messageId, sequence, nowMs + kDeduplicationWindowMs);
+            !remembered)
+            return remembered.error();
     }
     return receipt;
 }

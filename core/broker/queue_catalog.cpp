@@ -4,7 +4,7 @@
 #include "broker/entity_names.h"
 #include "broker/queue_attributes.h"
 #include "broker/queue_records.h"
-#include "store/database.h"
+#include "broker/store_calls.h"
 
 #include <algorithm>
 
@@ -13,7 +13,6 @@ namespace relaydesk {
 namespace {
 
 using Code = BrokerErrorCode;
-using queue_records::storeFailure;
 
 Status validateTags(const QueueTags &tags)
 {
@@ -28,56 +27,22 @@ Status validateTags(const QueueTags &tags)
 
 Status writeTags(Database &db, std::int64_t queueId, const QueueTags &tags)
 {
-    for (const auto &[key, value] : tags) {
-        auto statement = db.prepareCached("INSERT OR REPLACE INTO queue_tags (queue_id, key, value) VALUES (?, ?, ?)");
-        if (!statement.ok())
-            return storeFailure(statement.status());
-        StoreStatus status = (*statement)->bind(1, queueId);
-        if (status.ok())
-            status = (*statement)->bind(2, key);
-        if (status.ok())
-            status = (*statement)->bind(3, value);
-        if (status.ok())
-            status = (*statement)->execute();
-        if (!status.ok())
-            return storeFailure(status);
-    }
+    for (const auto &[key, value] : tags)
+        if (Status written = executeStatement(
+                db, "INSERT OR REPLACE INTO queue_tags (queue_id, key, value) VALUES (?, ?, ?)", queueId, key, value);
+            !written)
+            return written;
     return {};
 }
 
+// `where` must use :now (bound second, after :queue).
 Result<std::int64_t> count(Database &db, std::int64_t queueId, std::string_view where, std::int64_t nowMs)
 {
-    auto statement = db.prepareCached("SELECT count(*) FROM messages WHERE queue_id = :queue AND " + std::string(where));
-    if (!statement.ok())
-        return storeFailure(statement.status());
-    StoreStatus status = (*statement)->bind(":queue", queueId);
-    if (status.ok() && (*statement)->parameterIndex(":now").ok())
-        status = (*statement)->bind(":now", nowMs);
-    if (!status.ok())
-        return storeFailure(status);
-    const StoreResult<Step> step = (*statement)->step();
-    if (!step.ok())
-        return storeFailure(step.status());
-    return (*statement)->columnInt64(0);
-}
-
-Result<std::vector<std::string>> queueNames(Database &db, std::string_view sql, std::string_view key)
-{
-    auto statement = db.prepareCached(sql);
-    if (!statement.ok())
-        return storeFailure(statement.status());
-    if (StoreStatus bound = (*statement)->bind(1, key); !bound.ok())
-        return storeFailure(bound);
-    std::vector<std::string> names;
-    for (;;) {
-        const StoreResult<Step> step = (*statement)->step();
-        if (!step.ok())
-            return storeFailure(step.status());
-        if (*step == Step::Done)
-            break;
-        names.push_back((*statement)->columnText(0));
-    }
-    return names;
+    Result<std::optional<std::int64_t>> counted = selectOptionalInt64(
+        db, "SELECT count(*) FROM messages WHERE queue_id = :queue AND " + std::string(where), queueId, nowMs);
+    if (!counted)
+        return counted.error();
+    return counted->value_or(0);
 }
 
 std::string seconds(ClockTime time) { return std::to_string(toEpochMilliseconds(time) / 1000); }
@@ -141,15 +106,7 @@ Status QueueCatalog::deleteQueue(std::string_view name)
     Result<QueueRecord> queue = queue_records::require(*m_db, name);
     if (!queue)
         return queue.error();
-    auto statement = m_db->prepareCached("DELETE FROM queues WHERE id = ?");
-    if (!statement.ok())
-        return storeFailure(statement.status());
-    StoreStatus status = (*statement)->bind(1, queue->id);
-    if (status.ok())
-        status = (*statement)->execute();
-    if (!status.ok())
-        return storeFailure(status);
-    return {};
+    return executeStatement(*m_db, "DELETE FROM queues WHERE id = ?", queue->id);
 }
 
 Result<std::string> QueueCatalog::queueUrl(std::string_view name)
@@ -166,8 +123,8 @@ Result<std::vector<std::string>> QueueCatalog::listQueueUrls(std::string_view pr
         return BrokerError(Code::InvalidParameterValue,
                            "Value " + std::to_string(maxResults)
                                + " for parameter MaxResults is invalid. Reason: must be between 1 and 1000.");
-    Result<std::vector<std::string>> names =
-        queueNames(*m_db, "SELECT name FROM queues WHERE substr(name, 1, length(?1)) = ?1 ORDER BY name", prefix);
+    Result<std::vector<std::string>> names = selectColumn<std::string>(
+        *m_db, "SELECT name FROM queues WHERE substr(name, 1, length(?1)) = ?1 ORDER BY name", prefix);
     if (!names)
         return names.error();
     std::vector<std::string> urls;
@@ -257,18 +214,11 @@ Status QueueCatalog::untagQueue(std::string_view name, const std::vector<std::st
     Result<QueueRecord> queue = queue_records::require(*m_db, name);
     if (!queue)
         return queue.error();
-    for (const std::string &key : keys) {
-        auto statement = m_db->prepareCached("DELETE FROM queue_tags WHERE queue_id = ? AND key = ?");
-        if (!statement.ok())
-            return storeFailure(statement.status());
-        StoreStatus status = (*statement)->bind(1, queue->id);
-        if (status.ok())
-            status = (*statement)->bind(2, key);
-        if (status.ok())
-            status = (*statement)->execute();
-        if (!status.ok())
-            return storeFailure(status);
-    }
+    for (const std::string &key : keys)
+        if (Status removed = executeStatement(*m_db, "DELETE FROM queue_tags WHERE queue_id = ? AND key = ?",
+                                              queue->id, key);
+            !removed)
+            return removed;
     return {};
 }
 
@@ -277,20 +227,14 @@ Result<QueueTags> QueueCatalog::queueTags(std::string_view name)
     Result<QueueRecord> queue = queue_records::require(*m_db, name);
     if (!queue)
         return queue.error();
-    auto statement = m_db->prepareCached("SELECT key, value FROM queue_tags WHERE queue_id = ? ORDER BY key");
-    if (!statement.ok())
-        return storeFailure(statement.status());
-    if (StoreStatus bound = (*statement)->bind(1, queue->id); !bound.ok())
-        return storeFailure(bound);
+    Result<CachedStatement> statement =
+        prepareBound(*m_db, "SELECT key, value FROM queue_tags WHERE queue_id = ? ORDER BY key", queue->id);
+    if (!statement)
+        return statement.error();
     QueueTags tags;
-    for (;;) {
-        const StoreResult<Step> step = (*statement)->step();
-        if (!step.ok())
-            return storeFailure(step.status());
-        if (*step == Step::Done)
-            break;
-        tags[(*statement)->columnText(0)] = (*statement)->columnText(1);
-    }
+    if (Status read = forEachRow(**statement, [&](Statement &row) { tags[row.columnText(0)] = row.columnText(1); });
+        !read)
+        return read.error();
     return tags;
 }
 
@@ -300,7 +244,7 @@ Result<std::vector<std::string>> QueueCatalog::deadLetterSourceQueueUrls(std::st
     if (!queue)
         return queue.error();
     Result<std::vector<std::string>> names =
-        queueNames(*m_db, "SELECT name FROM queues WHERE dead_letter_queue = ? ORDER BY name", name);
+        selectColumn<std::string>(*m_db, "SELECT name FROM queues WHERE dead_letter_queue = ? ORDER BY name", name);
     if (!names)
         return names.error();
     std::vector<std::string> urls;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "broker/queue_records.h"
 
-#include "store/database.h"
+#include "broker/store_calls.h"
 
 #include <nlohmann/json.hpp>
 
@@ -25,15 +25,13 @@ constexpr std::string_view kSelect =
 
 Result<std::optional<QueueRecord>> readOne(Database &db, std::string_view sql, auto key)
 {
-    auto statement = db.prepareCached(sql);
-    if (!statement.ok())
-        return storeFailure(statement.status());
-    if (StoreStatus bound = (*statement)->bind(1, key); !bound.ok())
-        return storeFailure(bound);
-    const StoreResult<Step> step = (*statement)->step();
-    if (!step.ok())
-        return storeFailure(step.status());
-    if (*step == Step::Done)
+    Result<CachedStatement> statement = prepareBound(db, sql, key);
+    if (!statement)
+        return statement.error();
+    const Result<bool> found = nextRow(**statement);
+    if (!found)
+        return found.error();
+    if (!*found)
         return std::optional<QueueRecord>{};
     Statement &row = **statement;
     QueueRecord record;
@@ -182,37 +180,26 @@ Status update(Database &db, std::int64_t id, const QueueAttributes &attributes, 
 
 Result<std::int64_t> takeSequenceNumber(Database &db, std::int64_t id)
 {
-    auto statement = db.prepareCached("UPDATE queues SET next_sequence = next_sequence + 1 WHERE id = ? "
-                                      "RETURNING next_sequence - 1");
-    if (!statement.ok())
-        return storeFailure(statement.status());
-    if (StoreStatus bound = (*statement)->bind(1, id); !bound.ok())
-        return storeFailure(bound);
-    const StoreResult<Step> step = (*statement)->step();
-    if (!step.ok())
-        return storeFailure(step.status());
-    if (*step == Step::Done)
+    Result<CachedStatement> statement = prepareBound(
+        db, "UPDATE queues SET next_sequence = next_sequence + 1 WHERE id = ? RETURNING next_sequence - 1", id);
+    if (!statement)
+        return statement.error();
+    const Result<bool> row = nextRow(**statement);
+    if (!row)
+        return row.error();
+    if (!*row)
         return BrokerError(BrokerErrorCode::QueueDoesNotExist);
     const std::int64_t sequence = (*statement)->columnInt64(0);
     // Finish the statement so the change is complete before the handle is reused.
-    if (const StoreResult<Step> done = (*statement)->step(); !done.ok())
-        return storeFailure(done.status());
+    if (const Result<bool> done = nextRow(**statement); !done)
+        return done.error();
     return sequence;
 }
 
 Status touch(Database &db, std::int64_t id, ClockTime now)
 {
-    auto statement = db.prepareCached("UPDATE queues SET last_used_ms = max(last_used_ms, ?) WHERE id = ?");
-    if (!statement.ok())
-        return storeFailure(statement.status());
-    StoreStatus status = (*statement)->bind(1, toEpochMilliseconds(now));
-    if (status.ok())
-        status = (*statement)->bind(2, id);
-    if (status.ok())
-        status = (*statement)->execute();
-    if (!status.ok())
-        return storeFailure(status);
-    return {};
+    return executeStatement(db, "UPDATE queues SET last_used_ms = max(last_used_ms, ?) WHERE id = ?",
+                            toEpochMilliseconds(now), id);
 }
 
 namespace {
