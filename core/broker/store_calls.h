@@ -86,6 +86,23 @@ inline Result<bool> nextRow(Statement &statement)
     return *step == Step::Row;
 }
 
+// `sql` with `args` bound, stepped once: the statement standing on its first
+// row (read it through its column getters, or step it on), or nothing when
+// there is no row.
+template <class... Args>
+Result<std::optional<CachedStatement>> selectRow(Database &db, std::string_view sql, const Args &...args)
+{
+    Result<CachedStatement> statement = prepareBound(db, sql, args...);
+    if (!statement)
+        return statement.error();
+    const Result<bool> row = nextRow(**statement);
+    if (!row)
+        return row.error();
+    if (!*row)
+        return std::optional<CachedStatement>();
+    return std::optional<CachedStatement>(std::move(*statement));
+}
+
 // Steps `statement` until done, handing each row to `visit(Statement &)`. A
 // visit that returns bool stops the walk early by returning false (the
 // remaining rows are left unread).

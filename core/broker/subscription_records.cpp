@@ -2,9 +2,9 @@
 #include "broker/subscription_records.h"
 
 #include "broker/queue_records.h"
+#include "broker/store_calls.h"
+#include "broker/topic_records.h"
 #include "store/database.h"
-
-#include <nlohmann/json.hpp>
 
 namespace relaydesk::subscription_records {
 
@@ -27,14 +27,8 @@ Result<SubscriptionRecord> readRow(Statement &row)
     record.confirmationToken = row.columnOptionalText(7).value_or(std::string());
     record.created = fromEpochMilliseconds(row.columnInt64(9));
     record.lastUsed = fromEpochMilliseconds(row.columnInt64(10));
-    const nlohmann::json stored = nlohmann::json::parse(row.columnText(8), nullptr, false);
-    AttributeMap map;
-    if (stored.is_object()) {
-        for (const auto &[name, value] : stored.items())
-            if (value.is_string())
-                map[name] = value.template get<std::string>();
-    }
-    Result<SubscriptionAttributes> attributes = parseSubscriptionAttributes(record.protocol, map);
+    Result<SubscriptionAttributes> attributes =
+        parseSubscriptionAttributes(record.protocol, topic_records::readAttributeJson(row.columnText(8)));
     if (!attributes)
         return BrokerError(BrokerErrorCode::InternalError, "Stored attributes of subscription " + record.uuid
                                                                + " are unreadable: " + attributes.error().message);
@@ -45,35 +39,25 @@ Result<SubscriptionRecord> readRow(Statement &row)
 template <typename... Keys>
 Result<std::vector<SubscriptionRecord>> readAll(Database &db, const std::string &sql, Keys... keys)
 {
-    auto statement = db.prepareCached(sql);
-    if (!statement.ok())
-        return queue_records::storeFailure(statement.status());
-    int index = 0;
-    StoreStatus status;
-    ((status = status.ok() ? (*statement)->bind(++index, keys) : status), ...);
-    if (!status.ok())
-        return queue_records::storeFailure(status);
+    Result<CachedStatement> statement = prepareBound(db, sql, keys...);
+    if (!statement)
+        return statement.error();
     std::vector<SubscriptionRecord> records;
-    for (;;) {
-        const StoreResult<Step> step = (*statement)->step();
-        if (!step.ok())
-            return queue_records::storeFailure(step.status());
-        if (*step == Step::Done)
-            break;
-        Result<SubscriptionRecord> record = readRow(**statement);
-        if (!record)
-            return record.error();
+    std::optional<BrokerError> unreadable;
+    const Status read = forEachRow(**statement, [&](Statement &row) {
+        Result<SubscriptionRecord> record = readRow(row);
+        if (!record) {
+            unreadable = record.error();
+            return false;
+        }
         records.push_back(std::move(record).value());
-    }
+        return true;
+    });
+    if (!read)
+        return read.error();
+    if (unreadable)
+        return *unreadable;
     return records;
-}
-
-std::string attributesJson(const SubscriptionAttributes &attributes)
-{
-    nlohmann::json map = nlohmann::json::object();
-    for (const auto &[name, value] : writeSubscriptionAttributes(attributes))
-        map[name] = value;
-    return map.dump();
 }
 
 std::optional<std::int64_t> milliseconds(const std::optional<std::int64_t> &seconds)
@@ -103,26 +87,8 @@ StoreStatus bindAttributes(Statement &statement, const SubscriptionAttributes &a
     bind(":dlq", deadLetterName(a));
     bind(":ttl", milliseconds(a.defaultMessageTimeToLive));
     bind(":idle", milliseconds(a.autoDeleteOnIdle));
-    bind(":json", attributesJson(a));
+    bind(":json", topic_records::writeAttributeJson(writeSubscriptionAttributes(a)));
     return status;
-}
-
-Status runById(Database &db, std::string_view sql, std::int64_t id, std::optional<std::int64_t> first = std::nullopt)
-{
-    auto statement = db.prepareCached(sql);
-    if (!statement.ok())
-        return queue_records::storeFailure(statement.status());
-    StoreStatus status;
-    int index = 1;
-    if (first)
-        status = (*statement)->bind(index++, *first);
-    if (status.ok())
-        status = (*statement)->bind(index, id);
-    if (status.ok())
-        status = (*statement)->execute();
-    if (!status.ok())
-        return queue_records::storeFailure(status);
-    return {};
 }
 
 } // namespace
@@ -153,25 +119,21 @@ Result<std::vector<SubscriptionRecord>> page(Database &db, std::int64_t topicId,
 
 Result<std::int64_t> insert(Database &db, const SubscriptionRecord &record, ClockTime now)
 {
-    auto statement = db.prepareCached(
+    Result<CachedStatement> statement = prepareBound(
+        db,
         "INSERT INTO subscriptions (uuid, topic_id, protocol, endpoint, state, confirmation_token, raw_delivery, "
         "delivery_policy, filter_policy, dead_letter_queue, default_ttl_ms, auto_delete_on_idle_ms, created_ms, "
         "last_used_ms, attributes) VALUES (:uuid, :topic, :protocol, :endpoint, :state, :token, :raw, :delivery, "
-        ":filter, :dlq, :ttl, :idle, :now, :now, :json)");
-    if (!statement.ok())
-        return queue_records::storeFailure(statement.status());
+        ":filter, :dlq, :ttl, :idle, :now, :now, :json)",
+        named(":uuid", record.uuid), named(":topic", record.topicId),
+        named(":protocol", endpointProtocolName(record.protocol)), named(":endpoint", record.endpoint),
+        named(":state", std::string_view(record.confirmed ? "confirmed" : "pending")),
+        named(":token", record.confirmationToken.empty() ? std::nullopt
+                                                          : std::optional<std::string>(record.confirmationToken)),
+        named(":now", toEpochMilliseconds(now)));
+    if (!statement)
+        return statement.error();
     StoreStatus status = bindAttributes(**statement, record.attributes);
-    auto bind = [&](std::string_view name, const auto &value) {
-        if (status.ok())
-            status = (*statement)->bind(name, value);
-    };
-    bind(":uuid", record.uuid);
-    bind(":topic", record.topicId);
-    bind(":protocol", endpointProtocolName(record.protocol));
-    bind(":endpoint", record.endpoint);
-    bind(":state", std::string_view(record.confirmed ? "confirmed" : "pending"));
-    bind(":token", record.confirmationToken.empty() ? std::nullopt : std::optional<std::string>(record.confirmationToken));
-    bind(":now", toEpochMilliseconds(now));
     if (status.ok())
         status = (*statement)->execute();
     if (!status.ok())
@@ -181,15 +143,15 @@ Result<std::int64_t> insert(Database &db, const SubscriptionRecord &record, Cloc
 
 Status updateAttributes(Database &db, std::int64_t id, const SubscriptionAttributes &attributes)
 {
-    auto statement = db.prepareCached(
+    Result<CachedStatement> statement = prepareBound(
+        db,
         "UPDATE subscriptions SET raw_delivery = :raw, delivery_policy = :delivery, filter_policy = :filter, "
         "dead_letter_queue = :dlq, default_ttl_ms = :ttl, auto_delete_on_idle_ms = :idle, attributes = :json "
-        "WHERE id = :id");
-    if (!statement.ok())
-        return queue_records::storeFailure(statement.status());
+        "WHERE id = :id",
+        named(":id", id));
+    if (!statement)
+        return statement.error();
     StoreStatus status = bindAttributes(**statement, attributes);
-    if (status.ok())
-        status = (*statement)->bind(":id", id);
     if (status.ok())
         status = (*statement)->execute();
     if (!status.ok())
@@ -199,17 +161,17 @@ Status updateAttributes(Database &db, std::int64_t id, const SubscriptionAttribu
 
 Status confirm(Database &db, std::int64_t id)
 {
-    return runById(db, "UPDATE subscriptions SET state = 'confirmed', confirmation_token = NULL WHERE id = ?", id);
+    return executeStatement(db, "UPDATE subscriptions SET state = 'confirmed', confirmation_token = NULL WHERE id = ?", id);
 }
 
 Status remove(Database &db, std::int64_t id)
 {
-    return runById(db, "DELETE FROM subscriptions WHERE id = ?", id);
+    return executeStatement(db, "DELETE FROM subscriptions WHERE id = ?", id);
 }
 
 Status touch(Database &db, std::int64_t id, ClockTime now)
 {
-    return runById(db, "UPDATE subscriptions SET last_used_ms = ? WHERE id = ?", id, toEpochMilliseconds(now));
+    return executeStatement(db, "UPDATE subscriptions SET last_used_ms = ? WHERE id = ?", toEpochMilliseconds(now), id);
 }
 
 } // namespace relaydesk::subscription_records

@@ -4,6 +4,7 @@
 #include "broker/effective_delivery_policy.h"
 #include "broker/entity_names.h"
 #include "broker/queue_records.h"
+#include "broker/store_calls.h"
 #include "broker/topic_attributes.h"
 #include "broker/topic_records.h"
 #include "store/database.h"
@@ -27,37 +28,22 @@ Status validateTags(const TopicTags &tags)
 
 Status writeTags(Database &db, std::int64_t topicId, const TopicTags &tags)
 {
-    for (const auto &[key, value] : tags) {
-        auto statement = db.prepareCached("INSERT OR REPLACE INTO topic_tags (topic_id, key, value) VALUES (?, ?, ?)");
-        if (!statement.ok())
-            return queue_records::storeFailure(statement.status());
-        StoreStatus status = (*statement)->bind(1, topicId);
-        if (status.ok())
-            status = (*statement)->bind(2, key);
-        if (status.ok())
-            status = (*statement)->bind(3, value);
-        if (status.ok())
-            status = (*statement)->execute();
-        if (!status.ok())
-            return queue_records::storeFailure(status);
-    }
+    for (const auto &[key, value] : tags)
+        if (Status written = executeStatement(
+                db, "INSERT OR REPLACE INTO topic_tags (topic_id, key, value) VALUES (?, ?, ?)", topicId, key, value);
+            !written)
+            return written;
     return {};
 }
 
 Result<std::int64_t> countSubscriptions(Database &db, std::int64_t topicId, std::string_view state)
 {
-    auto statement = db.prepareCached("SELECT count(*) FROM subscriptions WHERE topic_id = ? AND state = ?");
-    if (!statement.ok())
-        return queue_records::storeFailure(statement.status());
-    StoreStatus status = (*statement)->bind(1, topicId);
-    if (status.ok())
-        status = (*statement)->bind(2, state);
-    if (!status.ok())
-        return queue_records::storeFailure(status);
-    const StoreResult<Step> step = (*statement)->step();
-    if (!step.ok())
-        return queue_records::storeFailure(step.status());
-    return (*statement)->columnInt64(0);
+    // count(*) always gives one row, never NULL.
+    Result<std::optional<std::int64_t>> count =
+        selectOptionalInt64(db, "SELECT count(*) FROM subscriptions WHERE topic_id = ? AND state = ?", topicId, state);
+    if (!count)
+        return count.error();
+    return count->value_or(0);
 }
 
 } // namespace
@@ -94,37 +80,18 @@ Result<std::string> TopicCatalog::createTopic(std::string_view name, const Attri
 Status TopicCatalog::deleteTopic(std::string_view name)
 {
     // topic_tags and subscriptions (and their pending_deliveries) go by ON DELETE CASCADE.
-    auto statement = m_db->prepareCached("DELETE FROM topics WHERE name = ?");
-    if (!statement.ok())
-        return queue_records::storeFailure(statement.status());
-    StoreStatus status = (*statement)->bind(1, name);
-    if (status.ok())
-        status = (*statement)->execute();
-    if (!status.ok())
-        return queue_records::storeFailure(status);
-    return {};
+    return executeStatement(*m_db, "DELETE FROM topics WHERE name = ?", name);
 }
 
 Result<TopicPage> TopicCatalog::listTopics(std::string_view nextToken)
 {
-    auto statement = m_db->prepareCached("SELECT name FROM topics WHERE name > ? ORDER BY name LIMIT ?");
-    if (!statement.ok())
-        return queue_records::storeFailure(statement.status());
-    StoreStatus status = (*statement)->bind(1, nextToken);
-    if (status.ok())
-        status = (*statement)->bind(2, static_cast<std::int64_t>(kPageSize + 1));
-    if (!status.ok())
-        return queue_records::storeFailure(status);
+    Result<std::vector<std::string>> found = selectColumn<std::string>(
+        *m_db, "SELECT name FROM topics WHERE name > ? ORDER BY name LIMIT ?", nextToken,
+        static_cast<std::int64_t>(kPageSize + 1));
+    if (!found)
+        return found.error();
     TopicPage page;
-    std::vector<std::string> names;
-    for (;;) {
-        const StoreResult<Step> step = (*statement)->step();
-        if (!step.ok())
-            return queue_records::storeFailure(step.status());
-        if (*step == Step::Done)
-            break;
-        names.push_back((*statement)->columnText(0));
-    }
+    std::vector<std::string> &names = *found;
     if (names.size() > kPageSize) {
         names.pop_back();
         page.nextToken = names.back();
@@ -194,18 +161,11 @@ Status TopicCatalog::untagTopic(std::string_view name, const std::vector<std::st
     Result<TopicRecord> topic = topic_records::require(*m_db, name);
     if (!topic)
         return topic.error();
-    for (const std::string &key : keys) {
-        auto statement = m_db->prepareCached("DELETE FROM topic_tags WHERE topic_id = ? AND key = ?");
-        if (!statement.ok())
-            return queue_records::storeFailure(statement.status());
-        StoreStatus status = (*statement)->bind(1, topic->id);
-        if (status.ok())
-            status = (*statement)->bind(2, key);
-        if (status.ok())
-            status = (*statement)->execute();
-        if (!status.ok())
-            return queue_records::storeFailure(status);
-    }
+    for (const std::string &key : keys)
+        if (Status removed = executeStatement(*m_db, "DELETE FROM topic_tags WHERE topic_id = ? AND key = ?",
+                                              topic->id, key);
+            !removed)
+            return removed;
     return {};
 }
 
@@ -214,20 +174,14 @@ Result<TopicTags> TopicCatalog::topicTags(std::string_view name)
     Result<TopicRecord> topic = topic_records::require(*m_db, name);
     if (!topic)
         return topic.error();
-    auto statement = m_db->prepareCached("SELECT key, value FROM topic_tags WHERE topic_id = ? ORDER BY key");
-    if (!statement.ok())
-        return queue_records::storeFailure(statement.status());
-    if (StoreStatus bound = (*statement)->bind(1, topic->id); !bound.ok())
-        return queue_records::storeFailure(bound);
+    Result<CachedStatement> statement =
+        prepareBound(*m_db, "SELECT key, value FROM topic_tags WHERE topic_id = ? ORDER BY key", topic->id);
+    if (!statement)
+        return statement.error();
     TopicTags tags;
-    for (;;) {
-        const StoreResult<Step> step = (*statement)->step();
-        if (!step.ok())
-            return queue_records::storeFailure(step.status());
-        if (*step == Step::Done)
-            break;
-        tags[(*statement)->columnText(0)] = (*statement)->columnText(1);
-    }
+    if (Status read = forEachRow(**statement, [&](Statement &row) { tags[row.columnText(0)] = row.columnText(1); });
+        !read)
+        return read.error();
     return tags;
 }
 

@@ -2,6 +2,7 @@
 #include "broker/topic_lifetime.h"
 
 #include "broker/queue_records.h"
+#include "broker/store_calls.h"
 #include "broker/subscription_records.h"
 #include "store/database.h"
 
@@ -11,21 +12,7 @@ namespace {
 
 Result<std::vector<std::string>> deleteReturning(Database &db, std::string_view sql, ClockTime now)
 {
-    auto statement = db.prepareCached(sql);
-    if (!statement.ok())
-        return queue_records::storeFailure(statement.status());
-    if (StoreStatus bound = (*statement)->bind(1, toEpochMilliseconds(now)); !bound.ok())
-        return queue_records::storeFailure(bound);
-    std::vector<std::string> names;
-    for (;;) {
-        const StoreResult<Step> step = (*statement)->step();
-        if (!step.ok())
-            return queue_records::storeFailure(step.status());
-        if (*step == Step::Done)
-            break;
-        names.push_back((*statement)->columnText(0));
-    }
-    return names;
+    return selectColumn<std::string>(db, sql, toEpochMilliseconds(now));
 }
 
 Result<std::int64_t> changeCount(Database &db, std::string_view sql, std::optional<ClockTime> now)
@@ -43,6 +30,9 @@ Result<std::int64_t> changeCount(Database &db, std::string_view sql, std::option
     return static_cast<std::int64_t>(db.changes());
 }
 
+
+// store_calls.h cannot prepare a statement without arguments (prepareBound
+// with an empty pack trips -Wunused-but-set-variable), so this one is by hand.
 Result<std::optional<ClockTime>> earliest(Database &db, std::string_view sql)
 {
     auto statement = db.prepareCached(sql);

@@ -6,6 +6,7 @@
 #include "broker/message_sender.h"
 #include "broker/queue_records.h"
 #include "broker/sns_envelope.h"
+#include "broker/store_calls.h"
 #include "broker/subscription_records.h"
 #include "broker/topic_records.h"
 #include "store/database.h"
@@ -35,41 +36,19 @@ std::optional<std::int64_t> cappedTtlSeconds(std::optional<std::int64_t> message
     return bound ? std::min(*message, *bound) : *message;
 }
 
-StoreStatus runBound(Database &db, std::string_view sql, auto &&...values)
-{
-    auto statement = db.prepareCached(sql);
-    if (!statement.ok())
-        return statement.status();
-    int index = 0;
-    StoreStatus status;
-    ((status = status.ok() ? (*statement)->bind(++index, values) : status), ...);
-    if (status.ok())
-        status = (*statement)->execute();
-    return status;
-}
-
 // A FIFO topic's earlier publish with this deduplication id inside the window.
 Result<std::optional<PublishReceipt>> findDuplicate(Database &db, std::int64_t topicId, const std::string &dedupId,
                                                     ClockTime now)
 {
-    auto statement = db.prepareCached(
-        "SELECT message_id, sequence_number FROM topic_dedup WHERE topic_id = ? AND dedup_id = ? AND expires_ms > ?");
-    if (!statement.ok())
-        return queue_records::storeFailure(statement.status());
-    StoreStatus status = (*statement)->bind(1, topicId);
-    if (status.ok())
-        status = (*statement)->bind(2, dedupId);
-    if (status.ok())
-        status = (*statement)->bind(3, toEpochMilliseconds(now));
-    if (!status.ok())
-        return queue_records::storeFailure(status);
-    const StoreResult<Step> step = (*statement)->step();
-    if (!step.ok())
-        return queue_records::storeFailure(step.status());
-    if (*step == Step::Done)
+    Result<std::optional<CachedStatement>> row = selectRow(
+        db, "SELECT message_id, sequence_number FROM topic_dedup WHERE topic_id = ? AND dedup_id = ? AND expires_ms > ?",
+        topicId, dedupId, toEpochMilliseconds(now));
+    if (!row)
+        return row.error();
+    if (!*row)
         return std::optional<PublishReceipt>{};
-    return std::optional<PublishReceipt>(
-        PublishReceipt{(*statement)->columnText(0), (*statement)->columnOptionalInt64(1), true});
+    Statement &found = ***row;
+    return std::optional<PublishReceipt>(PublishReceipt{found.columnText(0), found.columnOptionalInt64(1), true});
 }
 
 } // namespace
@@ -196,13 +175,13 @@ Result<PublishReceipt> TopicPublisher::publishChecked(const TopicRecord &topic, 
         if (!sequence)
             return sequence.error();
         receipt.sequenceNumber = *sequence;
-        StoreStatus stored = runBound(*m_db,
-                                      "INSERT OR REPLACE INTO topic_dedup (topic_id, dedup_id, message_id, "
-                                      "sequence_number, expires_ms) VALUES (?, ?, ?, ?, ?)",
-                                      topic.id, *dedupId, receipt.messageId, *sequence,
-                                      toEpochMilliseconds(now) + kDeduplicationWindowMs);
-        if (!stored.ok())
-            return queue_records::storeFailure(stored);
+        if (Status stored = executeStatement(*m_db,
+                                             "INSERT OR REPLACE INTO topic_dedup (topic_id, dedup_id, message_id, "
+                                             "sequence_number, expires_ms) VALUES (?, ?, ?, ?, ?)",
+                                             topic.id, *dedupId, receipt.messageId, *sequence,
+                                             toEpochMilliseconds(now) + kDeduplicationWindowMs);
+            !stored)
+            return stored.error();
     }
     if (Status touched = topic_records::touch(*m_db, topic.id, now); !touched)
         return touched.error();
@@ -257,7 +236,7 @@ Status TopicPublisher::fanOut(const TopicRecord &topic, const PublishRequest &re
         if (!publishedId) {
             const std::optional<std::int64_t> topicTtl =
                 cappedTtlSeconds(request.timeToLiveSeconds, topic.attributes.defaultMessageTimeToLive, std::nullopt);
-            StoreStatus stored = runBound(
+            Status stored = executeStatement(
                 *m_db,
                 "INSERT INTO published_messages (message_id, topic_name, subject, body, attributes, group_id, "
                 "dedup_id, sequence_number, published_ms, expires_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -265,18 +244,18 @@ Status TopicPublisher::fanOut(const TopicRecord &topic, const PublishRequest &re
                 queue_records::writeMessageAttributes(request.attributes), request.groupId, dedupId,
                 receipt.sequenceNumber, toEpochMilliseconds(now),
                 topicTtl ? std::optional<std::int64_t>(toEpochMilliseconds(now) + *topicTtl * 1000) : std::nullopt);
-            if (!stored.ok())
-                return queue_records::storeFailure(stored);
+            if (!stored)
+                return stored;
             publishedId = m_db->lastInsertRowId();
         }
-        StoreStatus pending = runBound(
+        Status pending = executeStatement(
             *m_db,
             "INSERT INTO pending_deliveries (subscription_id, published_id, attempt, due_ms, expires_at_ms) "
             "VALUES (?, ?, 0, ?, ?)",
             subscription.id, *publishedId, toEpochMilliseconds(now),
             ttl ? std::optional<std::int64_t>(toEpochMilliseconds(now) + *ttl * 1000) : std::nullopt);
-        if (!pending.ok())
-            return queue_records::storeFailure(pending);
+        if (!pending)
+            return pending;
     }
     return {};
 }

@@ -47,6 +47,12 @@ Status touch(Database &db, std::int64_t id, ClockTime now);
 // The next FIFO topic SequenceNumber of topic `id` (strictly increasing).
 Result<std::int64_t> takeSequenceNumber(Database &db, std::int64_t id);
 
+// The attribute map of an `attributes` JSON column (an object of strings;
+// other values are skipped, and text that is no object reads as empty), and
+// the JSON text of a map. subscription_records stores its map the same way.
+AttributeMap readAttributeJson(const std::string &json);
+std::string writeAttributeJson(const AttributeMap &map);
+
 } // namespace topic_records
 
 } // namespace relaydesk
