@@ -62,7 +62,7 @@ Result<CachedStatement> prepareBound(Database &db, std::string_view sql, const A
         return queue_records::storeFailure(statement.status());
     StoreStatus status;
     int index = 0;
-    const auto bindNext = [&](const auto &argument) {
+    [[maybe_unused]] const auto bindNext = [&](const auto &argument) {
         if (!status.ok())
             return;
         if constexpr (detail::IsNamedArgument<std::decay_t<decltype(argument)>>::value)
