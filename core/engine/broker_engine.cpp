@@ -112,22 +112,16 @@ void BrokerEngine::deliver(const QPointer<QObject> &context, bool hasContext, st
 
 void BrokerEngine::advanceClock(ClockDuration by, QObject *context, std::function<void(Result<ClockTime>)> reply)
 {
-    const QPointer<QObject> target(context);
-    const bool hasContext = context != nullptr;
-    auto respond = [this, target, hasContext, reply = std::move(reply)](Result<ClockTime> result) {
-        deliver(target, hasContext, [reply, result] { reply(result); }, nullptr);
-    };
-    std::shared_lock lock(m_lifetime);
-    if (m_stopped) {
-        lock.unlock();
-        respond(BrokerError(BrokerErrorCode::InternalError, "the broker engine has stopped"));
-        return;
-    }
-    BrokerThread *core = m_core;
-    core->post([core, by, respond] { core->advance(by, ClockTime{}, respond); });
+    requestAdvance(by, ClockTime{}, context, std::move(reply));
 }
 
 void BrokerEngine::advanceClockTo(ClockTime to, QObject *context, std::function<void(Result<ClockTime>)> reply)
+{
+    requestAdvance(std::nullopt, to, context, std::move(reply));
+}
+
+void BrokerEngine::requestAdvance(std::optional<ClockDuration> by, ClockTime to, QObject *context,
+                                  std::function<void(Result<ClockTime>)> reply)
 {
     const QPointer<QObject> target(context);
     const bool hasContext = context != nullptr;
@@ -141,7 +135,7 @@ void BrokerEngine::advanceClockTo(ClockTime to, QObject *context, std::function<
         return;
     }
     BrokerThread *core = m_core;
-    core->post([core, to, respond] { core->advance(std::nullopt, to, respond); });
+    core->post([core, by, to, respond] { core->advance(by, to, respond); });
 }
 
 Result<ClockTime> BrokerEngine::advanceClockAndWait(ClockDuration by)

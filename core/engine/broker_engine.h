@@ -153,6 +153,9 @@ signals:
     void changesPublished(const QList<relaydesk::EntityChange> &changes);
 
 private:
+    // advanceClock / advanceClockTo: `by` when set, else up to `to`.
+    void requestAdvance(std::optional<ClockDuration> by, ClockTime to, QObject *context,
+                        std::function<void(Result<ClockTime>)> reply);
     using UnitWork = std::function<StoreStatus(UnitContext &)>;
     using UnitDone = std::function<void(const StoreStatus &, std::shared_ptr<void> workToken)>;
 
