@@ -248,12 +248,46 @@ CREATE INDEX topic_dedup_by_expiry ON topic_dedup (expires_ms);
 ALTER TABLE pending_deliveries ADD COLUMN expires_at_ms INTEGER;
 )sql";
 
-const std::array<Migration, 3> &migrations()
+// Migration 4: what the delivery worker and move tasks need.
+//  - published_messages.kind: what the row is delivered as (SPEC 4.1):
+//    'Notification', 'SubscriptionConfirmation' or 'UnsubscribeConfirmation'
+//    (confirmations are retried by the policy like any delivery).
+//  - broker_keys: the broker's RSA key pair and self-signed certificate for
+//    notification signatures (SPEC 4.1), generated once and kept; one row
+//    per purpose ('signing').
+//  - message_move_tasks: StartMessageMoveTask / ListMessageMoveTasks (SPEC
+//    5.3). A move runs as one transaction, so a task is recorded with its
+//    final status and counts.
+constexpr std::string_view kSchemaV4 = R"sql(
+ALTER TABLE published_messages ADD COLUMN kind TEXT NOT NULL DEFAULT 'Notification';
+CREATE TABLE broker_keys (
+    purpose            TEXT PRIMARY KEY,
+    private_key_pem    TEXT NOT NULL,
+    certificate_pem    TEXT NOT NULL,
+    created_ms         INTEGER NOT NULL
+);
+CREATE TABLE message_move_tasks (
+    id                 INTEGER PRIMARY KEY,
+    task_handle        TEXT NOT NULL UNIQUE,
+    source_arn         TEXT NOT NULL,
+    destination_arn    TEXT,
+    max_per_second     INTEGER,
+    status             TEXT NOT NULL,                 -- RUNNING, COMPLETED, CANCELLED, FAILED
+    moved              INTEGER NOT NULL DEFAULT 0,
+    to_move            INTEGER NOT NULL DEFAULT 0,
+    failure_reason     TEXT,
+    started_ms         INTEGER NOT NULL
+);
+CREATE INDEX message_move_tasks_by_source ON message_move_tasks (source_arn, id);
+)sql";
+
+const std::array<Migration, 4> &migrations()
 {
-    static const std::array<Migration, 3> list = {
+    static const std::array<Migration, 4> list = {
         Migration{1, "first broker schema", kSchemaV1, {}},
         Migration{2, "FIFO messages by sequence number", kSchemaV2, {}},
         Migration{3, "FIFO topic deduplication, per-delivery expiry", kSchemaV3, {}},
+        Migration{4, "delivery kinds, signing keys, message move tasks", kSchemaV4, {}},
     };
     return list;
 }
