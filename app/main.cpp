@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // relaydesk: parses the command line, builds the parts, hands them over.
 #include "engine/policy_command.h"
+#include "net/serve_command.h"
 
 #ifdef RELAYDESK_HAS_GUI
 #include "charts/policy_render_command.h"
@@ -24,7 +25,7 @@ namespace {
 const char *const kUsage =
     "Usage:\n"
     "  relaydesk [--db PATH]          open the window (default database: the application data folder)\n"
-    "  relaydesk serve [options]      headless broker (not available in this version yet)\n"
+    "  relaydesk serve [options]      headless broker: SQS, SNS and the native API on one port\n"
     "  relaydesk policy COMMAND ...   explain | validate | render | diff a delivery policy\n"
     "  relaydesk --help | --version\n\n";
 
@@ -129,6 +130,6 @@ int main(int argc, char **argv)
     if (command == QLatin1String("policy"))
         return runPolicy(argc, argv, arguments.mid(1));
     if (command == QLatin1String("serve"))
-        return usageError(QStringLiteral("'serve' (the headless broker) is not available in this version yet"));
+        return relaydesk::runServeCommand(argc, argv, arguments.mid(1));
     return runWindow(argc, argv, arguments);
 }

@@ -20,6 +20,7 @@ PACKAGES=(
   qt6-base-dev qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev qt6-svg-dev libgl-dev
   nlohmann-json3-dev libsqlite3-dev libssl-dev
   xvfb xauth fonts-dejavu-core
+  awscli python3-boto3 curl
 )
 
 log() { printf 'dev.sh: %s\n' "$*" >&2; }
@@ -67,13 +68,9 @@ case "$command" in
     if [ $# -gt 0 ] || has_display; then
       exec "$app" "$@"
     fi
-    log "no display available (DISPLAY and WAYLAND_DISPLAY are unset): the window cannot open here."
-    if "$app" serve --help >/dev/null 2>&1; then
-      log "starting the headless broker instead: relaydesk serve"
-      exec "$app" serve
-    fi
-    log "the headless broker (relaydesk serve) is not in this version yet; here is the command-line help:"
-    exec "$app" --help
+    log "no display available (DISPLAY and WAYLAND_DISPLAY are unset): the window cannot open here;"
+    log "starting the headless broker on the default database instead: relaydesk serve"
+    exec "$app" serve
     ;;
   test)
     install_missing

@@ -56,13 +56,25 @@ Result<std::int64_t> applyExpiry(Database &db, const QueueRecord &queue, ClockTi
 
 Result<std::int64_t> applyExpiryEverywhere(Database &db, ClockTime now)
 {
+    Result<ExpiryOutcome> outcome = expireEverywhere(db, now);
+    if (!outcome)
+        return outcome.error();
+    return outcome->expired;
+}
+
+Result<ExpiryOutcome> expireEverywhere(Database &db, ClockTime now)
+{
     const std::int64_t nowMs = toEpochMilliseconds(now);
     Result<std::vector<std::int64_t>> queues = selectColumn<std::int64_t>(
         db, "SELECT DISTINCT queue_id FROM messages INDEXED BY messages_by_expiry WHERE expires_at_ms <= ?1 AND "
             "(state <> 'inflight' OR visible_at_ms <= ?1)", nowMs);
     if (!queues)
         return queues.error();
-    std::int64_t total = 0;
+    ExpiryOutcome outcome;
+    const auto note = [&](const std::string &name) {
+        if (std::find(outcome.changedQueues.begin(), outcome.changedQueues.end(), name) == outcome.changedQueues.end())
+            outcome.changedQueues.push_back(name);
+    };
     for (const std::int64_t queueId : *queues) {
         Result<std::optional<QueueRecord>> queue = queue_records::findById(db, queueId);
         if (!queue)
@@ -72,9 +84,14 @@ Result<std::int64_t> applyExpiryEverywhere(Database &db, ClockTime now)
         Result<std::int64_t> expired = applyExpiry(db, **queue, now);
         if (!expired)
             return expired.error();
-        total += *expired;
+        if (*expired == 0)
+            continue;
+        outcome.expired += *expired;
+        note((*queue)->name);
+        if ((*queue)->attributes.deadLetteringOnMessageExpiration && !(*queue)->deadLetterQueueName().empty())
+            note((*queue)->deadLetterQueueName());
     }
-    return total;
+    return outcome;
 }
 
 Result<std::vector<ScheduledMessage>> scheduledMessages(Database &db, std::string_view queueName, ClockTime now)

@@ -53,6 +53,15 @@ Result<std::int64_t> applyExpiry(Database &db, const QueueRecord &queue, ClockTi
 // The same for every queue that has such messages.
 Result<std::int64_t> applyExpiryEverywhere(Database &db, ClockTime now);
 
+struct ExpiryOutcome {
+    std::int64_t expired = 0;
+    // The queues that lost an expired message and the dead-letter queues
+    // that may have gained one, each once (for change events and wake-ups).
+    std::vector<std::string> changedQueues;
+};
+// applyExpiryEverywhere, telling which queues it changed.
+Result<ExpiryOutcome> expireEverywhere(Database &db, ClockTime now);
+
 // The scheduled messages of the queue not yet enqueued at `now`, by
 // scheduled time. QueueDoesNotExist for an unknown queue.
 Result<std::vector<ScheduledMessage>> scheduledMessages(Database &db, std::string_view queueName, ClockTime now);

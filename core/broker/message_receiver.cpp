@@ -10,6 +10,8 @@
 #include "broker/receipt_handle.h"
 #include "broker/store_calls.h"
 
+#include <charconv>
+
 namespace relaydesk {
 
 namespace {
@@ -62,6 +64,23 @@ Status checkVisibilityTimeout(int seconds)
     return {};
 }
 
+// The receive time a handle of lock() carries; nothing for other shapes.
+std::optional<std::int64_t> receivedAtMs(std::string_view handle)
+{
+    const std::size_t dash = handle.find('-');
+    if (dash == std::string_view::npos)
+        return std::nullopt;
+    const char *begin = handle.data() + dash + 1;
+    const char *end = handle.data() + handle.size();
+    std::int64_t value = 0;
+    const auto [stop, error] = std::from_chars(begin, end, value);
+    if (error != std::errc() || stop == begin || stop == end || *stop != '.')
+        return std::nullopt;
+    return value;
+}
+
+std::string purgeKey(std::int64_t queueId) { return "purge_started_ms:" + std::to_string(queueId); }
+
 Result<std::optional<ClockTime>> nextVisibleAt(Database &db, std::int64_t queueId, std::int64_t nowMs)
 {
     return selectOptionalTime(db, "SELECT min(visible_at_ms) FROM messages WHERE queue_id = ? AND visible_at_ms > ?",
@@ -97,7 +116,11 @@ Result<std::optional<ReceivedMessage>> MessageReceiver::lock(const QueueRecord &
                 return std::optional<ReceivedMessage>();
         }
     }
-    const std::string handle = makeReceiptHandle(queue.id, rowId, m_ids->newReceiptHandle());
+    // The token starts with the receive time, for the 12-hour cap of
+    // ChangeMessageVisibility (the handle must match the stored one, so a
+    // client cannot alter it).
+    const std::string handle =
+        makeReceiptHandle(queue.id, rowId, std::to_string(nowMs) + "." + m_ids->newReceiptHandle());
     if (Status locked = executeStatement(
             *m_db,
             "UPDATE messages SET state = 'inflight', receipt_handle = :handle, receive_attempt_id = :attempt, "
@@ -151,11 +174,13 @@ Result<ReceiveResult> MessageReceiver::receive(std::string_view queueName, const
         return queue.error();
     if (Status touched = queue_records::touch(*m_db, queue->id, now); !touched)
         return touched.error();
-    if (Result<std::int64_t> expired = message_lifetime::applyExpiry(*m_db, *queue, now); !expired)
+    Result<std::int64_t> expired = message_lifetime::applyExpiry(*m_db, *queue, now);
+    if (!expired)
         return expired.error();
 
     const std::int64_t nowMs = toEpochMilliseconds(now);
     ReceiveResult result;
+    bool deadLettered = *expired > 0 && queue->attributes.deadLetteringOnMessageExpiration;
     const std::optional<std::string> attemptId = queue->isFifo() ? request.receiveRequestAttemptId : std::nullopt;
     if (attemptId) {
         Result<std::vector<ReceivedMessage>> retried = retriedAttempt(*queue, *attemptId, now);
@@ -188,6 +213,7 @@ Result<ReceiveResult> MessageReceiver::receive(std::string_view queueName, const
                 return locked.error();
             if (!locked->has_value()) {
                 movedAny = true;
+                deadLettered = true;
                 continue;
             }
             result.messages.push_back(std::move(**locked));
@@ -199,6 +225,8 @@ Result<ReceiveResult> MessageReceiver::receive(std::string_view queueName, const
     if (!next)
         return next.error();
     result.nextVisibleAt = *next;
+    if (deadLettered && queue->deadLetterQueueName() != queue->name)
+        result.deadLetterQueue = queue->deadLetterQueueName();
     return result;
 }
 
@@ -220,11 +248,18 @@ Status MessageReceiver::changeOne(const QueueRecord &queue, std::string_view rec
     if (Status valid = checkVisibilityTimeout(visibilityTimeout); !valid)
         return valid;
     const std::int64_t nowMs = toEpochMilliseconds(now);
+    const std::int64_t visibleAtMs = nowMs + std::int64_t(visibilityTimeout) * 1000;
+    if (const std::optional<std::int64_t> received = receivedAtMs(receiptHandle);
+        received && visibleAtMs - *received > MessageReceiver::kMaxInvisibleMs)
+        return BrokerError(Code::InvalidParameterValue,
+                           "Value " + std::to_string(visibilityTimeout)
+                               + " for parameter VisibilityTimeout is invalid. Reason: Total VisibilityTimeout for "
+                                 "the message is beyond the limit [43200 seconds]");
     if (Status changed = executeStatement(
             *m_db,
             "UPDATE messages SET visible_at_ms = ? WHERE id = ? AND queue_id = ? AND receipt_handle = ? AND "
             "state = 'inflight' AND visible_at_ms > ?",
-            nowMs + std::int64_t(visibilityTimeout) * 1000, *rowId, queue.id, receiptHandle, nowMs);
+            visibleAtMs, *rowId, queue.id, receiptHandle, nowMs);
         !changed)
         return changed;
     if (m_db->changes() == 0)
@@ -287,12 +322,26 @@ Result<std::vector<BatchEntryResult<bool>>> MessageReceiver::changeVisibilityBat
     return results;
 }
 
-Status MessageReceiver::purge(std::string_view queueName, ClockTime)
+// The start of the last purge sits in `settings`; a queue re-created under
+// the same row id is newer than that purge, so it does not inherit it.
+Status MessageReceiver::purge(std::string_view queueName, ClockTime now)
 {
     Result<QueueRecord> queue = queue_records::require(*m_db, queueName);
     if (!queue)
         return queue.error();
-    return executeStatement(*m_db, "DELETE FROM messages WHERE queue_id = ?", queue->id);
+    const std::int64_t nowMs = toEpochMilliseconds(now);
+    const std::string key = purgeKey(queue->id);
+    Result<std::optional<std::int64_t>> last =
+        selectOptionalInt64(*m_db, "SELECT CAST(value AS INTEGER) FROM settings WHERE key = ?", key);
+    if (!last)
+        return last.error();
+    if (*last && **last >= toEpochMilliseconds(queue->created) && nowMs - **last < kPurgeIntervalMs)
+        return BrokerError(Code::PurgeQueueInProgress, "Only one PurgeQueue operation on " + queue->name
+                                                           + " is allowed every 60 seconds.");
+    if (Status purged = executeStatement(*m_db, "DELETE FROM messages WHERE queue_id = ?", queue->id); !purged)
+        return purged;
+    return executeStatement(*m_db, "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", key,
+                            std::to_string(nowMs));
 }
 
 } // namespace relaydesk

@@ -50,6 +50,10 @@ struct ReceiveResult {
     // When the next message of this queue becomes visible (delay, schedule or
     // visibility timeout ends), for a long poll to wake; empty if none.
     std::optional<ClockTime> nextVisibleAt;
+    // The dead-letter queue this receive may have moved messages into (over
+    // maxReceiveCount, or expired with DeadLetteringOnMessageExpiration), for
+    // the engine's change events and wake-ups; empty when it moved none.
+    std::string deadLetterQueue;
 };
 
 struct VisibilityChange {
@@ -58,7 +62,12 @@ struct VisibilityChange {
 };
 
 // ReceiveMessage, DeleteMessage(+Batch), ChangeMessageVisibility(+Batch) and
-// PurgeQueue (SPEC 5.1–5.3, 6). A receive never blocks; before choosing it
+// PurgeQueue (SPEC 5.1–5.3, 6). As SQS: ChangeMessageVisibility cannot keep
+// a message invisible more than 12 hours after the receive that locked it
+// (InvalidParameterValue; the receive time travels in the receipt handle),
+// and a second PurgeQueue of a queue within 60 s (clock time) of the last
+// one is refused with PurgeQueueInProgress (the purge time is kept in
+// `settings`, so it survives a restart). A receive never blocks; before choosing it
 // applies expiry to the queue (SPEC 6) and moves a message that has been
 // received maxReceiveCount times to the dead-letter queue instead of
 // returning it (SPEC 5.3). FIFO queues: strict order per group, a group with
@@ -73,6 +82,9 @@ struct VisibilityChange {
 // `db`, inside the caller's transaction; `now` is clock time.
 class MessageReceiver final {
 public:
+    static constexpr std::int64_t kMaxInvisibleMs = 43'200'000;   // 12 h since the receive
+    static constexpr std::int64_t kPurgeIntervalMs = 60'000;
+
     MessageReceiver(Database &db, IdSource &ids) : m_db(&db), m_ids(&ids) {}
 
     Result<ReceiveResult> receive(std::string_view queueName, const ReceiveRequest &request, ClockTime now);
@@ -84,7 +96,8 @@ public:
                             ClockTime now);
     Result<std::vector<BatchEntryResult<bool>>> changeVisibilityBatch(
         std::string_view queueName, const std::vector<BatchEntry<VisibilityChange>> &entries, ClockTime now);
-    // Deletes every message of the queue, in flight or not.
+    // Deletes every message of the queue, in flight or not; PurgeQueueInProgress
+    // within kPurgeIntervalMs of the previous purge (nothing deleted then).
     Status purge(std::string_view queueName, ClockTime now);
 
 private:

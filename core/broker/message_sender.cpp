@@ -115,6 +115,16 @@ Status checkMessageAttributes(const MessageAttributes &attributes)
     return {};
 }
 
+// The queue's idle clock (last_used_ms = max(last_used_ms, now)): the UPDATE
+// is skipped when it would change nothing, as for the sends that follow one
+// another within a millisecond.
+Status touchQueue(Database &db, const QueueRecord &queue, ClockTime now)
+{
+    if (toEpochMilliseconds(queue.lastUsed) >= toEpochMilliseconds(now))
+        return {};
+    return queue_records::touch(db, queue.id, now);
+}
+
 std::optional<std::int64_t> seconds(const std::optional<int> &value)
 {
     return value ? std::optional<std::int64_t>(*value) : std::nullopt;
@@ -270,7 +280,7 @@ Result<SendReceipt> MessageSender::send(std::string_view queueName, const SendRe
     Result<SendReceipt> receipt = enqueue(*queue, request, now);
     if (!receipt)
         return receipt;
-    if (Status touched = queue_records::touch(*m_db, queue->id, now); !touched)
+    if (Status touched = touchQueue(*m_db, *queue, now); !touched)
         return touched.error();
     return receipt;
 }
@@ -302,7 +312,7 @@ Result<std::vector<BatchEntryResult<SendReceipt>>> MessageSender::sendBatch(
         }
         results.push_back(std::move(result));
     }
-    if (Status touched = queue_records::touch(*m_db, queue->id, now); !touched)
+    if (Status touched = touchQueue(*m_db, *queue, now); !touched)
         return touched.error();
     return results;
 }

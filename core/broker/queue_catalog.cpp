@@ -136,6 +136,27 @@ Result<std::vector<std::string>> QueueCatalog::listQueueUrls(std::string_view pr
     return urls;
 }
 
+Result<QueuePage> QueueCatalog::listQueues(std::string_view prefix, std::optional<std::size_t> maxResults,
+                                           std::string_view nextToken)
+{
+    const std::size_t limit = maxResults.value_or(kMaxListResults);
+    if (limit < 1 || limit > kMaxListResults)
+        return BrokerError(Code::InvalidParameterValue,
+                           "Value " + std::to_string(limit)
+                               + " for parameter MaxResults is invalid. Reason: must be between 1 and 1000.");
+    Result<std::vector<std::string>> names = selectColumn<std::string>(
+        *m_db, "SELECT name FROM queues WHERE substr(name, 1, length(?1)) = ?1 AND name > ?2 ORDER BY name LIMIT ?3",
+        prefix, nextToken, static_cast<std::int64_t>(limit) + 1);
+    if (!names)
+        return names.error();
+    QueuePage page;
+    for (std::size_t i = 0; i < names->size() && i < limit; ++i)
+        page.queueUrls.push_back(m_identity->queueUrl((*names)[i]));
+    if (maxResults && names->size() > limit)
+        page.nextToken = (*names)[limit - 1];
+    return page;
+}
+
 Result<AttributeMap> QueueCatalog::queueAttributes(std::string_view name, const std::vector<std::string> &names,
                                                    ClockTime now)
 {

@@ -7,6 +7,7 @@
 #include "broker/result.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,13 @@ namespace relaydesk {
 class Database;
 
 using QueueTags = std::map<std::string, std::string>;
+
+// One page of ListQueues: URLs by name, and the token of the next page
+// (empty on the last page, and always without MaxResults, as SQS).
+struct QueuePage {
+    std::vector<std::string> queueUrls;
+    std::string nextToken;
+};
 
 // The SQS queue catalog (SPEC 1, 5, 10): CreateQueue, DeleteQueue,
 // GetQueueUrl, ListQueues, Get/SetQueueAttributes (with the computed counts),
@@ -48,6 +56,11 @@ public:
     // URLs of the queues whose name starts with `prefix`, by name, at most
     // maxResults (1–1000).
     Result<std::vector<std::string>> listQueueUrls(std::string_view prefix, std::size_t maxResults = kMaxListResults);
+    // ListQueues with paging: at most maxResults (1–1000; 1000 when empty)
+    // after `nextToken` (a token of an earlier page; it names the last queue
+    // listed, so a page survives deletions).
+    Result<QueuePage> listQueues(std::string_view prefix, std::optional<std::size_t> maxResults,
+                                 std::string_view nextToken = {});
     // The attributes asked for ("All" = every one), with the computed ones:
     // QueueArn, the three approximate counts at `now`, Created/LastModified
     // timestamps (seconds). Unknown names: InvalidAttributeName.

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <unordered_map>
+
 namespace relaydesk {
 
 std::string QueueRecord::deadLetterQueueName() const
@@ -23,6 +25,43 @@ namespace {
 constexpr std::string_view kSelect =
     "SELECT id, name, attributes, created_ms, last_used_ms FROM queues ";
 
+// The stored attributes JSON of a queue, parsed. Parsing is a pure function
+// of (name, text, created_ms), and a queue's row is read by every send and
+// receive, so each thread keeps the last parse per queue name and reuses it
+// while the stored text is unchanged.
+struct ParsedAttributes {
+    std::string json;
+    std::int64_t createdMs = 0;
+    QueueAttributes attributes;
+    std::int64_t lastModifiedMs = 0;
+};
+
+Result<const ParsedAttributes *> parseStored(const std::string &name, std::string json, std::int64_t createdMs)
+{
+    constexpr std::size_t kRemembered = 256;
+    thread_local std::unordered_map<std::string, ParsedAttributes> parsed;
+    if (auto found = parsed.find(name);
+        found != parsed.end() && found->second.createdMs == createdMs && found->second.json == json)
+        return &found->second;
+    const nlohmann::json stored = nlohmann::json::parse(json, nullptr, false);
+    AttributeMap map;
+    if (stored.is_object() && stored.contains("attributes") && stored["attributes"].is_object()) {
+        for (const auto &[key, value] : stored["attributes"].items())
+            if (value.is_string())
+                map[key] = value.template get<std::string>();
+    }
+    const std::int64_t lastModifiedMs = stored.is_object() ? stored.value("lastModifiedMs", createdMs) : createdMs;
+    Result<QueueAttributes> attributes = parseQueueAttributes(name, map);
+    if (!attributes)
+        return BrokerError(BrokerErrorCode::InternalError,
+                           "Stored attributes of queue " + name + " are unreadable: " + attributes.error().message);
+    if (parsed.size() >= kRemembered)
+        parsed.clear();
+    ParsedAttributes &entry = parsed[name];
+    entry = ParsedAttributes{std::move(json), createdMs, std::move(attributes).value(), lastModifiedMs};
+    return &entry;
+}
+
 Result<std::optional<QueueRecord>> readOne(Database &db, std::string_view sql, auto key)
 {
     Result<CachedStatement> statement = prepareBound(db, sql, key);
@@ -39,20 +78,11 @@ Result<std::optional<QueueRecord>> readOne(Database &db, std::string_view sql, a
     record.name = row.columnText(1);
     record.created = fromEpochMilliseconds(row.columnInt64(3));
     record.lastUsed = fromEpochMilliseconds(row.columnInt64(4));
-    const nlohmann::json stored = nlohmann::json::parse(row.columnText(2), nullptr, false);
-    AttributeMap map;
-    if (stored.is_object() && stored.contains("attributes") && stored["attributes"].is_object()) {
-        for (const auto &[name, value] : stored["attributes"].items())
-            if (value.is_string())
-                map[name] = value.template get<std::string>();
-    }
-    record.lastModified = fromEpochMilliseconds(stored.is_object() ? stored.value("lastModifiedMs", row.columnInt64(3))
-                                                                   : row.columnInt64(3));
-    Result<QueueAttributes> attributes = parseQueueAttributes(record.name, map);
-    if (!attributes)
-        return BrokerError(BrokerErrorCode::InternalError,
-                           "Stored attributes of queue " + record.name + " are unreadable: " + attributes.error().message);
-    record.attributes = std::move(attributes).value();
+    Result<const ParsedAttributes *> parsed = parseStored(record.name, row.columnText(2), row.columnInt64(3));
+    if (!parsed)
+        return parsed.error();
+    record.lastModified = fromEpochMilliseconds((*parsed)->lastModifiedMs);
+    record.attributes = (*parsed)->attributes;
     return std::optional<QueueRecord>(std::move(record));
 }
 

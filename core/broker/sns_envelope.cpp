@@ -30,6 +30,36 @@ std::string unsubscribeUrl(const BrokerIdentity &identity, const std::string &su
     return identity.endpoint + "/?Action=Unsubscribe&SubscriptionArn=" + subscriptionArn;
 }
 
+std::string subscribeUrl(const BrokerIdentity &identity, const std::string &topicArn, const std::string &token)
+{
+    return identity.endpoint + "/?Action=ConfirmSubscription&TopicArn=" + topicArn + "&Token=" + token;
+}
+
+std::string confirmationMessage(const std::string &type, const std::string &arn)
+{
+    if (type == "UnsubscribeConfirmation")
+        return "You have chosen to deactivate subscription " + arn
+            + ".\nTo cancel this operation and restore the subscription, visit the SubscribeURL included in this message.";
+    return "You have chosen to subscribe to the topic " + arn
+        + ".\nTo confirm the subscription, visit the SubscribeURL included in this message.";
+}
+
+std::string writeConfirmationEnvelope(const SnsConfirmation &confirmation, const BrokerIdentity &identity)
+{
+    nlohmann::ordered_json envelope = nlohmann::ordered_json::object();
+    envelope["Type"] = confirmation.type;
+    envelope["MessageId"] = confirmation.messageId;
+    envelope["Token"] = confirmation.token;
+    envelope["TopicArn"] = confirmation.topicArn;
+    envelope["Message"] = confirmation.message;
+    envelope["SubscribeURL"] = subscribeUrl(identity, confirmation.topicArn, confirmation.token);
+    envelope["Timestamp"] = formatIso8601(confirmation.timestamp);
+    envelope["SignatureVersion"] = "1";
+    envelope["Signature"] = "";
+    envelope["SigningCertURL"] = signingCertUrl(identity);
+    return envelope.dump();
+}
+
 std::string writeNotificationEnvelope(const SnsNotification &notification, const BrokerIdentity &identity)
 {
     nlohmann::ordered_json envelope = nlohmann::ordered_json::object();

@@ -30,6 +30,25 @@ struct SnsNotification {
 // base64). Pure, thread-safe.
 std::string writeNotificationEnvelope(const SnsNotification &notification, const BrokerIdentity &identity);
 
+// A SubscriptionConfirmation or UnsubscribeConfirmation (SPEC 4.1). Plain value type.
+struct SnsConfirmation {
+    std::string type;                     // "SubscriptionConfirmation" or "UnsubscribeConfirmation"
+    std::string messageId;
+    std::string topicArn;
+    std::string token;
+    std::string message;                  // see confirmationMessage()
+    ClockTime timestamp{};
+};
+
+// The envelope of a confirmation, keys in AWS's order: Type, MessageId,
+// Token, TopicArn, Message, SubscribeURL
+// (ENDPOINT/?Action=ConfirmSubscription&TopicArn=ARN&Token=TOKEN), Timestamp,
+// SignatureVersion "1", Signature "" (the worker signs), SigningCertURL. Pure.
+std::string writeConfirmationEnvelope(const SnsConfirmation &confirmation, const BrokerIdentity &identity);
+std::string subscribeUrl(const BrokerIdentity &identity, const std::string &topicArn, const std::string &token);
+// The Message text of a confirmation of `type` for the topic/subscription ARN, as AWS words it.
+std::string confirmationMessage(const std::string &type, const std::string &arn);
+
 // The URLs of the envelope, for the delivery worker too.
 std::string signingCertUrl(const BrokerIdentity &identity);
 std::string unsubscribeUrl(const BrokerIdentity &identity, const std::string &subscriptionArn);

@@ -63,6 +63,37 @@ Result<std::vector<std::string>> deleteIdleSubscriptions(Database &db, ClockTime
                            now);
 }
 
+Result<std::vector<IdleSubscription>> deleteIdleSubscriptionsOfTopics(Database &db, ClockTime now)
+{
+    std::vector<std::int64_t> ids;
+    std::vector<IdleSubscription> idle;
+    {
+        Result<CachedStatement> select = prepareBound(
+            db, "SELECT s.id, t.name, s.uuid FROM subscriptions s JOIN topics t ON t.id = s.topic_id "
+                "WHERE s.auto_delete_on_idle_ms IS NOT NULL AND s.last_used_ms + s.auto_delete_on_idle_ms <= ? "
+                "ORDER BY s.id",
+            toEpochMilliseconds(now));
+        if (!select)
+            return select.error();
+        const Status read = forEachRow(**select, [&](Statement &row) {
+            ids.push_back(row.columnInt64(0));
+            idle.push_back({row.columnText(1), row.columnText(2)});
+        });
+        if (!read)
+            return read.error();
+    }
+    for (const std::int64_t id : ids)
+        if (Status removed = executeStatement(db, "DELETE FROM subscriptions WHERE id = ?", id); !removed)
+            return removed.error();
+    return idle;
+}
+
+Status markQueueSubscriptionsUsed(Database &db, std::string_view queueArn, ClockTime now)
+{
+    return executeStatement(db, "UPDATE subscriptions SET last_used_ms = ? WHERE protocol = 'sqs' AND endpoint = ?",
+                            toEpochMilliseconds(now), queueArn);
+}
+
 Result<std::int64_t> forgetExpiredDeduplicationIds(Database &db, ClockTime now)
 {
     return changeCount(db, "DELETE FROM topic_dedup WHERE expires_ms <= ?", now);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace relaydesk {
@@ -33,6 +34,16 @@ Result<std::vector<std::string>> deleteIdleTopics(Database &db, ClockTime now);
 // Deletes every subscription idle for its AutoDeleteOnIdle at `now`;
 // returns their UUIDs.
 Result<std::vector<std::string>> deleteIdleSubscriptions(Database &db, ClockTime now);
+struct IdleSubscription {
+    std::string topicName;
+    std::string subscriptionId;   // the UUID
+};
+// deleteIdleSubscriptions, naming each deleted subscription's topic too
+// (for its ARN), by topic name and UUID.
+Result<std::vector<IdleSubscription>> deleteIdleSubscriptionsOfTopics(Database &db, ClockTime now);
+// A receive on the queue with ARN `queueArn` counts as use of every sqs
+// subscription delivering into it (SPEC 6: idle = no delivery or receive).
+Status markQueueSubscriptionsUsed(Database &db, std::string_view queueArn, ClockTime now);
 // Drops FIFO topic deduplication ids whose window ended; returns how many.
 Result<std::int64_t> forgetExpiredDeduplicationIds(Database &db, ClockTime now);
 // Drops published_messages rows no pending delivery refers to any more (their

@@ -1,63 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "engine/broker_service.h"
 
-#include "broker/id_source.h"
 #include "broker/message_lifetime.h"
 #include "broker/topic_lifetime.h"
-#include "engine/broker_engine.h"
-#include "engine/clock_scheduler.h"
-#include "engine/unit_context.h"
-#include "engine/waiter_registry.h"
+#include "engine/broker_service_unit.h"
 
-#include <QMetaObject>
-#include <QObject>
-#include <QPointer>
-#include <QString>
-
-#include <charconv>
-#include <optional>
-#include <utility>
-#include <variant>
-#include <vector>
+#include <algorithm>
 
 namespace relaydesk {
 
-struct BrokerService::State {
-    State(BrokerEngine &engineRef, BrokerIdentity identityValue, std::unique_ptr<IdSource> idSource)
-        : engine(engineRef), identity(std::move(identityValue)), ids(std::move(idSource)) {}
+namespace service_unit {
 
-    BrokerEngine &engine;
-    const BrokerIdentity identity;
-    const std::unique_ptr<IdSource> ids; // used inside units only (broker thread)
-    // Broker thread only:
-    ClockTimerId lifetimeTimer = 0;
-    std::optional<ClockTime> lifetimeDue;
-    bool stopped = false;
-};
-
-namespace {
-
-using StatePtr = std::shared_ptr<BrokerService::State>;
-using Unit = std::monostate; // the value of an operation that answers nothing
 constexpr ClockDuration kLifetimeRetryDelay{1000};
-
-std::string waitKey(const std::string &queueName) { return "queue:" + queueName; }
-
-EntityChange change(EntityChange::Kind kind, EntityChange::Entity entity, const std::string &name)
-{
-    return {kind, entity, QString::fromStdString(name)};
-}
-
-// What an operation's unit hands to its reply on the broker thread.
-template <class T>
-struct Outcome {
-    T value;
-    std::optional<ClockTime> lifetimeDue; // earliest lifetime work after this commit
-    std::vector<std::string> wake;        // queues whose waiting receives to retry
-};
-
-template <class T>
-using Body = std::function<Result<T>(UnitContext &, BrokerService::State &, std::vector<std::string> &wake)>;
 
 void deliver(const QPointer<QObject> &target, bool hasContext, std::function<void()> call)
 {
@@ -76,6 +30,8 @@ void deliver(const QPointer<QObject> &target, bool hasContext, std::function<voi
         QMetaObject::invokeMethod(object, std::move(guarded), Qt::QueuedConnection);
 }
 
+namespace {
+
 std::optional<ClockTime> earliest(std::optional<ClockTime> a, std::optional<ClockTime> b)
 {
     if (!a)
@@ -84,6 +40,10 @@ std::optional<ClockTime> earliest(std::optional<ClockTime> a, std::optional<Cloc
         return a;
     return std::min(*a, *b);
 }
+
+void runLifetime(const StatePtr &state);
+
+} // namespace
 
 Result<std::optional<ClockTime>> lifetimeDue(Database &db, ClockTime now)
 {
@@ -96,8 +56,6 @@ Result<std::optional<ClockTime>> lifetimeDue(Database &db, ClockTime now)
     return earliest(earliest(queues->nextExpiry, queues->nextAutoDelete),
                     earliest(topics->nextAutoDelete, topics->nextDedupExpiry));
 }
-
-void runLifetime(const StatePtr &state);
 
 // Broker thread: keeps the one lifetime entry at the earliest due time
 // reported. It is only ever moved earlier; when it fires, the lifetime unit
@@ -117,64 +75,14 @@ void lowerLifetimeTimer(const StatePtr &state, std::optional<ClockTime> due)
     });
 }
 
-// Any thread: runs `body` as a unit; on the broker thread after the commit,
-// moves the lifetime timer, wakes the receives of `wake`, then replies.
-template <class T>
-void run(const StatePtr &state, Body<T> body, QObject *context, BrokerService::Reply<T> reply)
-{
-    using Out = Outcome<T>;
-    const QPointer<QObject> target(context);
-    const bool hasContext = context != nullptr;
-    state->engine.execute(
-        [state, body = std::move(body)](UnitContext &unit) -> Result<Out> {
-            std::vector<std::string> wake;
-            Result<T> value = body(unit, *state, wake);
-            if (!value)
-                return value.error();
-            auto due = lifetimeDue(unit.database(), unit.now());
-            if (!due)
-                return due.error();
-            return Out{std::move(value).value(), *due, std::move(wake)};
-        },
-        nullptr,
-        [state, target, hasContext, reply = std::move(reply)](Result<Out> result) {
-            auto answer = std::make_shared<std::optional<Result<T>>>();
-            if (result) {
-                lowerLifetimeTimer(state, result->lifetimeDue);
-                for (const std::string &queue : result->wake)
-                    state->engine.waiters().notify(waitKey(queue));
-                answer->emplace(std::move(result).value().value);
-            } else {
-                answer->emplace(result.error());
-            }
-            deliver(target, hasContext, [reply, answer] { reply(std::move(**answer)); });
-        });
-}
-
-BrokerService::Reply<Unit> toStatusReply(BrokerService::Reply<void> reply)
-{
-    return [reply = std::move(reply)](Result<Unit> result) { reply(result ? Status() : Status(result.error())); };
-}
-
-Result<std::vector<std::string>> allQueueNames(Database &db, const BrokerIdentity &identity)
-{
-    auto urls = QueueCatalog(db, identity).listQueueUrls("");
-    if (!urls)
-        return urls.error();
-    std::vector<std::string> names;
-    for (const std::string &url : *urls) {
-        if (auto name = identity.queueNameFromUrl(url))
-            names.push_back(std::move(name).value());
-    }
-    return names;
-}
+namespace {
 
 // Expiry (with dead-lettering), idle deletion and deduplication clean-up.
 Result<Unit> lifetimeWork(UnitContext &unit, BrokerService::State &state, std::vector<std::string> &wake)
 {
     Database &db = unit.database();
     const ClockTime now = unit.now();
-    auto expired = message_lifetime::applyExpiryEverywhere(db, now);
+    auto expired = message_lifetime::expireEverywhere(db, now);
     if (!expired)
         return expired.error();
     auto idleQueues = message_lifetime::deleteIdleQueues(db, now);
@@ -183,7 +91,7 @@ Result<Unit> lifetimeWork(UnitContext &unit, BrokerService::State &state, std::v
     auto idleTopics = topic_lifetime::deleteIdleTopics(db, now);
     if (!idleTopics)
         return idleTopics.error();
-    auto idleSubscriptions = topic_lifetime::deleteIdleSubscriptions(db, now);
+    auto idleSubscriptions = topic_lifetime::deleteIdleSubscriptionsOfTopics(db, now);
     if (!idleSubscriptions)
         return idleSubscriptions.error();
     if (auto forgotten = message_lifetime::forgetExpiredDeduplicationIds(db, now); !forgotten)
@@ -193,18 +101,18 @@ Result<Unit> lifetimeWork(UnitContext &unit, BrokerService::State &state, std::v
     if (auto forgotten = topic_lifetime::forgetUndeliverablePublishedMessages(db); !forgotten)
         return forgotten.error();
 
-    if (*expired > 0) { // moved to dead-letter queues or deleted: which ones is not reported, so all
-        auto names = allQueueNames(db, state.identity);
-        if (!names)
-            return names.error();
-        for (const std::string &name : *names)
-            unit.reportChange(change(EntityChange::Kind::CountsChanged, EntityChange::Entity::Queue, name));
-        wake = std::move(names).value();
-    }
-    for (const std::string &name : *idleQueues)
+    for (const std::string &name : expired->changedQueues) // lost an expired message, or gained a dead letter
+        reportQueueCounts(unit, name);
+    wake = std::move(expired->changedQueues);
+    for (const std::string &name : *idleQueues) {
         unit.reportChange(change(EntityChange::Kind::Deleted, EntityChange::Entity::Queue, name));
+        wake.push_back(name); // their waiting receives find the queue gone
+    }
     for (const std::string &name : *idleTopics)
         unit.reportChange(change(EntityChange::Kind::Deleted, EntityChange::Entity::Topic, name));
+    for (const topic_lifetime::IdleSubscription &idle : *idleSubscriptions)
+        unit.reportChange(change(EntityChange::Kind::Deleted, EntityChange::Entity::Subscription,
+                                 state.identity.subscriptionArn(idle.topicName, idle.subscriptionId)));
     return Unit{};
 }
 
@@ -216,44 +124,6 @@ void runLifetime(const StatePtr &state)
         if (!result) // a store failure: try again a little later
             lowerLifetimeTimer(state, state->engine.clock().now() + kLifetimeRetryDelay);
     });
-}
-
-std::int64_t subscriptionCount(Database &db, const BrokerIdentity &identity, const std::string &topicName)
-{
-    auto attributes = TopicCatalog(db, identity).topicAttributes(topicName);
-    if (!attributes)
-        return -1;
-    std::int64_t total = 0;
-    for (const char *name : {"SubscriptionsConfirmed", "SubscriptionsPending"}) {
-        auto found = attributes->find(name);
-        std::int64_t count = 0;
-        if (found != attributes->end())
-            std::from_chars(found->second.data(), found->second.data() + found->second.size(), count);
-        total += count;
-    }
-    return total;
-}
-
-// The queues the sqs subscriptions of a topic name (a superset of where a
-// publish fanned out to: filter policies are not evaluated again).
-Result<std::vector<std::string>> sqsQueuesOf(Database &db, BrokerService::State &state, const std::string &topicName)
-{
-    std::vector<std::string> queues;
-    SubscriptionCatalog subscriptions(db, state.identity, *state.ids);
-    std::string token;
-    do {
-        auto page = subscriptions.listSubscriptions(topicName, token);
-        if (!page)
-            return page.error();
-        for (const SubscriptionSummary &summary : page->subscriptions) {
-            if (summary.protocol != "sqs")
-                continue;
-            if (auto queue = state.identity.queueNameFromArn(summary.endpoint))
-                queues.push_back(std::move(queue).value());
-        }
-        token = page->nextToken;
-    } while (!token.empty());
-    return queues;
 }
 
 // A long-polling receive in progress (broker thread after the first attempt).
@@ -275,12 +145,24 @@ struct Poll {
 
 Body<ReceiveResult> receiveBody(const std::shared_ptr<Poll> &poll)
 {
-    return [poll](UnitContext &unit, BrokerService::State &state, std::vector<std::string> &) -> Result<ReceiveResult> {
+    return [poll](UnitContext &unit, BrokerService::State &state,
+                  std::vector<std::string> &wake) -> Result<ReceiveResult> {
         if (!poll->started)
             poll->started = unit.now();
         auto received = MessageReceiver(unit.database(), *state.ids).receive(poll->queueName, poll->request, unit.now());
-        if (received && !received->messages.empty())
-            unit.reportChange(change(EntityChange::Kind::CountsChanged, EntityChange::Entity::Queue, poll->queueName));
+        if (!received)
+            return received;
+        if (!received->messages.empty() || !received->deadLetterQueue.empty())
+            reportQueueCounts(unit, poll->queueName);
+        if (!received->deadLetterQueue.empty()) {
+            reportQueueCounts(unit, received->deadLetterQueue);
+            wake.push_back(received->deadLetterQueue);
+        }
+        // A receive is use of the sqs subscriptions delivering here (SPEC 6).
+        if (Status used = topic_lifetime::markQueueSubscriptionsUsed(unit.database(),
+                                                                     state.identity.queueArn(poll->queueName), unit.now());
+            !used)
+            return used.error();
         return received;
     };
 }
@@ -325,6 +207,10 @@ void startWaiting(const StatePtr &state, const std::shared_ptr<Poll> &poll, cons
 }
 
 } // namespace
+
+} // namespace service_unit
+
+using namespace service_unit;
 
 BrokerService::BrokerService(BrokerEngine &engine, BrokerIdentity identity, std::unique_ptr<IdSource> ids)
     : m_state(std::make_shared<State>(engine, std::move(identity),
@@ -429,65 +315,6 @@ void BrokerService::deleteMessage(std::string queueName, std::string receiptHand
             return Unit{};
         },
         context, toStatusReply(std::move(reply)));
-}
-
-void BrokerService::createTopic(std::string name, AttributeMap attributes, TopicTags tags, QObject *context,
-                                Reply<std::string> reply)
-{
-    run<std::string>(
-        m_state,
-        [name = std::move(name), attributes = std::move(attributes), tags = std::move(tags)](
-            UnitContext &unit, State &state, std::vector<std::string> &) -> Result<std::string> {
-            TopicCatalog catalog(unit.database(), state.identity);
-            const bool existed = catalog.topicAttributes(name).ok();
-            auto arn = catalog.createTopic(name, attributes, tags, unit.now());
-            if (arn && !existed)
-                unit.reportChange(change(EntityChange::Kind::Created, EntityChange::Entity::Topic, name));
-            return arn;
-        },
-        context, std::move(reply));
-}
-
-void BrokerService::subscribe(std::string topicName, std::string protocol, std::string endpoint,
-                              AttributeMap attributes, bool autoConfirm, QObject *context,
-                              Reply<SubscribeReceipt> reply)
-{
-    run<SubscribeReceipt>(
-        m_state,
-        [topicName = std::move(topicName), protocol = std::move(protocol), endpoint = std::move(endpoint),
-         attributes = std::move(attributes),
-         autoConfirm](UnitContext &unit, State &state, std::vector<std::string> &) -> Result<SubscribeReceipt> {
-            const std::int64_t before = subscriptionCount(unit.database(), state.identity, topicName);
-            auto receipt = SubscriptionCatalog(unit.database(), state.identity, *state.ids)
-                               .subscribe(topicName, protocol, endpoint, attributes, autoConfirm, unit.now());
-            if (receipt && subscriptionCount(unit.database(), state.identity, topicName) != before)
-                unit.reportChange(
-                    change(EntityChange::Kind::Created, EntityChange::Entity::Subscription, receipt->subscriptionArn));
-            return receipt;
-        },
-        context, std::move(reply));
-}
-
-void BrokerService::publish(std::string topicName, PublishRequest request, QObject *context,
-                            Reply<PublishReceipt> reply)
-{
-    run<PublishReceipt>(
-        m_state,
-        [topicName = std::move(topicName), request = std::move(request)](
-            UnitContext &unit, State &state, std::vector<std::string> &wake) -> Result<PublishReceipt> {
-            auto receipt = TopicPublisher(unit.database(), state.identity, *state.ids)
-                               .publish(topicName, request, unit.now());
-            if (!receipt || receipt->duplicate)
-                return receipt;
-            auto queues = sqsQueuesOf(unit.database(), state, topicName);
-            if (!queues)
-                return queues.error();
-            for (const std::string &queue : *queues)
-                unit.reportChange(change(EntityChange::Kind::CountsChanged, EntityChange::Entity::Queue, queue));
-            wake = std::move(queues).value();
-            return receipt;
-        },
-        context, std::move(reply));
 }
 
 } // namespace relaydesk

@@ -3,6 +3,9 @@
 
 #include "broker/attribute_text.h"
 #include "broker/broker_identity.h"
+#include "broker/message_browser.h"
+#include "broker/message_lifetime.h"
+#include "broker/message_move_task.h"
 #include "broker/message_receiver.h"
 #include "broker/message_sender.h"
 #include "broker/queue_catalog.h"
@@ -11,9 +14,13 @@
 #include "broker/topic_catalog.h"
 #include "broker/topic_publisher.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 class QObject;
 
@@ -34,11 +41,21 @@ class IdSource;
 //    committed send or fan-out to that queue, or by the queue's next
 //    visibility time, and ends empty at the deadline (clock time, so the
 //    virtual clock drives it).
+//    A send (or batch), a fan-out, a change of visibility, a move task or
+//    expiry into a dead-letter queue wakes the queue's waiting receives; a
+//    receive that still finds nothing re-arms its wake-up at the queue's
+//    next visible time (so a purge only leaves them waiting).
 //  - Lifetime timer: every committed operation reports the next lifetime
 //    due time (message expiry, idle auto-delete of queues, topics and
 //    subscriptions, topic deduplication window); one ClockScheduler entry is
 //    kept at the earliest of them. It runs expiry, dead-lettering on expiry,
-//    idle deletion and deduplication clean-up as one unit, then re-arms.
+//    idle deletion and deduplication clean-up as one unit, then re-arms. It
+//    reports CountsChanged for the queues expiry changed only, and Deleted
+//    for every queue, topic and subscription (by ARN) deleted as idle.
+//  - Names: queues and topics by name (the protocol layer turns URLs and
+//    ARNs into names), subscriptions by ARN, move tasks by source ARN as AWS.
+//  - Errors: those of the broker rules named in each comment (core/broker);
+//    a refused operation changes nothing and reports nothing.
 //
 // Ownership: borrows the engine, which must outlive the service; owns the
 // IdSource (used on the broker thread only). Thread: every public method is
@@ -48,6 +65,8 @@ class BrokerService final {
 public:
     template <class T>
     using Reply = std::function<void(Result<T>)>;
+    template <class V>
+    using BatchReply = Reply<std::vector<BatchEntryResult<V>>>;
 
     // A null `ids` takes a RandomIdSource. Arms the lifetime timer.
     BrokerService(BrokerEngine &engine, BrokerIdentity identity = {}, std::unique_ptr<IdSource> ids = nullptr);
@@ -63,11 +82,65 @@ public:
     // Reports CountsChanged (queue); wakes the queue's waiting receives.
     void sendMessage(std::string queueName, SendRequest request, QObject *context, Reply<SendReceipt> reply);
     // Waits up to request.waitTimeSeconds (clock time) when nothing is there;
-    // an empty result after the wait. Reports CountsChanged when it took messages.
+    // an empty result after the wait. Reports CountsChanged when it took
+    // messages, and for the dead-letter queue (whose receives it wakes) when
+    // it moved messages there.
+    // Every attempt counts as use of the sqs subscriptions delivering into the
+    // queue (their AutoDeleteOnIdle clock restarts, SPEC 6).
     void receiveMessage(std::string queueName, ReceiveRequest request, QObject *context,
                         Reply<ReceiveResult> reply);
     // Reports CountsChanged (queue).
     void deleteMessage(std::string queueName, std::string receiptHandle, QObject *context, Reply<void> reply);
+    // --- Queues (broker_service_queues.cpp); QueueCatalog rules. ---
+    void getQueueUrl(std::string name, QObject *context, Reply<std::string> reply);
+    // Paged only when maxResults is given (as SQS).
+    void listQueues(std::string prefix, std::optional<std::size_t> maxResults, std::string nextToken,
+                    QObject *context, Reply<QueuePage> reply);
+    void getQueueAttributes(std::string name, std::vector<std::string> attributeNames, QObject *context,
+                            Reply<AttributeMap> reply);
+    // Reports Changed (queue).
+    void setQueueAttributes(std::string name, AttributeMap changes, QObject *context, Reply<void> reply);
+    // Both report Changed (queue).
+    void tagQueue(std::string name, QueueTags tags, QObject *context, Reply<void> reply);
+    void untagQueue(std::string name, std::vector<std::string> keys, QObject *context, Reply<void> reply);
+    void listQueueTags(std::string name, QObject *context, Reply<QueueTags> reply);
+    // Queue URLs of the queues whose redrive policy targets `name`.
+    void listDeadLetterSourceQueues(std::string name, QObject *context, Reply<std::vector<std::string>> reply);
+    // Reports CountsChanged (queue); PurgeQueueInProgress within 60 s of the last purge.
+    void purgeQueue(std::string name, QObject *context, Reply<void> reply);
+
+    // --- Messages (broker_service_messages.cpp); MessageSender/Receiver rules. ---
+    // Reports CountsChanged and wakes waiting receives when an entry was enqueued.
+    void sendMessageBatch(std::string queueName, std::vector<BatchEntry<SendRequest>> entries, QObject *context,
+                          BatchReply<SendReceipt> reply);
+    // Entries: receipt handles. Reports CountsChanged when an entry succeeded.
+    void deleteMessageBatch(std::string queueName, std::vector<BatchEntry<std::string>> entries, QObject *context,
+                            BatchReply<bool> reply);
+    // Reports CountsChanged; wakes the waiting receives (a timeout of 0 makes
+    // the message available now; a longer one re-arms their wake-up).
+    void changeMessageVisibility(std::string queueName, std::string receiptHandle, int visibilityTimeout,
+                                 QObject *context, Reply<void> reply);
+    void changeMessageVisibilityBatch(std::string queueName, std::vector<BatchEntry<VisibilityChange>> entries,
+                                      QObject *context, BatchReply<bool> reply);
+    // Peeks without receiving (browseQueue); reports nothing.
+    void browseQueue(std::string queueName, std::optional<std::int64_t> after, int pageSize, QObject *context,
+                     Reply<BrowsePage> reply);
+    void listScheduledMessages(std::string queueName, QObject *context, Reply<std::vector<ScheduledMessage>> reply);
+    // Reports CountsChanged (queue).
+    void cancelScheduledMessage(std::string queueName, std::string messageId, QObject *context, Reply<void> reply);
+    // The task handle; the move is done when the reply comes. Reports
+    // CountsChanged for the dead-letter queue and the queues it moved to,
+    // and wakes their waiting receives. Rules: message_move_tasks.
+    void startMessageMoveTask(std::string sourceArn, std::optional<std::string> destinationArn,
+                              std::optional<std::int64_t> maxNumberOfMessagesPerSecond, QObject *context,
+                              Reply<std::string> reply);
+    void listMessageMoveTasks(std::string sourceArn, std::optional<int> maxResults, QObject *context,
+                              Reply<std::vector<MessageMoveTask>> reply);
+    // ApproximateNumberOfMessagesMoved; ResourceNotFound for a finished task.
+    void cancelMessageMoveTask(std::string taskHandle, QObject *context, Reply<std::int64_t> reply);
+
+    // --- Topics and subscriptions (broker_service_topics.cpp); TopicCatalog,
+    // SubscriptionCatalog and TopicPublisher rules. ---
     // Topic ARN. Reports Created (topic) only when the topic is new.
     void createTopic(std::string name, AttributeMap attributes, TopicTags tags, QObject *context,
                      Reply<std::string> reply);
@@ -77,6 +150,30 @@ public:
     // Reports CountsChanged for every queue an sqs subscription of the topic
     // names, and wakes their waiting receives.
     void publish(std::string topicName, PublishRequest request, QObject *context, Reply<PublishReceipt> reply);
+    // The same as publish, when an entry was published.
+    void publishBatch(std::string topicName, std::vector<BatchEntry<PublishRequest>> entries, QObject *context,
+                      BatchReply<PublishReceipt> reply);
+    // Reports Deleted (topic) when it existed (its subscriptions go with it).
+    void deleteTopic(std::string name, QObject *context, Reply<void> reply);
+    void listTopics(std::string nextToken, QObject *context, Reply<TopicPage> reply);
+    void getTopicAttributes(std::string name, QObject *context, Reply<AttributeMap> reply);
+    // These three report Changed (topic).
+    void setTopicAttribute(std::string name, std::string attribute, std::string value, QObject *context,
+                           Reply<void> reply);
+    void tagTopic(std::string name, TopicTags tags, QObject *context, Reply<void> reply);
+    void untagTopic(std::string name, std::vector<std::string> keys, QObject *context, Reply<void> reply);
+    void listTopicTags(std::string name, QObject *context, Reply<TopicTags> reply);
+    // The subscription ARN. Reports Changed (subscription).
+    void confirmSubscription(std::string topicName, std::string token, QObject *context, Reply<std::string> reply);
+    // Reports Deleted (subscription, by the ARN given).
+    void unsubscribe(std::string subscriptionArn, QObject *context, Reply<void> reply);
+    // All subscriptions (topicName empty) or those of one topic.
+    void listSubscriptions(std::string topicName, std::string nextToken, QObject *context,
+                           Reply<SubscriptionPage> reply);
+    void getSubscriptionAttributes(std::string subscriptionArn, QObject *context, Reply<AttributeMap> reply);
+    // Reports Changed (subscription).
+    void setSubscriptionAttribute(std::string subscriptionArn, std::string attribute, std::string value,
+                                  QObject *context, Reply<void> reply);
 
     struct State; // shared with callbacks on the broker thread
 

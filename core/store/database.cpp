@@ -91,13 +91,24 @@ StoreStatus Database::connect(const DatabaseOptions &options)
     sqlite3_busy_timeout(m_db, static_cast<int>(options.busyTimeout.count()));
 
     // Identity and integrity first: nothing may be written to a foreign file
-    // (switching to WAL rewrites header bytes).
-    if (StoreStatus status = checkIdentity(); !status.ok())
+    // (switching to WAL rewrites header bytes). Until both passed, closing
+    // must not checkpoint: a foreign or damaged file left with a WAL would
+    // otherwise be rewritten (WAL copied in, WAL deleted) by its refusal.
+    // An empty WAL (SQLite has just made it) is still removed by the close.
+    sqlite3_db_config(m_db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+    const auto refuse = [this](StoreStatus status) {
+        std::error_code error;
+        if (std::filesystem::file_size(m_path + "-wal", error) == 0 && !error)
+            sqlite3_db_config(m_db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, nullptr);
         return status;
+    };
+    if (StoreStatus status = checkIdentity(); !status.ok())
+        return refuse(status);
     if (options.checkIntegrity) {
         if (StoreStatus status = checkIntegrity(); !status.ok())
-            return status;
+            return refuse(status);
     }
+    sqlite3_db_config(m_db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, nullptr);
     if (m_mode == OpenMode::ReadOnly) {
         if (StoreStatus status = checkSchemaVersion(*this, options.migrations); !status.ok())
             return status.withContext(m_path);

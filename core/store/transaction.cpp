@@ -2,10 +2,26 @@
 #include "store/transaction.h"
 
 #include "store/database.h"
+#include "store/statement.h"
 
 #include <utility>
 
 namespace relaydesk {
+
+namespace {
+
+// The statements every unit of a group-commit batch runs (SAVEPOINT, RELEASE)
+// are prepared once per connection and reused, instead of being parsed by
+// sqlite3_exec each time.
+StoreStatus executeCached(Database &database, const std::string &sql)
+{
+    StoreResult<CachedStatement> statement = database.prepareCached(sql);
+    if (!statement.ok())
+        return statement.status();
+    return (*statement)->execute();
+}
+
+} // namespace
 
 StoreResult<Transaction> Transaction::begin(Database &database)
 {
@@ -53,7 +69,7 @@ StoreStatus Transaction::rollback()
 StoreResult<Savepoint> Savepoint::begin(Database &database, std::string_view name)
 {
     std::string savepointName(name);
-    if (StoreStatus status = database.execute("SAVEPOINT " + savepointName); !status.ok())
+    if (StoreStatus status = executeCached(database, "SAVEPOINT " + savepointName); !status.ok())
         return status;
     return Savepoint(database, std::move(savepointName));
 }
@@ -80,7 +96,7 @@ StoreStatus Savepoint::release()
     if (!m_database)
         return StoreStatus::misuse("release of savepoint " + m_name + " that is no longer open");
     Database *database = std::exchange(m_database, nullptr);
-    StoreStatus status = database->execute("RELEASE " + m_name);
+    StoreStatus status = executeCached(*database, "RELEASE " + m_name);
     if (!status.ok() && database->inTransaction()) {
         database->execute("ROLLBACK TO " + m_name);
         database->execute("RELEASE " + m_name);

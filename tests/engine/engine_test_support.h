@@ -1,15 +1,26 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Helpers shared by the engine tests: a real database file, a row insert and
-// a count as units of work.
+// a count as units of work; a BrokerService bench on a virtual clock.
 
+#include "broker/id_source.h"
 #include "broker/result.h"
+#include "broker/wall_time_source.h"
+#include "engine/broker_engine.h"
+#include "engine/broker_service.h"
+#include "engine/entity_change.h"
+#include "engine/waiter_registry.h"
 #include "store/database.h"
 
+#include <QCoreApplication>
+#include <QList>
+#include <QSignalSpy>
 #include <QString>
 #include <QTemporaryDir>
 
+#include <chrono>
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <string>
 
@@ -45,6 +56,115 @@ inline Result<std::int64_t> countSettings(Database &db, const std::string &patte
     if (!query.ok() || !query->bind(1, pattern).ok() || !query->step().ok())
         return BrokerError(BrokerErrorCode::InternalError, "count failed");
     return query->columnInt64(0);
+}
+
+// Every row of the broker's tables as text, to show that a refused
+// request changed nothing. Run inside a unit.
+inline Result<std::string> storeSnapshot(Database &db)
+{
+    std::string text;
+    for (const char *table : {"queues", "queue_tags", "messages", "fifo_dedup", "topics", "subscriptions",
+                              "message_move_tasks", "settings"}) {
+        auto query = db.prepare(std::string("SELECT * FROM ") + table + " ORDER BY 1");
+        if (!query.ok())
+            return BrokerError(BrokerErrorCode::InternalError, query.status().toString());
+        text += std::string(table) + ":\n";
+        for (;;) {
+            auto step = query->step();
+            if (!step.ok())
+                return BrokerError(BrokerErrorCode::InternalError, step.status().toString());
+            if (*step != Step::Row)
+                break;
+            for (int column = 0; column < query->columnCount(); ++column)
+                text += (query->columnIsNull(column) ? std::string("NULL") : query->columnText(column)) + "|";
+            text += "\n";
+        }
+    }
+    return text;
+}
+
+// A BrokerService on a fresh database file and a virtual clock starting at
+// `start`, with counting ids. Calls wait for their reply (null context).
+class ServiceBench final {
+public:
+    ServiceBench(const QTemporaryDir &dir, const char *file, ClockTime start)
+    {
+        BrokerEngineOptions options;
+        options.clockMode = ClockMode::Virtual;
+        options.clockStart = start;
+        options.changeInterval = std::chrono::milliseconds(0);
+        m_engine = std::make_unique<BrokerEngine>(openDatabase(dir, file), m_wall, options);
+        m_service = std::make_unique<BrokerService>(*m_engine, BrokerIdentity{}, std::make_unique<SequentialIdSource>());
+    }
+    ~ServiceBench()
+    {
+        m_service.reset();
+        m_engine.reset();
+    }
+
+    BrokerEngine &engine() { return *m_engine; }
+    BrokerService &service() { return *m_service; }
+    const BrokerIdentity &identity() const { return m_identity; }
+
+    // `start(reply)` calls the service with `reply`; waits for it.
+    template <class T, class Start>
+    Result<T> call(Start start)
+    {
+        auto promise = std::make_shared<std::promise<Result<T>>>();
+        std::future<Result<T>> future = promise->get_future();
+        start([promise](Result<T> result) { promise->set_value(std::move(result)); });
+        return future.get();
+    }
+    template <class Start>
+    Status callStatus(Start start)
+    {
+        auto promise = std::make_shared<std::promise<Status>>();
+        std::future<Status> future = promise->get_future();
+        start([promise](Status result) { promise->set_value(std::move(result)); });
+        return future.get();
+    }
+
+    std::size_t waitingReceives()
+    {
+        std::size_t waiting = 0;
+        m_engine->postAndWait([&] { waiting = m_engine->waiters().waitingCount(); });
+        return waiting;
+    }
+
+    std::string snapshot()
+    {
+        auto text = m_engine->executeAndWait([](Database &db, ClockTime) { return storeSnapshot(db); });
+        return text.ok() ? *text : "snapshot failed: " + text.error().message;
+    }
+
+    // Lets pending change events reach this thread.
+    void settle()
+    {
+        for (int round = 0; round < 3; ++round) {
+            m_engine->postAndWait([] {});
+            QCoreApplication::processEvents();
+        }
+    }
+
+private:
+    ManualWallTimeSource m_wall;
+    BrokerIdentity m_identity;
+    std::unique_ptr<BrokerEngine> m_engine;
+    std::unique_ptr<BrokerService> m_service;
+};
+
+// Every change a spy on changesPublished has seen, in order.
+inline QList<EntityChange> allChanges(const QSignalSpy &spy)
+{
+    QList<EntityChange> changes;
+    for (const QList<QVariant> &emission : spy)
+        changes += emission.at(0).value<QList<EntityChange>>();
+    return changes;
+}
+
+inline EntityChange queueChange(EntityChange::Kind kind, const char *name)
+{
+    return {kind, EntityChange::Entity::Queue, QString::fromUtf8(name)};
 }
 
 } // namespace relaydesk::testing

@@ -31,6 +31,10 @@ private slots:
     void changeVisibility_notInFlight_messageNotInflight();
     void delay_perMessageAndQueue_hidden();
     void purge_everyState_empty();
+    void purge_againWithinSixtySeconds_purgeQueueInProgress_data();
+    void purge_againWithinSixtySeconds_purgeQueueInProgress();
+    void changeVisibility_twelveHoursSinceReceive_cap_data();
+    void changeVisibility_twelveHoursSinceReceive_cap();
     void sendBatch_perEntryFailures_othersStored();
     void batch_wholeBatchRules_errorAndNothingStored_data();
     void batch_wholeBatchRules_errorAndNothingStored();
@@ -226,6 +230,60 @@ void QueueStandardTest::purge_everyState_empty()
     QCOMPARE(broker.receiveBodies("q", 1, at(0)).size(), 1);
     QVERIFY(broker.unit([&] { return MessageReceiver(broker.db(), broker.ids()).purge("q", at(1)); }).ok());
     QCOMPARE(broker.count("SELECT count(*) FROM messages"), 0);
+}
+
+void QueueStandardTest::purge_againWithinSixtySeconds_purgeQueueInProgress_data()
+{
+    QTest::addColumn<double>("second");
+    QTest::addColumn<bool>("refused");
+    QTest::newRow("same time") << 1.0 << true;
+    QTest::newRow("59.999 s later") << 60.999 << true;
+    QTest::newRow("60 s later") << 61.0 << false;
+}
+
+void QueueStandardTest::purge_againWithinSixtySeconds_purgeQueueInProgress()
+{
+    QFETCH(double, second);
+    QFETCH(bool, refused);
+    QueueTestBroker broker;
+    QVERIFY(broker.create("q").ok());
+    QVERIFY(broker.unit([&] { return MessageReceiver(broker.db(), broker.ids()).purge("q", at(1)); }).ok());
+    QVERIFY(broker.send("q", "kept?", at(second)).ok());
+    Status again = broker.unit([&] { return MessageReceiver(broker.db(), broker.ids()).purge("q", at(second)); });
+    QCOMPARE(!again.ok(), refused);
+    if (refused)
+        QCOMPARE(again.error().code, BrokerErrorCode::PurgeQueueInProgress);
+    QCOMPARE(broker.count("SELECT count(*) FROM messages"), refused ? 1 : 0);
+}
+
+void QueueStandardTest::changeVisibility_twelveHoursSinceReceive_cap_data()
+{
+    QTest::addColumn<double>("changeAt");
+    QTest::addColumn<int>("seconds");
+    QTest::addColumn<bool>("accepted");
+    QTest::newRow("12 h from the receive") << 0.0 << 43200 << true;
+    QTest::newRow("after 10 s: 43 190 fits") << 10.0 << 43190 << true;
+    QTest::newRow("after 10 s: 43 191 exceeds") << 10.0 << 43191 << false;
+    QTest::newRow("after 10 s: 0 releases") << 10.0 << 0 << true;
+}
+
+void QueueStandardTest::changeVisibility_twelveHoursSinceReceive_cap()
+{
+    QFETCH(double, changeAt);
+    QFETCH(int, seconds);
+    QFETCH(bool, accepted);
+    QueueTestBroker broker;
+    QVERIFY(broker.create("q", {{"VisibilityTimeout", "600"}}).ok());
+    QVERIFY(broker.send("q", "m", at(0)).ok());
+    QCOMPARE(broker.receiveBodies("q", 1, at(0)), QStringList{"m"});
+    Status changed = broker.unit([&] {
+        return MessageReceiver(broker.db(), broker.ids()).changeVisibility("q", broker.handleOf("m"), seconds, at(changeAt));
+    });
+    QCOMPARE(changed.ok(), accepted);
+    if (!accepted) {
+        QCOMPARE(changed.error().code, BrokerErrorCode::InvalidParameterValue);
+        QCOMPARE(broker.receiveBodies("q", 1, at(600)), QStringList{"m"}); // its old timeout still holds
+    }
 }
 
 void QueueStandardTest::sendBatch_perEntryFailures_othersStored()

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+#include "broker/attempt_log.h"
+
+#include "broker/store_calls.h"
+
+#include <nlohmann/json.hpp>
+
+namespace relaydesk::attempt_log {
+
+Result<std::int64_t> append(Database &db, const AttemptRecord &record)
+{
+    Status stored = executeStatement(
+        db,
+        "INSERT INTO delivery_attempts (message_id, subscription_arn, attempt, phase, planned_ms, started_ms, "
+        "duration_ms, http_status, error_kind, outcome, final) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        record.messageId, record.subscriptionArn, record.attempt, record.phase, toEpochMilliseconds(record.plannedAt),
+        toEpochMilliseconds(record.startedAt), record.durationMs,
+        record.httpStatus ? std::optional<std::int64_t>(*record.httpStatus) : std::nullopt, record.errorKind,
+        record.outcome, record.final);
+    if (!stored)
+        return stored.error();
+    return db.lastInsertRowId();
+}
+
+Status setFinal(Database &db, std::int64_t id, const std::string &final)
+{
+    return executeStatement(db, "UPDATE delivery_attempts SET final = ? WHERE id = ?", final, id);
+}
+
+Result<std::optional<std::int64_t>> lastRowOf(Database &db, const std::string &subscriptionArn,
+                                              const std::string &messageId)
+{
+    return selectOptionalInt64(db,
+                               "SELECT max(id) FROM delivery_attempts WHERE message_id = ? AND subscription_arn = ?",
+                               messageId, subscriptionArn);
+}
+
+Result<std::vector<AttemptRecord>> query(Database &db, const AttemptQuery &query)
+{
+    const std::optional<std::int64_t> since =
+        query.since ? std::optional<std::int64_t>(toEpochMilliseconds(*query.since)) : std::nullopt;
+    Result<CachedStatement> statement = prepareBound(
+        db,
+        "SELECT id, message_id, subscription_arn, attempt, phase, planned_ms, started_ms, duration_ms, http_status, "
+        "error_kind, outcome, final FROM delivery_attempts WHERE subscription_arn = ?1 "
+        "AND (?2 IS NULL OR message_id = ?2) AND (?3 IS NULL OR started_ms >= ?3) ORDER BY id LIMIT ?4",
+        query.subscriptionArn, query.messageId, since, static_cast<std::int64_t>(query.limit));
+    if (!statement)
+        return statement.error();
+    std::vector<AttemptRecord> records;
+    const Status read = forEachRow(**statement, [&](Statement &row) {
+        AttemptRecord record;
+        record.id = row.columnInt64(0);
+        record.messageId = row.columnText(1);
+        record.subscriptionArn = row.columnText(2);
+        record.attempt = row.columnInt64(3);
+        record.phase = row.columnText(4);
+        record.plannedAt = fromEpochMilliseconds(row.columnInt64(5));
+        record.startedAt = fromEpochMilliseconds(row.columnInt64(6));
+        record.durationMs = row.columnInt64(7);
+        if (const std::optional<std::int64_t> status = row.columnOptionalInt64(8))
+            record.httpStatus = static_cast<int>(*status);
+        record.errorKind = row.columnOptionalText(9);
+        record.outcome = row.columnText(10);
+        record.final = row.columnOptionalText(11);
+        records.push_back(std::move(record));
+    });
+    if (!read)
+        return read.error();
+    return records;
+}
+
+Result<std::int64_t> prune(Database &db, std::size_t keep)
+{
+    Status deleted = executeStatement(
+        db, "DELETE FROM delivery_attempts WHERE id <= (SELECT max(id) FROM delivery_attempts) - ?",
+        static_cast<std::int64_t>(keep));
+    if (!deleted)
+        return deleted.error();
+    return static_cast<std::int64_t>(db.changes());
+}
+
+std::string writeAttemptsJson(const std::vector<AttemptRecord> &records)
+{
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const AttemptRecord &record : records) {
+        nlohmann::ordered_json entry = nlohmann::ordered_json::object();
+        entry["messageId"] = record.messageId;
+        entry["subscriptionArn"] = record.subscriptionArn;
+        entry["attempt"] = record.attempt;
+        entry["phase"] = record.phase;
+        entry["plannedAt"] = formatIso8601(record.plannedAt);
+        entry["startedAt"] = formatIso8601(record.startedAt);
+        entry["durationMs"] = record.durationMs;
+        entry["httpStatus"] = record.httpStatus ? nlohmann::ordered_json(*record.httpStatus) : nlohmann::ordered_json();
+        entry["outcome"] = record.outcome;
+        entry["final"] = record.final ? nlohmann::ordered_json(*record.final) : nlohmann::ordered_json();
+        entry["errorKind"] = record.errorKind ? nlohmann::ordered_json(*record.errorKind) : nlohmann::ordered_json();
+        list.push_back(std::move(entry));
+    }
+    return nlohmann::ordered_json{{"attempts", list}}.dump();
+}
+
+} // namespace relaydesk::attempt_log

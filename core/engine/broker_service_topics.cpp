@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: MIT
+// BrokerService: topics, subscriptions and publishing.
+#include "engine/broker_service_unit.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace relaydesk {
+
+using namespace service_unit;
+
+namespace {
+
+std::int64_t subscriptionCount(Database &db, const BrokerIdentity &identity, const std::string &topicName)
+{
+    auto attributes = TopicCatalog(db, identity).topicAttributes(topicName);
+    if (!attributes)
+        return -1;
+    std::int64_t total = 0;
+    for (const char *name : {"SubscriptionsConfirmed", "SubscriptionsPending"}) {
+        auto found = attributes->find(name);
+        std::int64_t count = 0;
+        if (found != attributes->end())
+            std::from_chars(found->second.data(), found->second.data() + found->second.size(), count);
+        total += count;
+    }
+    return total;
+}
+
+// The queues the sqs subscriptions of a topic name (a superset of where a
+// publish fanned out to: filter policies are not evaluated again).
+Result<std::vector<std::string>> sqsQueuesOf(Database &db, BrokerService::State &state, const std::string &topicName)
+{
+    std::vector<std::string> queues;
+    SubscriptionCatalog subscriptions(db, state.identity, *state.ids);
+    std::string token;
+    do {
+        auto page = subscriptions.listSubscriptions(topicName, token);
+        if (!page)
+            return page.error();
+        for (const SubscriptionSummary &summary : page->subscriptions) {
+            if (summary.protocol != "sqs")
+                continue;
+            if (auto queue = state.identity.queueNameFromArn(summary.endpoint))
+                queues.push_back(std::move(queue).value());
+        }
+        token = page->nextToken;
+    } while (!token.empty());
+    return queues;
+}
+
+// A topic change that reports Changed (topic `name`) when it succeeds.
+template <class Change>
+void changeTopic(const StatePtr &state, std::string name, Change apply, QObject *context,
+                 BrokerService::Reply<void> reply)
+{
+    run<Unit>(
+        state,
+        [name = std::move(name), apply = std::move(apply)](UnitContext &unit, BrokerService::State &s,
+                                                           std::vector<std::string> &) -> Result<Unit> {
+            TopicCatalog catalog(unit.database(), s.identity);
+            if (Status done = apply(catalog, name, unit.now()); !done)
+                return done.error();
+            unit.reportChange(change(EntityChange::Kind::Changed, EntityChange::Entity::Topic, name));
+            return Unit{};
+        },
+        context, toStatusReply(std::move(reply)));
+}
+
+// A read-only call as a unit; `read(UnitContext &, State &)`.
+template <class T, class Read>
+void readOnly(const StatePtr &state, Read read, QObject *context, BrokerService::Reply<T> reply)
+{
+    run<T>(
+        state,
+        [read = std::move(read)](UnitContext &unit, BrokerService::State &s, std::vector<std::string> &) -> Result<T> {
+            return read(unit, s);
+        },
+        context, std::move(reply));
+}
+
+} // namespace
+
+void BrokerService::createTopic(std::string name, AttributeMap attributes, TopicTags tags, QObject *context,
+                                Reply<std::string> reply)
+{
+    run<std::string>(
+        m_state,
+        [name = std::move(name), attributes = std::move(attributes), tags = std::move(tags)](
+            UnitContext &unit, State &state, std::vector<std::string> &) -> Result<std::string> {
+            TopicCatalog catalog(unit.database(), state.identity);
+            const bool existed = catalog.topicAttributes(name).ok();
+            auto arn = catalog.createTopic(name, attributes, tags, unit.now());
+            if (arn && !existed)
+                unit.reportChange(change(EntityChange::Kind::Created, EntityChange::Entity::Topic, name));
+            return arn;
+        },
+        context, std::move(reply));
+}
+
+void BrokerService::subscribe(std::string topicName, std::string protocol, std::string endpoint,
+                              AttributeMap attributes, bool autoConfirm, QObject *context,
+                              Reply<SubscribeReceipt> reply)
+{
+    run<SubscribeReceipt>(
+        m_state,
+        [topicName = std::move(topicName), protocol = std::move(protocol), endpoint = std::move(endpoint),
+         attributes = std::move(attributes),
+         autoConfirm](UnitContext &unit, State &state, std::vector<std::string> &) -> Result<SubscribeReceipt> {
+            const std::int64_t before = subscriptionCount(unit.database(), state.identity, topicName);
+            auto receipt = SubscriptionCatalog(unit.database(), state.identity, *state.ids)
+                               .subscribe(topicName, protocol, endpoint, attributes, autoConfirm, unit.now());
+            if (receipt && subscriptionCount(unit.database(), state.identity, topicName) != before)
+                unit.reportChange(
+                    change(EntityChange::Kind::Created, EntityChange::Entity::Subscription, receipt->subscriptionArn));
+            return receipt;
+        },
+        context, std::move(reply));
+}
+
+void BrokerService::publish(std::string topicName, PublishRequest request, QObject *context,
+                            Reply<PublishReceipt> reply)
+{
+    run<PublishReceipt>(
+        m_state,
+        [topicName = std::move(topicName), request = std::move(request)](
+            UnitContext &unit, State &state, std::vector<std::string> &wake) -> Result<PublishReceipt> {
+            auto receipt = TopicPublisher(unit.database(), state.identity, *state.ids)
+                               .publish(topicName, request, unit.now());
+            if (!receipt || receipt->duplicate)
+                return receipt;
+            auto queues = sqsQueuesOf(unit.database(), state, topicName);
+            if (!queues)
+                return queues.error();
+            for (const std::string &queue : *queues)
+                reportQueueCounts(unit, queue);
+            wake = std::move(queues).value();
+            return receipt;
+        },
+        context, std::move(reply));
+}
+
+
+void BrokerService::publishBatch(std::string topicName, std::vector<BatchEntry<PublishRequest>> entries,
+                                 QObject *context, BatchReply<PublishReceipt> reply)
+{
+    using Results = std::vector<BatchEntryResult<PublishReceipt>>;
+    run<Results>(
+        m_state,
+        [topicName = std::move(topicName), entries = std::move(entries)](
+            UnitContext &unit, State &state, std::vector<std::string> &wake) -> Result<Results> {
+            auto results = TopicPublisher(unit.database(), state.identity, *state.ids)
+                               .publishBatch(topicName, entries, unit.now());
+            if (!results || std::none_of(results->begin(), results->end(), [](const auto &entry) {
+                    return entry.ok() && !entry.value->duplicate;
+                }))
+                return results;
+            auto queues = sqsQueuesOf(unit.database(), state, topicName);
+            if (!queues)
+                return queues.error();
+            for (const std::string &queue : *queues)
+                reportQueueCounts(unit, queue);
+            wake = std::move(queues).value();
+            return results;
+        },
+        context, std::move(reply));
+}
+
+void BrokerService::deleteTopic(std::string name, QObject *context, Reply<void> reply)
+{
+    run<Unit>(
+        m_state,
+        [name = std::move(name)](UnitContext &unit, State &state, std::vector<std::string> &) -> Result<Unit> {
+            TopicCatalog catalog(unit.database(), state.identity);
+            const bool existed = catalog.topicAttributes(name).ok();
+            if (Status deleted = catalog.deleteTopic(name); !deleted)
+                return deleted.error();
+            if (existed)
+                unit.reportChange(change(EntityChange::Kind::Deleted, EntityChange::Entity::Topic, name));
+            return Unit{};
+        },
+        context, toStatusReply(std::move(reply)));
+}
+
+void BrokerService::listTopics(std::string nextToken, QObject *context, Reply<TopicPage> reply)
+{
+    readOnly<TopicPage>(
+        m_state,
+        [nextToken = std::move(nextToken)](UnitContext &unit, State &state) {
+            return TopicCatalog(unit.database(), state.identity).listTopics(nextToken);
+        },
+        context, std::move(reply));
+}
+
+void BrokerService::getTopicAttributes(std::string name, QObject *context, Reply<AttributeMap> reply)
+{
+    readOnly<AttributeMap>(
+        m_state,
+        [name = std::move(name)](UnitContext &unit, State &state) {
+            return TopicCatalog(unit.database(), state.identity).topicAttributes(name);
+        },
+        context, std::move(reply));
+}
+
+void BrokerService::setTopicAttribute(std::string name, std::string attribute, std::string value, QObject *context,
+                                      Reply<void> reply)
+{
+    changeTopic(
+        m_state, std::move(name),
+        [attribute = std::move(attribute), value = std::move(value)](TopicCatalog &catalog, const std::string &topic,
+                                                                     ClockTime now) {
+            return catalog.setTopicAttribute(topic, attribute, value, now);
+        },
+        context, std::move(reply));
+}
+
+void BrokerService::tagTopic(std::string name, TopicTags tags, QObject *context, Reply<void> reply)
+{
+    changeTopic(
+        m_state, std::move(name),
+        [tags = std::move(tags)](TopicCatalog &catalog, const std::string &topic, ClockTime) {
+            return catalog.tagTopic(topic, tags);
+        },
+        context, std::move(reply));
+}
+
+void BrokerService::untagTopic(std::string name, std::vector<std::string> keys, QObject *context, Reply<void> reply)
+{
+    changeTopic(
+        m_state, std::move(name),
+        [keys = std::move(keys)](TopicCatalog &catalog, const std::string &topic, ClockTime) {
+            return catalog.untagTopic(topic, keys);
+        },
+        context, std::move(reply));
+}
+
+void BrokerService::listTopicTags(std::string name, QObject *context, Reply<TopicTags> reply)
+{
+    readOnly<TopicTags>(
+        m_state,
+        [name = std::move(name)](UnitContext &unit, State &state) {
+            return TopicCatalog(unit.database(), state.identity).topicTags(name);
+        },
+        context, std::move(reply));
+}
+
+void BrokerService::confirmSubscription(std::string topicName, std::string token, QObject *context,
+                                        Reply<std::string> reply)
+{
+    run<std::string>(
+        m_state,
+        [topicName = std::move(topicName), token = std::move(token)](UnitContext &unit, State &state,
+                                                                     std::vector<std::string> &) -> Result<std::string> {
+            auto arn = SubscriptionCatalog(unit.database(), state.identity, *state.ids)
+                           .confirmSubscription(topicName, token);
+            if (arn)
+                unit.reportChange(change(EntityChange::Kind::Changed, EntityChange::Entity::Subscription, *arn));
+            return arn;
+        },
+        context, std::move(reply));
+}
+
+void BrokerService::unsubscribe(std::string subscriptionArn, QObject *context, Reply<void> reply)
+{
+    run<Unit>(
+        m_state,
+        [subscriptionArn = std::move(subscriptionArn)](UnitContext &unit, State &state,
+                                                       std::vector<std::string> &) -> Result<Unit> {
+            if (Status removed =
+                    SubscriptionCatalog(unit.database(), state.identity, *state.ids).unsubscribe(subscriptionArn);
+                !removed)
+                return removed.error();
+            unit.reportChange(change(EntityChange::Kind::Deleted, EntityChange::Entity::Subscription, subscriptionArn));
+            return Unit{};
+        },
+        context, toStatusReply(std::move(reply)));
+}
+
+void BrokerService::listSubscriptions(std::string topicName, std::string nextToken, QObject *context,
+                                      Reply<SubscriptionPage> reply)
+{
+    readOnly<SubscriptionPage>(
+        m_state,
+        [topicName = std::move(topicName), nextToken = std::move(nextToken)](UnitContext &unit, State &state) {
+            return SubscriptionCatalog(unit.database(), state.identity, *state.ids)
+                .listSubscriptions(topicName, nextToken);
+        },
+        context, std::move(reply));
+}
+
+void BrokerService::getSubscriptionAttributes(std::string subscriptionArn, QObject *context, Reply<AttributeMap> reply)
+{
+    readOnly<AttributeMap>(
+        m_state,
+        [subscriptionArn = std::move(subscriptionArn)](UnitContext &unit, State &state) {
+            return SubscriptionCatalog(unit.database(), state.identity, *state.ids)
+                .subscriptionAttributes(subscriptionArn);
+        },
+        context, std::move(reply));
+}
+
+void BrokerService::setSubscriptionAttribute(std::string subscriptionArn, std::string attribute, std::string value,
+                                             QObject *context, Reply<void> reply)
+{
+    run<Unit>(
+        m_state,
+        [subscriptionArn = std::move(subscriptionArn), attribute = std::move(attribute), value = std::move(value)](
+            UnitContext &unit, State &state, std::vector<std::string> &) -> Result<Unit> {
+            if (Status set = SubscriptionCatalog(unit.database(), state.identity, *state.ids)
+                                 .setSubscriptionAttribute(subscriptionArn, attribute, value);
+                !set)
+                return set.error();
+            unit.reportChange(change(EntityChange::Kind::Changed, EntityChange::Entity::Subscription, subscriptionArn));
+            return Unit{};
+        },
+        context, toStatusReply(std::move(reply)));
+}
+
+} // namespace relaydesk

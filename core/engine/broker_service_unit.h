@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Internal to the BrokerService implementation files (broker_service*.cpp):
+// the shared state and the way one operation runs as a unit. Not for other
+// callers.
+
+#include "engine/broker_service.h"
+
+#include "broker/id_source.h"
+#include "engine/broker_engine.h"
+#include "engine/clock_scheduler.h"
+#include "engine/unit_context.h"
+#include "engine/waiter_registry.h"
+
+#include <QMetaObject>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace relaydesk {
+
+struct BrokerService::State {
+    State(BrokerEngine &engineRef, BrokerIdentity identityValue, std::unique_ptr<IdSource> idSource)
+        : engine(engineRef), identity(std::move(identityValue)), ids(std::move(idSource)) {}
+
+    BrokerEngine &engine;
+    const BrokerIdentity identity;
+    const std::unique_ptr<IdSource> ids; // used inside units only (broker thread)
+    // Broker thread only:
+    ClockTimerId lifetimeTimer = 0;
+    std::optional<ClockTime> lifetimeDue;
+    bool stopped = false;
+};
+
+namespace service_unit {
+
+using StatePtr = std::shared_ptr<BrokerService::State>;
+using Unit = std::monostate; // the value of an operation that answers nothing
+
+inline std::string waitKey(const std::string &queueName) { return "queue:" + queueName; }
+
+inline EntityChange change(EntityChange::Kind kind, EntityChange::Entity entity, const std::string &name)
+{
+    return {kind, entity, QString::fromStdString(name)};
+}
+
+inline void reportQueueCounts(UnitContext &unit, const std::string &queueName)
+{
+    unit.reportChange(change(EntityChange::Kind::CountsChanged, EntityChange::Entity::Queue, queueName));
+}
+
+// What an operation's unit hands to its reply on the broker thread.
+template <class T>
+struct Outcome {
+    T value;
+    std::optional<ClockTime> lifetimeDue; // earliest lifetime work after this commit
+    std::vector<std::string> wake;        // queues whose waiting receives to retry
+};
+
+// An operation's work inside its unit: the value, the changes it reported
+// and, in `wake`, the queues whose waiting receives must retry after commit.
+template <class T>
+using Body = std::function<Result<T>(UnitContext &, BrokerService::State &, std::vector<std::string> &wake)>;
+
+// Calls `call` on `target`'s thread (dropped when it is gone), or at once
+// without a context. Nothing `call` throws escapes.
+void deliver(const QPointer<QObject> &target, bool hasContext, std::function<void()> call);
+// The earliest lifetime work due after `now` (queues and topics).
+Result<std::optional<ClockTime>> lifetimeDue(Database &db, ClockTime now);
+// Broker thread: moves the lifetime timer earlier to `due`, if it is.
+void lowerLifetimeTimer(const StatePtr &state, std::optional<ClockTime> due);
+
+// Any thread: runs `body` as a unit; on the broker thread after the commit,
+// moves the lifetime timer, wakes the receives of `wake`, then replies.
+template <class T>
+void run(const StatePtr &state, Body<T> body, QObject *context, BrokerService::Reply<T> reply)
+{
+    using Out = Outcome<T>;
+    const QPointer<QObject> target(context);
+    const bool hasContext = context != nullptr;
+    state->engine.execute(
+        [state, body = std::move(body)](UnitContext &unit) -> Result<Out> {
+            std::vector<std::string> wake;
+            Result<T> value = body(unit, *state, wake);
+            if (!value)
+                return value.error();
+            auto due = lifetimeDue(unit.database(), unit.now());
+            if (!due)
+                return due.error();
+            return Out{std::move(value).value(), *due, std::move(wake)};
+        },
+        nullptr,
+        [state, target, hasContext, reply = std::move(reply)](Result<Out> result) {
+            auto answer = std::make_shared<std::optional<Result<T>>>();
+            if (result) {
+                lowerLifetimeTimer(state, result->lifetimeDue);
+                for (const std::string &queue : result->wake)
+                    state->engine.waiters().notify(waitKey(queue));
+                answer->emplace(std::move(result).value().value);
+            } else {
+                answer->emplace(result.error());
+            }
+            deliver(target, hasContext, [reply, answer] { reply(std::move(**answer)); });
+        });
+}
+
+inline BrokerService::Reply<Unit> toStatusReply(BrokerService::Reply<void> reply)
+{
+    return [reply = std::move(reply)](Result<Unit> result) { reply(result ? Status() : Status(result.error())); };
+}
+
+// A Status as the value of a Body<Unit>.
+inline Result<Unit> asUnit(const Status &status)
+{
+    if (!status)
+        return status.error();
+    return Unit{};
+}
+
+} // namespace service_unit
+
+} // namespace relaydesk

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#include "engine/delivery_attempt.h"
+
+#include "policy/jitter_sampler.h"
+
+namespace relaydesk {
+
+HttpDeliveryRequest buildDeliveryPost(const DeliveryJob &job, const BrokerIdentity &identity,
+                                      const std::function<std::string(std::string)> &sign, std::string &signedEnvelope)
+{
+    const DeliveryRequest request = describeDeliveryRequest(job, identity);
+    signedEnvelope = sign ? sign(request.envelope) : request.envelope;
+    HttpDeliveryRequest http;
+    http.url = job.endpoint;
+    http.headers = request.headers;
+    http.headers.emplace_back("Content-Type", request.contentType);
+    http.body = request.raw ? job.message : signedEnvelope;
+    return http;
+}
+
+AttemptReport reportAttempt(DeliveryJob job, std::string signedEnvelope, ClockTime started,
+                            const HttpDeliveryResult &result, JitterSampler &jitter, ClockTime now)
+{
+    AttemptReport report;
+    report.startedAt = started;
+    report.durationMs = result.duration.count();
+    report.httpStatus = result.httpStatus;
+    switch (result.failure) {
+    case HttpDeliveryResult::Failure::None: report.failure = TransportFailure::None; break;
+    case HttpDeliveryResult::Failure::Timeout: report.failure = TransportFailure::Timeout; break;
+    case HttpDeliveryResult::Failure::ConnectionError: report.failure = TransportFailure::ConnectionError; break;
+    }
+    report.outcome = classifyAttempt(job.effective.policy.dialect, report.httpStatus, report.failure);
+    report.next = nextStepAfter(job.schedule, job.attempt, report.outcome);
+    if (!report.next.ends) {
+        const int planned = report.next.plannedDelaySeconds;
+        report.nextDue = now + (planned == 0 ? ClockDuration(0) : ClockDuration(jitter.sample(planned).count()));
+    }
+    report.sentEnvelope = std::move(signedEnvelope);
+    report.job = std::move(job);
+    return report;
+}
+
+} // namespace relaydesk

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+#include "engine/delivery_worker.h"
+
+#include "broker/id_source.h"
+#include "broker/pending_delivery.h"
+#include "broker/pending_delivery_outcome.h"
+#include "broker/sns_envelope.h"
+#include "broker/wall_time_source.h"
+#include "engine/broker_engine.h"
+#include "engine/clock_scheduler.h"
+#include "engine/delivery_attempt.h"
+#include "engine/delivery_throttle_gate.h"
+#include "net/http_delivery_client.h"
+
+#include <QDebug>
+
+#include <map>
+#include <set>
+#include <utility>
+
+namespace relaydesk {
+
+namespace {
+constexpr std::uint64_t kPruneEvery = 256; // recorded attempts between two prunings of the log
+} // namespace
+
+// Everything of the worker that lives on the broker thread. Captured by
+// shared_ptr in the engine's replies; after stop() those replies do nothing.
+class DeliveryWorker::Core final : public std::enable_shared_from_this<DeliveryWorker::Core> {
+public:
+    Core(BrokerEngine &engine, const WallTimeSource &wall, BrokerIdentity identity, DeliveryWorkerOptions options)
+        : m_engine(engine), m_wall(wall), m_identity(std::move(identity)), m_options(std::move(options)),
+          m_jitter(m_options.jitterFraction, m_options.jitterSeed)
+    {
+    }
+
+    void start()
+    {
+        HttpDeliveryClientOptions client;
+        client.requestTimeout = m_options.requestTimeout;
+        client.extraCaFile = m_options.extraCaFile;
+        m_client = std::make_unique<HttpDeliveryClient>(m_wall, client);
+        // The gate's callbacks run on the broker thread while the worker runs (stop() drops it).
+        m_gate = std::make_unique<DeliveryThrottleGate>(m_engine.scheduler(), [this](DeliveryJob job) { send(std::move(job)); });
+        m_stopped = false;
+        load();
+    }
+
+    void stop()
+    {
+        m_stopped = true;
+        if (m_timer)
+            m_engine.scheduler().cancel(m_timer);
+        m_timer = 0;
+        m_gate.reset();
+        m_due.clear();
+        m_dueOf.clear();
+        m_busy.clear();
+        m_client.reset(); // aborts requests in flight; their holds are released with them
+    }
+
+    bool running() const { return !m_stopped && m_client; }
+
+    // Best effort (SPEC 4.1): one POST, not retried, not logged — the
+    // subscription row is already gone, so nothing can be stored for it.
+    void sendOnce(const DeliveryJob &job)
+    {
+        if (!running())
+            return;
+        std::string envelope;
+        const HttpDeliveryRequest http = buildDeliveryPost(job, m_identity, m_options.signEnvelope, envelope);
+        m_client->post(http, [hold = m_engine.holdAdvance()](HttpDeliveryResult) {});
+    }
+
+    IdSource &ids() { return *m_ids; }
+    const BrokerIdentity &identity() const { return m_identity; }
+
+    void load()
+    {
+        if (!running())
+            return;
+        if (m_loading) {
+            m_reloadWanted = true;
+            return;
+        }
+        m_loading = true;
+        const std::size_t window = m_options.window;
+        m_engine.execute(
+            [window](Database &db, ClockTime) { return pending_deliveries::earliest(db, window); }, nullptr,
+            [self = shared_from_this()](Result<std::vector<PendingDeliveryRow>> rows) { self->loaded(std::move(rows)); });
+    }
+
+private:
+    void loaded(Result<std::vector<PendingDeliveryRow>> rows)
+    {
+        m_loading = false;
+        if (!running())
+            return;
+        if (!rows) {
+            qWarning("delivery worker: loading pending deliveries failed: %s", rows.error().message.c_str());
+        } else {
+            for (const PendingDeliveryRow &row : *rows) {
+                if (m_busy.count(row.key))
+                    continue;
+                forget(row.key);
+                remember(row.key, row.due);
+            }
+            m_truncated = rows->size() >= m_options.window;
+            if (m_truncated && !rows->empty())
+                m_horizon = rows->back().due;
+        }
+        if (m_reloadWanted) {
+            m_reloadWanted = false;
+            load();
+            return;
+        }
+        arm();
+    }
+
+    void remember(PendingDeliveryKey key, ClockTime due)
+    {
+        if (m_truncated && due > m_horizon)
+            return; // beyond the window: the next load brings it
+        m_due.emplace(due, key);
+        m_dueOf[key] = due;
+    }
+
+    void forget(PendingDeliveryKey key)
+    {
+        const auto found = m_dueOf.find(key);
+        if (found == m_dueOf.end())
+            return;
+        m_due.erase({found->second, key});
+        m_dueOf.erase(found);
+    }
+
+    // Keeps the one scheduler entry at the earliest due time.
+    void arm()
+    {
+        if (!running())
+            return;
+        if (m_due.empty()) {
+            if (m_timer)
+                m_engine.scheduler().cancel(m_timer);
+            m_timer = 0;
+            if (m_truncated && m_busy.empty()) {
+                m_truncated = false;
+                load();
+            }
+            return;
+        }
+        const ClockTime next = m_due.begin()->first;
+        if (m_timer && m_timerAt == next)
+            return;
+        if (m_timer)
+            m_engine.scheduler().cancel(m_timer);
+        m_timerAt = next;
+        m_timer = m_engine.scheduler().schedule(next, [self = shared_from_this()](ClockTime now) {
+            self->m_timer = 0;
+            self->fire(now);
+        });
+    }
+
+    void fire(ClockTime now)
+    {
+        if (!running())
+            return;
+        while (!m_due.empty() && m_due.begin()->first <= now) {
+            const PendingDeliveryKey key = m_due.begin()->second;
+            forget(key);
+            m_busy.insert(key);
+            prepare(key);
+        }
+        arm();
+    }
+
+    // Reads the job in a unit, then sends it (or ends it without an attempt).
+    void prepare(PendingDeliveryKey key)
+    {
+        BrokerIdentity identity = m_identity;
+        m_engine.execute(
+            [identity, key](Database &db, ClockTime) { return pending_deliveries::loadJob(db, identity, key); }, nullptr,
+            [self = shared_from_this(), key, hold = m_engine.holdAdvance()](Result<std::optional<DeliveryJob>> job) {
+                self->prepared(key, std::move(job));
+            });
+    }
+
+    void prepared(PendingDeliveryKey key, Result<std::optional<DeliveryJob>> job)
+    {
+        if (!running())
+            return;
+        if (!job || !*job) {
+            if (!job)
+                qWarning("delivery worker: reading a pending delivery failed: %s", job.error().message.c_str());
+            m_busy.erase(key);
+            arm();
+            return;
+        }
+        DeliveryJob &ready = **job;
+        const ClockTime now = m_engine.clock().now();
+        const bool expired = ready.expiresAt && now > *ready.expiresAt;
+        const bool confirmationSpent = ready.kind == "SubscriptionConfirmation" && ready.confirmed;
+        if (expired || confirmationSpent) {
+            m_engine.execute(
+                [ready](Database &db, ClockTime) -> Result<bool> {
+                    if (Status ended = pending_delivery_outcome::endWithoutAttempt(db, ready); !ended)
+                        return ended.error();
+                    return true;
+                },
+                nullptr, [self = shared_from_this(), key](Result<bool>) {
+                    self->m_busy.erase(key);
+                    self->arm();
+                });
+            return;
+        }
+        m_gate->admit(std::move(ready), now);
+    }
+
+    void send(DeliveryJob job)
+    {
+        std::string envelope;
+        const HttpDeliveryRequest http = buildDeliveryPost(job, m_identity, m_options.signEnvelope, envelope);
+        const ClockTime started = m_engine.clock().now();
+        m_client->post(http, [self = shared_from_this(), job = std::move(job), envelope = std::move(envelope), started,
+                              hold = m_engine.holdAdvance()](HttpDeliveryResult result) mutable {
+            self->finished(std::move(job), std::move(envelope), started, std::move(result), std::move(hold));
+        });
+    }
+
+    void finished(DeliveryJob job, std::string envelope, ClockTime started, HttpDeliveryResult result,
+                  std::shared_ptr<void> hold)
+    {
+        if (!running())
+            return;
+        AttemptReport report = reportAttempt(std::move(job), std::move(envelope), started, result, m_jitter,
+                                             m_engine.clock().now());
+        const PendingDeliveryKey key = report.job.key;
+        const QString arn = QString::fromStdString(report.job.subscriptionArn);
+        const bool prune = ++m_recorded % kPruneEvery == 0;
+        const std::size_t keep = m_options.retainedAttempts;
+        auto ids = m_ids;
+        m_engine.execute(
+            [report = std::move(report), ids, arn, prune, keep](UnitContext &context) -> Result<RecordedAttempt> {
+                Result<RecordedAttempt> recorded =
+                    pending_delivery_outcome::record(context.database(), *ids, report, context.now());
+                if (!recorded)
+                    return recorded;
+                if (prune) {
+                    if (Result<std::int64_t> pruned = attempt_log::prune(context.database(), keep); !pruned)
+                        return pruned.error();
+                }
+                context.reportChange(EntityChange{EntityChange::Kind::CountsChanged, EntityChange::Entity::Subscription, arn});
+                if (recorded->end == DeliveryEnd::DeadLettered && report.job.deadLetterTargetArn) {
+                    if (const std::optional<ArnParts> queue = splitArn(*report.job.deadLetterTargetArn))
+                        context.reportChange(EntityChange{EntityChange::Kind::CountsChanged, EntityChange::Entity::Queue,
+                                                          QString::fromStdString(queue->resource)});
+                }
+                return recorded;
+            },
+            nullptr, [self = shared_from_this(), key, hold = std::move(hold)](Result<RecordedAttempt> recorded) {
+                self->recorded(key, std::move(recorded));
+            });
+    }
+
+    void recorded(PendingDeliveryKey key, Result<RecordedAttempt> recorded)
+    {
+        if (!running())
+            return;
+        m_busy.erase(key);
+        if (!recorded)
+            qWarning("delivery worker: recording an attempt failed: %s", recorded.error().message.c_str());
+        else if (recorded->nextDue)
+            remember(key, *recorded->nextDue);
+        arm();
+    }
+
+    BrokerEngine &m_engine;
+    const WallTimeSource &m_wall;
+    BrokerIdentity m_identity;
+    DeliveryWorkerOptions m_options;
+    JitterSampler m_jitter;
+    std::shared_ptr<RandomIdSource> m_ids = std::make_shared<RandomIdSource>();
+    std::unique_ptr<HttpDeliveryClient> m_client;
+    bool m_stopped = true;
+
+    std::set<std::pair<ClockTime, PendingDeliveryKey>> m_due;   // the window, earliest first
+    std::map<PendingDeliveryKey, ClockTime> m_dueOf;
+    std::set<PendingDeliveryKey> m_busy;                        // being read, throttled, in flight or recorded
+    bool m_truncated = false;                                   // the store holds rows beyond m_horizon
+    ClockTime m_horizon{};
+    bool m_loading = false;
+    bool m_reloadWanted = false;
+    ClockTimerId m_timer = 0;
+    ClockTime m_timerAt{};
+    std::unique_ptr<DeliveryThrottleGate> m_gate;
+    std::uint64_t m_recorded = 0;
+};
+
+DeliveryWorker::DeliveryWorker(BrokerEngine &engine, const WallTimeSource &wall, BrokerIdentity identity,
+                               DeliveryWorkerOptions options)
+    : m_core(std::make_shared<Core>(engine, wall, std::move(identity), std::move(options))), m_engine(engine)
+{
+}
+
+DeliveryWorker::~DeliveryWorker()
+{
+    stop();
+}
+
+void DeliveryWorker::start()
+{
+    if (m_started)
+        return;
+    m_started = true;
+    m_engine.postAndWait([core = m_core] { core->start(); });
+}
+
+void DeliveryWorker::stop()
+{
+    if (!m_started)
+        return;
+    m_started = false;
+    m_engine.postAndWait([core = m_core] { core->stop(); });
+}
+
+void DeliveryWorker::wake()
+{
+    m_engine.post([core = m_core] { core->load(); });
+}
+
+void DeliveryWorker::sendUnsubscribeConfirmation(UnsubscribedEndpoint unsubscribed)
+{
+    m_engine.post([core = m_core, unsubscribed = std::move(unsubscribed), &engine = m_engine] {
+        DeliveryJob job;
+        job.kind = "UnsubscribeConfirmation";
+        job.messageId = core->ids().newMessageId();
+        job.topicArn = unsubscribed.topicArn;
+        job.subscriptionArn = unsubscribed.subscriptionArn;
+        job.endpoint = unsubscribed.endpoint;
+        job.confirmationToken = unsubscribed.token;
+        job.message = confirmationMessage(job.kind, unsubscribed.subscriptionArn);
+        job.published = engine.clock().now();
+        core->sendOnce(job);
+    });
+}
+
+} // namespace relaydesk

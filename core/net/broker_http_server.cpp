@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#include "net/broker_http_server.h"
+
+#include "net/native_api.h"
+#include "net/query_protocol.h"
+#include "net/sqs_json_protocol.h"
+#include "net/wire_error.h"
+
+#include <QHttpServerRequest>
+#include <QMetaEnum>
+#include <QUrlQuery>
+
+namespace relaydesk {
+
+namespace {
+
+QByteArray methodName(QHttpServerRequest::Method method)
+{
+    return QByteArray(QMetaEnum::fromType<QHttpServerRequest::Method>().valueToKey(static_cast<int>(method))).toUpper();
+}
+
+} // namespace
+
+BrokerHttpServer::BrokerHttpServer(BrokerEngine &engine, BrokerService &service, BrokerIdentity identity,
+                                   Options options, QObject *parent)
+    : QAbstractHttpServer(parent), m_engine(engine), m_service(service), m_identity(std::move(identity)),
+      m_options(options)
+{
+}
+
+bool BrokerHttpServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    ReplyChannel channel(socket);
+    const QUrl url = request.url();
+    const bool tooLarge = static_cast<std::size_t>(request.body().size()) > kMaxBodyBytes;
+    const WireError tooLargeError =
+        WireError::bodyTooLarge("The request body is larger than " + std::to_string(kMaxBodyBytes) + " bytes.");
+
+    const QByteArray target = request.value("x-amz-target");
+    if (!target.isEmpty()) {
+        if (tooLarge)
+            channel.send(sqsJsonErrorReply(tooLargeError, newRequestId()));
+        else
+            answerSqsJson(target, request.body(), SqsActionContext{m_service, m_identity, this}, channel);
+        return true;
+    }
+
+    if (url.path() == QLatin1String("/api/v1") || url.path().startsWith(QLatin1String("/api/v1/"))) {
+        if (tooLarge) {
+            channel.send(nativeErrorReply(tooLargeError));
+            return true;
+        }
+        auto parsed = readNativeRequest(methodName(request.method()), url, request.body());
+        if (const std::string *problem = std::get_if<std::string>(&parsed))
+            channel.send(nativeErrorReply(WireError::malformedRequest(*problem)));
+        else
+            answerNative(std::get<NativeRequest>(parsed), NativeContext{m_engine, m_service, m_identity, this}, channel);
+        return true;
+    }
+    const bool form = request.method() == QHttpServerRequest::Method::Post &&
+                      request.value("content-type").startsWith("application/x-www-form-urlencoded");
+    const bool queryGet = request.method() == QHttpServerRequest::Method::Get &&
+                          QUrlQuery(url).hasQueryItem(QStringLiteral("Action"));
+    if (form || queryGet) {
+        if (tooLarge) {
+            channel.send(sqsQueryErrorReply(tooLargeError, newRequestId()));
+            return true;
+        }
+        const SqsActionContext sqs{m_service, m_identity, this};
+        const SnsActionContext sns{m_service, m_identity, this, m_options.autoConfirm};
+        const QByteArray parameters = form ? request.body() : url.query(QUrl::FullyEncoded).toUtf8();
+        answerQuery(parameters, url.path().toUtf8(), request.value("authorization"), sqs, sns, channel);
+        return true;
+    }
+
+    return false;
+}
+
+void BrokerHttpServer::missingHandler(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    ReplyChannel(socket).send(nativeErrorReply(
+        {"NotFound", "NotFound", 404, true, "No resource at " + request.url().path().toStdString() + "."}));
+}
+
+} // namespace relaydesk

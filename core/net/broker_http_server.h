@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/broker_identity.h"
+
+#include <QAbstractHttpServer>
+
+#include <cstddef>
+
+namespace relaydesk {
+
+class BrokerEngine;
+class BrokerService;
+
+// The one port of `relaydesk serve` (SPEC 8.2): routes each request by its
+// shape —
+//   POST with X-Amz-Target: AmazonSQS.*          → SQS JSON protocol
+//   /api/v1/…                                    → native JSON API
+//   POST form-encoded, or GET with ?Action=…     → SQS / SNS query protocol
+//   anything else                                → 404 in the native shape
+// and refuses a body over kMaxBodyBytes (413, in the protocol's shape).
+// Requests are answered asynchronously from the broker's replies; a client
+// that goes away before its answer (a long poll given up) is simply not
+// answered.
+// Ownership: borrows the engine and the service, which must outlive the
+// server. Thread: the thread it was made on (the broker's replies are posted
+// there).
+class BrokerHttpServer final : public QAbstractHttpServer {
+    Q_OBJECT
+
+public:
+    // 1 MiB message + batch framing + base64 binary attributes.
+    static constexpr std::size_t kMaxBodyBytes = 4 * 1024 * 1024;
+
+    struct Options {
+        bool autoConfirm = false;   // HTTP/S subscriptions start confirmed (serve --auto-confirm)
+    };
+
+    BrokerHttpServer(BrokerEngine &engine, BrokerService &service, BrokerIdentity identity, Options options,
+                     QObject *parent = nullptr);
+
+protected:
+    bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
+    void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
+
+private:
+    BrokerEngine &m_engine;
+    BrokerService &m_service;
+    const BrokerIdentity m_identity;
+    const Options m_options;
+};
+
+} // namespace relaydesk

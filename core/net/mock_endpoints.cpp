@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+#include "net/mock_endpoints.h"
+
+#include "broker/clock.h"
+
+#include <QAbstractHttpServer>
+#include <QHttpServerRequest>
+#include <QHttpServerResponder>
+#include <QTcpSocket>
+#include <QTimer>
+#include <QUrl>
+
+#include <algorithm>
+#include <memory>
+
+namespace relaydesk {
+
+namespace {
+
+using Code = BrokerErrorCode;
+
+constexpr std::size_t kMaxNameLength = 80;
+
+// QAbstractHttpServer::makeResponder is a protected static; this class,
+// never instantiated, makes it callable so that mock answers go through Qt's
+// responder (status line, Content-Length) like every other answer.
+class ResponderSource : public QAbstractHttpServer {
+public:
+    using QAbstractHttpServer::makeResponder;
+};
+
+Status validateName(std::string_view name)
+{
+    const bool valid = !name.empty() && name.size() <= kMaxNameLength
+        && std::all_of(name.begin(), name.end(), [](char c) {
+               return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.'
+                   || c == '_' || c == '-';
+           });
+    if (!valid)
+        return BrokerError(Code::InvalidParameterValue,
+                           "mock endpoint name: 1 to 80 characters of letters, digits, '.', '_' and '-'");
+    return {};
+}
+
+BrokerError notFound(std::string_view name)
+{
+    return BrokerError(Code::ResourceNotFound, "no mock endpoint \"" + std::string(name) + "\"");
+}
+
+std::string methodName(QHttpServerRequest::Method method)
+{
+    using M = QHttpServerRequest::Method;
+    switch (method) {
+    case M::Get: return "GET";
+    case M::Put: return "PUT";
+    case M::Delete: return "DELETE";
+    case M::Post: return "POST";
+    case M::Head: return "HEAD";
+    case M::Options: return "OPTIONS";
+    case M::Patch: return "PATCH";
+    case M::Connect: return "CONNECT";
+    case M::Trace: return "TRACE";
+    default: return "UNKNOWN";
+    }
+}
+
+MockRequest describe(const QHttpServerRequest &request)
+{
+    MockRequest recorded;
+    recorded.method = methodName(request.method());
+    const QUrl url = request.url();
+    recorded.target = url.path(QUrl::FullyEncoded).toStdString();
+    if (url.hasQuery())
+        recorded.target += "?" + url.query(QUrl::FullyEncoded).toStdString();
+    for (const auto &[name, value] : request.headers())
+        recorded.headers.emplace_back(name.toStdString(), value.toStdString());
+    recorded.body = request.body().toStdString();
+    return recorded;
+}
+
+void answer(QHttpServerResponder &responder, int status, const QByteArray &body)
+{
+    responder.write(body, "text/plain", static_cast<QHttpServerResponder::StatusCode>(status));
+}
+
+} // namespace
+
+MockEndpoints::MockEndpoints(const Clock &clock, std::size_t recordLimit)
+    : m_clock(&clock), m_recordLimit(std::max<std::size_t>(recordLimit, 1))
+{
+}
+
+MockEndpoints::~MockEndpoints() = default;
+
+std::string MockEndpoints::pathOf(std::string_view name)
+{
+    return std::string(kPathPrefix) + std::string(name);
+}
+
+Status MockEndpoints::set(std::string_view name, std::string_view script)
+{
+    if (Status valid = validateName(name); !valid)
+        return valid;
+    Result<MockScript> parsed = parseMockScript(script);
+    if (!parsed)
+        return parsed.error();
+    const std::lock_guard lock(m_mutex);
+    m_endpoints.insert_or_assign(std::string(name), Endpoint{std::move(*parsed), 0, {}});
+    return {};
+}
+
+bool MockEndpoints::remove(std::string_view name)
+{
+    const std::lock_guard lock(m_mutex);
+    const auto found = m_endpoints.find(name);
+    if (found == m_endpoints.end())
+        return false;
+    m_endpoints.erase(found);
+    return true;
+}
+
+std::vector<MockEndpointSummary> MockEndpoints::list() const
+{
+    const std::lock_guard lock(m_mutex);
+    std::vector<MockEndpointSummary> summaries;
+    summaries.reserve(m_endpoints.size());
+    for (const auto &[name, endpoint] : m_endpoints)
+        summaries.push_back({name, endpoint.script.text, endpoint.requestCount});
+    return summaries;
+}
+
+std::optional<MockEndpointSummary> MockEndpoints::find(std::string_view name) const
+{
+    const std::lock_guard lock(m_mutex);
+    const auto found = m_endpoints.find(name);
+    if (found == m_endpoints.end())
+        return std::nullopt;
+    return MockEndpointSummary{found->first, found->second.script.text, found->second.requestCount};
+}
+
+Result<std::vector<MockRequest>> MockEndpoints::received(std::string_view name) const
+{
+    const std::lock_guard lock(m_mutex);
+    const auto found = m_endpoints.find(name);
+    if (found == m_endpoints.end())
+        return notFound(name);
+    return std::vector<MockRequest>(found->second.requests.begin(), found->second.requests.end());
+}
+
+Status MockEndpoints::clearReceived(std::string_view name)
+{
+    const std::lock_guard lock(m_mutex);
+    const auto found = m_endpoints.find(name);
+    if (found == m_endpoints.end())
+        return notFound(name);
+    found->second.requests.clear();
+    return {};
+}
+
+std::optional<MockStep> MockEndpoints::take(const std::string &name, MockRequest request)
+{
+    const std::lock_guard lock(m_mutex);
+    const auto found = m_endpoints.find(name);
+    if (found == m_endpoints.end())
+        return std::nullopt;
+    Endpoint &endpoint = found->second;
+    const MockStep step = endpoint.script.stepFor(endpoint.requestCount++);
+    request.answer = step;
+    endpoint.requests.push_back(std::move(request));
+    while (endpoint.requests.size() > m_recordLimit)
+        endpoint.requests.pop_front();
+    return step;
+}
+
+bool MockEndpoints::handle(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    const QString path = request.url().path();
+    const QString prefix = QString::fromLatin1(kPathPrefix.data(), static_cast<qsizetype>(kPathPrefix.size()));
+    if (!path.startsWith(prefix) && path != prefix.chopped(1))
+        return false;
+    const QString name = path.mid(prefix.size()).section(QLatin1Char('/'), 0, 0);
+
+    MockRequest recorded = describe(request);
+    recorded.received = m_clock->now();
+    const std::optional<MockStep> step = take(name.toStdString(), std::move(recorded));
+    if (!step) {
+        QHttpServerResponder responder = ResponderSource::makeResponder(request, socket);
+        answer(responder, 404, "no mock endpoint \"" + name.toUtf8() + "\"\n");
+        return true;
+    }
+
+    const QByteArray body = "mock " + name.toUtf8() + ": " + QByteArray::number(step->status) + "\n";
+    switch (step->action) {
+    case MockAction::Respond:
+        if (step->delay.count() == 0) {
+            QHttpServerResponder responder = ResponderSource::makeResponder(request, socket);
+            answer(responder, step->status, body);
+        } else {
+            auto responder = std::make_shared<QHttpServerResponder>(ResponderSource::makeResponder(request, socket));
+            QTimer::singleShot(step->delay, socket, [responder, status = step->status, body] {
+                answer(*responder, status, body);
+            });
+        }
+        break;
+    case MockAction::Hang:
+        QTimer::singleShot(step->delay, socket, [socket] { socket->disconnectFromHost(); });
+        break;
+    case MockAction::Close:
+        socket->disconnectFromHost();
+        break;
+    }
+    return true;
+}
+
+} // namespace relaydesk

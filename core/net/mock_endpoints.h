@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/clock_time.h"
+#include "broker/result.h"
+#include "net/mock_script.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+class QHttpServerRequest;
+class QTcpSocket;
+
+namespace relaydesk {
+
+class Clock;
+
+// One request a mock endpoint received, as recorded.
+struct MockRequest {
+    std::string method;                                        // "GET", "POST", ...
+    std::string target;                                        // path and query as sent, e.g. "/_mock/orders?a=1"
+    std::vector<std::pair<std::string, std::string>> headers;  // in the order sent, names as sent
+    std::string body;
+    ClockTime received{};                                      // broker clock time
+    MockStep answer;                                           // the script step the request took
+};
+
+// One mock endpoint as listed.
+struct MockEndpointSummary {
+    std::string name;
+    std::string script;            // as written
+    std::uint64_t requestCount = 0; // requests since the script was set (also those no longer recorded)
+
+    bool operator==(const MockEndpointSummary &) const = default;
+};
+
+// The broker's scriptable test endpoints (SPEC 4.7), served at
+// http://HOST:PORT/_mock/NAME (and /_mock/NAME/anything, for endpoints that
+// want a path of their own). Each endpoint follows its MockScript (see
+// mock_script.h for the grammar) request by request and records what it
+// received: the last `recordLimit` requests, oldest first.
+//
+// Serving: the HTTP server that owns the port calls handle() from its
+// QAbstractHttpServer::handleRequest override before its own routing. Answers
+// go through Qt's QHttpServerResponder; "close" and "hang" act on the socket.
+// Delays and hangs are wall time (QTimer on the socket's thread), not broker
+// clock time: they are about real sockets, and a virtual clock would never
+// release them. Timers are parented to the socket, so a connection the client
+// drops first cancels them; an endpoint removed or replaced meanwhile does not
+// stop an answer already scheduled.
+//
+// Names: 1–80 characters of A–Z a–z 0–9 . _ - (InvalidParameterValue
+// otherwise). An unknown name under /_mock/ answers 404.
+//
+// Ownership: does not own the Clock (which must outlive it) nor the sockets.
+// Thread-safety: handle() runs on the thread of the server's sockets (the HTTP
+// server's thread). set/remove/list/find/received/clearReceived may be called
+// from any thread (one mutex guards the endpoints).
+class MockEndpoints final {
+public:
+    static constexpr std::size_t kDefaultRecordLimit = 1000;
+    static constexpr std::string_view kPathPrefix = "/_mock/";
+
+    explicit MockEndpoints(const Clock &clock, std::size_t recordLimit = kDefaultRecordLimit);
+    MockEndpoints(const MockEndpoints &) = delete;
+    MockEndpoints &operator=(const MockEndpoints &) = delete;
+    ~MockEndpoints();
+
+    // Creates endpoint `name`, or replaces its script; either way it starts
+    // afresh (first step, no requests recorded). Errors: InvalidParameterValue
+    // for a bad name or a script that does not parse (nothing changes).
+    Status set(std::string_view name, std::string_view script);
+    // Deletes `name`; false when there is no such endpoint.
+    bool remove(std::string_view name);
+
+    std::vector<MockEndpointSummary> list() const;    // by name
+    std::optional<MockEndpointSummary> find(std::string_view name) const;
+    // The recorded requests of `name`, oldest first. ResourceNotFound when
+    // there is no such endpoint.
+    Result<std::vector<MockRequest>> received(std::string_view name) const;
+    // Forgets the recorded requests (the script goes on where it was).
+    Status clearReceived(std::string_view name);
+
+    // The URL path of endpoint `name`: "/_mock/NAME".
+    static std::string pathOf(std::string_view name);
+
+    // Serves `request` if its path is under /_mock/: records it, takes the
+    // endpoint's next step on `socket` and returns true. Returns false for any
+    // other path (the server routes it on). `socket` is the connection the
+    // request came on (QAbstractHttpServer::handleRequest's argument).
+    bool handle(const QHttpServerRequest &request, QTcpSocket *socket);
+
+private:
+    struct Endpoint {
+        MockScript script;
+        std::uint64_t requestCount = 0;
+        std::deque<MockRequest> requests;
+    };
+
+    // Records `request` and picks its step; nothing when `name` is unknown.
+    std::optional<MockStep> take(const std::string &name, MockRequest request);
+
+    const Clock *m_clock = nullptr;
+    std::size_t m_recordLimit = kDefaultRecordLimit;
+    mutable std::mutex m_mutex;
+    std::map<std::string, Endpoint, std::less<>> m_endpoints; // guarded by m_mutex
+};
+
+} // namespace relaydesk

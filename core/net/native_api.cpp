@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+#include "net/native_api.h"
+
+#include "net/action_input.h"
+#include "net/wire_error.h"
+
+#include <QUrl>
+
+namespace relaydesk {
+
+NativeAnswer NativeAnswer::failure(const BrokerError &error)
+{
+    const BrokerErrorInfo &info = error.info();
+    return failure(info.httpStatus, std::string(info.name), error.message);
+}
+
+NativeAnswer NativeAnswer::failure(int status, std::string code, std::string message)
+{
+    return {status, {{"error", std::move(code)}, {"message", std::move(message)}}};
+}
+
+namespace native_routes {
+
+NativeAnswer methodNotAllowed(const NativeRequest &request)
+{
+    std::string path;
+    for (const std::string &segment : request.path)
+        path += "/" + segment;
+    return NativeAnswer::failure(405, "MethodNotAllowed", request.method + " is not allowed on /api/v1" + path + ".");
+}
+
+} // namespace native_routes
+
+std::variant<NativeRequest, std::string> readNativeRequest(const QByteArray &method, const QUrl &url,
+                                                          const QByteArray &body)
+{
+    NativeRequest request;
+    request.method = method.toUpper().toStdString();
+    const QString path = url.path(QUrl::FullyEncoded);
+    const QString prefix = QStringLiteral("/api/v1");
+    for (const QString &segment : path.mid(prefix.size()).split(QLatin1Char('/'), Qt::SkipEmptyParts))
+        request.path.push_back(QUrl::fromPercentEncoding(segment.toUtf8()).toStdString());
+    request.query = QUrlQuery(url);
+    if (body.trimmed().isEmpty()) {
+        request.body = nlohmann::json::object();
+        return request;
+    }
+    request.body = nlohmann::json::parse(body, nullptr, false);
+    if (request.body.is_discarded() || !request.body.is_object())
+        return std::string("The request body is not a JSON object.");
+    return request;
+}
+
+void answerNative(const NativeRequest &request, const NativeContext &context, ReplyChannel channel)
+{
+    NativeReply reply = [channel](NativeAnswer answer) mutable {
+        HttpReply http;
+        http.status = answer.status;
+        http.contentType = "application/json";
+        http.body = QByteArray::fromStdString(jsonText(answer.body));
+        channel.send(http);
+    };
+    using Route = bool (*)(const NativeRequest &, const NativeContext &, const NativeReply &);
+    for (Route route : {native_routes::clock, native_routes::policies, native_routes::queues, native_routes::topics}) {
+        if (route(request, context, reply))
+            return;
+    }
+    std::string path;
+    for (const std::string &segment : request.path)
+        path += "/" + segment;
+    reply(NativeAnswer::failure(404, "NotFound", "No resource at /api/v1" + path + "."));
+}
+
+} // namespace relaydesk

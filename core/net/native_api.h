@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/broker_identity.h"
+#include "broker/result.h"
+#include "net/http_reply.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QUrlQuery>
+
+#include <functional>
+#include <variant>
+#include <string>
+#include <vector>
+
+class QObject;
+
+namespace relaydesk {
+
+class BrokerEngine;
+class BrokerService;
+
+// One request to the native JSON API (SPEC 8.2) under /api/v1/.
+struct NativeRequest {
+    std::string method;                  // "GET", "POST", "PUT", "DELETE"
+    std::vector<std::string> path;       // segments after /api/v1/, percent-decoded
+    QUrlQuery query;
+    nlohmann::json body;                 // {} when the request had none
+};
+
+// An answer: status and JSON — 200/201 with the resource, or ≥ 400 with
+// {"error": CODE, "message": …}.
+struct NativeAnswer {
+    int status = 200;
+    nlohmann::json body = nlohmann::json::object();
+
+    static NativeAnswer failure(const BrokerError &error);   // the broker's code and status
+    static NativeAnswer failure(int status, std::string code, std::string message);
+};
+using NativeReply = std::function<void(NativeAnswer)>;
+
+// What the routes need. Borrowed; all outlive every request.
+struct NativeContext {
+    BrokerEngine &engine;
+    BrokerService &service;
+    const BrokerIdentity &identity;
+    QObject *replyContext = nullptr;
+};
+
+// The native JSON API: routes a request to its resource and replies with
+// JSON, or an error {"error": CODE, "message": …} with the broker's code.
+// Resources and their JSON are documented in core/net/README.md. An unknown
+// resource is 404 NotFound, a known one with the wrong method 405
+// MethodNotAllowed. Thread: the replyContext's.
+void answerNative(const NativeRequest &request, const NativeContext &context, ReplyChannel channel);
+
+// Reads the parts of an HTTP request under /api/v1/ (body as JSON: an error
+// message when it is not a JSON object). Pure.
+std::variant<NativeRequest, std::string> readNativeRequest(const QByteArray &method, const QUrl &url,
+                                                          const QByteArray &body);
+
+// The route tables of the resource files (native_*_routes.cpp). Each returns
+// false when the path is not its resource (the router then tries the next).
+namespace native_routes {
+bool clock(const NativeRequest &, const NativeContext &, const NativeReply &);
+bool policies(const NativeRequest &, const NativeContext &, const NativeReply &);
+bool queues(const NativeRequest &, const NativeContext &, const NativeReply &);
+bool topics(const NativeRequest &, const NativeContext &, const NativeReply &);
+// The 405 answer for a known resource.
+NativeAnswer methodNotAllowed(const NativeRequest &request);
+// Adapts a service reply: `write` turns the value into the 200 body.
+template <class T, class Write>
+std::function<void(Result<T>)> answerWith(NativeReply reply, Write write, int status = 200)
+{
+    return [reply = std::move(reply), write, status](Result<T> result) {
+        reply(result ? NativeAnswer{status, write(*result)} : NativeAnswer::failure(result.error()));
+    };
+}
+inline std::function<void(Status)> answerEmpty(NativeReply reply)
+{
+    return [reply = std::move(reply)](Status status) {
+        reply(status ? NativeAnswer{} : NativeAnswer::failure(status.error()));
+    };
+}
+} // namespace native_routes
+
+} // namespace relaydesk

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+#include "net/serve_command.h"
+
+#include "broker/broker_identity.h"
+#include "broker/id_source.h"
+#include "broker/wall_time_source.h"
+#include "engine/broker_engine.h"
+#include "engine/broker_service.h"
+#include "net/broker_http_server.h"
+#include "net/serve_options.h"
+#include "store/database.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QSocketNotifier>
+#include <QTcpServer>
+
+#include <csignal>
+#include <memory>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace relaydesk {
+
+namespace {
+
+int g_signalPipe[2] = {-1, -1};
+
+void onStopSignal(int)
+{
+    const char byte = 1;
+    [[maybe_unused]] const auto written = ::write(g_signalPipe[0], &byte, 1);
+}
+
+// SIGINT/SIGTERM end the event loop (through a socket pair, the only safe
+// way out of a signal handler).
+std::unique_ptr<QSocketNotifier> quitOnStopSignals()
+{
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0)
+        return nullptr;
+    auto notifier = std::make_unique<QSocketNotifier>(g_signalPipe[1], QSocketNotifier::Read);
+    QObject::connect(notifier.get(), &QSocketNotifier::activated, [] {
+        char byte = 0;
+        [[maybe_unused]] const auto got = ::read(g_signalPipe[1], &byte, 1);
+        QCoreApplication::quit();
+    });
+    struct sigaction action = {};
+    action.sa_handler = onStopSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    ::sigaction(SIGINT, &action, nullptr);
+    ::sigaction(SIGTERM, &action, nullptr);
+    return notifier;
+}
+
+void print(FILE *stream, const QString &text)
+{
+    std::fputs(text.toLocal8Bit().constData(), stream);
+    std::fflush(stream);
+}
+
+QString hostText(const QHostAddress &address)
+{
+    const QString text = address.toString();
+    return address.protocol() == QAbstractSocket::IPv6Protocol ? QLatin1Char('[') + text + QLatin1Char(']') : text;
+}
+
+} // namespace
+
+QString serveCommandUsage() { return serveOptionsHelp(); }
+
+int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *out, FILE *err)
+{
+    const auto parsed = parseServeOptions(arguments);
+    if (const QString *usage = std::get_if<QString>(&parsed)) {
+        print(err, QStringLiteral("relaydesk serve: %1\nTry 'relaydesk serve --help'.\n").arg(*usage));
+        return 2;
+    }
+    const ServeOptions options = std::get<ServeOptions>(parsed);
+    if (options.showHelp) {
+        print(out, serveOptionsHelp());
+        return 0;
+    }
+    if (!options.configFile.isEmpty()) {
+        print(err, QStringLiteral("relaydesk serve: --config is not available in this version yet\n"));
+        return 2;
+    }
+
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("Relaydesk"));
+    QCoreApplication::setApplicationName(QStringLiteral("Relaydesk"));
+
+    if (options.databasePath != QLatin1String(":memory:"))
+        QDir().mkpath(QFileInfo(options.databasePath).absolutePath());
+    auto database = Database::open(options.databasePath.toStdString());
+    if (!database.ok()) {
+        print(err, QStringLiteral("relaydesk serve: %1\n").arg(QString::fromStdString(database.status().message())));
+        return 1;
+    }
+
+    auto listener = std::make_unique<QTcpServer>();
+    if (!listener->listen(options.bind, options.port)) {
+        print(err, QStringLiteral("relaydesk serve: cannot listen on %1:%2: %3\n")
+                       .arg(hostText(options.bind))
+                       .arg(options.port)
+                       .arg(listener->errorString()));
+        return 1;
+    }
+    if (options.bindsBeyondLoopback())
+        print(err, QStringLiteral("relaydesk serve: warning: listening on %1, reachable from other machines; "
+                                  "the broker checks no credentials\n")
+                       .arg(hostText(options.bind)));
+
+    BrokerIdentity identity;
+    identity.endpoint = QStringLiteral("http://%1:%2").arg(hostText(options.bind)).arg(listener->serverPort()).toStdString();
+
+    SystemWallTimeSource wall;
+    BrokerEngineOptions engineOptions;
+    engineOptions.clockMode = options.clockMode;
+    engineOptions.clockScale = options.timeScale;
+    BrokerEngine engine(std::move(database).value(), wall, engineOptions);
+    auto service = std::make_unique<BrokerService>(engine, identity);
+    auto server = std::make_unique<BrokerHttpServer>(engine, *service, identity, BrokerHttpServer::Options{options.autoConfirm});
+    listener->setParent(server.get());
+    server->bind(listener.release());
+    const auto stopSignals = quitOnStopSignals();
+
+    print(out, QStringLiteral("relaydesk: listening on %1\n").arg(QString::fromStdString(identity.endpoint)));
+    const int status = QCoreApplication::exec();
+
+    server.reset();   // no new requests
+    service.reset();
+    engine.stop();    // commits everything pending
+    return status;
+}
+
+} // namespace relaydesk

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/clock.h"
+
+#include <QHostAddress>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <optional>
+#include <variant>
+
+namespace relaydesk {
+
+// The options of `relaydesk serve` (SPEC 8.1), parsed and range-checked.
+// Plain value type.
+struct ServeOptions {
+    static constexpr quint16 kDefaultPort = 9911;
+
+    QString databasePath;             // ":memory:" or a file; default: AppDataLocation/relaydesk.db
+    QHostAddress bind = QHostAddress::LocalHost;
+    quint16 port = kDefaultPort;      // 0: any free port
+    QString configFile;               // empty: none
+    ClockMode clockMode = ClockMode::Real;
+    double timeScale = 1.0;           // scaled mode
+    double jitter = 0.0;              // 0–1, fraction of each retry delay
+    std::optional<std::uint64_t> seed;
+    bool autoConfirm = false;
+    bool showHelp = false;
+
+    // A bind address other than loopback: the caller prints a warning.
+    bool bindsBeyondLoopback() const { return !bind.isLoopback(); }
+};
+
+// The options or the usage error's message. Pure.
+std::variant<ServeOptions, QString> parseServeOptions(const QStringList &arguments);
+
+QString serveOptionsHelp();
+
+} // namespace relaydesk

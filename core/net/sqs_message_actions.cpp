@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+// The SQS message actions: send, receive, delete, change visibility (and batches).
+#include "net/sqs_actions_support.h"
+#include "net/sqs_messages.h"
+
+#include <limits>
+
+namespace relaydesk::sqs_actions {
+
+namespace {
+
+constexpr std::int64_t kIntMin = std::numeric_limits<int>::min();
+constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+
+Json writeAcknowledged(const bool &) { return Json::object(); }
+
+// Reads Entries with `read` per entry; the batch rules themselves
+// (empty, too many, ids) are the broker's.
+template <class Request, class Read>
+Result<std::vector<BatchEntry<Request>>> readEntries(const ActionInput &input, Read read)
+{
+    auto entries = input.objectList("Entries");
+    if (!entries)
+        return entries.error();
+    std::vector<BatchEntry<Request>> out;
+    for (const ActionInput &entry : *entries) {
+        auto id = entry.requiredString("Id");
+        if (!id)
+            return id.error();
+        auto request = read(entry);
+        if (!request)
+            return request.error();
+        out.push_back({*id, std::move(request).value()});
+    }
+    return out;
+}
+
+template <class V>
+BrokerService::BatchReply<V> batchReply(ActionReply reply, Json (*write)(const V &))
+{
+    return [reply = std::move(reply), write](Result<std::vector<BatchEntryResult<V>>> result) {
+        reply(result ? Result<Json>(batchResult(*result, write)) : Result<Json>(result.error()));
+    };
+}
+
+Result<VisibilityChange> readVisibilityChange(const ActionInput &input)
+{
+    auto handle = input.requiredString("ReceiptHandle");
+    if (!handle)
+        return handle.error();
+    auto timeout = input.optionalInteger("VisibilityTimeout", kIntMin, kIntMax);
+    if (!timeout)
+        return timeout.error();
+    if (!*timeout)
+        return input.missing("VisibilityTimeout");
+    return VisibilityChange{*handle, static_cast<int>(**timeout)};
+}
+
+} // namespace
+
+void sendMessage(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
+{
+    auto name = queueName(input, context);
+    if (!name)
+        return reply(name.error());
+    auto request = readSendRequest(input);
+    if (!request)
+        return reply(request.error());
+    context.service.sendMessage(*name, std::move(request).value(), context.replyContext,
+                                [reply](Result<SendReceipt> receipt) {
+                                    reply(receipt ? Result<Json>(writeSendReceipt(*receipt))
+                                                  : Result<Json>(receipt.error()));
+                                });
+}
+
+void sendMessageBatch(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
+{
+    auto name = queueName(input, context);
+    if (!name)
+        return reply(name.error());
+    auto entries = readEntries<SendRequest>(input, readSendRequest);
+    if (!entries)
+        return reply(entries.error());
+    context.service.sendMessageBatch(*name, std::move(entries).value(), context.replyContext,
+                                     batchReply<SendReceipt>(std::move(reply), writeSendReceipt));
+}
+
+void receiveMessage(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
+{
+    auto name = queueName(input, context);
+    if (!name)
+        return reply(name.error());
+    auto request = readReceiveRequest(input);
+    if (!request)
+        return reply(request.error());
+    auto selection = readReceiveSelection(input);
+    if (!selection)
+        return reply(selection.error());
+    context.service.receiveMessage(
+        *name, std::move(request).value(), context.replyContext,
+        [reply, selection = std::move(selection).value(), identity = context.identity](Result<ReceiveResult> result) {
+            if (!result)
+                return reply(result.error());
+            Json out = Json::object();
+            if (!result->messages.empty()) {
+                Json messages = Json::array();
+                for (const ReceivedMessage &message : result->messages)
+                    messages.push_back(writeReceivedMessage(message, selection, identity));
+                out["Messages"] = std::move(messages);
+            }
+            reply(std::move(out));
+        });
+}
+
+void deleteMessage(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
+{
+    auto name = queueName(input, context);
+    if (!name)
+        return reply(name.error());
+    auto handle = input.requiredString("ReceiptHandle");
+    if (!handle)
+        return reply(handle.error());
+    context.service.deleteMessage(*name, *handle, context.replyContext, emptyReply(std::move(reply)));
+}
+
+void deleteMessageBatch(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
+{
+    auto name = queueName(input, context);
+    if (!name)
+        return reply(name.error());
+    auto entries = readEntries<std::string>(input, [](const ActionInput &entry) {
+        return entry.requiredString("ReceiptHandle");
+    });
+    if (!entries)
+        return reply(entries.error());
+    context.service.deleteMessageBatch(*name, std::move(entries).value(), context.replyContext,
+                                       batchReply<bool>(std::move(reply), writeAcknowledged));
+}
+
+void changeMessageVisibility(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
+{
+    auto name = queueName(input, context);
+    if (!name)
+        return reply(name.error());
+    auto change = readVisibilityChange(input);
+    if (!change)
+        return reply(change.error());
+    context.service.changeMessageVisibility(*name, change->receiptHandle, change->visibilityTimeout,
+                                            context.replyContext, emptyReply(std::move(reply)));
+}
+
+void changeMessageVisibilityBatch(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
+{
+    auto name = queueName(input, context);
+    if (!name)
+        return reply(name.error());
+    auto entries = readEntries<VisibilityChange>(input, readVisibilityChange);
+    if (!entries)
+        return reply(entries.error());
+    context.service.changeMessageVisibilityBatch(*name, std::move(entries).value(), context.replyContext,
+                                                 batchReply<bool>(std::move(reply), writeAcknowledged));
+}
+
+} // namespace relaydesk::sqs_actions

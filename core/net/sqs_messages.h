@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/broker_identity.h"
+#include "broker/message_receiver.h"
+#include "broker/message_sender.h"
+#include "broker/result.h"
+#include "net/action_input.h"
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace relaydesk {
+
+// Messages between the SQS wire shape (the JSON protocol's members; the
+// query protocol is turned into the same shape) and the broker's request and
+// result types. Ranges are the broker's to check; these check types and
+// shapes only. Pure, thread-safe.
+
+// MessageAttributes {Name: {DataType, StringValue | BinaryValue (base64)}}.
+Result<MessageAttributes> readMessageAttributes(const ActionInput &input, std::string_view name);
+nlohmann::json writeMessageAttributes(const MessageAttributes &attributes);
+
+Result<SendRequest> readSendRequest(const ActionInput &input);
+nlohmann::json writeSendReceipt(const SendReceipt &receipt);
+
+// Which attributes a ReceiveMessage asked to see: system attributes
+// (AttributeNames / MessageSystemAttributeNames, "All" for every one) and
+// message attributes (MessageAttributeNames: names, "All", ".*", "prefix.*").
+struct ReceiveSelection {
+    bool allSystem = false;
+    std::set<std::string> system;
+    std::vector<std::string> messageAttributePatterns;
+};
+
+Result<ReceiveRequest> readReceiveRequest(const ActionInput &input);
+Result<ReceiveSelection> readReceiveSelection(const ActionInput &input);
+// One element of ReceiveMessage's Messages. MD5OfMessageAttributes is the
+// digest of the attributes returned (what the SDKs recompute).
+nlohmann::json writeReceivedMessage(const ReceivedMessage &message, const ReceiveSelection &selection,
+                                    const BrokerIdentity &identity);
+
+} // namespace relaydesk

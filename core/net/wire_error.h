@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/broker_error.h"
+#include "net/http_reply.h"
+
+#include <QByteArray>
+
+#include <string>
+
+namespace relaydesk {
+
+// An error as a wire protocol shows it: the broker's codes (SPEC 10) plus
+// the protocol-level ones that never reach the broker (a body that is not
+// JSON, an unknown operation). Plain value type.
+struct WireError {
+    std::string jsonCode;    // SQS JSON __type suffix; native API "error"
+    std::string queryCode;   // SQS/SNS query <Code>
+    int httpStatus = 400;
+    bool senderFault = true;
+    std::string message;
+
+    static WireError fromBroker(const BrokerError &error);
+    // The body could not be read as the protocol's format.
+    static WireError malformedRequest(std::string message);
+    // No such action / operation.
+    static WireError unknownOperation(std::string message);
+    // A request body above the protocol's limit.
+    static WireError bodyTooLarge(std::string message);
+};
+
+// The reply shapes (x-amzn-RequestId is added to every one):
+//   SQS JSON  {"__type": "com.amazonaws.sqs#CODE", "message": …}, header
+//             x-amzn-query-error: QUERYCODE;Sender|Receiver
+//   SQS query <ErrorResponse xmlns=…queue…><Error><Type/><Code/><Message/><Detail/></Error><RequestId/></ErrorResponse>
+//   SNS query the same with the SNS namespace
+//   native    {"error": CODE, "message": …}
+HttpReply sqsJsonErrorReply(const WireError &error, const QByteArray &requestId);
+HttpReply sqsQueryErrorReply(const WireError &error, const QByteArray &requestId);
+HttpReply snsQueryErrorReply(const WireError &error, const QByteArray &requestId);
+HttpReply nativeErrorReply(const WireError &error);
+
+// A fresh request id (UUID text).
+QByteArray newRequestId();
+
+} // namespace relaydesk

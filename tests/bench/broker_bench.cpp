@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// Benchmark (not a test): the broker figures of issue 3, in-process through
+// BrokerService / BrokerEngine on a real database file (WAL,
+// synchronous=FULL), 256-byte bodies, producers and consumers on real
+// threads outside the broker thread (as the HTTP layer). One line per
+// figure: rate, target, messages and units per commit, machine load.
+//   broker_bench [scale=1] [memory-messages=1000000] [directory=/tmp] [figure=all]
+// figure: all | memory | send | send-backlog | send-unit | send-batch | receive | receive-fifo |
+//         receive-unit | receive-fifo-unit | long-poll
+// (the *-unit figures run MessageSender/MessageReceiver as bare engine units,
+// without BrokerService's per-unit lifetime queries, for comparison)
+// scale multiplies the message counts (0.1 for a quick run). Run the memory
+// figure first or alone: VmRSS is of the whole process.
+#include "broker_bench.h"
+
+#include <QCoreApplication>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+using namespace relaydesk;
+using namespace relaydesk::bench;
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const double scale = argc > 1 ? std::atof(argv[1]) : 1.0;
+    const long memoryMessages = argc > 2 ? std::atol(argv[2]) : 1000000;
+    const std::filesystem::path directory = argc > 3 ? argv[3] : "/tmp";
+    const std::string only = argc > 4 ? argv[4] : "all";
+    const auto wanted = [&](const char *figure) { return only == "all" || only == figure; };
+    const auto scaled = [scale](double count) { return std::max(1L, static_cast<long>(count * scale)); };
+
+    std::printf("broker_bench: scale %.2f, directory %s, WAL, synchronous=FULL, %u hardware threads\n", scale,
+                directory.c_str(), std::thread::hardware_concurrency());
+    if (wanted("memory") && memoryMessages > 0)
+        benchMemory(directory, memoryMessages);
+    if (wanted("send"))
+        benchSend(directory, 32, static_cast<int>(scaled(1000)));
+    if (wanted("send-backlog"))
+        benchSendWithBacklog(directory, 32, 10, scaled(100000));
+    if (wanted("send-unit"))
+        benchSendUnit(directory, 32, static_cast<int>(scaled(1000)));
+    if (wanted("send-batch"))
+        benchSendBatch(directory, 32, static_cast<int>(scaled(500)));
+    if (wanted("receive"))
+        benchReceiveDelete(directory, false, 32, scaled(32000), 1);
+    if (wanted("receive-fifo"))
+        benchReceiveDelete(directory, true, 32, scaled(32000), 1);
+    if (wanted("receive-unit"))
+        benchReceiveDeleteUnits(directory, false, 32, scaled(32000));
+    if (wanted("receive-fifo-unit"))
+        benchReceiveDeleteUnits(directory, true, 32, scaled(32000));
+    if (wanted("long-poll"))
+        benchLongPoll(directory, static_cast<int>(scaled(500)));
+    return 0;
+}

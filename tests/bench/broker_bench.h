@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Shared parts of broker_bench (a benchmark, not a test): a fresh broker on a
+// real database file (WAL, synchronous=FULL) driven from real threads, the
+// blocking call helper, commit-count spans and the one-line figure printer.
+//
+// Ownership: a BrokerBench owns its engine, service and database file (the
+// file and its -wal/-shm are removed when it is destroyed). Thread: construct
+// and destroy on the main thread; call()/sendBatchUnit() from any thread but
+// the broker thread.
+
+#include "broker/id_source.h"
+#include "broker/message_receiver.h"
+#include "broker/message_sender.h"
+#include "engine/broker_engine.h"
+#include "engine/broker_service.h"
+#include "broker/wall_time_source.h"
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <future>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace relaydesk::bench {
+
+constexpr std::size_t kBodySize = 256;
+
+// A 256-byte body that starts with `serial` (so no two are equal).
+std::string bodyOf(std::uint64_t serial);
+
+// Calls `start(reply)` and waits for the reply (any thread but the broker's).
+template <class T, class Start>
+Result<T> call(Start start)
+{
+    auto promise = std::make_shared<std::promise<Result<T>>>();
+    std::future<Result<T>> future = promise->get_future();
+    start([promise](Result<T> result) { promise->set_value(std::move(result)); });
+    return future.get();
+}
+
+// Runs perThread(t) on `threads` threads; the wall seconds until all ended.
+double runThreads(int threads, const std::function<void(int)> &perThread);
+
+// CPU seconds used so far by the broker thread (named relaydesk-broker) and
+// by the whole process: load-independent cost figures.
+double brokerThreadCpuSeconds();
+double processCpuSeconds();
+
+// Units, commits and CPU time between start() and end().
+struct CommitSpan {
+    CommitQueueStats before;
+    CommitQueueStats after;
+    double brokerCpu = 0;  // seconds, after - before
+    double processCpu = 0;
+    void start(const BrokerEngine &engine);
+    void end(const BrokerEngine &engine);
+    std::uint64_t units() const { return after.units - before.units; }
+    std::uint64_t commits() const { return after.batches - before.batches; }
+};
+
+// "load 1.23 1.10 0.98" from /proc/loadavg.
+std::string loadNow();
+// VmRSS of this process in kB (from /proc/self/status); -1 when unknown.
+long residentKilobytes();
+
+// One result line: "<figure>: <parameters>: <rate> msg/s (target N) | <messages per commit> | load".
+void printFigure(const std::string &figure, const std::string &parameters, double messages, double seconds,
+                 double target, const CommitSpan &span, long failures);
+
+class BrokerBench final {
+public:
+    BrokerBench(const std::filesystem::path &directory, const std::string &name);
+    ~BrokerBench();
+
+    BrokerEngine &engine() { return *m_engine; }
+    BrokerService &service() { return *m_service; }
+    const std::filesystem::path &file() const { return m_file; }
+
+    // Creates the queue (FIFO when the name ends with ".fifo", with content-based deduplication).
+    void createQueue(const std::string &name);
+    // One engine unit running MessageSender::sendBatch (not BrokerService).
+    Result<std::vector<BatchEntryResult<SendReceipt>>> sendBatchUnit(const std::string &queue,
+                                                                     std::vector<BatchEntry<SendRequest>> entries);
+    // Stores `count` messages with send-batch units of 10 from 4 threads; FIFO
+    // messages are spread over `groups` groups. Returns the number stored.
+    long preload(const std::string &queue, long count, int groups = 0);
+    // Commits everything pending, closes the database (WAL checkpointed and removed).
+    void stop();
+
+private:
+    std::filesystem::path m_file;
+    SystemWallTimeSource m_wall;
+    RandomIdSource m_unitIds{42}; // used inside units only, i.e. on the broker thread
+    std::unique_ptr<BrokerEngine> m_engine;
+    std::unique_ptr<BrokerService> m_service;
+};
+
+// The figures (broker_bench_send.cpp, broker_bench_receive.cpp).
+void benchSend(const std::filesystem::path &directory, int producers, int perProducer);
+void benchSendWithBacklog(const std::filesystem::path &directory, int producers, int perProducer, long backlog);
+void benchSendUnit(const std::filesystem::path &directory, int producers, int perProducer);
+void benchSendBatch(const std::filesystem::path &directory, int producers, int batchesPerProducer);
+void benchReceiveDelete(const std::filesystem::path &directory, bool fifo, int consumers, long messages,
+                        int maxPerReceive);
+void benchReceiveDeleteUnits(const std::filesystem::path &directory, bool fifo, int consumers, long messages);
+void benchLongPoll(const std::filesystem::path &directory, int samples);
+void benchMemory(const std::filesystem::path &directory, long messages);
+
+} // namespace relaydesk::bench

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// broker_bench: the send figures (issue 3).
+#include "broker_bench.h"
+
+#include "store/database.h"
+
+#include <atomic>
+#include <cstdio>
+
+namespace relaydesk::bench {
+
+namespace {
+
+std::string threadsTimes(int threads, const char *what, int each)
+{
+    return std::to_string(threads) + " " + what + " x " + std::to_string(each);
+}
+
+} // namespace
+
+// SendMessage as the HTTP layer calls it: BrokerService::sendMessage from
+// `producers` threads, each waiting for its reply before the next send.
+void benchSend(const std::filesystem::path &directory, int producers, int perProducer)
+{
+    BrokerBench broker(directory, "send");
+    broker.createQueue("bench");
+    std::atomic<long> failures{0};
+    CommitSpan span;
+    span.start(broker.engine());
+    const double seconds = runThreads(producers, [&](int t) {
+        for (int i = 0; i < perProducer; ++i) {
+            SendRequest request;
+            request.body = bodyOf(static_cast<std::uint64_t>(t) * 1000000u + i);
+            auto receipt = call<SendReceipt>(
+                [&](auto reply) { broker.service().sendMessage("bench", std::move(request), nullptr, reply); });
+            if (!receipt)
+                ++failures;
+        }
+    });
+    span.end(broker.engine());
+    printFigure("send (BrokerService)", threadsTimes(producers, "producers", perProducer) + ", 256 B", 
+                double(producers) * perProducer, seconds, 40000, span, failures.load());
+}
+
+// BrokerService sends into a queue that already holds `backlog` messages:
+// shows how the cost of a send grows with what the database stores.
+void benchSendWithBacklog(const std::filesystem::path &directory, int producers, int perProducer, long backlog)
+{
+    BrokerBench broker(directory, "send-backlog");
+    broker.createQueue("bench");
+    broker.preload("bench", backlog);
+    std::atomic<long> failures{0};
+    CommitSpan span;
+    span.start(broker.engine());
+    const double seconds = runThreads(producers, [&](int t) {
+        for (int i = 0; i < perProducer; ++i) {
+            SendRequest request;
+            request.body = bodyOf(static_cast<std::uint64_t>(t) * 1000000u + i);
+            auto receipt = call<SendReceipt>(
+                [&](auto reply) { broker.service().sendMessage("bench", std::move(request), nullptr, reply); });
+            if (!receipt)
+                ++failures;
+        }
+    });
+    span.end(broker.engine());
+    printFigure("send (BrokerService, backlog)", threadsTimes(producers, "producers", perProducer) + ", 256 B, "
+                    + std::to_string(backlog) + " messages stored before",
+                double(producers) * perProducer, seconds, 40000, span, failures.load());
+}
+
+// The same sends as bare engine units (MessageSender::send): what a send
+// costs without BrokerService's per-unit work (lifetime due-time queries).
+void benchSendUnit(const std::filesystem::path &directory, int producers, int perProducer)
+{
+    BrokerBench broker(directory, "send-unit");
+    broker.createQueue("bench");
+    auto ids = std::make_shared<RandomIdSource>(7); // used inside units only
+    std::atomic<long> failures{0};
+    CommitSpan span;
+    span.start(broker.engine());
+    const double seconds = runThreads(producers, [&](int t) {
+        for (int i = 0; i < perProducer; ++i) {
+            SendRequest request;
+            request.body = bodyOf(static_cast<std::uint64_t>(t) * 1000000u + i);
+            auto receipt = broker.engine().executeAndWait([ids, &request](Database &db, ClockTime now) {
+                return MessageSender(db, *ids).send("bench", request, now);
+            });
+            if (!receipt)
+                ++failures;
+        }
+    });
+    span.end(broker.engine());
+    printFigure("send (MessageSender unit)", threadsTimes(producers, "producers", perProducer) + ", 256 B",
+                double(producers) * perProducer, seconds, 40000, span, failures.load());
+}
+
+// SendMessageBatch of 10: MessageSender::sendBatch as one engine unit.
+void benchSendBatch(const std::filesystem::path &directory, int producers, int batchesPerProducer)
+{
+    BrokerBench broker(directory, "send-batch");
+    broker.createQueue("bench");
+    std::atomic<long> failures{0};
+    CommitSpan span;
+    span.start(broker.engine());
+    const double seconds = runThreads(producers, [&](int t) {
+        for (int b = 0; b < batchesPerProducer; ++b) {
+            std::vector<BatchEntry<SendRequest>> entries;
+            for (int e = 0; e < 10; ++e) {
+                SendRequest request;
+                request.body = bodyOf(static_cast<std::uint64_t>(t) * 10000000u + b * 10u + e);
+                entries.push_back({"e" + std::to_string(e), std::move(request)});
+            }
+            auto sent = broker.sendBatchUnit("bench", std::move(entries));
+            if (!sent) {
+                failures += 10;
+                continue;
+            }
+            for (const auto &entry : *sent)
+                failures += entry.ok() ? 0 : 1;
+        }
+    });
+    span.end(broker.engine());
+    printFigure("send-batch of 10 (sendBatch unit)", threadsTimes(producers, "producers", batchesPerProducer)
+                    + " batches, 256 B",
+                double(producers) * batchesPerProducer * 10, seconds, 100000, span, failures.load());
+}
+
+} // namespace relaydesk::bench

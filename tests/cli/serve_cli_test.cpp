@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+// `relaydesk serve` as a user runs it: the real binary, no display, real
+// HTTP on loopback, a real database file.
+#include "store/database.h"
+
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+const QString kBinary = QStringLiteral(RELAYDESK_BINARY);
+
+QProcessEnvironment headless()
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+        environment.remove(QString::fromLatin1(name));
+    return environment;
+}
+
+// A started `relaydesk serve` and its ready line.
+struct Server {
+    QProcess process;
+    QString readyLine;
+
+    bool start(const QStringList &arguments)
+    {
+        process.setProcessEnvironment(headless());
+        process.start(kBinary, QStringList{QStringLiteral("serve")} + arguments);
+        if (!process.waitForStarted())
+            return false;
+        while (!process.canReadLine()) {
+            if (!process.waitForReadyRead(30000))
+                return false;
+        }
+        readyLine = QString::fromUtf8(process.readLine()).trimmed();
+        return true;
+    }
+    quint16 port() const { return readyLine.section(QLatin1Char(':'), -1).toUShort(); }
+};
+
+// One HTTP/1.1 request on a fresh connection; the whole response text.
+QByteArray http(quint16 port, const QByteArray &method, const QByteArray &path, const QByteArray &body = {})
+{
+    QTcpSocket socket;
+    socket.connectToHost(QStringLiteral("127.0.0.1"), port);
+    if (!socket.waitForConnected(30000))
+        return {};
+    socket.write(method + ' ' + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                 "Connection: close\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+    // Until the whole body the Content-Length announces is there.
+    QByteArray response;
+    while (socket.waitForReadyRead(30000)) {
+        response += socket.readAll();
+        const qsizetype headerEnd = response.indexOf("\r\n\r\n");
+        if (headerEnd < 0)
+            continue;
+        const QRegularExpressionMatch length =
+            QRegularExpression(QStringLiteral("Content-Length: (\\d+)"), QRegularExpression::CaseInsensitiveOption)
+                .match(QString::fromLatin1(response.left(headerEnd)));
+        if (length.hasMatch() && response.size() - headerEnd - 4 >= length.captured(1).toLongLong())
+            break;
+    }
+    return response;
+}
+
+} // namespace
+
+class ServeCliTest final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void help_printsOptionsAndExitsZero()
+    {
+        QProcess process;
+        process.setProcessEnvironment(headless());
+        process.start(kBinary, {QStringLiteral("serve"), QStringLiteral("--help")});
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitCode(), 0);
+        const QString out = QString::fromUtf8(process.readAllStandardOutput());
+        for (const char *option : {"--db", "--bind", "--port", "--config", "--clock", "--time-scale", "--jitter",
+                                   "--seed", "--auto-confirm"})
+            QVERIFY2(out.contains(QLatin1String(option)), option);
+    }
+
+    void badOption_usageErrorExitTwo_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("port too big") << QStringList{"--port", "70000"} << "--port";
+        QTest::newRow("port not a number") << QStringList{"--port", "x"} << "--port";
+        QTest::newRow("unknown clock") << QStringList{"--clock", "sundial"} << "--clock";
+        QTest::newRow("jitter above 1") << QStringList{"--jitter", "1.5"} << "--jitter";
+        QTest::newRow("time scale zero") << QStringList{"--time-scale", "0"} << "--time-scale";
+        QTest::newRow("bind not an address") << QStringList{"--bind", "localhost:80"} << "--bind";
+        QTest::newRow("seed not a number") << QStringList{"--seed", "-1x"} << "--seed";
+        QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate";
+        QTest::newRow("stray argument") << QStringList{"extra"} << "extra";
+    }
+
+    void badOption_usageErrorExitTwo()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, message);
+        QProcess process;
+        process.setProcessEnvironment(headless());
+        process.start(kBinary, QStringList{QStringLiteral("serve")} + arguments);
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitCode(), 2);
+        QVERIFY(process.readAllStandardOutput().isEmpty());
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(err.contains(message), qPrintable(err));
+    }
+
+    void start_printsOneReadyLine_stopsOnSigtermWithEverythingCommitted()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("broker.db"));
+        Server server;
+        QVERIFY(server.start({"--port", "0", "--db", file, "--clock", "virtual"}));
+        QVERIFY2(QRegularExpression(QStringLiteral("^relaydesk: listening on http://127\\.0\\.0\\.1:[1-9][0-9]*$"))
+                     .match(server.readyLine)
+                     .hasMatch(),
+                 qPrintable(server.readyLine));
+        const QByteArray created = http(server.port(), "POST", "/api/v1/queues", R"({"name": "kept"})");
+        QVERIFY2(created.startsWith("HTTP/1.1 201"), created.constData());
+        const QByteArray sent = http(server.port(), "POST", "/api/v1/queues/kept/messages", R"({"body": "stays"})");
+        QVERIFY2(sent.startsWith("HTTP/1.1 201"), sent.constData());
+
+        server.process.terminate();   // SIGTERM
+        QVERIFY(server.process.waitForFinished(30000));
+        QCOMPARE(server.process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(server.process.exitCode(), 0);
+        QVERIFY(server.process.readAllStandardOutput().isEmpty());   // nothing after the ready line
+
+        auto db = relaydesk::Database::open(file.toStdString());
+        QVERIFY2(db.ok(), db.status().toString().c_str());
+        QCOMPARE(*(*db)->queryInt64("SELECT count(*) FROM messages WHERE body = 'stays'"), 1);
+    }
+
+    void secondServerOnTheSameFile_refusedExitOne()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("busy.db"));
+        Server first;
+        QVERIFY(first.start({"--port", "0", "--db", file}));
+        QProcess second;
+        second.setProcessEnvironment(headless());
+        second.start(kBinary, {"serve", "--port", "0", "--db", file});
+        QVERIFY(second.waitForFinished(30000));
+        QCOMPARE(second.exitCode(), 1);
+        const QString err = QString::fromUtf8(second.readAllStandardError());
+        QVERIFY2(err.contains(QLatin1String("in use")), qPrintable(err));
+        first.process.terminate();
+        QVERIFY(first.process.waitForFinished(30000));
+        QCOMPARE(first.process.exitCode(), 0);
+    }
+
+    void bindBeyondLoopback_printsWarning()
+    {
+        Server server;
+        QVERIFY(server.start({"--port", "0", "--db", ":memory:", "--bind", "0.0.0.0"}));
+        QVERIFY2(server.readyLine.startsWith(QLatin1String("relaydesk: listening on http://0.0.0.0:")),
+                 qPrintable(server.readyLine));
+        server.process.terminate();
+        QVERIFY(server.process.waitForFinished(30000));
+        const QString err = QString::fromUtf8(server.process.readAllStandardError());
+        QVERIFY2(err.contains(QLatin1String("warning")), qPrintable(err));
+    }
+
+    void portInUse_exitOneWithMessage()
+    {
+        Server first;
+        QVERIFY(first.start({"--port", "0", "--db", ":memory:"}));
+        QProcess second;
+        second.setProcessEnvironment(headless());
+        second.start(kBinary, {"serve", "--port", QString::number(first.port()), "--db", ":memory:"});
+        QVERIFY(second.waitForFinished(30000));
+        QCOMPARE(second.exitCode(), 1);
+        QVERIFY(QString::fromUtf8(second.readAllStandardError()).contains(QLatin1String("cannot listen")));
+        first.process.terminate();
+        QVERIFY(first.process.waitForFinished(30000));
+    }
+
+    void garbageAndHalfRequests_serverKeepsAnswering()
+    {
+        Server server;
+        QVERIFY(server.start({"--port", "0", "--db", ":memory:"}));
+        {
+            QTcpSocket garbage;
+            garbage.connectToHost(QStringLiteral("127.0.0.1"), server.port());
+            QVERIFY(garbage.waitForConnected(30000));
+            garbage.write("\x01\x02 not http at all\r\n\r\n");
+            garbage.waitForBytesWritten(30000);
+            QTcpSocket half;
+            half.connectToHost(QStringLiteral("127.0.0.1"), server.port());
+            QVERIFY(half.waitForConnected(30000));
+            half.write("POST /api/v1/queues HTTP/1.1\r\nContent-Length: 100\r\n\r\n{\"na");
+            half.waitForBytesWritten(30000);
+        }   // both dropped mid-request
+        const QByteArray clock = http(server.port(), "GET", "/api/v1/clock");
+        QVERIFY2(clock.startsWith("HTTP/1.1 200"), clock.constData());
+        server.process.terminate();
+        QVERIFY(server.process.waitForFinished(30000));
+        QCOMPARE(server.process.exitCode(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(ServeCliTest)
+#include "serve_cli_test.moc"

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: MIT
+// BrokerService message operations through the engine on a virtual clock:
+// ChangeMessageVisibility (waking long polls, the 12-hour cap), browsing in
+// pages, scheduled messages, and message move tasks (start, list shapes,
+// cancel, errors; a refused request changes nothing in the store).
+#include "engine/broker_service.h"
+
+#include "engine_test_support.h"
+
+#include <QTest>
+
+#include <chrono>
+#include <future>
+#include <memory>
+
+using namespace relaydesk;
+using namespace relaydesk::testing;
+using namespace std::chrono_literals;
+
+namespace {
+const ClockTime kStart = fromEpochMilliseconds(1'800'000'000'000);
+constexpr int kWaitMs = 30000; // upper bound for things that must come; never a pass/fail timing
+using Kind = EntityChange::Kind;
+using Code = BrokerErrorCode;
+
+SendRequest message(std::string body)
+{
+    SendRequest request;
+    request.body = std::move(body);
+    return request;
+}
+
+std::string redriveTo(const std::string &deadLetterQueue, int maxReceiveCount)
+{
+    return "{\"deadLetterTargetArn\":\"" + BrokerIdentity{}.queueArn(deadLetterQueue) + "\",\"maxReceiveCount\":\""
+           + std::to_string(maxReceiveCount) + "\"}";
+}
+} // namespace
+
+Q_DECLARE_METATYPE(relaydesk::BrokerErrorCode)
+
+class BrokerServiceMessagesTest final : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    int m_files = 0;
+    std::unique_ptr<ServiceBench> m_bench;
+
+    ServiceBench &bench() { return *m_bench; }
+    BrokerService &service() { return m_bench->service(); }
+
+    bool createQueue(const std::string &name, AttributeMap attributes = {})
+    {
+        return bench()
+            .call<std::string>([&](auto reply) { service().createQueue(name, attributes, {}, nullptr, reply); })
+            .ok();
+    }
+
+    Result<SendReceipt> send(const std::string &queue, SendRequest request)
+    {
+        return bench().call<SendReceipt>([&](auto reply) { service().sendMessage(queue, request, nullptr, reply); });
+    }
+
+    Result<ReceiveResult> receive(const std::string &queue, std::optional<int> visibilityTimeout = std::nullopt)
+    {
+        ReceiveRequest request;
+        request.maxNumberOfMessages = 10;
+        request.visibilityTimeout = visibilityTimeout;
+        return bench().call<ReceiveResult>([&](auto reply) { service().receiveMessage(queue, request, nullptr, reply); });
+    }
+
+    Status changeVisibility(const std::string &queue, const std::string &handle, int seconds)
+    {
+        return bench().callStatus(
+            [&](auto reply) { service().changeMessageVisibility(queue, handle, seconds, nullptr, reply); });
+    }
+
+    std::future<Result<ReceiveResult>> startLongPoll(const std::string &queue, int seconds)
+    {
+        auto promise = std::make_shared<std::promise<Result<ReceiveResult>>>();
+        auto future = promise->get_future();
+        ReceiveRequest waiting;
+        waiting.waitTimeSeconds = seconds;
+        service().receiveMessage(queue, waiting, nullptr,
+                                 [promise](Result<ReceiveResult> result) { promise->set_value(std::move(result)); });
+        return future;
+    }
+
+    // A dead-letter queue "dead" holding `count` messages dead-lettered from "work".
+    void prepareDeadLetters(int count)
+    {
+        QVERIFY(createQueue("dead"));
+        QVERIFY(createQueue("work", {{"RedrivePolicy", redriveTo("dead", 1)}}));
+        for (int i = 0; i < count; ++i)
+            QVERIFY(send("work", message("job " + std::to_string(i))).ok());
+        auto first = receive("work", 0); // received once, visible again at once
+        QVERIFY(first.ok());
+        QCOMPARE(first->messages.size(), std::size_t(count));
+        auto second = receive("work"); // the second receive moves them
+        QVERIFY(second.ok());
+        QVERIFY(second->messages.empty());
+    }
+
+    Result<std::string> startMove(const std::string &source, std::optional<std::string> destination = std::nullopt,
+                                  std::optional<std::int64_t> perSecond = std::nullopt)
+    {
+        return bench().call<std::string>([&](auto reply) {
+            service().startMessageMoveTask(source, destination, perSecond, nullptr, reply);
+        });
+    }
+
+    Result<std::vector<MessageMoveTask>> listMoves(const std::string &source, std::optional<int> maxResults)
+    {
+        return bench().call<std::vector<MessageMoveTask>>(
+            [&](auto reply) { service().listMessageMoveTasks(source, maxResults, nullptr, reply); });
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void init()
+    {
+        const std::string file = "messages" + std::to_string(++m_files) + ".db";
+        m_bench = std::make_unique<ServiceBench>(m_dir, file.c_str(), kStart);
+    }
+
+    void cleanup() { m_bench.reset(); }
+
+    void changeVisibilityToZero_wakesLongPollAtOnce()
+    {
+        QVERIFY(createQueue("work"));
+        QVERIFY(send("work", message("job")).ok());
+        auto leased = receive("work", 600);
+        QVERIFY(leased.ok());
+        QCOMPARE(leased->messages.size(), std::size_t(1));
+
+        auto polled = startLongPoll("work", 20);
+        QTRY_COMPARE_WITH_TIMEOUT(bench().waitingReceives(), std::size_t(1), kWaitMs);
+        bench().settle();
+        QSignalSpy spy(&bench().engine(), &BrokerEngine::changesPublished);
+        QVERIFY(changeVisibility("work", leased->messages.front().receiptHandle, 0).ok());
+        QCOMPARE(polled.wait_for(std::chrono::milliseconds(kWaitMs)), std::future_status::ready);
+        auto received = polled.get();
+        QVERIFY(received.ok());
+        QCOMPARE(received->messages.size(), std::size_t(1));
+        QCOMPARE(received->messages.front().approximateReceiveCount, 2);
+        QCOMPARE(bench().engine().clock().now(), kStart);
+        QTRY_VERIFY_WITH_TIMEOUT(allChanges(spy).contains(queueChange(Kind::CountsChanged, "work")), kWaitMs);
+    }
+
+    void changeVisibilityShorter_longPollWokenAtTheNewTime()
+    {
+        QVERIFY(createQueue("work"));
+        QVERIFY(send("work", message("job")).ok());
+        auto leased = receive("work", 600);
+        QVERIFY(leased.ok());
+        auto polled = startLongPoll("work", 20);
+        QTRY_COMPARE_WITH_TIMEOUT(bench().waitingReceives(), std::size_t(1), kWaitMs);
+        QVERIFY(changeVisibility("work", leased->messages.front().receiptHandle, 5).ok());
+        QVERIFY(bench().engine().advanceClockAndWait(4s).ok());
+        QVERIFY(polled.wait_for(0s) != std::future_status::ready);
+        QVERIFY(bench().engine().advanceClockAndWait(1s).ok());
+        QCOMPARE(polled.wait_for(std::chrono::milliseconds(kWaitMs)), std::future_status::ready);
+        auto received = polled.get();
+        QVERIFY(received.ok());
+        QCOMPARE(received->messages.size(), std::size_t(1));
+    }
+
+    void changeVisibility_twelveHourCap_data()
+    {
+        QTest::addColumn<int>("receiveTimeout");
+        QTest::addColumn<int>("secondsLater");
+        QTest::addColumn<int>("newTimeout");
+        QTest::addColumn<bool>("accepted");
+        QTest::newRow("full 12 h at once") << 30 << 0 << 43200 << true;
+        QTest::newRow("over the range") << 30 << 0 << 43201 << false;
+        QTest::newRow("negative") << 30 << 0 << -1 << false;
+        QTest::newRow("fits after 1 h") << 7200 << 3600 << 39600 << true;
+        QTest::newRow("1 s too long after 1 h") << 7200 << 3600 << 39601 << false;
+        QTest::newRow("zero always fine") << 7200 << 3600 << 0 << true;
+    }
+
+    void changeVisibility_twelveHourCap()
+    {
+        QFETCH(int, receiveTimeout);
+        QFETCH(int, secondsLater);
+        QFETCH(int, newTimeout);
+        QFETCH(bool, accepted);
+        QVERIFY(createQueue("capped"));
+        QVERIFY(send("capped", message("long job")).ok());
+        auto leased = receive("capped", receiveTimeout);
+        QVERIFY(leased.ok());
+        QCOMPARE(leased->messages.size(), std::size_t(1));
+        QVERIFY(bench().engine().advanceClockAndWait(std::chrono::seconds(secondsLater)).ok());
+        const std::string before = bench().snapshot();
+        Status changed = changeVisibility("capped", leased->messages.front().receiptHandle, newTimeout);
+        QCOMPARE(changed.ok(), accepted);
+        if (!accepted) {
+            QCOMPARE(changed.error().code, Code::InvalidParameterValue);
+            QCOMPARE(bench().snapshot(), before);
+        }
+    }
+
+    void changeVisibilityBatch_perEntryOutcome()
+    {
+        QVERIFY(createQueue("batch"));
+        QVERIFY(send("batch", message("a")).ok());
+        auto leased = receive("batch", 600);
+        QVERIFY(leased.ok());
+        std::vector<BatchEntry<VisibilityChange>> entries{
+            {"ok", {leased->messages.front().receiptHandle, 0}}, {"bad", {"garbage", 10}}};
+        auto changed = bench().call<std::vector<BatchEntryResult<bool>>>(
+            [&](auto reply) { service().changeMessageVisibilityBatch("batch", entries, nullptr, reply); });
+        QVERIFY(changed.ok());
+        QVERIFY(changed->at(0).ok());
+        QVERIFY(!changed->at(1).ok());
+        QCOMPARE(changed->at(1).error->code, Code::ReceiptHandleIsInvalid);
+        auto again = receive("batch");
+        QVERIFY(again.ok());
+        QCOMPARE(again->messages.size(), std::size_t(1));
+    }
+
+    void browseQueue_pagesWithoutReceiving()
+    {
+        QVERIFY(createQueue("peek"));
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(send("peek", message("m" + std::to_string(i))).ok());
+        auto first = bench().call<BrowsePage>(
+            [&](auto reply) { service().browseQueue("peek", std::nullopt, 2, nullptr, reply); });
+        QVERIFY(first.ok());
+        QCOMPARE(first->messages.size(), std::size_t(2));
+        QVERIFY(first->nextPageToken.has_value());
+        auto second = bench().call<BrowsePage>(
+            [&](auto reply) { service().browseQueue("peek", first->nextPageToken, 2, nullptr, reply); });
+        QVERIFY(second.ok());
+        QCOMPARE(second->messages.size(), std::size_t(1));
+        QCOMPARE(second->messages.front().body, std::string("m2"));
+        auto received = receive("peek");
+        QVERIFY(received.ok());
+        QCOMPARE(received->messages.size(), std::size_t(3));
+        QCOMPARE(received->messages.front().approximateReceiveCount, 1);
+    }
+
+    void scheduledMessages_listAndCancel()
+    {
+        QVERIFY(createQueue("later"));
+        SendRequest scheduled = message("tomorrow");
+        scheduled.scheduledEnqueueTime = kStart + 3600s;
+        auto sent = send("later", scheduled);
+        QVERIFY(sent.ok());
+        auto listed = bench().call<std::vector<ScheduledMessage>>(
+            [&](auto reply) { service().listScheduledMessages("later", nullptr, reply); });
+        QVERIFY(listed.ok());
+        QCOMPARE(listed->size(), std::size_t(1));
+        QCOMPARE(listed->front().messageId, sent->messageId);
+        bench().settle();
+        QSignalSpy spy(&bench().engine(), &BrokerEngine::changesPublished);
+        QVERIFY(bench().callStatus([&](auto reply) {
+                           service().cancelScheduledMessage("later", sent->messageId, nullptr, reply);
+                       })
+                    .ok());
+        QTRY_VERIFY_WITH_TIMEOUT(allChanges(spy).contains(queueChange(Kind::CountsChanged, "later")), kWaitMs);
+        auto again = bench().callStatus(
+            [&](auto reply) { service().cancelScheduledMessage("later", sent->messageId, nullptr, reply); });
+        QVERIFY(!again.ok());
+        QCOMPARE(again.error().code, Code::ResourceNotFound);
+    }
+
+    void receiveOverMaxReceiveCount_wakesDeadLetterLongPoll()
+    {
+        QVERIFY(createQueue("dead"));
+        QVERIFY(createQueue("work", {{"RedrivePolicy", redriveTo("dead", 1)}}));
+        QVERIFY(send("work", message("poison")).ok());
+        QVERIFY(receive("work", 0).ok());
+        auto polled = startLongPoll("dead", 20);
+        QTRY_COMPARE_WITH_TIMEOUT(bench().waitingReceives(), std::size_t(1), kWaitMs);
+        bench().settle();
+        QSignalSpy spy(&bench().engine(), &BrokerEngine::changesPublished);
+        auto moving = receive("work");
+        QVERIFY(moving.ok());
+        QVERIFY(moving->messages.empty());
+        QCOMPARE(polled.wait_for(std::chrono::milliseconds(kWaitMs)), std::future_status::ready);
+        auto received = polled.get();
+        QVERIFY(received.ok());
+        QCOMPARE(received->messages.size(), std::size_t(1));
+        QCOMPARE(received->messages.front().deadLetterReason, std::optional<std::string>("MaxReceiveCountExceeded"));
+        QCOMPARE(bench().engine().clock().now(), kStart);
+        QTRY_VERIFY_WITH_TIMEOUT(allChanges(spy).contains(queueChange(Kind::CountsChanged, "dead")), kWaitMs);
+        QVERIFY(allChanges(spy).contains(queueChange(Kind::CountsChanged, "work")));
+    }
+
+    void moveTask_movesBackWakesAndListsCompleted()
+    {
+        prepareDeadLetters(2);
+        if (QTest::currentTestFailed())
+            return;
+        auto polled = startLongPoll("work", 20);
+        QTRY_COMPARE_WITH_TIMEOUT(bench().waitingReceives(), std::size_t(1), kWaitMs);
+        bench().settle();
+        QSignalSpy spy(&bench().engine(), &BrokerEngine::changesPublished);
+        auto handle = startMove(BrokerIdentity{}.queueArn("dead"), std::nullopt, 50);
+        QVERIFY(handle.ok());
+        QVERIFY(!handle->empty());
+        QCOMPARE(polled.wait_for(std::chrono::milliseconds(kWaitMs)), std::future_status::ready);
+        auto received = polled.get();
+        QVERIFY(received.ok());
+        QVERIFY(!received->messages.empty());
+        QCOMPARE(received->messages.front().approximateReceiveCount, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(allChanges(spy).contains(queueChange(Kind::CountsChanged, "dead")), kWaitMs);
+        QVERIFY(allChanges(spy).contains(queueChange(Kind::CountsChanged, "work")));
+
+        auto tasks = listMoves(BrokerIdentity{}.queueArn("dead"), std::nullopt);
+        QVERIFY(tasks.ok());
+        QCOMPARE(tasks->size(), std::size_t(1));
+        const MessageMoveTask &task = tasks->front();
+        QCOMPARE(task.status, std::string("COMPLETED"));
+        QVERIFY(!task.taskHandle.has_value()); // only RUNNING tasks show it
+        QCOMPARE(task.sourceArn, BrokerIdentity{}.queueArn("dead"));
+        QVERIFY(!task.destinationArn.has_value());
+        QCOMPARE(task.maxNumberOfMessagesPerSecond, std::optional<std::int64_t>(50));
+        QCOMPARE(task.approximateNumberOfMessagesMoved, std::int64_t(2));
+        QCOMPARE(task.approximateNumberOfMessagesToMove, std::int64_t(2));
+        QVERIFY(!task.failureReason.has_value());
+        QCOMPARE(task.startedTimestamp, kStart);
+    }
+
+    void moveTask_listMostRecentFirstUpToMaxResults()
+    {
+        prepareDeadLetters(1);
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(createQueue("elsewhere"));
+        QVERIFY(startMove(BrokerIdentity{}.queueArn("dead")).ok());
+        QVERIFY(bench().engine().advanceClockAndWait(10s).ok());
+        QVERIFY(startMove(BrokerIdentity{}.queueArn("dead"), BrokerIdentity{}.queueArn("elsewhere")).ok());
+        auto one = listMoves(BrokerIdentity{}.queueArn("dead"), std::nullopt);
+        QVERIFY(one.ok());
+        QCOMPARE(one->size(), std::size_t(1));
+        QCOMPARE(one->front().destinationArn, std::optional<std::string>(BrokerIdentity{}.queueArn("elsewhere")));
+        QCOMPARE(one->front().approximateNumberOfMessagesMoved, std::int64_t(0));
+        QCOMPARE(one->front().startedTimestamp, kStart + 10s);
+        auto both = listMoves(BrokerIdentity{}.queueArn("dead"), 10);
+        QVERIFY(both.ok());
+        QCOMPARE(both->size(), std::size_t(2));
+        QCOMPARE(both->back().startedTimestamp, kStart);
+    }
+
+    void moveTask_cancelFinishedOrUnknownIsResourceNotFound()
+    {
+        prepareDeadLetters(1);
+        if (QTest::currentTestFailed())
+            return;
+        auto handle = startMove(BrokerIdentity{}.queueArn("dead"));
+        QVERIFY(handle.ok());
+        for (const std::string &which : {*handle, std::string("no-such-task")}) {
+            auto cancelled = bench().call<std::int64_t>(
+                [&](auto reply) { service().cancelMessageMoveTask(which, nullptr, reply); });
+            QVERIFY(!cancelled.ok());
+            QCOMPARE(cancelled.error().code, Code::ResourceNotFound);
+        }
+    }
+
+    void moveTask_refused_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QString>("destination");
+        QTest::addColumn<qint64>("perSecond");
+        QTest::addColumn<BrokerErrorCode>("expected");
+        const QString dead = QString::fromStdString(BrokerIdentity{}.queueArn("dead"));
+        QTest::newRow("source not a dead-letter queue")
+            << QString::fromStdString(BrokerIdentity{}.queueArn("work")) << QString() << qint64(0)
+            << Code::InvalidParameterValue;
+        QTest::newRow("unknown source") << QString::fromStdString(BrokerIdentity{}.queueArn("ghost")) << QString()
+                                        << qint64(0) << Code::ResourceNotFound;
+        QTest::newRow("malformed source") << QStringLiteral("not-an-arn") << QString() << qint64(0)
+                                          << Code::ResourceNotFound;
+        QTest::newRow("unknown destination") << dead << QString::fromStdString(BrokerIdentity{}.queueArn("ghost"))
+                                             << qint64(0) << Code::ResourceNotFound;
+        QTest::newRow("rate 0") << dead << QString() << qint64(-1) << Code::InvalidParameterValue;
+        QTest::newRow("rate 501") << dead << QString() << qint64(501) << Code::InvalidParameterValue;
+    }
+
+    void moveTask_refused()
+    {
+        QFETCH(QString, source);
+        QFETCH(QString, destination);
+        QFETCH(qint64, perSecond);
+        QFETCH(BrokerErrorCode, expected);
+        prepareDeadLetters(1);
+        if (QTest::currentTestFailed())
+            return;
+        const std::string before = bench().snapshot();
+        auto started = startMove(source.toStdString(),
+                                 destination.isEmpty() ? std::nullopt : std::optional(destination.toStdString()),
+                                 perSecond == 0 ? std::nullopt : std::optional<std::int64_t>(perSecond < 0 ? 0 : perSecond));
+        QVERIFY(!started.ok());
+        QCOMPARE(started.error().code, expected);
+        QCOMPARE(bench().snapshot(), before);
+    }
+
+    void moveTask_listMaxResultsRange_data()
+    {
+        QTest::addColumn<int>("maxResults");
+        QTest::addColumn<bool>("accepted");
+        QTest::newRow("0") << 0 << false;
+        QTest::newRow("1") << 1 << true;
+        QTest::newRow("10") << 10 << true;
+        QTest::newRow("11") << 11 << false;
+    }
+
+    void moveTask_listMaxResultsRange()
+    {
+        QFETCH(int, maxResults);
+        QFETCH(bool, accepted);
+        QVERIFY(createQueue("dead"));
+        auto tasks = listMoves(BrokerIdentity{}.queueArn("dead"), maxResults);
+        QCOMPARE(tasks.ok(), accepted);
+        if (!accepted)
+            QCOMPARE(tasks.error().code, Code::InvalidParameterValue);
+    }
+};
+
+QTEST_GUILESS_MAIN(BrokerServiceMessagesTest)
+#include "broker_service_messages_test.moc"

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+// The attempt log and the worker's bookkeeping (SPEC 4.4, 4.1, 6): queries by
+// subscription, message, time and limit; retention pruning; a pending
+// delivery that would be retried after its expiry ends; a backlog larger than
+// the in-memory window is delivered whole; change events for the window;
+// the best-effort UnsubscribeConfirmation.
+#include "delivery_fixture.h"
+
+#include "../net/script_endpoint.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace relaydesk;
+using namespace relaydesk::testing;
+using namespace std::chrono_literals;
+
+namespace {
+
+AttemptRecord entry(const std::string &message, const std::string &subscription, std::int64_t attempt, int second)
+{
+    AttemptRecord record;
+    record.messageId = message;
+    record.subscriptionArn = subscription;
+    record.attempt = attempt;
+    record.phase = attempt == 0 ? "initial" : "immediate";
+    record.plannedAt = atSeconds(second);
+    record.startedAt = atSeconds(second);
+    record.httpStatus = 503;
+    record.outcome = "retryable";
+    return record;
+}
+
+} // namespace
+
+class DeliveryLogTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void query_filtersBySubscriptionMessageTimeAndLimit()
+    {
+        DeliveryBench bench;
+        QVERIFY(bench.open());
+        Result<std::vector<AttemptRecord>> found = bench.engine().executeAndWait(
+            [](Database &db, ClockTime) -> Result<std::vector<AttemptRecord>> {
+                for (int i = 0; i < 6; ++i) {
+                    if (Result<std::int64_t> added = attempt_log::append(db, entry(i % 2 ? "m1" : "m2", "sub-a", i / 2, i)); !added)
+                        return added.error();
+                }
+                if (Result<std::int64_t> other = attempt_log::append(db, entry("m1", "sub-b", 0, 0)); !other)
+                    return other.error();
+                AttemptQuery query;
+                query.subscriptionArn = "sub-a";
+                query.messageId = "m1";
+                query.since = atSeconds(2);
+                query.limit = 1;
+                return attempt_log::query(db, query);
+            });
+        QVERIFY(found);
+        QCOMPARE(found->size(), std::size_t(1));
+        QCOMPARE(found->front().messageId, std::string("m1"));
+        QCOMPARE(found->front().startedAt, atSeconds(3));
+        QCOMPARE(found->front().attempt, std::int64_t(1));
+        QCOMPARE(bench.attempts("sub-a").size(), std::size_t(6));
+        QCOMPARE(bench.attempts("sub-b").size(), std::size_t(1));
+    }
+
+    void prune_keepsNewestRows()
+    {
+        DeliveryBench bench;
+        QVERIFY(bench.open());
+        Result<std::int64_t> pruned = bench.engine().executeAndWait([](Database &db, ClockTime) -> Result<std::int64_t> {
+            for (int i = 0; i < 10; ++i) {
+                if (Result<std::int64_t> added = attempt_log::append(db, entry("m", "sub", i, i)); !added)
+                    return added.error();
+            }
+            return attempt_log::prune(db, 4);
+        });
+        QVERIFY(pruned);
+        QCOMPARE(*pruned, std::int64_t(6));
+        const std::vector<AttemptRecord> kept = bench.attempts("sub");
+        QCOMPARE(kept.size(), std::size_t(4));
+        QCOMPARE(kept.front().attempt, std::int64_t(6));
+        QCOMPARE(kept.back().attempt, std::int64_t(9));
+    }
+
+    void retryAfterExpiry_endsDelivery()
+    {
+        DeliveryBench bench;
+        QVERIFY(bench.open());
+        ScriptEndpoint endpoint(&bench.engine().clock());
+        endpoint.setScript({respond(503)});
+        QVERIFY(bench.createTopic("orders"));
+        Result<SubscribeReceipt> subscription =
+            bench.subscribe("orders", endpoint.url(), {{"DefaultMessageTimeToLive", "30"}});
+        QVERIFY2(subscription, subscription ? "" : subscription.error().message.c_str());
+        QVERIFY(bench.publish("orders", "hello"));
+        QVERIFY(bench.advance(120s));
+        // sns-default retries at 20, 40 and 60 s; the message expires at 30 s.
+        QCOMPARE(endpoint.count(), std::size_t(2));
+        const std::vector<AttemptRecord> log = bench.attempts(subscription->subscriptionArn);
+        QCOMPARE(log.size(), std::size_t(2));
+        QCOMPARE(log.back().final.value_or(""), std::string("discarded"));
+        QCOMPARE(bench.pendingCount(), std::int64_t(0));
+    }
+
+    void backlogLargerThanWindow_allDelivered()
+    {
+        DeliveryBench bench;
+        bench.options().window = 16;
+        QVERIFY(bench.open());
+        ScriptEndpoint endpoint(&bench.engine().clock());
+        endpoint.setScript({respond(200)});
+        QVERIFY(bench.createTopic("orders"));
+        QVERIFY(bench.subscribe("orders", endpoint.url()));
+        QVERIFY(bench.publish("orders", "many", 100));
+        QVERIFY(bench.advance(1s));
+        QCOMPARE(endpoint.count(), std::size_t(100));
+        QCOMPARE(bench.pendingCount(), std::int64_t(0));
+    }
+
+    void recordedAttempt_reportsSubscriptionCountsChanged()
+    {
+        DeliveryBench bench;
+        QVERIFY(bench.open());
+        ScriptEndpoint endpoint(&bench.engine().clock());
+        endpoint.setScript({respond(200)});
+        QVERIFY(bench.createTopic("orders"));
+        Result<SubscribeReceipt> subscription = bench.subscribe("orders", endpoint.url());
+        QVERIFY(subscription);
+        QSignalSpy spy(&bench.engine(), &BrokerEngine::changesPublished);
+        QVERIFY(bench.publish("orders", "hello"));
+        QVERIFY(bench.advance(1s));
+        const EntityChange expected{EntityChange::Kind::CountsChanged, EntityChange::Entity::Subscription,
+                                    QString::fromStdString(subscription->subscriptionArn)};
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                for (const QList<QVariant> &signal : spy) {
+                    const auto changes = signal.at(0).value<QList<EntityChange>>();
+                    if (changes.contains(expected))
+                        return true;
+                }
+                return false;
+            }(),
+            30000);
+    }
+
+    void unsubscribe_sendsOneUnsubscribeConfirmation()
+    {
+        DeliveryBench bench;
+        QVERIFY(bench.open());
+        ScriptEndpoint endpoint(&bench.engine().clock());
+        endpoint.setScript({respond(200)});
+        const std::string topicArn = bench.identity().topicArn("orders");
+        const std::string subscriptionArn = topicArn + ":00000000-0000-4000-8000-00000000abcd";
+        bench.worker().sendUnsubscribeConfirmation({endpoint.url(), topicArn, subscriptionArn, "token-1"});
+        QVERIFY(bench.advance(0s));
+        const auto received = endpoint.received();
+        QCOMPARE(received.size(), std::size_t(1));
+        QCOMPARE(received[0].headers.at("x-amz-sns-message-type"), std::string("UnsubscribeConfirmation"));
+        const nlohmann::json envelope = nlohmann::json::parse(received[0].body);
+        QCOMPARE(envelope.at("Type").get<std::string>(), std::string("UnsubscribeConfirmation"));
+        QCOMPARE(envelope.at("Token").get<std::string>(), std::string("token-1"));
+        QVERIFY(envelope.at("Message").get<std::string>().find(subscriptionArn) != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(DeliveryLogTest)
+#include "delivery_log_test.moc"

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+// Tests of HttpDeliveryClient against a real loopback endpoint: statuses come
+// back as they are (no redirect followed), headers and body arrive, large
+// response bodies are read and dropped, a hang ends in a timeout (short wall
+// timeout) and a closed port in a connection error.
+#include "net/http_delivery_client.h"
+
+#include "broker/wall_time_source.h"
+#include "script_endpoint.h"
+
+#include <QEventLoop>
+#include <QTcpServer>
+#include <QTest>
+
+#include <optional>
+
+using namespace relaydesk;
+using namespace relaydesk::testing;
+using namespace std::chrono_literals;
+
+namespace {
+
+HttpDeliveryResult postAndWait(HttpDeliveryClient &client, const HttpDeliveryRequest &request)
+{
+    std::optional<HttpDeliveryResult> result;
+    QEventLoop loop;
+    client.post(request, [&](HttpDeliveryResult done) {
+        result = std::move(done);
+        loop.quit();
+    });
+    if (!result)
+        loop.exec();
+    return *result;
+}
+
+HttpDeliveryRequest requestTo(const std::string &url)
+{
+    return HttpDeliveryRequest{url, {{"x-amz-sns-message-type", "Notification"}, {"Content-Type", "text/plain; charset=UTF-8"}},
+                               "{\"Type\":\"Notification\"}"};
+}
+
+} // namespace
+
+class HttpDeliveryClientTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void status_returnedAsIs_data()
+    {
+        QTest::addColumn<int>("status");
+        QTest::newRow("200") << 200;
+        QTest::newRow("204") << 204;
+        QTest::newRow("404") << 404;
+        QTest::newRow("429") << 429;
+        QTest::newRow("503") << 503;
+    }
+    void status_returnedAsIs()
+    {
+        QFETCH(int, status);
+        ScriptEndpoint endpoint(nullptr);
+        endpoint.setScript({respond(status)});
+        HttpDeliveryClient client(m_wall, {});
+        const HttpDeliveryResult result = postAndWait(client, requestTo(endpoint.url()));
+        QVERIFY(result.httpStatus.has_value());
+        QCOMPARE(*result.httpStatus, status);
+        QVERIFY(result.failure == HttpDeliveryResult::Failure::None);
+        QCOMPARE(client.inFlight(), std::size_t(0));
+    }
+
+    void post_carriesHeadersAndBody()
+    {
+        ScriptEndpoint endpoint(nullptr);
+        endpoint.setScript({respond(200)});
+        HttpDeliveryClient client(m_wall, {});
+        postAndWait(client, requestTo(endpoint.url("/path")));
+        const auto received = endpoint.received();
+        QCOMPARE(received.size(), std::size_t(1));
+        QCOMPARE(received[0].path, std::string("/path"));
+        QCOMPARE(received[0].headers.at("x-amz-sns-message-type"), std::string("Notification"));
+        QCOMPARE(received[0].headers.at("content-type"), std::string("text/plain; charset=UTF-8"));
+        QCOMPARE(received[0].body, std::string("{\"Type\":\"Notification\"}"));
+    }
+
+    void redirect_notFollowed()
+    {
+        ScriptEndpoint endpoint(nullptr);
+        ScriptStep redirect = respond(302);
+        redirect.location = endpoint.url("/elsewhere");
+        endpoint.setScript({redirect, respond(200)});
+        HttpDeliveryClient client(m_wall, {});
+        const HttpDeliveryResult result = postAndWait(client, requestTo(endpoint.url()));
+        QCOMPARE(result.httpStatus.value_or(0), 302);
+        QCOMPARE(endpoint.count(), std::size_t(1));
+    }
+
+    void largeResponseBody_readAndKeepAliveReused()
+    {
+        ScriptEndpoint endpoint(nullptr);
+        ScriptStep big = respond(200);
+        big.bodyBytes = 1 << 20;
+        endpoint.setScript({big, respond(503)});
+        HttpDeliveryClient client(m_wall, {});
+        QCOMPARE(postAndWait(client, requestTo(endpoint.url())).httpStatus.value_or(0), 200);
+        QCOMPARE(postAndWait(client, requestTo(endpoint.url())).httpStatus.value_or(0), 503);
+        QCOMPARE(endpoint.count(), std::size_t(2));
+    }
+
+    void hang_endsInTimeout()
+    {
+        ScriptEndpoint endpoint(nullptr);
+        endpoint.setScript({hang()});
+        HttpDeliveryClientOptions options;
+        options.requestTimeout = 200ms; // wall time; short on purpose
+        HttpDeliveryClient client(m_wall, options);
+        const HttpDeliveryResult result = postAndWait(client, requestTo(endpoint.url()));
+        QVERIFY(!result.httpStatus);
+        QVERIFY(result.failure == HttpDeliveryResult::Failure::Timeout);
+    }
+
+    void closedPort_endsInConnectionError()
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        const quint16 port = probe.serverPort();
+        probe.close();
+        HttpDeliveryClient client(m_wall, {});
+        const HttpDeliveryResult result =
+            postAndWait(client, requestTo("http://127.0.0.1:" + std::to_string(port) + "/hook"));
+        QVERIFY(!result.httpStatus);
+        QVERIFY(result.failure == HttpDeliveryResult::Failure::ConnectionError);
+        QVERIFY(!result.errorText.empty());
+    }
+
+    void closedConnection_endsInConnectionError()
+    {
+        ScriptEndpoint endpoint(nullptr);
+        endpoint.setScript({ScriptStep{ScriptStep::Kind::Close, 0, {}, 0}});
+        HttpDeliveryClient client(m_wall, {});
+        const HttpDeliveryResult result = postAndWait(client, requestTo(endpoint.url()));
+        QVERIFY(!result.httpStatus);
+        QVERIFY(result.failure == HttpDeliveryResult::Failure::ConnectionError);
+    }
+
+private:
+    SystemWallTimeSource m_wall;
+};
+
+QTEST_GUILESS_MAIN(HttpDeliveryClientTest)
+#include "http_delivery_client_test.moc"
