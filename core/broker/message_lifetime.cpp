@@ -9,15 +9,6 @@
 
 namespace relaydesk {
 
-std::optional<ClockTime> QueueDueTimes::earliest() const
-{
-    std::optional<ClockTime> first;
-    for (const auto &time : {nextVisible, nextExpiry, nextAutoDelete})
-        if (time && (!first || *time < *first))
-            first = time;
-    return first;
-}
-
 } // namespace relaydesk
 
 namespace relaydesk::message_lifetime {
@@ -170,24 +161,29 @@ Result<std::int64_t> forgetExpiredDeduplicationIds(Database &db, ClockTime now)
     return static_cast<std::int64_t>(db.changes());
 }
 
+// Runs after every broker operation, so both expiry queries are index seeks
+// on messages_by_expiry, never scans of the messages table: the first
+// unexpired expires-at (a message locked past it expires later, when its
+// lock ends — then the second query finds it), and the lock ends of the
+// locked messages already past their expires-at (few: expiry removes the
+// others).
 Result<QueueDueTimes> dueTimes(Database &db, ClockTime now)
 {
     const std::int64_t nowMs = toEpochMilliseconds(now);
     QueueDueTimes due;
-    Result<std::optional<ClockTime>> visible =
-        selectOptionalTime(db, "SELECT min(visible_at_ms) FROM messages WHERE visible_at_ms > ?1", nowMs);
-    if (!visible)
-        return visible.error();
-    due.nextVisible = *visible;
-    // An unlocked message expires at expires_at; a locked one when its lock ends.
-    Result<std::optional<ClockTime>> expiry = selectOptionalTime(
-        db, "SELECT min(CASE WHEN state = 'inflight' THEN max(expires_at_ms, visible_at_ms) ELSE expires_at_ms END) "
-            "FROM messages WHERE expires_at_ms IS NOT NULL AND "
-            "(CASE WHEN state = 'inflight' THEN max(expires_at_ms, visible_at_ms) ELSE expires_at_ms END) > ?1",
+    Result<std::optional<ClockTime>> unexpired = selectOptionalTime(
+        db, "SELECT min(expires_at_ms) FROM messages INDEXED BY messages_by_expiry WHERE expires_at_ms > ?1", nowMs);
+    if (!unexpired)
+        return unexpired.error();
+    Result<std::optional<ClockTime>> lockEnds = selectOptionalTime(
+        db, "SELECT min(visible_at_ms) FROM messages INDEXED BY messages_by_expiry "
+            "WHERE expires_at_ms <= ?1 AND state = 'inflight' AND visible_at_ms > ?1",
         nowMs);
-    if (!expiry)
-        return expiry.error();
-    due.nextExpiry = *expiry;
+    if (!lockEnds)
+        return lockEnds.error();
+    due.nextExpiry = *unexpired;
+    if (*lockEnds && (!due.nextExpiry || **lockEnds < *due.nextExpiry))
+        due.nextExpiry = *lockEnds;
     Result<std::optional<ClockTime>> idle = selectOptionalTime(
         db, "SELECT min(last_used_ms + auto_delete_on_idle_ms) FROM queues WHERE auto_delete_on_idle_ms IS NOT NULL "
             "AND last_used_ms + auto_delete_on_idle_ms > ?1",

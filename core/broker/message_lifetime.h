@@ -28,13 +28,12 @@ struct ScheduledMessage {
     std::optional<ClockTime> expiresAt;
 };
 
-// When the queue timers of the engine must next wake (all strictly after
-// the `now` they were computed for; empty = nothing pending of that kind).
+// When the lifetime timer of the engine must next wake (strictly after the
+// `now` they were computed for; empty = nothing pending of that kind). May be
+// early (a locked message's expires-at), never late.
 struct QueueDueTimes {
-    std::optional<ClockTime> nextVisible;      // a delay, visibility timeout or schedule ends: a receive may succeed
-    std::optional<ClockTime> nextExpiry;       // an unlocked message reaches its expiry
+    std::optional<ClockTime> nextExpiry;       // a message may reach its expiry (SPEC 6, lock included)
     std::optional<ClockTime> nextAutoDelete;   // an idle queue reaches its AutoDeleteOnIdle
-    std::optional<ClockTime> earliest() const;
 };
 
 // Message lifetime of queues (SPEC 6): expiry (lazy, per queue on receive,

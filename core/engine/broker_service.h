@@ -27,6 +27,7 @@ class QObject;
 namespace relaydesk {
 
 class BrokerEngine;
+class DeliveryWorker;
 class IdSource;
 
 // The broker operations as the HTTP layer and the window call them: each one
@@ -73,6 +74,18 @@ public:
     ~BrokerService();
     BrokerService(const BrokerService &) = delete;
     BrokerService &operator=(const BrokerService &) = delete;
+
+    // Attaches the HTTP/S delivery worker (borrowed; null detaches; set it
+    // before the first request, detach before the worker goes). With one:
+    //  - publish / publishBatch wake it after the commit;
+    //  - subscribe queues a SubscriptionConfirmation (in the same unit) for a
+    //    new pending http/https subscription and wakes it;
+    //  - confirmSubscription wakes it;
+    //  - unsubscribe sends the endpoint an UnsubscribeConfirmation after the
+    //    commit (http/https only, best effort).
+    // Without one (the default) none of this happens: nothing is delivered
+    // over HTTP. Any thread.
+    void setDeliveryWorker(DeliveryWorker *worker);
 
     // Queue URL. Reports Created (queue) only when the queue is new.
     void createQueue(std::string name, AttributeMap attributes, QueueTags tags, QObject *context,

@@ -2,6 +2,10 @@
 // BrokerService: topics, subscriptions and publishing.
 #include "engine/broker_service_unit.h"
 
+#include "broker/pending_delivery_outcome.h"
+#include "broker/subscription_records.h"
+#include "engine/delivery_worker.h"
+
 #include <algorithm>
 #include <charconv>
 
@@ -79,7 +83,43 @@ void readOnly(const StatePtr &state, Read read, QObject *context, BrokerService:
         context, std::move(reply));
 }
 
+// After a commit that created pending deliveries: wakes the worker, if any.
+template <class T>
+std::function<void(const T &)> wakeWorker(const StatePtr &state)
+{
+    return [state](const T &) {
+        if (DeliveryWorker *worker = state->worker.load())
+            worker->wake();
+    };
+}
+
+std::string lastArnPart(const std::string &arn)
+{
+    const auto colon = arn.rfind(':');
+    return colon == std::string::npos ? arn : arn.substr(colon + 1);
+}
+
+// With a worker: queues the SubscriptionConfirmation of a new pending
+// http/https subscription (in the subscribe unit).
+Status queueConfirmationOf(UnitContext &unit, BrokerService::State &state, const SubscribeReceipt &receipt)
+{
+    if (!receipt.pendingConfirmation || state.worker.load() == nullptr)
+        return {};
+    auto record = subscription_records::findByUuid(unit.database(), lastArnPart(receipt.subscriptionArn));
+    if (!record)
+        return record.error();
+    if (!*record || (*record)->protocol == EndpointProtocol::Sqs)
+        return {};
+    auto queued = pending_delivery_outcome::queueConfirmation(unit.database(), state.identity, *state.ids,
+                                                              (*record)->id, "SubscriptionConfirmation", unit.now());
+    if (!queued)
+        return queued.error();
+    return {};
+}
+
 } // namespace
+
+void BrokerService::setDeliveryWorker(DeliveryWorker *worker) { m_state->worker.store(worker); }
 
 void BrokerService::createTopic(std::string name, AttributeMap attributes, TopicTags tags, QObject *context,
                                 Reply<std::string> reply)
@@ -110,12 +150,15 @@ void BrokerService::subscribe(std::string topicName, std::string protocol, std::
             const std::int64_t before = subscriptionCount(unit.database(), state.identity, topicName);
             auto receipt = SubscriptionCatalog(unit.database(), state.identity, *state.ids)
                                .subscribe(topicName, protocol, endpoint, attributes, autoConfirm, unit.now());
-            if (receipt && subscriptionCount(unit.database(), state.identity, topicName) != before)
+            if (receipt && subscriptionCount(unit.database(), state.identity, topicName) != before) {
                 unit.reportChange(
                     change(EntityChange::Kind::Created, EntityChange::Entity::Subscription, receipt->subscriptionArn));
+                if (Status queued = queueConfirmationOf(unit, state, *receipt); !queued)
+                    return queued.error();
+            }
             return receipt;
         },
-        context, std::move(reply));
+        context, std::move(reply), wakeWorker<SubscribeReceipt>(m_state));
 }
 
 void BrokerService::publish(std::string topicName, PublishRequest request, QObject *context,
@@ -137,7 +180,7 @@ void BrokerService::publish(std::string topicName, PublishRequest request, QObje
             wake = std::move(queues).value();
             return receipt;
         },
-        context, std::move(reply));
+        context, std::move(reply), wakeWorker<PublishReceipt>(m_state));
 }
 
 
@@ -163,7 +206,7 @@ void BrokerService::publishBatch(std::string topicName, std::vector<BatchEntry<P
             wake = std::move(queues).value();
             return results;
         },
-        context, std::move(reply));
+        context, std::move(reply), wakeWorker<Results>(m_state));
 }
 
 void BrokerService::deleteTopic(std::string name, QObject *context, Reply<void> reply)
@@ -257,23 +300,38 @@ void BrokerService::confirmSubscription(std::string topicName, std::string token
                 unit.reportChange(change(EntityChange::Kind::Changed, EntityChange::Entity::Subscription, *arn));
             return arn;
         },
-        context, std::move(reply));
+        context, std::move(reply), wakeWorker<std::string>(m_state));
 }
 
 void BrokerService::unsubscribe(std::string subscriptionArn, QObject *context, Reply<void> reply)
 {
-    run<Unit>(
+    using Removed = std::optional<DeliveryWorker::UnsubscribedEndpoint>;
+    run<Removed>(
         m_state,
-        [subscriptionArn = std::move(subscriptionArn)](UnitContext &unit, State &state,
-                                                       std::vector<std::string> &) -> Result<Unit> {
-            if (Status removed =
+        [subscriptionArn](UnitContext &unit, State &state, std::vector<std::string> &) -> Result<Removed> {
+            // The endpoint is read before the row goes (http/https only).
+            Removed removed;
+            if (state.worker.load() != nullptr) {
+                auto record = subscription_records::findByUuid(unit.database(), lastArnPart(subscriptionArn));
+                if (record && *record && (*record)->protocol != EndpointProtocol::Sqs)
+                    removed = DeliveryWorker::UnsubscribedEndpoint{
+                        (*record)->endpoint, state.identity.topicArn((*record)->topicName), subscriptionArn,
+                        std::string()};
+            }
+            if (Status done =
                     SubscriptionCatalog(unit.database(), state.identity, *state.ids).unsubscribe(subscriptionArn);
-                !removed)
-                return removed.error();
+                !done)
+                return done.error();
             unit.reportChange(change(EntityChange::Kind::Deleted, EntityChange::Entity::Subscription, subscriptionArn));
-            return Unit{};
+            return removed;
         },
-        context, toStatusReply(std::move(reply)));
+        context,
+        [reply = std::move(reply)](Result<Removed> result) { reply(result ? Status() : Status(result.error())); },
+        [state = m_state](const Removed &removed) {
+            DeliveryWorker *worker = state->worker.load();
+            if (removed && worker != nullptr)
+                worker->sendUnsubscribeConfirmation(*removed);
+        });
 }
 
 void BrokerService::listSubscriptions(std::string topicName, std::string nextToken, QObject *context,

@@ -17,6 +17,7 @@
 #include <QPointer>
 #include <QString>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -38,6 +39,8 @@ struct BrokerService::State {
     ClockTimerId lifetimeTimer = 0;
     std::optional<ClockTime> lifetimeDue;
     bool stopped = false;
+    // Any thread: the delivery worker told about committed deliveries (null: none).
+    std::atomic<DeliveryWorker *> worker{nullptr};
 };
 
 namespace service_unit {
@@ -79,9 +82,11 @@ Result<std::optional<ClockTime>> lifetimeDue(Database &db, ClockTime now);
 void lowerLifetimeTimer(const StatePtr &state, std::optional<ClockTime> due);
 
 // Any thread: runs `body` as a unit; on the broker thread after the commit,
-// moves the lifetime timer, wakes the receives of `wake`, then replies.
+// moves the lifetime timer, wakes the receives of `wake`, calls `afterCommit`
+// with the value (when the unit succeeded), then replies.
 template <class T>
-void run(const StatePtr &state, Body<T> body, QObject *context, BrokerService::Reply<T> reply)
+void run(const StatePtr &state, Body<T> body, QObject *context, BrokerService::Reply<T> reply,
+         std::function<void(const T &)> afterCommit = nullptr)
 {
     using Out = Outcome<T>;
     const QPointer<QObject> target(context);
@@ -98,12 +103,15 @@ void run(const StatePtr &state, Body<T> body, QObject *context, BrokerService::R
             return Out{std::move(value).value(), *due, std::move(wake)};
         },
         nullptr,
-        [state, target, hasContext, reply = std::move(reply)](Result<Out> result) {
+        [state, target, hasContext, reply = std::move(reply),
+         afterCommit = std::move(afterCommit)](Result<Out> result) {
             auto answer = std::make_shared<std::optional<Result<T>>>();
             if (result) {
                 lowerLifetimeTimer(state, result->lifetimeDue);
                 for (const std::string &queue : result->wake)
                     state->engine.waiters().notify(waitKey(queue));
+                if (afterCommit)
+                    afterCommit(result->value);
                 answer->emplace(std::move(result).value().value);
             } else {
                 answer->emplace(result.error());

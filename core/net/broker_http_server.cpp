@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "net/broker_http_server.h"
 
+#include "net/mock_endpoints.h"
 #include "net/native_api.h"
 #include "net/query_protocol.h"
 #include "net/sqs_json_protocol.h"
@@ -30,8 +31,16 @@ BrokerHttpServer::BrokerHttpServer(BrokerEngine &engine, BrokerService &service,
 
 bool BrokerHttpServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
+    if (m_options.mocks != nullptr && m_options.mocks->handle(request, socket))
+        return true;
     ReplyChannel channel(socket);
     const QUrl url = request.url();
+    if (url.path() == QLatin1String("/SimpleNotificationService.pem") && !m_options.signingCertificatePem.empty() &&
+        (request.method() == QHttpServerRequest::Method::Get || request.method() == QHttpServerRequest::Method::Head)) {
+        channel.send(HttpReply{200, "application/x-pem-file", {},
+                               QByteArray::fromStdString(m_options.signingCertificatePem)});
+        return true;
+    }
     const bool tooLarge = static_cast<std::size_t>(request.body().size()) > kMaxBodyBytes;
     const WireError tooLargeError =
         WireError::bodyTooLarge("The request body is larger than " + std::to_string(kMaxBodyBytes) + " bytes.");
@@ -54,7 +63,8 @@ bool BrokerHttpServer::handleRequest(const QHttpServerRequest &request, QTcpSock
         if (const std::string *problem = std::get_if<std::string>(&parsed))
             channel.send(nativeErrorReply(WireError::malformedRequest(*problem)));
         else
-            answerNative(std::get<NativeRequest>(parsed), NativeContext{m_engine, m_service, m_identity, this}, channel);
+            answerNative(std::get<NativeRequest>(parsed), NativeContext{m_engine, m_service, m_identity, this, m_options.mocks,
+                                                                       &m_options.signingCertificatePem}, channel);
         return true;
     }
     const bool form = request.method() == QHttpServerRequest::Method::Post &&

@@ -6,14 +6,18 @@
 #include <QAbstractHttpServer>
 
 #include <cstddef>
+#include <string>
 
 namespace relaydesk {
 
 class BrokerEngine;
 class BrokerService;
+class MockEndpoints;
 
 // The one port of `relaydesk serve` (SPEC 8.2): routes each request by its
 // shape —
+//   /_mock/NAME…                                  → the mock endpoints (SPEC 4.7)
+//   GET /SimpleNotificationService.pem            → the signing certificate (SPEC 4.1)
 //   POST with X-Amz-Target: AmazonSQS.*          → SQS JSON protocol
 //   /api/v1/…                                    → native JSON API
 //   POST form-encoded, or GET with ?Action=…     → SQS / SNS query protocol
@@ -22,8 +26,8 @@ class BrokerService;
 // Requests are answered asynchronously from the broker's replies; a client
 // that goes away before its answer (a long poll given up) is simply not
 // answered.
-// Ownership: borrows the engine and the service, which must outlive the
-// server. Thread: the thread it was made on (the broker's replies are posted
+// Ownership: borrows the engine, the service and the mock endpoints, which
+// must outlive the server. Thread: the thread it was made on (the broker's replies are posted
 // there).
 class BrokerHttpServer final : public QAbstractHttpServer {
     Q_OBJECT
@@ -34,6 +38,8 @@ public:
 
     struct Options {
         bool autoConfirm = false;   // HTTP/S subscriptions start confirmed (serve --auto-confirm)
+        MockEndpoints *mocks = nullptr;     // null: /_mock/ and /api/v1/mocks answer 404
+        std::string signingCertificatePem;  // empty: /SimpleNotificationService.pem answers 404
     };
 
     BrokerHttpServer(BrokerEngine &engine, BrokerService &service, BrokerIdentity identity, Options options,

@@ -20,6 +20,7 @@ namespace relaydesk {
 
 class BrokerEngine;
 class BrokerService;
+class MockEndpoints;
 
 // One request to the native JSON API (SPEC 8.2) under /api/v1/.
 struct NativeRequest {
@@ -46,6 +47,8 @@ struct NativeContext {
     BrokerService &service;
     const BrokerIdentity &identity;
     QObject *replyContext = nullptr;
+    MockEndpoints *mocks = nullptr;                       // null: /mocks answers 404
+    const std::string *signingCertificatePem = nullptr;   // null or empty: /signing-certificate answers 404
 };
 
 // The native JSON API: routes a request to its resource and replies with
@@ -64,6 +67,10 @@ std::variant<NativeRequest, std::string> readNativeRequest(const QByteArray &met
 // false when the path is not its resource (the router then tries the next).
 namespace native_routes {
 bool clock(const NativeRequest &, const NativeContext &, const NativeReply &);
+// /config: GET exports, POST applies a configuration document (native_config_routes.cpp).
+bool config(const NativeRequest &, const NativeContext &, const NativeReply &);
+// /attempts, /mocks, /signing-certificate (native_delivery_routes.cpp).
+bool deliveries(const NativeRequest &, const NativeContext &, const NativeReply &);
 bool policies(const NativeRequest &, const NativeContext &, const NativeReply &);
 bool queues(const NativeRequest &, const NativeContext &, const NativeReply &);
 bool topics(const NativeRequest &, const NativeContext &, const NativeReply &);

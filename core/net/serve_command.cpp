@@ -3,10 +3,14 @@
 
 #include "broker/broker_identity.h"
 #include "broker/id_source.h"
+#include "broker/notification_signer.h"
 #include "broker/wall_time_source.h"
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
+#include "engine/delivery_worker.h"
+#include "net/broker_config.h"
 #include "net/broker_http_server.h"
+#include "net/mock_endpoints.h"
 #include "net/serve_options.h"
 #include "store/database.h"
 
@@ -18,6 +22,7 @@
 
 #include <csignal>
 #include <memory>
+#include <optional>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -82,9 +87,14 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
         print(out, serveOptionsHelp());
         return 0;
     }
+    std::optional<BrokerConfig> config;   // --config: read and checked whole before anything starts
     if (!options.configFile.isEmpty()) {
-        print(err, QStringLiteral("relaydesk serve: --config is not available in this version yet\n"));
-        return 2;
+        auto read = readBrokerConfigFile(options.configFile.toStdString(), BrokerIdentity{});
+        if (!read) {
+            print(err, QStringLiteral("relaydesk serve: %1\n").arg(QString::fromStdString(read.error().message)));
+            return 1;
+        }
+        config = std::move(read).value();
     }
 
     QCoreApplication app(argc, argv);
@@ -120,16 +130,59 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
     engineOptions.clockMode = options.clockMode;
     engineOptions.clockScale = options.timeScale;
     BrokerEngine engine(std::move(database).value(), wall, engineOptions);
+    // The signing key (SPEC 4.1), generated once and kept in the database.
+    auto signer = engine.executeAndWait([](Database &db, ClockTime now) -> Result<std::shared_ptr<NotificationSigner>> {
+        auto loaded = NotificationSigner::loadOrCreate(db, now);
+        if (!loaded)
+            return loaded.error();
+        return std::shared_ptr<NotificationSigner>(std::move(loaded).value());
+    });
+    if (!signer) {
+        print(err, QStringLiteral("relaydesk serve: signing key: %1\n").arg(QString::fromStdString(signer.error().message)));
+        engine.stop();
+        return 1;
+    }
+    DeliveryWorkerOptions workerOptions;
+    workerOptions.requestTimeout = std::chrono::seconds(options.requestTimeoutSeconds);
+    workerOptions.jitterFraction = options.jitter;
+    workerOptions.jitterSeed = options.seed;
+    workerOptions.signEnvelope = [signing = *signer](std::string envelope) {
+        auto signedEnvelope = signing->signEnvelope(envelope);
+        return signedEnvelope ? std::move(signedEnvelope).value() : envelope; // unsigned rather than not sent
+    };
+    auto worker = std::make_unique<DeliveryWorker>(engine, wall, identity, workerOptions);
     auto service = std::make_unique<BrokerService>(engine, identity);
-    auto server = std::make_unique<BrokerHttpServer>(engine, *service, identity, BrokerHttpServer::Options{options.autoConfirm});
+    service->setDeliveryWorker(worker.get());
+    MockEndpoints mocks(engine.clock());
+    BrokerHttpServer::Options serverOptions;
+    serverOptions.autoConfirm = options.autoConfirm;
+    serverOptions.mocks = &mocks;
+    serverOptions.signingCertificatePem = (*signer)->certificatePem();
+    auto server = std::make_unique<BrokerHttpServer>(engine, *service, identity, serverOptions);
     listener->setParent(server.get());
     server->bind(listener.release());
     const auto stopSignals = quitOnStopSignals();
 
+    if (config) {   // one unit: a file refused while applying changes nothing
+        if (auto applied = applyBrokerConfigAndWait(engine, *service, identity, *config); !applied) {
+            print(err, QStringLiteral("relaydesk serve: %1: %2\n")
+                           .arg(options.configFile, QString::fromStdString(applied.error().message)));
+            server.reset();
+            service->setDeliveryWorker(nullptr);
+            worker.reset();
+            service.reset();
+            engine.stop();
+            return 1;
+        }
+    }
+    worker->start();
     print(out, QStringLiteral("relaydesk: listening on %1\n").arg(QString::fromStdString(identity.endpoint)));
     const int status = QCoreApplication::exec();
 
     server.reset();   // no new requests
+    service->setDeliveryWorker(nullptr);
+    worker->stop();   // before the engine: requests in flight are dropped, their rows stay pending
+    worker.reset();
     service.reset();
     engine.stop();    // commits everything pending
     return status;

@@ -19,8 +19,9 @@ const QString kHelp = QStringLiteral(
     "  --config FILE          apply a configuration file at start\n"
     "  --clock MODE           real (default), scaled or virtual\n"
     "  --time-scale X         speed of the scaled clock (e.g. 60)\n"
-    "  --jitter FRACTION      retry-delay jitter, 0 to 1 (default 0)\n"
+    "  --jitter FRACTION      retry-delay jitter, 0 to 0.5 (default 0.1): each delay d is drawn from d(1-J)..d(1+J)\n"
     "  --seed N               seed of the jitter, for repeatable runs\n"
+    "  --request-timeout S    timeout of one HTTP/S delivery request in (wall) seconds, 1 to 3600 (default 15)\n"
     "  --auto-confirm         confirm HTTP/S subscriptions without a confirmation request\n"
     "  --help                 this text\n"
     "\n"
@@ -49,9 +50,10 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
     const QCommandLineOption scale(QStringLiteral("time-scale"), {}, QStringLiteral("X"));
     const QCommandLineOption jitter(QStringLiteral("jitter"), {}, QStringLiteral("FRACTION"));
     const QCommandLineOption seed(QStringLiteral("seed"), {}, QStringLiteral("N"));
+    const QCommandLineOption requestTimeout(QStringLiteral("request-timeout"), {}, QStringLiteral("SECONDS"));
     const QCommandLineOption autoConfirm(QStringLiteral("auto-confirm"));
     const QCommandLineOption help(QStringList{QStringLiteral("help"), QStringLiteral("h")});
-    parser.addOptions({db, bind, port, config, clock, scale, jitter, seed, autoConfirm, help});
+    parser.addOptions({db, bind, port, config, clock, scale, jitter, seed, requestTimeout, autoConfirm, help});
     if (!parser.parse(QStringList{QStringLiteral("relaydesk serve")} + arguments))
         return parser.errorText();
     if (!parser.positionalArguments().isEmpty())
@@ -92,14 +94,25 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
     if (parser.isSet(jitter)) {
         bool ok = false;
         options.jitter = parser.value(jitter).toDouble(&ok);
-        if (!ok || options.jitter < 0.0 || options.jitter > 1.0)
-            return QStringLiteral("--jitter: '%1' is not a fraction from 0 to 1").arg(parser.value(jitter));
+        if (!ok || !(options.jitter >= 0.0 && options.jitter <= JitterSampler::kMaxFraction))
+            return QStringLiteral("--jitter: '%1' is not a fraction from 0 to %2")
+                .arg(parser.value(jitter))
+                .arg(JitterSampler::kMaxFraction);
     }
     if (parser.isSet(seed)) {
         bool ok = false;
         options.seed = parser.value(seed).toULongLong(&ok);
         if (!ok)
             return QStringLiteral("--seed: '%1' is not a whole number").arg(parser.value(seed));
+    }
+    if (parser.isSet(requestTimeout)) {
+        bool ok = false;
+        options.requestTimeoutSeconds = parser.value(requestTimeout).toInt(&ok);
+        if (!ok || options.requestTimeoutSeconds < 1 ||
+            options.requestTimeoutSeconds > ServeOptions::kMaxRequestTimeoutSeconds)
+            return QStringLiteral("--request-timeout: '%1' is not a whole number of seconds from 1 to %2")
+                .arg(parser.value(requestTimeout))
+                .arg(ServeOptions::kMaxRequestTimeoutSeconds);
     }
     options.autoConfirm = parser.isSet(autoConfirm);
     return options;

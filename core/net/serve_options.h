@@ -2,6 +2,7 @@
 #pragma once
 
 #include "broker/clock.h"
+#include "policy/jitter_sampler.h"
 
 #include <QHostAddress>
 #include <QString>
@@ -24,8 +25,10 @@ struct ServeOptions {
     QString configFile;               // empty: none
     ClockMode clockMode = ClockMode::Real;
     double timeScale = 1.0;           // scaled mode
-    double jitter = 0.0;              // 0–1, fraction of each retry delay
+    double jitter = JitterSampler::kDefaultFraction; // 0–kMaxFraction (SPEC 3.5), fraction of each retry delay
     std::optional<std::uint64_t> seed;
+    int requestTimeoutSeconds = 15;   // per HTTP/S delivery request (SPEC 4.1), wall time, 1–kMaxRequestTimeoutSeconds
+    static constexpr int kMaxRequestTimeoutSeconds = 3600;
     bool autoConfirm = false;
     bool showHelp = false;
 

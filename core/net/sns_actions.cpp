@@ -13,27 +13,24 @@ namespace {
 using Json = nlohmann::json;
 using Handler = void (*)(const ActionInput &, const SnsActionContext &, ActionReply);
 
-template <class T>
-BrokerService::Reply<T> mapped(ActionReply reply, Json (*write)(const T &))
-{
-    return [reply = std::move(reply), write](Result<T> result) {
-        reply(result ? Result<Json>(write(*result)) : Result<Json>(result.error()));
-    };
-}
-
-BrokerService::Reply<void> emptyReply(ActionReply reply)
-{
-    return [reply = std::move(reply)](Status status) {
-        reply(status ? Result<Json>(Json::object()) : Result<Json>(status.error()));
-    };
-}
-
 Result<std::string> topicName(const ActionInput &input, const SnsActionContext &context, const char *parameter = "TopicArn")
 {
     auto arn = input.requiredString(parameter);
     if (!arn)
         return arn.error();
     return context.identity.topicNameFromArn(*arn);
+}
+
+// AttributeName and AttributeValue (absent value: empty, which unsets).
+Result<std::pair<std::string, std::string>> readAttributeChange(const ActionInput &input)
+{
+    auto attribute = input.requiredString("AttributeName");
+    if (!attribute)
+        return attribute.error();
+    auto value = input.optionalString("AttributeValue");
+    if (!value)
+        return value.error();
+    return std::make_pair(*attribute, value->value_or(""));
 }
 
 // Tags as SNS carries them: [{"Key", "Value"}].
@@ -152,7 +149,7 @@ void createTopic(const ActionInput &input, const SnsActionContext &context, Acti
     auto tags = readTags(input);
     if (!tags)
         return reply(tags.error());
-    context.service.createTopic(*name, *attributes, *tags, context.replyContext, mapped(std::move(reply), writeTopicArn));
+    context.service.createTopic(*name, *attributes, *tags, context.replyContext, mappedReply(std::move(reply), writeTopicArn));
 }
 
 void deleteTopic(const ActionInput &input, const SnsActionContext &context, ActionReply reply)
@@ -168,7 +165,7 @@ void listTopics(const ActionInput &input, const SnsActionContext &context, Actio
     auto token = input.optionalString("NextToken");
     if (!token)
         return reply(token.error());
-    context.service.listTopics(token->value_or(""), context.replyContext, mapped(std::move(reply), writeTopicPage));
+    context.service.listTopics(token->value_or(""), context.replyContext, mappedReply(std::move(reply), writeTopicPage));
 }
 
 void getTopicAttributes(const ActionInput &input, const SnsActionContext &context, ActionReply reply)
@@ -176,7 +173,7 @@ void getTopicAttributes(const ActionInput &input, const SnsActionContext &contex
     auto name = topicName(input, context);
     if (!name)
         return reply(name.error());
-    context.service.getTopicAttributes(*name, context.replyContext, mapped(std::move(reply), writeAttributes));
+    context.service.getTopicAttributes(*name, context.replyContext, mappedReply(std::move(reply), writeAttributes));
 }
 
 void setTopicAttributes(const ActionInput &input, const SnsActionContext &context, ActionReply reply)
@@ -184,13 +181,10 @@ void setTopicAttributes(const ActionInput &input, const SnsActionContext &contex
     auto name = topicName(input, context);
     if (!name)
         return reply(name.error());
-    auto attribute = input.requiredString("AttributeName");
-    if (!attribute)
-        return reply(attribute.error());
-    auto value = input.optionalString("AttributeValue");
-    if (!value)
-        return reply(value.error());
-    context.service.setTopicAttribute(*name, *attribute, value->value_or(""), context.replyContext,
+    auto change = readAttributeChange(input);
+    if (!change)
+        return reply(change.error());
+    context.service.setTopicAttribute(*name, change->first, change->second, context.replyContext,
                                       emptyReply(std::move(reply)));
 }
 
@@ -231,7 +225,7 @@ void confirmSubscription(const ActionInput &input, const SnsActionContext &conte
     if (!token)
         return reply(token.error());
     context.service.confirmSubscription(*name, *token, context.replyContext,
-                                        mapped(std::move(reply), writeSubscriptionArn));
+                                        mappedReply(std::move(reply), writeSubscriptionArn));
 }
 
 void unsubscribe(const ActionInput &input, const SnsActionContext &context, ActionReply reply)
@@ -248,7 +242,7 @@ void listSubscriptions(const ActionInput &input, const SnsActionContext &context
     if (!token)
         return reply(token.error());
     context.service.listSubscriptions("", token->value_or(""), context.replyContext,
-                                      mapped(std::move(reply), writeSubscriptionPage));
+                                      mappedReply(std::move(reply), writeSubscriptionPage));
 }
 
 void listSubscriptionsByTopic(const ActionInput &input, const SnsActionContext &context, ActionReply reply)
@@ -260,7 +254,7 @@ void listSubscriptionsByTopic(const ActionInput &input, const SnsActionContext &
     if (!token)
         return reply(token.error());
     context.service.listSubscriptions(*name, token->value_or(""), context.replyContext,
-                                      mapped(std::move(reply), writeSubscriptionPage));
+                                      mappedReply(std::move(reply), writeSubscriptionPage));
 }
 
 void getSubscriptionAttributes(const ActionInput &input, const SnsActionContext &context, ActionReply reply)
@@ -268,7 +262,7 @@ void getSubscriptionAttributes(const ActionInput &input, const SnsActionContext 
     auto arn = input.requiredString("SubscriptionArn");
     if (!arn)
         return reply(arn.error());
-    context.service.getSubscriptionAttributes(*arn, context.replyContext, mapped(std::move(reply), writeAttributes));
+    context.service.getSubscriptionAttributes(*arn, context.replyContext, mappedReply(std::move(reply), writeAttributes));
 }
 
 void setSubscriptionAttributes(const ActionInput &input, const SnsActionContext &context, ActionReply reply)
@@ -276,13 +270,10 @@ void setSubscriptionAttributes(const ActionInput &input, const SnsActionContext 
     auto arn = input.requiredString("SubscriptionArn");
     if (!arn)
         return reply(arn.error());
-    auto attribute = input.requiredString("AttributeName");
-    if (!attribute)
-        return reply(attribute.error());
-    auto value = input.optionalString("AttributeValue");
-    if (!value)
-        return reply(value.error());
-    context.service.setSubscriptionAttribute(*arn, *attribute, value->value_or(""), context.replyContext,
+    auto change = readAttributeChange(input);
+    if (!change)
+        return reply(change.error());
+    context.service.setSubscriptionAttribute(*arn, change->first, change->second, context.replyContext,
                                              emptyReply(std::move(reply)));
 }
 
@@ -296,7 +287,7 @@ void publish(const ActionInput &input, const SnsActionContext &context, ActionRe
     if (!request)
         return reply(request.error());
     context.service.publish(*name, std::move(request).value(), context.replyContext,
-                            mapped(std::move(reply), writePublishReceipt));
+                            mappedReply(std::move(reply), writePublishReceipt));
 }
 
 void publishBatch(const ActionInput &input, const SnsActionContext &context, ActionReply reply)
@@ -368,7 +359,7 @@ void listTagsForResource(const ActionInput &input, const SnsActionContext &conte
     auto name = topicName(input, context, "ResourceArn");
     if (!name)
         return reply(name.error());
-    context.service.listTopicTags(*name, context.replyContext, mapped(std::move(reply), writeTags));
+    context.service.listTopicTags(*name, context.replyContext, mappedReply(std::move(reply), writeTags));
 }
 
 const std::map<std::string, Handler, std::less<>> &handlers()

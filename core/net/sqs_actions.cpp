@@ -14,14 +14,6 @@ namespace {
 
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 
-template <class T>
-BrokerService::Reply<T> mapped(ActionReply reply, Json (*write)(const T &))
-{
-    return [reply = std::move(reply), write](Result<T> result) {
-        reply(result ? Result<Json>(write(*result)) : Result<Json>(result.error()));
-    };
-}
-
 Json writeUrl(const std::string &url) { return {{"QueueUrl", url}}; }
 Json writeAttributes(const AttributeMap &attributes) { return {{"Attributes", attributes}}; }
 Json writeTags(const QueueTags &tags) { return {{"Tags", tags}}; }
@@ -71,13 +63,6 @@ Result<std::string> queueName(const ActionInput &input, const SqsActionContext &
     return context.identity.queueNameFromUrl(*url);
 }
 
-BrokerService::Reply<void> emptyReply(ActionReply reply)
-{
-    return [reply = std::move(reply)](Status status) {
-        reply(status ? Result<Json>(Json::object()) : Result<Json>(status.error()));
-    };
-}
-
 void createQueue(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
 {
     auto name = input.requiredString("QueueName");
@@ -90,7 +75,7 @@ void createQueue(const ActionInput &input, const SqsActionContext &context, Acti
     auto tags = input.stringMap(input.has("tags") ? "tags" : "Tags");
     if (!tags)
         return reply(tags.error());
-    context.service.createQueue(*name, *attributes, *tags, context.replyContext, mapped(std::move(reply), writeUrl));
+    context.service.createQueue(*name, *attributes, *tags, context.replyContext, mappedReply(std::move(reply), writeUrl));
 }
 
 void deleteQueue(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
@@ -106,7 +91,7 @@ void getQueueUrl(const ActionInput &input, const SqsActionContext &context, Acti
     auto name = input.requiredString("QueueName");
     if (!name)
         return reply(name.error());
-    context.service.getQueueUrl(*name, context.replyContext, mapped(std::move(reply), writeUrl));
+    context.service.getQueueUrl(*name, context.replyContext, mappedReply(std::move(reply), writeUrl));
 }
 
 void listQueues(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
@@ -124,7 +109,7 @@ void listQueues(const ActionInput &input, const SqsActionContext &context, Actio
     if (*max)
         maxResults = static_cast<std::size_t>(**max);
     context.service.listQueues(prefix->value_or(""), maxResults, token->value_or(""), context.replyContext,
-                               mapped(std::move(reply), writePage));
+                               mappedReply(std::move(reply), writePage));
 }
 
 void getQueueAttributes(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
@@ -135,7 +120,7 @@ void getQueueAttributes(const ActionInput &input, const SqsActionContext &contex
     auto names = input.stringList("AttributeNames");
     if (!names)
         return reply(names.error());
-    context.service.getQueueAttributes(*name, *names, context.replyContext, mapped(std::move(reply), writeAttributes));
+    context.service.getQueueAttributes(*name, *names, context.replyContext, mappedReply(std::move(reply), writeAttributes));
 }
 
 void setQueueAttributes(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
@@ -182,7 +167,7 @@ void listQueueTags(const ActionInput &input, const SqsActionContext &context, Ac
     auto name = queueName(input, context);
     if (!name)
         return reply(name.error());
-    context.service.listQueueTags(*name, context.replyContext, mapped(std::move(reply), writeTags));
+    context.service.listQueueTags(*name, context.replyContext, mappedReply(std::move(reply), writeTags));
 }
 
 void listDeadLetterSourceQueues(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
@@ -191,7 +176,7 @@ void listDeadLetterSourceQueues(const ActionInput &input, const SqsActionContext
     if (!name)
         return reply(name.error());
     context.service.listDeadLetterSourceQueues(*name, context.replyContext,
-                                               mapped(std::move(reply), writeSourceQueues));
+                                               mappedReply(std::move(reply), writeSourceQueues));
 }
 
 void purgeQueue(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
@@ -214,7 +199,7 @@ void startMessageMoveTask(const ActionInput &input, const SqsActionContext &cont
     if (!rate)
         return reply(rate.error());
     context.service.startMessageMoveTask(*source, *destination, *rate, context.replyContext,
-                                         mapped(std::move(reply), writeTaskHandle));
+                                         mappedReply(std::move(reply), writeTaskHandle));
 }
 
 void listMessageMoveTasks(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
@@ -228,7 +213,7 @@ void listMessageMoveTasks(const ActionInput &input, const SqsActionContext &cont
     std::optional<int> maxResults;
     if (*max)
         maxResults = static_cast<int>(**max);
-    context.service.listMessageMoveTasks(*source, maxResults, context.replyContext, mapped(std::move(reply), writeTasks));
+    context.service.listMessageMoveTasks(*source, maxResults, context.replyContext, mappedReply(std::move(reply), writeTasks));
 }
 
 void cancelMessageMoveTask(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
@@ -236,7 +221,7 @@ void cancelMessageMoveTask(const ActionInput &input, const SqsActionContext &con
     auto handle = input.requiredString("TaskHandle");
     if (!handle)
         return reply(handle.error());
-    context.service.cancelMessageMoveTask(*handle, context.replyContext, mapped(std::move(reply), writeMoved));
+    context.service.cancelMessageMoveTask(*handle, context.replyContext, mappedReply(std::move(reply), writeMoved));
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include "broker/broker_identity.h"
 #include "broker/result.h"
 #include "net/action_input.h"
+#include "net/action_reply.h"
 
 #include <nlohmann/json.hpp>
 
@@ -23,8 +24,6 @@ struct SqsActionContext {
     const BrokerIdentity &identity;
     QObject *replyContext = nullptr;   // replies arrive on this object's thread
 };
-
-using ActionReply = std::function<void(Result<nlohmann::json>)>;
 
 // Runs one SQS action (SPEC 5, 8.2) by its name ("SendMessage") with its
 // parameters in the JSON protocol's shape, and replies with the JSON

@@ -20,9 +20,6 @@ using Handler = void (*)(const ActionInput &, const SqsActionContext &, ActionRe
 // The queue named by QueueUrl (MissingParameter, QueueDoesNotExist).
 Result<std::string> queueName(const ActionInput &input, const SqsActionContext &context);
 
-// An empty object for a Status.
-BrokerService::Reply<void> emptyReply(ActionReply reply);
-
 // {"Successful": [each value written by `write` plus "Id"], "Failed": [{"Id", "SenderFault", "Code", "Message"}]}
 template <class V, class Write>
 Json batchResult(const std::vector<BatchEntryResult<V>> &entries, Write write)

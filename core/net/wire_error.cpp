@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "net/wire_error.h"
 
+#include "net/action_input.h"
+
 #include <QUuid>
 #include <QXmlStreamWriter>
 
@@ -69,7 +71,7 @@ HttpReply sqsJsonErrorReply(const WireError &error, const QByteArray &requestId)
     reply.headers.emplace_back("x-amzn-query-error",
                                text(error.queryCode) + (error.senderFault ? ";Sender" : ";Receiver"));
     const nlohmann::json body = {{"__type", "com.amazonaws.sqs#" + error.jsonCode}, {"message", error.message}};
-    reply.body = text(body.dump());
+    reply.body = text(jsonText(body));
     return reply;
 }
 
@@ -89,7 +91,7 @@ HttpReply nativeErrorReply(const WireError &error)
     reply.status = error.httpStatus;
     reply.contentType = "application/json";
     const nlohmann::json body = {{"error", error.jsonCode}, {"message", error.message}};
-    reply.body = text(body.dump());
+    reply.body = text(jsonText(body));
     return reply;
 }
 

@@ -185,6 +185,52 @@ private slots:
         QVERIFY(first.process.waitForFinished(30000));
     }
 
+    void oversizedBody_refused413_andNothingCreated()
+    {
+        Server server;
+        QVERIFY(server.start({"--port", "0", "--db", ":memory:"}));
+        const QByteArray big = "{\"name\": \"big\", \"padding\": \"" + QByteArray(5 * 1024 * 1024, 'x') + "\"}";
+        const QByteArray refused = http(server.port(), "POST", "/api/v1/queues", big);
+        QVERIFY2(refused.startsWith("HTTP/1.1 413"), refused.left(200).constData());
+        QVERIFY(refused.contains("RequestEntityTooLarge"));
+        const QByteArray listed = http(server.port(), "GET", "/api/v1/queues");
+        QVERIFY2(listed.endsWith(R"({"queues":[]})"), listed.constData());
+        server.process.terminate();
+        QVERIFY(server.process.waitForFinished(30000));
+        QCOMPARE(server.process.exitCode(), 0);
+    }
+
+    void clientGoneMidLongPoll_laterSendIsNotLost()
+    {
+        Server server;
+        QVERIFY(server.start({"--port", "0", "--db", ":memory:", "--clock", "virtual"}));
+        QVERIFY(http(server.port(), "POST", "/api/v1/queues", R"({"name": "polled"})").startsWith("HTTP/1.1 201"));
+        const QByteArray receive =
+            R"({"QueueUrl": "/000000000000/polled", "WaitTimeSeconds": 20})";
+        {
+            QTcpSocket poller;
+            poller.connectToHost(QStringLiteral("127.0.0.1"), server.port());
+            QVERIFY(poller.waitForConnected(30000));
+            poller.write("POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: AmazonSQS.ReceiveMessage\r\n"
+                         "Content-Type: application/x-amz-json-1.0\r\nContent-Length: " +
+                         QByteArray::number(receive.size()) + "\r\n\r\n" + receive);
+            QVERIFY(poller.waitForBytesWritten(30000));
+            // The clock stands still, so the receive is still waiting when the client goes.
+            QVERIFY(http(server.port(), "GET", "/api/v1/clock").startsWith("HTTP/1.1 200"));
+            poller.abort();
+        }
+        // The send may wake the abandoned receive, whose answer has nowhere to
+        // go: as in SQS when a reply is lost, the message is then in flight and
+        // comes back when its visibility timeout (30 s) ends. Never lost.
+        QVERIFY(http(server.port(), "POST", "/api/v1/queues/polled/messages", R"({"body": "kept"})").startsWith("HTTP/1.1 201"));
+        QVERIFY(http(server.port(), "POST", "/api/v1/clock/advance", R"({"seconds": 30})").startsWith("HTTP/1.1 200"));
+        const QByteArray browsed = http(server.port(), "GET", "/api/v1/queues/polled/messages");
+        QVERIFY2(browsed.contains(R"("body":"kept")") && browsed.contains(R"("state":"available")"), browsed.constData());
+        server.process.terminate();
+        QVERIFY(server.process.waitForFinished(30000));
+        QCOMPARE(server.process.exitCode(), 0);
+    }
+
     void garbageAndHalfRequests_serverKeepsAnswering()
     {
         Server server;

@@ -27,6 +27,7 @@ private slots:
     void expired_noDeadLetterFlag_dropped();
     void autoDeleteOnIdle_afterIdlePeriodNotBefore();
     void dueTimes_nextOfEachKind();
+    void dueTimes_lockedPastExpiry_dueWhenTheLockEnds();
 };
 
 void QueueLifetimeTest::ttl_capsAndDefaults_expiresAt_data()
@@ -187,10 +188,22 @@ void QueueLifetimeTest::dueTimes_nextOfEachKind()
     request.delaySeconds = 20;
     QVERIFY(broker.send("q", request, at(0)).ok());
     Result<QueueDueTimes> due = message_lifetime::dueTimes(broker.db(), at(1));
-    QCOMPARE(due->nextVisible, std::optional<ClockTime>(at(20)));
     QCOMPARE(due->nextExpiry, std::optional<ClockTime>(at(100)));
     QCOMPARE(due->nextAutoDelete, std::optional<ClockTime>(at(300)));
-    QCOMPARE(due->earliest(), std::optional<ClockTime>(at(20)));
+}
+
+void QueueLifetimeTest::dueTimes_lockedPastExpiry_dueWhenTheLockEnds()
+{
+    QueueTestBroker broker;
+    QVERIFY(broker.create("q", {{"VisibilityTimeout", "60"}}).ok());
+    SendRequest request;
+    request.body = "m";
+    request.timeToLiveSeconds = 10;
+    QVERIFY(broker.send("q", request, at(0)).ok());
+    QCOMPARE(broker.receiveBodies("q", 1, at(5)), QStringList{"m"});   // locked until 65
+    QCOMPARE(message_lifetime::dueTimes(broker.db(), at(1))->nextExpiry, std::optional<ClockTime>(at(10)));
+    QCOMPARE(message_lifetime::dueTimes(broker.db(), at(10))->nextExpiry, std::optional<ClockTime>(at(65)));
+    QCOMPARE(message_lifetime::dueTimes(broker.db(), at(65))->nextExpiry, std::optional<ClockTime>());
 }
 
 QTEST_GUILESS_MAIN(QueueLifetimeTest)

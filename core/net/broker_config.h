@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/attribute_text.h"
+#include "broker/broker_identity.h"
+#include "broker/clock_time.h"
+#include "broker/result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+class QObject;
+
+namespace relaydesk {
+
+class BrokerEngine;
+class BrokerService;
+class Database;
+class UnitContext;
+
+// The broker configuration file (SPEC 8.3): `relaydesk serve --config FILE`,
+// POST/GET /api/v1/config, the window's File → Import/Export.
+//
+//   {"version": 1,
+//    "queues": [{"name": "orders-dlq"},
+//               {"name": "orders", "attributes": {"VisibilityTimeout": "45",
+//                    "RedrivePolicy": {"deadLetterTargetArn": "arn:aws:sqs:us-east-1:000000000000:orders-dlq",
+//                                      "maxReceiveCount": 5}},
+//                "tags": {"team": "shop"}}],
+//    "topics": [{"name": "events", "attributes": {"DeliveryPolicy": {"healthyRetryPolicy": {…}}},
+//                "tags": {…},
+//                "subscriptions": [{"protocol": "sqs", "endpoint": "queue:orders",
+//                                   "attributes": {"RawMessageDelivery": "true", "FilterPolicy": {…}}}]}],
+//    "delete": {"queues": ["old"], "topics": ["old-events"],
+//               "subscriptions": [{"topic": "events", "protocol": "http", "endpoint": "http://…"}]}}
+//
+//  - Every key is optional except the names, protocol and endpoint; unknown
+//    keys are refused with their path. "version", when present, must be 1.
+//  - Attribute values are the API's text; a JSON object or array is stored as
+//    its compact text (policies are nicer to check in as objects), a number
+//    or boolean as its text. Export writes values that are JSON objects or
+//    arrays as JSON, the rest as strings.
+//  - An sqs endpoint may be "queue:NAME" (this broker's queue) or the queue ARN.
+//  - Subscriptions are matched by (topic, protocol, endpoint); declared ones
+//    are confirmed at once (the file is trusted: no confirmation handshake).
+//  - Applying: existing entities get the declared attributes and tags that
+//    differ (an undeclared attribute or tag stays as it is); nothing is
+//    deleted unless "delete" names it (deleting what does not exist is no
+//    error). Order: deletions, queues (RedrivePolicy last, so dead-letter
+//    queues exist first), topics, subscriptions. An entity that already has
+//    the declared values is not written at all: applying a file twice
+//    changes nothing.
+//  - Export: queues, topics (with their subscriptions) by name, attributes
+//    that differ from the defaults of a fresh entity of that name (FifoQueue
+//    / FifoTopic always for FIFO ones), every tag; so export → apply to an
+//    empty broker → export gives the same document.
+//  - Errors name the entity and field: `queues[1] (orders):
+//    attributes.VisibilityTimeout: <the broker's message>`, with the broker's
+//    code (file structure errors: InvalidParameterValue).
+
+struct SubscriptionDeclaration {
+    std::string protocol;
+    std::string endpoint;   // an sqs endpoint as the queue ARN (after reading)
+    AttributeMap attributes;
+};
+
+struct TopicDeclaration {
+    std::string name;
+    AttributeMap attributes;
+    std::map<std::string, std::string> tags;
+    std::vector<SubscriptionDeclaration> subscriptions;
+};
+
+struct QueueDeclaration {
+    std::string name;
+    AttributeMap attributes;
+    std::map<std::string, std::string> tags;
+};
+
+struct SubscriptionReference {
+    std::string topic;
+    std::string protocol;
+    std::string endpoint;
+};
+
+struct BrokerConfig {
+    std::vector<QueueDeclaration> queues;
+    std::vector<TopicDeclaration> topics;
+    std::vector<std::string> deleteQueues;
+    std::vector<std::string> deleteTopics;
+    std::vector<SubscriptionReference> deleteSubscriptions;
+};
+
+// What an apply did (counts of entities written; all zero = nothing changed).
+struct ConfigApplied {
+    int created = 0;
+    int changed = 0;
+    int deleted = 0;
+};
+
+// Reads and checks the whole document: structure, names, each attribute
+// with the broker's parsers, duplicates. Pure, thread-safe.
+Result<BrokerConfig> readBrokerConfig(const nlohmann::json &document, const BrokerIdentity &identity);
+// The same from file text / a file (errors also for unreadable or non-JSON files).
+Result<BrokerConfig> readBrokerConfigText(const std::string &text, const BrokerIdentity &identity);
+Result<BrokerConfig> readBrokerConfigFile(const std::string &path, const BrokerIdentity &identity);
+// The document of a config (deterministic; see above). Pure.
+nlohmann::json writeBrokerConfig(const BrokerConfig &config, const BrokerIdentity &identity);
+
+// Inside a unit on the broker thread (the caller's transaction): applies
+// `config` through the broker catalogs and reports the EntityChanges. On an
+// error the caller's unit must roll back (BrokerEngine does), so a failing
+// file changes nothing. Subscription ids are random.
+Result<ConfigApplied> applyBrokerConfig(UnitContext &unit, const BrokerIdentity &identity, const BrokerConfig &config);
+// Inside a unit: the current state. Reads only.
+Result<BrokerConfig> exportBrokerConfig(Database &db, const BrokerIdentity &identity);
+
+// Any thread: apply / export as one engine unit; the reply comes on
+// `context`'s thread (or the broker thread without one). After an apply the
+// service's lifetime timer is re-armed (a read through `service`), so idle
+// auto-deletion of declared entities is scheduled.
+void applyBrokerConfig(BrokerEngine &engine, BrokerService &service, const BrokerIdentity &identity,
+                       BrokerConfig config, QObject *context, std::function<void(Result<ConfigApplied>)> reply);
+void exportBrokerConfig(BrokerEngine &engine, const BrokerIdentity &identity, QObject *context,
+                        std::function<void(Result<BrokerConfig>)> reply);
+// Not on the broker thread: applyBrokerConfig above, waiting for its reply.
+Result<ConfigApplied> applyBrokerConfigAndWait(BrokerEngine &engine, BrokerService &service,
+                                               const BrokerIdentity &identity, BrokerConfig config);
+
+} // namespace relaydesk

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The issue-5 figures over HTTP (a benchmark, not a test): starts `relaydesk serve`
+# of BUILD_DIR on a fresh database file (WAL, synchronous=FULL) and a free port, runs
+# http_load_client (a separate process) for each figure and prints one line per figure
+# plus the CPU seconds each serve thread used during it (from /proc/PID/task/*/stat).
+#
+#   tests/bench/http_bench.sh BUILD_DIR [SECONDS=10] [CONNECTIONS=64] [PREFILL=50000]
+set -euo pipefail
+
+build=${1:?usage: http_bench.sh BUILD_DIR [SECONDS] [CONNECTIONS]}
+seconds=${2:-10}
+connections=${3:-64}
+prefill=${4:-50000}
+relaydesk="$build/app/relaydesk"
+client="$build/tests/bench/http_load_client"
+work=$(mktemp -d)
+serve_pid=""
+cleanup() {
+  if [[ -n "$serve_pid" ]]; then kill "$serve_pid" 2>/dev/null || true; wait "$serve_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$relaydesk" serve --db "$work/broker.db" --port 0 >"$work/serve.log" 2>&1 &
+serve_pid=$!
+url=""
+for _ in $(seq 100); do
+  url=$(sed -n 's/^relaydesk: listening on \(http:[^ ]*\).*/\1/p' "$work/serve.log")
+  [[ -n "$url" ]] && break
+  sleep 0.1
+done
+[[ -n "$url" ]] || { echo "serve did not start:"; cat "$work/serve.log"; exit 1; }
+echo "serve pid $serve_pid at $url, database $work/broker.db"
+
+# "name ticks" per thread of the serve process.
+thread_ticks() {
+  for stat in /proc/"$serve_pid"/task/*/stat; do
+    awk '{ match($0, /\(.*\)/); name = substr($0, RSTART + 1, RLENGTH - 2); rest = substr($0, RSTART + RLENGTH);
+           split(rest, f, " "); print FILENAME, name, f[12] + f[13] }' "$stat" 2>/dev/null
+  done
+}
+hz=$(getconf CLK_TCK)
+
+# run LABEL CLIENT-ARGS...: the client's line, then CPU seconds per serve thread.
+run() {
+  local label=$1; shift
+  thread_ticks >"$work/before"
+  local started=$(date +%s.%N)
+  "$client" "$url" "$@" | sed "s/^/[$label] /"
+  local ended=$(date +%s.%N)
+  thread_ticks >"$work/after"
+  join <(sort "$work/before") <(sort "$work/after") |
+    awk -v hz="$hz" -v wall="$(echo "$ended - $started" | bc)" \
+      '{ cpu = ($NF - $(NF-2)) / hz; if (cpu > 0.05) printf "    thread %-20s %6.2f s CPU (%3.0f%% of %.1f s)\n", $2, cpu, 100 * cpu / wall, wall }'
+}
+
+run send send --queue bench-send --connections "$connections" --duration "$seconds" | tee "$work/send.txt"
+peak=$(sed -n 's/.* \([0-9]*\) req\/s.*/\1/p' "$work/send.txt" | head -1)
+run batch batch --queue bench-batch --connections "$connections" --duration "$seconds"
+run prefill batch --queue bench-receive --connections "$connections" --count "$prefill"
+run receive-delete receive-delete --queue bench-receive --connections "$connections" --duration "$seconds"
+half=$((peak / 2))
+run latency send --queue bench-latency --connections "$connections" --duration "$seconds" --rate "$half"
+echo "database file: $(du -h "$work/broker.db" | cut -f1), serve VmRSS: $(grep VmRSS /proc/$serve_pid/status | awk '{print $2/1024 " MB"}')"

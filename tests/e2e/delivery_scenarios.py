@@ -1,0 +1,272 @@
+# SPDX-License-Identifier: MIT
+"""SNS → HTTP delivery end to end with boto3 against `relaydesk serve`
+(virtual clock, --jitter 0): confirmation through the SubscribeURL (and
+--auto-confirm), retries by the subscription's DeliveryPolicy observed in
+GET /api/v1/attempts while the test advances the clock, real signatures
+checked with the certificate at SigningCertURL, mock endpoints (SPEC 4.7),
+the dead-letter queue of an always-failing endpoint, and the error answers
+of the native /attempts and /mocks resources."""
+import base64
+import datetime
+import json
+import threading
+import unittest
+import urllib.parse
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import padding
+
+from relaydesk_harness import RelaydeskServer, binary_from_environment
+
+BINARY = binary_from_environment()
+WAIT = 30  # seconds (wall) to wait for something the broker does on its own
+
+# numRetries 4: initial, 1 immediate, 1 preBackoff (10 s), backoff 10 s then 40 s.
+POLICY = {"healthyRetryPolicy": {"numRetries": 4, "numNoDelayRetries": 1, "minDelayTarget": 10,
+                                 "maxDelayTarget": 40, "numMinDelayRetries": 1, "numMaxDelayRetries": 0,
+                                 "backoffFunction": "linear"}}
+PLAN = [(0, "initial"), (0, "immediate"), (10, "preBackoff"), (20, "backoff"), (60, "backoff")]
+
+
+def iso_seconds(text):
+    return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").timestamp()
+
+
+def verify_signature(envelope, certificate_pem):
+    """Checks an SNS envelope's signature the way a subscriber does."""
+    if envelope["Type"] == "Notification":
+        keys = ["Message", "MessageId"] + (["Subject"] if "Subject" in envelope else []) + \
+               ["Timestamp", "TopicArn", "Type"]
+    else:
+        keys = ["Message", "MessageId", "SubscribeURL", "Timestamp", "Token", "TopicArn", "Type"]
+    canonical = "".join("%s\n%s\n" % (key, envelope[key]) for key in keys).encode()
+    digest = hashes.SHA1() if envelope["SignatureVersion"] == "1" else hashes.SHA256()
+    key = x509.load_pem_x509_certificate(certificate_pem).public_key()
+    key.verify(base64.b64decode(envelope["Signature"]), canonical, padding.PKCS1v15(), digest)
+
+
+class Endpoint:
+    """A subscriber on a thread: answers 503 to the first `failures`
+    notifications, then 200; confirms a SubscriptionConfirmation by GETting
+    its SubscribeURL after answering it."""
+
+    def __init__(self, failures, confirm=True):
+        self.failures = failures
+        self.confirm = confirm
+        self.received = []          # (headers dict, parsed body)
+        self.confirmed = threading.Event()
+        self.unsubscribed = threading.Event()
+        self.lock = threading.Lock()
+        endpoint = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+                kind = self.headers.get("x-amz-sns-message-type")
+                with endpoint.lock:
+                    endpoint.received.append((dict(self.headers), body))
+                    notifications = sum(1 for h, _ in endpoint.received
+                                        if h.get("x-amz-sns-message-type") == "Notification")
+                status = 503 if kind == "Notification" and notifications <= endpoint.failures else 200
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                self.wfile.flush()
+                if kind == "SubscriptionConfirmation" and endpoint.confirm:
+                    urllib.request.urlopen(body["SubscribeURL"], timeout=WAIT).read()
+                    endpoint.confirmed.set()
+                if kind == "UnsubscribeConfirmation":
+                    endpoint.unsubscribed.set()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = "http://127.0.0.1:%d/hook" % self.server.server_port
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def of_type(self, kind):
+        with self.lock:
+            return [(h, b) for h, b in self.received if h.get("x-amz-sns-message-type") == kind]
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class DeliveryScenarios(unittest.TestCase):
+    def start(self, *args):
+        self.server = RelaydeskServer(BINARY, "--jitter", "0", *args).__enter__()
+        self.addCleanup(self.server.__exit__, None, None, None)
+        self.sns = self.server.client("sns")
+        self.sqs = self.server.client("sqs")
+
+    def attempts(self, arn, **extra):
+        query = urllib.parse.urlencode({"subscriptionArn": arn, **extra})
+        status, reply = self.server.api("GET", "/attempts?" + query)
+        self.assertEqual(status, 200, reply)
+        return reply["attempts"]
+
+    def notification_attempts(self, arn, message_id):
+        return self.attempts(arn, messageId=message_id)
+
+    def subscribe_with_policy(self, topic, endpoint, attributes=None):
+        arn = self.sns.subscribe(TopicArn=topic, Protocol="http", Endpoint=endpoint,
+                                 ReturnSubscriptionArn=True)["SubscriptionArn"]
+        self.sns.set_subscription_attributes(SubscriptionArn=arn, AttributeName="DeliveryPolicy",
+                                             AttributeValue=json.dumps(POLICY))
+        for name, value in (attributes or {}).items():
+            self.sns.set_subscription_attributes(SubscriptionArn=arn, AttributeName=name, AttributeValue=value)
+        return arn
+
+    def check_retries(self, arn, message_id, failures):
+        """Advances the clock through PLAN, checking each attempt when it is due."""
+        self.server.advance(0)
+        expected = 0
+        now = 0
+        for offset, _ in PLAN[:failures + 1]:
+            if offset > now:
+                self.server.advance(offset - now - 1)
+                self.assertEqual(len(self.notification_attempts(arn, message_id)), expected,
+                                 "an attempt before its planned time")
+                self.server.advance(1)
+                now = offset
+            expected += 1
+            self.assertGreaterEqual(len(self.notification_attempts(arn, message_id)), expected)
+        attempts = self.notification_attempts(arn, message_id)
+        self.assertEqual(len(attempts), failures + 1)
+        start = iso_seconds(attempts[0]["plannedAt"])
+        for number, (entry, (offset, phase)) in enumerate(zip(attempts, PLAN)):
+            self.assertEqual(entry["attempt"], number)
+            self.assertEqual(entry["phase"], phase)
+            self.assertEqual(entry["subscriptionArn"], arn)
+            self.assertAlmostEqual(iso_seconds(entry["plannedAt"]) - start, offset, places=2)
+            self.assertEqual(entry["startedAt"], entry["plannedAt"])
+            last = number == failures
+            self.assertEqual(entry["httpStatus"], 200 if last else 503)
+            self.assertEqual(entry["outcome"], "delivered" if last else "retryable")
+            self.assertEqual(entry["final"], "delivered" if last else None)
+        return attempts
+
+    def test_subscribeUrlConfirmation_retriesByPolicy_deliveredAndSigned(self):
+        self.start()
+        endpoint = Endpoint(failures=4)
+        self.addCleanup(endpoint.close)
+        topic = self.sns.create_topic(Name="orders")["TopicArn"]
+        arn = self.subscribe_with_policy(topic, endpoint.url)
+        self.server.advance(0)
+        self.assertTrue(endpoint.confirmed.wait(WAIT), "no SubscriptionConfirmation came")
+        confirmation = endpoint.of_type("SubscriptionConfirmation")[0][1]
+        self.assertEqual(confirmation["TopicArn"], topic)
+        attributes = self.sns.get_subscription_attributes(SubscriptionArn=arn)["Attributes"]
+        self.assertEqual(attributes["PendingConfirmation"], "false")
+        effective = json.loads(attributes["EffectiveDeliveryPolicy"])
+        self.assertEqual(effective["http"]["defaultHealthyRetryPolicy"]["numRetries"], 4)
+
+        message_id = self.sns.publish(TopicArn=topic, Message="paid", Subject="order 7")["MessageId"]
+        self.check_retries(arn, message_id, failures=4)
+
+        notifications = endpoint.of_type("Notification")
+        self.assertEqual(len(notifications), 5)
+        self.assertEqual({h["x-amz-sns-message-id"] for h, _ in notifications}, {message_id})
+        headers, envelope = notifications[-1]
+        self.assertEqual(headers["x-amz-sns-subscription-arn"], arn)
+        self.assertEqual((envelope["Message"], envelope["Subject"], envelope["MessageId"]),
+                         ("paid", "order 7", message_id))
+        certificate = urllib.request.urlopen(envelope["SigningCertURL"], timeout=WAIT).read()
+        self.assertTrue(certificate.startswith(b"-----BEGIN CERTIFICATE-----"))
+        verify_signature(envelope, certificate)
+        verify_signature(confirmation, certificate)
+        tampered = dict(envelope, Message="refunded")
+        with self.assertRaises(Exception):
+            verify_signature(tampered, certificate)
+
+        urllib.request.urlopen(envelope["UnsubscribeURL"], timeout=WAIT).read()
+        self.assertTrue(endpoint.unsubscribed.wait(WAIT), "no UnsubscribeConfirmation came")
+        topics_subscriptions = self.sns.list_subscriptions_by_topic(TopicArn=topic)["Subscriptions"]
+        self.assertEqual(topics_subscriptions, [])
+
+    def test_mockEndpoint_autoConfirm_retriesThenDelivered(self):
+        self.start("--auto-confirm")
+        status, mock = self.server.api("PUT", "/mocks/hook", {"script": "503 x 2, then 200"})
+        self.assertEqual(status, 200, mock)
+        self.assertEqual(mock["url"], self.server.endpoint + "/_mock/hook")
+        topic = self.sns.create_topic(Name="mocked")["TopicArn"]
+        arn = self.subscribe_with_policy(topic, mock["url"])
+        attributes = self.sns.get_subscription_attributes(SubscriptionArn=arn)["Attributes"]
+        self.assertEqual(attributes["PendingConfirmation"], "false")
+        self.assertEqual(json.loads(attributes["EffectiveDeliveryPolicy"])["http"]["defaultHealthyRetryPolicy"]["minDelayTarget"], 10)
+
+        message_id = self.sns.publish(TopicArn=topic, Message="hello")["MessageId"]
+        self.check_retries(arn, message_id, failures=2)
+        status, received = self.server.api("GET", "/mocks/hook/requests")
+        self.assertEqual(status, 200, received)
+        requests = received["requests"]
+        self.assertEqual([r["answer"]["status"] for r in requests], [503, 503, 200])
+        headers = {h["name"].lower(): h["value"] for h in requests[0]["headers"]}
+        self.assertEqual(headers["x-amz-sns-message-type"], "Notification")
+        self.assertEqual(json.loads(requests[-1]["body"])["MessageId"], message_id)
+        status, listed = self.server.api("GET", "/mocks")
+        self.assertEqual(listed["mocks"][0]["requestCount"], 3)
+        self.assertEqual(self.server.api("DELETE", "/mocks/hook")[0], 200)
+        self.assertEqual(self.server.api("GET", "/mocks")[1], {"mocks": []})
+
+    def test_alwaysFailing_withRedrivePolicy_deadLetterQueueHoldsEnvelope(self):
+        self.start("--auto-confirm")
+        self.server.api("PUT", "/mocks/down", {"script": "503 always"})
+        dlq_url = self.sqs.create_queue(QueueName="hook-dlq")["QueueUrl"]
+        dlq_arn = self.sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        topic = self.sns.create_topic(Name="doomed")["TopicArn"]
+        arn = self.subscribe_with_policy(topic, self.server.endpoint + "/_mock/down",
+                                         {"RedrivePolicy": json.dumps({"deadLetterTargetArn": dlq_arn})})
+        message_id = self.sns.publish(TopicArn=topic, Message="lost?")["MessageId"]
+        self.server.advance(0)
+        self.server.advance(60)
+        attempts = self.notification_attempts(arn, message_id)
+        self.assertEqual([a["httpStatus"] for a in attempts], [503] * 5)
+        self.assertEqual([a["final"] for a in attempts], [None] * 4 + ["deadLettered"])
+        messages = self.sqs.receive_message(QueueUrl=dlq_url, MaxNumberOfMessages=10).get("Messages", [])
+        self.assertEqual(len(messages), 1)
+        envelope = json.loads(messages[0]["Body"])
+        self.assertEqual((envelope["Type"], envelope["MessageId"], envelope["Message"]),
+                         ("Notification", message_id, "lost?"))
+
+    def test_nativeErrors_answeredInTheNativeShape(self):
+        self.start()
+        cases = [
+            ("GET", "/attempts", None, 400, "MissingParameter"),
+            ("GET", "/attempts?subscriptionArn=x&limit=0", None, 400, "InvalidParameterValue"),
+            ("GET", "/attempts?subscriptionArn=x&limit=many", None, 400, "InvalidParameterValue"),
+            ("GET", "/attempts?subscriptionArn=x&since=yesterday", None, 400, "InvalidParameterValue"),
+            ("POST", "/attempts?subscriptionArn=x", {}, 405, "MethodNotAllowed"),
+            ("PUT", "/mocks/bad", {"script": "503 x 5, then"}, 400, "InvalidParameterValue"),
+            ("PUT", "/mocks/bad", {}, 400, "InvalidParameterValue"),
+            ("PUT", "/mocks/no%20spaces", {"script": "200"}, 400, "InvalidParameterValue"),
+            ("GET", "/mocks/ghost", None, 404, "NotFound"),
+            ("GET", "/mocks/ghost/requests", None, 404, "NotFound"),
+            ("DELETE", "/mocks/ghost", None, 404, "NotFound"),
+            ("POST", "/mocks", {}, 405, "MethodNotAllowed"),
+        ]
+        for method, path, body, status, code in cases:
+            with self.subTest(method=method, path=path):
+                got, reply = self.server.api(method, path, body)
+                self.assertEqual((got, reply.get("error")), (status, code), reply)
+        status, reply = self.server.api("PUT", "/mocks/bad", {"script": "503 x 5, then"})
+        self.assertIn("character 14", reply["message"])
+        self.assertEqual(self.attempts("arn:aws:sns:us-east-1:000000000000:none:x"), [])
+        status, certificate = self.server.api("GET", "/signing-certificate")
+        self.assertEqual(status, 200)
+        pem = urllib.request.urlopen(certificate["url"], timeout=WAIT).read().decode()
+        self.assertEqual(certificate["certificatePem"], pem)
+        with self.assertRaises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(self.server.endpoint + "/_mock/ghost", data=b"{}", timeout=WAIT)
+        self.assertEqual(missing.exception.code, 404)
+
+
+if __name__ == "__main__":
+    unittest.main()

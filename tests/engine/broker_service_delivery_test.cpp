@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+// BrokerService with a DeliveryWorker attached (setDeliveryWorker): a new
+// pending http subscription gets its SubscriptionConfirmation, confirming and
+// publishing wake the worker so the notification goes out on the next
+// advance, unsubscribing sends an UnsubscribeConfirmation, and a service
+// without a worker queues no confirmation. Virtual clock, real database file, a real
+// HTTP endpoint on loopback.
+#include "engine/broker_service.h"
+
+#include "broker/id_source.h"
+#include "broker/wall_time_source.h"
+#include "engine/broker_engine.h"
+#include "engine/delivery_worker.h"
+#include "engine_test_support.h"
+
+#include "../net/script_endpoint.h"
+
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <future>
+#include <memory>
+
+using namespace relaydesk;
+using namespace relaydesk::testing;
+using namespace std::chrono_literals;
+
+namespace {
+const ClockTime kStart = fromEpochMilliseconds(1'800'000'000'000);
+constexpr int kWaitMs = 30000; // upper bound for things that must come; never a pass/fail timing
+
+// A BrokerService and a DeliveryWorker over one engine (virtual clock).
+class DeliveryServiceBench final {
+public:
+    DeliveryServiceBench(const QTemporaryDir &dir, const char *file, bool attachWorker)
+    {
+        BrokerEngineOptions options;
+        options.clockMode = ClockMode::Virtual;
+        options.clockStart = kStart;
+        options.changeInterval = std::chrono::milliseconds(0);
+        m_engine = std::make_unique<BrokerEngine>(openDatabase(dir, file), m_wall, options);
+        DeliveryWorkerOptions workerOptions;
+        workerOptions.jitterFraction = 0;
+        m_worker = std::make_unique<DeliveryWorker>(*m_engine, m_wall, BrokerIdentity{}, workerOptions);
+        m_worker->start();
+        m_service = std::make_unique<BrokerService>(*m_engine, BrokerIdentity{}, std::make_unique<SequentialIdSource>());
+        if (attachWorker)
+            m_service->setDeliveryWorker(m_worker.get());
+    }
+    ~DeliveryServiceBench()
+    {
+        m_service->setDeliveryWorker(nullptr);
+        m_worker->stop();
+        m_worker.reset();
+        m_service.reset();
+        m_engine->stop();
+    }
+
+    BrokerEngine &engine() { return *m_engine; }
+    BrokerService &service() { return *m_service; }
+
+    template <class T, class Start>
+    Result<T> call(Start start)
+    {
+        auto promise = std::make_shared<std::promise<Result<T>>>();
+        std::future<Result<T>> future = promise->get_future();
+        start([promise](Result<T> result) { promise->set_value(std::move(result)); });
+        return future.get();
+    }
+    template <class Start>
+    Status callStatus(Start start)
+    {
+        auto promise = std::make_shared<std::promise<Status>>();
+        std::future<Status> future = promise->get_future();
+        start([promise](Status result) { promise->set_value(std::move(result)); });
+        return future.get();
+    }
+
+private:
+    SystemWallTimeSource m_wall;
+    std::unique_ptr<BrokerEngine> m_engine;
+    std::unique_ptr<DeliveryWorker> m_worker;
+    std::unique_ptr<BrokerService> m_service;
+};
+
+std::vector<std::string> typesOf(const std::vector<ReceivedRequest> &received)
+{
+    std::vector<std::string> types;
+    for (const ReceivedRequest &request : received) {
+        const auto found = request.headers.find("x-amz-sns-message-type");
+        types.push_back(found == request.headers.end() ? std::string() : found->second);
+    }
+    return types;
+}
+} // namespace
+
+class BrokerServiceDeliveryTest final : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    int m_files = 0;
+
+    std::string nextFile() { return "delivery" + std::to_string(++m_files) + ".db"; }
+
+    static Result<SubscribeReceipt> subscribe(DeliveryServiceBench &bench, const std::string &endpoint)
+    {
+        return bench.call<SubscribeReceipt>([&](auto reply) {
+            bench.service().subscribe("orders", "http", endpoint, {}, false, nullptr, reply);
+        });
+    }
+
+    static bool setUpTopic(DeliveryServiceBench &bench)
+    {
+        return bench
+            .call<std::string>([&](auto reply) { bench.service().createTopic("orders", {}, {}, nullptr, reply); })
+            .ok();
+    }
+
+    static bool publish(DeliveryServiceBench &bench, const std::string &message)
+    {
+        PublishRequest request;
+        request.message = message;
+        return bench
+            .call<PublishReceipt>([&](auto reply) { bench.service().publish("orders", request, nullptr, reply); })
+            .ok();
+    }
+
+private slots:
+    void pendingHttpSubscription_confirmationSent_confirmThenPublishDelivers()
+    {
+        QVERIFY(m_dir.isValid());
+        const std::string file = nextFile();
+        DeliveryServiceBench bench(m_dir, file.c_str(), true);
+        ScriptEndpoint endpoint(&bench.engine().clock());
+        endpoint.setScript({respond(200)});
+        QVERIFY(setUpTopic(bench));
+        const Result<SubscribeReceipt> receipt = subscribe(bench, endpoint.url());
+        QVERIFY(receipt);
+        QVERIFY(receipt->pendingConfirmation);
+        QVERIFY(bench.engine().advanceClockAndWait(0s));
+        QCOMPARE(typesOf(endpoint.received()), std::vector<std::string>{"SubscriptionConfirmation"});
+        const auto confirmation = nlohmann::json::parse(endpoint.received()[0].body);
+        QCOMPARE(confirmation.value("Token", ""), receipt->confirmationToken);
+
+        QVERIFY(publish(bench, "before confirmation"));   // no notification to a pending subscription
+        QVERIFY(bench.engine().advanceClockAndWait(0s));
+        QCOMPARE(endpoint.count(), std::size_t(1));
+
+        const Result<std::string> confirmed = bench.call<std::string>([&](auto reply) {
+            bench.service().confirmSubscription("orders", receipt->confirmationToken, nullptr, reply);
+        });
+        QVERIFY(confirmed);
+        QVERIFY(publish(bench, "after confirmation"));
+        QVERIFY(bench.engine().advanceClockAndWait(0s));
+        QCOMPARE(typesOf(endpoint.received()), (std::vector<std::string>{"SubscriptionConfirmation", "Notification"}));
+        QCOMPARE(nlohmann::json::parse(endpoint.received()[1].body).value("Message", ""),
+                 std::string("after confirmation"));
+    }
+
+    void unsubscribeHttp_sendsUnsubscribeConfirmation()
+    {
+        const std::string file = nextFile();
+        DeliveryServiceBench bench(m_dir, file.c_str(), true);
+        ScriptEndpoint endpoint(&bench.engine().clock());
+        endpoint.setScript({respond(200)});
+        QVERIFY(setUpTopic(bench));
+        const Result<SubscribeReceipt> receipt = bench.call<SubscribeReceipt>([&](auto reply) {
+            bench.service().subscribe("orders", "http", endpoint.url(), {}, true, nullptr, reply);
+        });
+        QVERIFY(receipt);
+        QVERIFY(!receipt->pendingConfirmation);
+        QVERIFY(bench.engine().advanceClockAndWait(0s));
+        QCOMPARE(endpoint.count(), std::size_t(0)); // auto-confirmed: no confirmation request
+        QVERIFY(bench.callStatus([&](auto reply) { bench.service().unsubscribe(receipt->subscriptionArn, nullptr, reply); }));
+        QTRY_COMPARE_WITH_TIMEOUT(endpoint.count(), std::size_t(1), kWaitMs);
+        QCOMPARE(typesOf(endpoint.received()), std::vector<std::string>{"UnsubscribeConfirmation"});
+        const auto body = nlohmann::json::parse(endpoint.received()[0].body);
+        QCOMPARE(body.value("TopicArn", ""), BrokerIdentity{}.topicArn("orders"));
+    }
+
+    void withoutWorker_subscribeSendsNoConfirmation()
+    {
+        const std::string file = nextFile();
+        DeliveryServiceBench bench(m_dir, file.c_str(), false);
+        ScriptEndpoint endpoint(&bench.engine().clock());
+        endpoint.setScript({respond(200)});
+        QVERIFY(setUpTopic(bench));
+        const Result<SubscribeReceipt> receipt = subscribe(bench, endpoint.url());
+        QVERIFY(receipt);
+        QVERIFY(receipt->pendingConfirmation);
+        QVERIFY(bench.engine().advanceClockAndWait(60s));
+        QCOMPARE(endpoint.count(), std::size_t(0));
+    }
+};
+
+QTEST_GUILESS_MAIN(BrokerServiceDeliveryTest)
+#include "broker_service_delivery_test.moc"
