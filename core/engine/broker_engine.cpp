@@ -28,6 +28,7 @@ BrokerEngine::BrokerEngine(std::unique_ptr<Database> database, WallTimeSource &w
                            QObject *parent)
     : QObject(parent),
       m_clock(std::make_unique<Clock>(wall, options.clockMode, options.clockScale, options.clockStart)),
+      m_databasePath(database ? database->path() : std::string()),
       m_thread(new QThread(this))
 {
     qRegisterMetaType<EntityChange>();

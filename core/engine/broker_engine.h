@@ -114,6 +114,9 @@ public:
     Status setClockModeAndWait(ClockMode mode, double scale = 1.0);
     // Reading the clock is safe from any thread; change it only through the engine.
     const Clock &clock() const { return *m_clock; }
+    // Any thread: the path the write connection was opened with (":memory:"
+    // for an in-memory database), for read-only connections (browse).
+    const std::string &databasePath() const { return m_databasePath; }
 
     // Any thread: runs `call` on the broker thread (posted). The AndWait form blocks until it ran.
     void post(std::function<void()> call);
@@ -165,6 +168,7 @@ private:
                  std::shared_ptr<void> workToken);
 
     std::unique_ptr<Clock> m_clock;
+    const std::string m_databasePath;
     QThread *m_thread = nullptr; // child
     BrokerThread *m_core = nullptr; // owned; lives on m_thread until stop()
     mutable std::shared_mutex m_lifetime; // exclusive in stop(), shared while submitting

@@ -242,6 +242,25 @@ private slots:
         QCOMPARE(received->messages.front().approximateReceiveCount, 1);
     }
 
+    // Browse reads through a read-only connection of its own: it is answered
+    // while the broker thread (the writer) is busy.
+    void browseQueue_answersWhileTheBrokerThreadIsBusy()
+    {
+        QVERIFY(createQueue("busy"));
+        QVERIFY(send("busy", message("seen")).ok());
+        auto release = std::make_shared<std::promise<void>>();
+        std::shared_future<void> released = release->get_future().share();
+        bench().engine().post([released] { released.wait(); });   // holds the broker thread
+        std::optional<Result<BrowsePage>> page;
+        QObject receiver;
+        service().browseQueue("busy", std::nullopt, 10, &receiver, [&](Result<BrowsePage> result) { page = std::move(result); });
+        QTRY_VERIFY(page.has_value());
+        release->set_value();
+        QVERIFY(page->ok());
+        QCOMPARE((*page)->messages.size(), std::size_t(1));
+        QCOMPARE((*page)->messages.front().body, std::string("seen"));
+    }
+
     void scheduledMessages_listAndCancel()
     {
         QVERIFY(createQueue("later"));
