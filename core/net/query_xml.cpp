@@ -24,6 +24,27 @@ QString scalarText(const Json &value)
     return text(value.dump());
 }
 
+// Text with every carriage return as the character reference &#xD;: an XML
+// parser turns a literal CR (or CR LF) into LF, and a message body must come
+// back byte for byte (as AWS writes it).
+void writeText(QXmlStreamWriter &xml, const QString &text)
+{
+    qsizetype start = 0;
+    for (qsizetype cr = text.indexOf(QLatin1Char('\r')); cr >= 0; cr = text.indexOf(QLatin1Char('\r'), start)) {
+        xml.writeCharacters(text.mid(start, cr - start));
+        xml.writeEntityReference(QStringLiteral("#xD"));
+        start = cr + 1;
+    }
+    xml.writeCharacters(text.mid(start));
+}
+
+void writeTextElement(QXmlStreamWriter &xml, const QString &name, const QString &text)
+{
+    xml.writeStartElement(name);
+    writeText(xml, text);
+    xml.writeEndElement();
+}
+
 class QueryXmlWriter {
 public:
     QueryXmlWriter(QByteArray &out, QueryService service, std::string action)
@@ -56,7 +77,7 @@ private:
         if (item.is_object())
             members(item);
         else
-            m_xml.writeCharacters(scalarText(item));
+            writeText(m_xml, scalarText(item));
     }
 
     void member(const std::string &name, const Json &item)
@@ -84,7 +105,7 @@ private:
                                                                                          : QStringLiteral("MessageAttribute");
             for (const auto &[key, entry] : item.items()) {
                 m_xml.writeStartElement(element);
-                m_xml.writeTextElement(tags ? QStringLiteral("Key") : QStringLiteral("Name"), text(key));
+                writeTextElement(m_xml, tags ? QStringLiteral("Key") : QStringLiteral("Name"), text(key));
                 m_xml.writeStartElement(QStringLiteral("Value"));
                 value(entry);
                 m_xml.writeEndElement();
@@ -109,8 +130,8 @@ private:
         } else if (item.is_object() && (name == "Attributes" || name == "Tags")) {
             for (const auto &[key, entry] : item.items()) {
                 m_xml.writeStartElement(QStringLiteral("entry"));
-                m_xml.writeTextElement(QStringLiteral("key"), text(key));
-                m_xml.writeTextElement(QStringLiteral("value"), scalarText(entry));
+                writeTextElement(m_xml, QStringLiteral("key"), text(key));
+                writeTextElement(m_xml, QStringLiteral("value"), scalarText(entry));
                 m_xml.writeEndElement();
             }
         } else {

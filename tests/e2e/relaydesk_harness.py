@@ -39,8 +39,11 @@ class RelaydeskServer:
     def __exit__(self, kind, value, traceback):
         self.process.send_signal(signal.SIGTERM)
         status = self.process.wait(timeout=30)
+        errors = self.process.stderr.read()
+        self.process.stdout.close()
+        self.process.stderr.close()
         if kind is None and status != 0:
-            raise RuntimeError("relaydesk serve exited with %d: %s" % (status, self.process.stderr.read()))
+            raise RuntimeError("relaydesk serve exited with %d: %s" % (status, errors))
         return False
 
     def client(self, service):

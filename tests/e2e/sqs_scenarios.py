@@ -58,6 +58,18 @@ class SqsScenarios(unittest.TestCase):
         self.assertEqual(attributes["ApproximateNumberOfMessagesNotVisible"], "0")
         self.assertEqual(attributes["ApproximateNumberOfMessages"], "0")
 
+    def test_xmlAndJsonBreakingCharacters_comeBackByteForByte(self):
+        url = self.sqs.create_queue(QueueName="chars")["QueueUrl"]
+        body = 'a\r\nb\tc <&> "quoted" \u00e9 \U0001F600 ]]> {"json": [1]} \\'
+        sent = self.sqs.send_message(QueueUrl=url, MessageBody=body,
+                                     MessageAttributes={"k": {"DataType": "String", "StringValue": "x\r<y>"}})
+        self.assertEqual(sent["MD5OfMessageBody"], md5(body))
+        [message] = self.sqs.receive_message(QueueUrl=url, MessageAttributeNames=["All"])["Messages"]
+        self.assertEqual(message["Body"], body)
+        self.assertEqual(message["MessageAttributes"]["k"]["StringValue"], "x\r<y>")
+        self.assertEqual(self.error_code(self.sqs.send_message, QueueUrl=url, MessageBody="bad \x01"),
+                         "InvalidMessageContents")
+
     def test_visibilityTimeout_messageReturnsAfterVirtualTime(self):
         url = self.sqs.create_queue(QueueName="work", Attributes={"VisibilityTimeout": "30"})["QueueUrl"]
         self.sqs.send_message(QueueUrl=url, MessageBody="job")

@@ -86,6 +86,13 @@ private slots:
         QVERIFY(got.contains("ListTopicsResponse/ListTopicsResult/Attributes/entry/value=0"));
     }
 
+    void carriageReturns_surviveAnXmlParser()
+    {
+        const Json result = {{"Messages", {{{"Body", "a\r\nb\rc"}}}}};
+        const QByteArray xml = relaydesk::queryXmlReply(QueryService::Sqs, "ReceiveMessage", result, "r");
+        QVERIFY(leaves(xml).contains("ReceiveMessageResponse/ReceiveMessageResult/Message/Body=a\r\nb\rc"));
+    }
+
     void namespaces_perService()
     {
         QVERIFY(relaydesk::queryXmlReply(QueryService::Sqs, "A", Json::object(), "r").contains("http://queue.amazonaws.com/doc/2012-11-05/"));
