@@ -20,7 +20,7 @@ PACKAGES=(
   qt6-base-dev qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev qt6-svg-dev libgl-dev
   nlohmann-json3-dev libsqlite3-dev libssl-dev
   xvfb xauth fonts-dejavu-core
-  awscli python3-boto3 curl
+  awscli python3-boto3 curl ccache
 )
 
 log() { printf 'dev.sh: %s\n' "$*" >&2; }
@@ -44,12 +44,16 @@ install_missing() {
 }
 
 # configure_and_build DIR [cmake options...]: configures once, then rebuilds incrementally.
+# ccache, with paths taken relative to the checkout, lets the headless build
+# reuse the objects the full build just compiled (same sources, same flags).
+export CCACHE_BASEDIR="$ROOT" CCACHE_NOHASHDIR=true
 configure_and_build() {
   local dir=$1; shift
-  local werror=OFF
+  local werror=OFF launcher=()
   [ "${CI:-}" = "true" ] && werror=ON
+  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   if [ ! -f "$dir/CMakeCache.txt" ]; then
-    cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRELAYDESK_WERROR=$werror "$@"
+    cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRELAYDESK_WERROR=$werror "${launcher[@]}" "$@"
   fi
   cmake --build "$dir" -j "$JOBS"
 }
