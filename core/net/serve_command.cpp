@@ -77,6 +77,10 @@ QString serveCommandUsage() { return serveOptionsHelp(); }
 
 int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *out, FILE *err)
 {
+    // Before the options: the default database is under these names
+    // (AppDataLocation), the same file the window opens.
+    QCoreApplication::setOrganizationName(QStringLiteral("Relaydesk"));
+    QCoreApplication::setApplicationName(QStringLiteral("Relaydesk"));
     const auto parsed = parseServeOptions(arguments);
     if (const QString *usage = std::get_if<QString>(&parsed)) {
         print(err, QStringLiteral("relaydesk serve: %1\nTry 'relaydesk serve --help'.\n").arg(*usage));
@@ -98,8 +102,6 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
     }
 
     QCoreApplication app(argc, argv);
-    QCoreApplication::setOrganizationName(QStringLiteral("Relaydesk"));
-    QCoreApplication::setApplicationName(QStringLiteral("Relaydesk"));
 
     if (options.databasePath != QLatin1String(":memory:"))
         QDir().mkpath(QFileInfo(options.databasePath).absolutePath());

@@ -3,6 +3,7 @@
 // HTTP on loopback, a real database file.
 #include "store/database.h"
 
+#include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTcpSocket>
@@ -139,6 +140,24 @@ private slots:
         auto db = relaydesk::Database::open(file.toStdString());
         QVERIFY2(db.ok(), db.status().toString().c_str());
         QCOMPARE(*(*db)->queryInt64("SELECT count(*) FROM messages WHERE body = 'stays'"), 1);
+    }
+
+    void noDbOption_usesTheApplicationDataFolder()
+    {
+        QTemporaryDir home;
+        QProcessEnvironment environment = headless();
+        environment.insert(QStringLiteral("HOME"), home.path());
+        environment.remove(QStringLiteral("XDG_DATA_HOME"));
+        Server server;
+        server.process.setProcessEnvironment(environment);
+        server.process.start(kBinary, {"serve", "--port", "0"});
+        QVERIFY(server.process.waitForStarted());
+        while (!server.process.canReadLine())
+            QVERIFY(server.process.waitForReadyRead(30000));
+        QVERIFY(QFile::exists(home.filePath(QStringLiteral(".local/share/Relaydesk/Relaydesk/relaydesk.db"))));
+        server.process.terminate();
+        QVERIFY(server.process.waitForFinished(30000));
+        QCOMPARE(server.process.exitCode(), 0);
     }
 
     void secondServerOnTheSameFile_refusedExitOne()
