@@ -20,6 +20,7 @@
 
 #include <QTemporaryDir>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,8 +46,10 @@ public:
     const BrokerIdentity &identity() const { return m_identity; }
     bool isOpen() const { return m_engine != nullptr; }
 
-    // Opens (or reopens) the database file with the clock at `start`, starts the worker.
-    bool open(ClockTime start = kDeliveryStart)
+    // Opens (or reopens) the database file with the clock at `start`, calls
+    // `beforeStart` with the new engine (e.g. to point an endpoint at its
+    // clock before the first request can come), then starts the worker.
+    bool open(ClockTime start = kDeliveryStart, const std::function<void(BrokerEngine &)> &beforeStart = nullptr)
     {
         if (!m_dir.isValid())
             return false;
@@ -59,6 +62,8 @@ public:
         engineOptions.changeInterval = std::chrono::milliseconds(0);
         m_engine = std::make_unique<BrokerEngine>(std::move(database), m_wall, engineOptions);
         m_worker = std::make_unique<DeliveryWorker>(*m_engine, m_wall, m_identity, m_options);
+        if (beforeStart)
+            beforeStart(*m_engine);
         m_worker->start();
         return true;
     }
