@@ -29,6 +29,20 @@ NativeAnswer methodNotAllowed(const NativeRequest &request)
     return NativeAnswer::failure(405, "MethodNotAllowed", request.method + " is not allowed on /api/v1" + path + ".");
 }
 
+Result<EntityCreation> readEntityCreation(const ActionInput &input)
+{
+    auto name = input.requiredString("name");
+    if (!name)
+        return name.error();
+    auto attributes = input.stringMap("attributes");
+    if (!attributes)
+        return attributes.error();
+    auto tags = input.stringMap("tags");
+    if (!tags)
+        return tags.error();
+    return EntityCreation{std::move(name).value(), std::move(attributes).value(), std::move(tags).value()};
+}
+
 } // namespace native_routes
 
 std::variant<NativeRequest, std::string> readNativeRequest(const QByteArray &method, const QUrl &url,

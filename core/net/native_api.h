@@ -3,6 +3,7 @@
 
 #include "broker/broker_identity.h"
 #include "broker/result.h"
+#include "net/action_input.h"
 #include "net/http_reply.h"
 
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include <QUrlQuery>
 
 #include <functional>
+#include <map>
 #include <variant>
 #include <string>
 #include <vector>
@@ -74,6 +76,15 @@ bool deliveries(const NativeRequest &, const NativeContext &, const NativeReply 
 bool policies(const NativeRequest &, const NativeContext &, const NativeReply &);
 bool queues(const NativeRequest &, const NativeContext &, const NativeReply &);
 bool topics(const NativeRequest &, const NativeContext &, const NativeReply &);
+// The body of a create request, {"name", "attributes", "tags"}; errors in
+// the codes of `input` (SQS for queues, SNS for topics), the first of name,
+// attributes, tags.
+struct EntityCreation {
+    std::string name;
+    std::map<std::string, std::string> attributes;
+    std::map<std::string, std::string> tags;
+};
+Result<EntityCreation> readEntityCreation(const ActionInput &input);
 // The 405 answer for a known resource.
 NativeAnswer methodNotAllowed(const NativeRequest &request);
 // Adapts a service reply: `write` turns the value into the 200 body.

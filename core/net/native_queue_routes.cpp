@@ -107,18 +107,15 @@ void listQueues(const NativeContext &context, const NativeReply &reply)
 
 void createQueue(const NativeRequest &request, const NativeContext &context, const NativeReply &reply)
 {
-    const ActionInput input = bodyInput(request);
-    auto name = input.requiredString("name");
-    auto attributes = input.stringMap("attributes");
-    auto tags = input.stringMap("tags");
-    for (const BrokerError *error : {name ? nullptr : &name.error(), attributes ? nullptr : &attributes.error(),
-                                     tags ? nullptr : &tags.error()}) {
-        if (error)
-            return reply(NativeAnswer::failure(*error));
-    }
-    context.service.createQueue(*name, *attributes, *tags, context.replyContext,
+    auto creation = readEntityCreation(bodyInput(request));
+    if (!creation)
+        return reply(NativeAnswer::failure(creation.error()));
+    context.service.createQueue(creation->name, creation->attributes, creation->tags, context.replyContext,
                                 answerWith<std::string>(
-                                    reply, [name = *name](const std::string &url) { return Json{{"name", name}, {"url", url}}; },
+                                    reply,
+                                    [name = creation->name](const std::string &url) {
+                                        return Json{{"name", name}, {"url", url}};
+                                    },
                                     201));
 }
 

@@ -68,18 +68,15 @@ Result<std::string> attributeValue(const NativeRequest &request)
 
 void createTopic(const NativeRequest &request, const NativeContext &context, const NativeReply &reply)
 {
-    const ActionInput input = bodyInput(request);
-    auto name = input.requiredString("name");
-    auto attributes = input.stringMap("attributes");
-    auto tags = input.stringMap("tags");
-    for (const BrokerError *error : {name ? nullptr : &name.error(), attributes ? nullptr : &attributes.error(),
-                                     tags ? nullptr : &tags.error()}) {
-        if (error)
-            return reply(NativeAnswer::failure(*error));
-    }
-    context.service.createTopic(*name, *attributes, *tags, context.replyContext,
+    auto creation = readEntityCreation(bodyInput(request));
+    if (!creation)
+        return reply(NativeAnswer::failure(creation.error()));
+    context.service.createTopic(creation->name, creation->attributes, creation->tags, context.replyContext,
                                 answerWith<std::string>(
-                                    reply, [name = *name](const std::string &arn) { return Json{{"name", name}, {"arn", arn}}; },
+                                    reply,
+                                    [name = creation->name](const std::string &arn) {
+                                        return Json{{"name", name}, {"arn", arn}};
+                                    },
                                     201));
 }
 
