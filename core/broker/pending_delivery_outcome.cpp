@@ -50,18 +50,40 @@ Result<bool> deadLetter(Database &db, IdSource &ids, const AttemptReport &report
     return true;
 }
 
+// The log row of `job`'s current attempt, started (or held back) at `startedAt`.
+AttemptRecord logEntryOf(const DeliveryJob &job, ClockTime startedAt)
+{
+    AttemptRecord entry;
+    entry.messageId = job.messageId;
+    entry.subscriptionArn = job.subscriptionArn;
+    entry.attempt = job.attempt;
+    entry.phase = phaseOfAttempt(job.schedule, job.attempt);
+    entry.plannedAt = job.due;
+    entry.startedAt = startedAt;
+    return entry;
+}
+
+// Whether the pending row of `job` is still there at the job's attempt.
+Result<bool> stillPending(Database &db, const DeliveryJob &job)
+{
+    Result<std::optional<std::int64_t>> current = selectOptionalInt64(
+        db, "SELECT attempt FROM pending_deliveries WHERE subscription_id = ? AND published_id = ?",
+        job.key.subscriptionId, job.key.publishedId);
+    if (!current)
+        return current.error();
+    return *current && **current == job.attempt;
+}
+
 } // namespace
 
 Result<RecordedAttempt> record(Database &db, IdSource &ids, const AttemptReport &report, ClockTime now)
 {
     const DeliveryJob &job = report.job;
     RecordedAttempt result;
-    Result<std::optional<std::int64_t>> current = selectOptionalInt64(
-        db, "SELECT attempt FROM pending_deliveries WHERE subscription_id = ? AND published_id = ?",
-        job.key.subscriptionId, job.key.publishedId);
-    if (!current)
-        return current.error();
-    if (!*current || **current != job.attempt)
+    Result<bool> pending = stillPending(db, job);
+    if (!pending)
+        return pending.error();
+    if (!*pending)
         return result;
     result.recorded = true;
 
@@ -69,13 +91,7 @@ Result<RecordedAttempt> record(Database &db, IdSource &ids, const AttemptReport 
     if (!ends && job.expiresAt && report.nextDue > *job.expiresAt)
         ends = true;
 
-    AttemptRecord entry;
-    entry.messageId = job.messageId;
-    entry.subscriptionArn = job.subscriptionArn;
-    entry.attempt = job.attempt;
-    entry.phase = phaseOfAttempt(job.schedule, job.attempt);
-    entry.plannedAt = job.due;
-    entry.startedAt = report.startedAt;
+    AttemptRecord entry = logEntryOf(job, report.startedAt);
     entry.durationMs = report.durationMs;
     entry.httpStatus = report.httpStatus;
     if (report.failure == TransportFailure::Timeout)
@@ -116,6 +132,18 @@ Result<RecordedAttempt> record(Database &db, IdSource &ids, const AttemptReport 
         return removed.error();
     result.end = end;
     return result;
+}
+
+Result<bool> recordThrottledWait(Database &db, const DeliveryJob &job, ClockTime now)
+{
+    Result<bool> pending = stillPending(db, job);
+    if (!pending || !*pending)
+        return pending;
+    AttemptRecord entry = logEntryOf(job, now);
+    entry.outcome = std::string(attemptOutcomeName(AttemptOutcome::ThrottledWait));
+    if (Result<std::int64_t> appended = attempt_log::append(db, entry); !appended)
+        return appended.error();
+    return true;
 }
 
 Status endWithoutAttempt(Database &db, const DeliveryJob &job)

@@ -51,6 +51,13 @@ namespace pending_delivery_outcome {
 // The published_messages row goes when its last pending delivery ended.
 Result<RecordedAttempt> record(Database &db, IdSource &ids, const AttemptReport &report, ClockTime now);
 
+// Logs that the current attempt of `job` waits for its subscription's
+// throttle token (SPEC 4.3, 4.4): a row with outcome "throttled-wait",
+// startedAt `now`, no status, duration 0, final null. The attempt itself is
+// recorded later by record(). False (nothing written) when the pending row
+// is gone or has moved on.
+Result<bool> recordThrottledWait(Database &db, const DeliveryJob &job, ClockTime now);
+
 // Ends a pending delivery without an attempt (expired before it was due, or
 // a confirmation no longer needed): deletes it and marks the newest log row
 // of the message `final` = discarded.

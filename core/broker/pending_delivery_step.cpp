@@ -11,6 +11,7 @@ std::string_view attemptOutcomeName(AttemptOutcome outcome)
     case AttemptOutcome::Permanent: return "permanent";
     case AttemptOutcome::Timeout: return "timeout";
     case AttemptOutcome::ConnectionError: return "connectionError";
+    case AttemptOutcome::ThrottledWait: return "throttled-wait";
     }
     return "retryable";
 }

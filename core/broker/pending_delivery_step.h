@@ -14,9 +14,12 @@ namespace relaydesk {
 // How one HTTP/S attempt went at the transport level.
 enum class TransportFailure { None, Timeout, ConnectionError };
 
-// The outcome column of the attempt log (SPEC 4.4).
-enum class AttemptOutcome { Delivered, Retryable, Permanent, Timeout, ConnectionError };
-std::string_view attemptOutcomeName(AttemptOutcome outcome); // "delivered", "retryable", "permanent", "timeout", "connectionError"
+// The outcome column of the attempt log (SPEC 4.4). ThrottledWait is the row
+// of an attempt held back by its subscription's throttle (no request yet; the
+// attempt itself follows as a row of its own); classifyAttempt never gives it.
+enum class AttemptOutcome { Delivered, Retryable, Permanent, Timeout, ConnectionError, ThrottledWait };
+// "delivered", "retryable", "permanent", "timeout", "connectionError", "throttled-wait"
+std::string_view attemptOutcomeName(AttemptOutcome outcome);
 
 // What happened when a delivery ended (the log's `final`).
 enum class DeliveryEnd { Delivered, DeadLettered, Discarded };

@@ -17,6 +17,11 @@ void DeliveryThrottleGate::admit(DeliveryJob job, ClockTime now)
     Waiting &state = found->second;
     if (state.bucket.rate() != *rate)
         state.bucket.setRate(*rate, now);
+    if (state.jobs.empty() && state.bucket.tryTake(now)) {
+        m_send(std::move(job));
+        return;
+    }
+    m_wait(job, now);
     state.jobs.push_back(std::move(job));
     drain(subscription, now);
 }

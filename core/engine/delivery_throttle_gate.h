@@ -18,15 +18,20 @@ namespace relaydesk {
 // that subscription's queue, in order, until its DeliveryThrottle has a
 // token; one ClockScheduler entry per waiting subscription wakes it (clock
 // time, so the virtual clock drives it). A backlog waits, never drops. Jobs
-// without a throttle pass at once.
+// without a throttle pass at once. `wait` is told once of each job that has
+// to wait (the attempt log's "throttled-wait" row, SPEC 4.4), before it waits.
 //
 // Ownership: borrows the scheduler (clear() before it goes). Thread: the
-// broker thread only; `send` is called there.
+// broker thread only; `send` and `wait` are called there.
 class DeliveryThrottleGate final {
 public:
     using Send = std::function<void(DeliveryJob)>;
+    using Wait = std::function<void(const DeliveryJob &, ClockTime now)>;
 
-    DeliveryThrottleGate(ClockScheduler &scheduler, Send send) : m_scheduler(scheduler), m_send(std::move(send)) {}
+    DeliveryThrottleGate(ClockScheduler &scheduler, Send send, Wait wait)
+        : m_scheduler(scheduler), m_send(std::move(send)), m_wait(std::move(wait))
+    {
+    }
     ~DeliveryThrottleGate() { clear(); }
     DeliveryThrottleGate(const DeliveryThrottleGate &) = delete;
     DeliveryThrottleGate &operator=(const DeliveryThrottleGate &) = delete;
@@ -45,6 +50,7 @@ private:
 
     ClockScheduler &m_scheduler;
     Send m_send;
+    Wait m_wait;
     std::map<std::int64_t, Waiting> m_subscriptions;
 };
 

@@ -41,7 +41,9 @@ public:
         client.extraCaFile = m_options.extraCaFile;
         m_client = std::make_unique<HttpDeliveryClient>(m_wall, client);
         // The gate's callbacks run on the broker thread while the worker runs (stop() drops it).
-        m_gate = std::make_unique<DeliveryThrottleGate>(m_engine.scheduler(), [this](DeliveryJob job) { send(std::move(job)); });
+        m_gate = std::make_unique<DeliveryThrottleGate>(
+            m_engine.scheduler(), [this](DeliveryJob job) { send(std::move(job)); },
+            [this](const DeliveryJob &job, ClockTime now) { logThrottledWait(job, now); });
         m_stopped = false;
         load();
     }
@@ -214,6 +216,23 @@ private:
             return;
         }
         m_gate->admit(std::move(ready), now);
+    }
+
+    // The "throttled-wait" row of a job held back by its throttle (SPEC 4.4);
+    // the unit runs before the attempt's own, as units run in order.
+    void logThrottledWait(const DeliveryJob &job, ClockTime now)
+    {
+        m_engine.execute(
+            [job, now, arn = QString::fromStdString(job.subscriptionArn)](UnitContext &context) -> Result<bool> {
+                Result<bool> logged = pending_delivery_outcome::recordThrottledWait(context.database(), job, now);
+                if (logged && *logged)
+                    context.reportChange(EntityChange{EntityChange::Kind::CountsChanged, EntityChange::Entity::Subscription, arn});
+                return logged;
+            },
+            nullptr, [hold = m_engine.holdAdvance()](Result<bool> logged) {
+                if (!logged)
+                    qWarning("delivery worker: logging a throttled wait failed: %s", logged.error().message.c_str());
+            });
     }
 
     void send(DeliveryJob job)

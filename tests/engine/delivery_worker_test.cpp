@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <map>
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -139,8 +140,34 @@ private slots:
         for (const ReceivedRequest &request : received)
             inFirstSecond += request.at < kDeliveryStart + 1s ? 1 : 0;
         QVERIFY(inFirstSecond <= 100);
-        QCOMPARE(bench.attempts(subscription->subscriptionArn).size(), std::size_t(1000));
         QCOMPARE(bench.pendingCount(), std::int64_t(0));
+
+        // The log: one delivered row per message; the 950 beyond the first
+        // second's burst of 50 each have a "throttled-wait" row first, stamped
+        // at their planned time, and are attempted later than planned.
+        std::map<std::string, std::vector<AttemptRecord>> rowsOf;
+        for (const AttemptRecord &record : bench.attempts(subscription->subscriptionArn))
+            rowsOf[record.messageId].push_back(record);
+        QCOMPARE(rowsOf.size(), std::size_t(1000));
+        std::size_t waited = 0;
+        for (const auto &[messageId, rows] : rowsOf) {
+            QCOMPARE(rows.back().outcome, std::string("delivered"));
+            QCOMPARE(rows.back().final.value_or(""), std::string("delivered"));
+            if (rows.size() == 1) {
+                QCOMPARE(rows[0].startedAt, rows[0].plannedAt);
+                continue;
+            }
+            QCOMPARE(rows.size(), std::size_t(2));
+            ++waited;
+            QCOMPARE(rows[0].outcome, std::string("throttled-wait"));
+            QCOMPARE(rows[0].attempt, rows[1].attempt);
+            QCOMPARE(rows[0].phase, std::string("initial"));
+            QCOMPARE(rows[0].startedAt, rows[0].plannedAt);
+            QVERIFY(!rows[0].httpStatus);
+            QVERIFY(!rows[0].final);
+            QVERIFY(rows[1].startedAt > rows[1].plannedAt);
+        }
+        QCOMPARE(waited, std::size_t(950));
     }
 
     void restartMidSchedule_nextAttemptAtPlannedTime()
