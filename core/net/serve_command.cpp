@@ -16,7 +16,9 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QSslCertificate>
 #include <QSocketNotifier>
 #include <QTcpServer>
 
@@ -71,6 +73,17 @@ QString hostText(const QHostAddress &address)
     return address.protocol() == QAbstractSocket::IPv6Protocol ? QLatin1Char('[') + text + QLatin1Char(']') : text;
 }
 
+// Why `path` cannot serve as the extra CA file (empty: it can).
+QString caFileProblem(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return file.errorString();
+    if (QSslCertificate::fromData(file.readAll(), QSsl::Pem).isEmpty())
+        return QStringLiteral("no PEM certificate in it");
+    return {};
+}
+
 } // namespace
 
 QString serveCommandUsage() { return serveOptionsHelp(); }
@@ -101,7 +114,13 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
         config = std::move(read).value();
     }
 
-    QCoreApplication app(argc, argv);
+    QCoreApplication app(argc, argv);   // before the CA file check: Qt's TLS backend is a plugin
+    if (!options.caFile.isEmpty()) {       // --ca-file: checked before anything starts
+        if (const QString problem = caFileProblem(options.caFile); !problem.isEmpty()) {
+            print(err, QStringLiteral("relaydesk serve: --ca-file %1: %2\n").arg(options.caFile, problem));
+            return 1;
+        }
+    }
 
     if (options.databasePath != QLatin1String(":memory:"))
         QDir().mkpath(QFileInfo(options.databasePath).absolutePath());
@@ -148,6 +167,7 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
     workerOptions.requestTimeout = std::chrono::seconds(options.requestTimeoutSeconds);
     workerOptions.jitterFraction = options.jitter;
     workerOptions.jitterSeed = options.seed;
+    workerOptions.extraCaFile = options.caFile.toStdString();
     workerOptions.signEnvelope = [signing = *signer](std::string envelope) {
         auto signedEnvelope = signing->signEnvelope(envelope);
         return signedEnvelope ? std::move(signedEnvelope).value() : envelope; // unsigned rather than not sent

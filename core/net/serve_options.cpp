@@ -22,6 +22,7 @@ const QString kHelp = QStringLiteral(
     "  --jitter FRACTION      retry-delay jitter, 0 to 0.5 (default 0.1): each delay d is drawn from d(1-J)..d(1+J)\n"
     "  --seed N               seed of the jitter, for repeatable runs\n"
     "  --request-timeout S    timeout of one HTTP/S delivery request in (wall) seconds, 1 to 3600 (default 15)\n"
+    "  --ca-file FILE         PEM certificates trusted for https endpoints besides the system's (self-signed local endpoints)\n"
     "  --auto-confirm         confirm HTTP/S subscriptions without a confirmation request\n"
     "  --help                 this text\n"
     "\n"
@@ -51,9 +52,10 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
     const QCommandLineOption jitter(QStringLiteral("jitter"), {}, QStringLiteral("FRACTION"));
     const QCommandLineOption seed(QStringLiteral("seed"), {}, QStringLiteral("N"));
     const QCommandLineOption requestTimeout(QStringLiteral("request-timeout"), {}, QStringLiteral("SECONDS"));
+    const QCommandLineOption caFile(QStringLiteral("ca-file"), {}, QStringLiteral("FILE"));
     const QCommandLineOption autoConfirm(QStringLiteral("auto-confirm"));
     const QCommandLineOption help(QStringList{QStringLiteral("help"), QStringLiteral("h")});
-    parser.addOptions({db, bind, port, config, clock, scale, jitter, seed, requestTimeout, autoConfirm, help});
+    parser.addOptions({db, bind, port, config, clock, scale, jitter, seed, requestTimeout, caFile, autoConfirm, help});
     if (!parser.parse(QStringList{QStringLiteral("relaydesk serve")} + arguments))
         return parser.errorText();
     if (!parser.positionalArguments().isEmpty())
@@ -114,6 +116,9 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
                 .arg(parser.value(requestTimeout))
                 .arg(ServeOptions::kMaxRequestTimeoutSeconds);
     }
+    options.caFile = parser.value(caFile);
+    if (parser.isSet(caFile) && options.caFile.isEmpty())
+        return QStringLiteral("--ca-file needs a file name");
     options.autoConfirm = parser.isSet(autoConfirm);
     return options;
 }

@@ -29,6 +29,7 @@ struct ServeOptions {
     std::optional<std::uint64_t> seed;
     int requestTimeoutSeconds = 15;   // per HTTP/S delivery request (SPEC 4.1), wall time, 1–kMaxRequestTimeoutSeconds
     static constexpr int kMaxRequestTimeoutSeconds = 3600;
+    QString caFile;                   // PEM of CA certificates trusted for https endpoints besides the system's; empty: none
     bool autoConfirm = false;
     bool showHelp = false;
 

@@ -83,7 +83,7 @@ private slots:
         QCOMPARE(process.exitCode(), 0);
         const QString out = QString::fromUtf8(process.readAllStandardOutput());
         for (const char *option : {"--db", "--bind", "--port", "--config", "--clock", "--time-scale", "--jitter",
-                                   "--seed", "--auto-confirm"})
+                                   "--seed", "--request-timeout", "--ca-file", "--auto-confirm"})
             QVERIFY2(out.contains(QLatin1String(option)), option);
     }
 
@@ -114,6 +114,41 @@ private slots:
         QVERIFY(process.readAllStandardOutput().isEmpty());
         const QString err = QString::fromUtf8(process.readAllStandardError());
         QVERIFY2(err.contains(message), qPrintable(err));
+    }
+
+    // --ca-file is read before anything starts: a file that cannot serve
+    // ends the command with status 1 and a message naming the option.
+    void caFile_unusable_exitOneBeforeStarting_data()
+    {
+        QTest::addColumn<QByteArray>("content");   // empty: the file does not exist
+        QTest::addColumn<QString>("message");
+        QTest::newRow("missing") << QByteArray() << "--ca-file";
+        QTest::newRow("not PEM") << QByteArray("just some text\n") << "no PEM certificate";
+        QTest::newRow("a key, no certificate")
+            << QByteArray("-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----\n")
+            << "no PEM certificate";
+    }
+    void caFile_unusable_exitOneBeforeStarting()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString caFile = dir.filePath(QStringLiteral("ca.pem"));
+        if (!content.isEmpty()) {
+            QFile file(caFile);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(content);
+        }
+        const QString database = dir.filePath(QStringLiteral("broker.db"));
+        QProcess process;
+        process.setProcessEnvironment(headless());
+        process.start(kBinary, {"serve", "--port", "0", "--db", database, "--ca-file", caFile});
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitCode(), 1);
+        QVERIFY(process.readAllStandardOutput().isEmpty());
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(err.contains(message), qPrintable(err));
+        QVERIFY2(!QFile::exists(database), "the database was created before the check");
     }
 
     void start_printsOneReadyLine_stopsOnSigtermWithEverythingCommitted()

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """SNS → HTTP delivery end to end with boto3 against `relaydesk serve`
 (virtual clock, --jitter 0): confirmation through the SubscribeURL (and
---auto-confirm), retries by the subscription's DeliveryPolicy observed in
+--auto-confirm), an https endpoint with a self-signed certificate trusted
+through --ca-file, retries by the subscription's DeliveryPolicy observed in
 GET /api/v1/attempts while the test advances the clock, real signatures
 checked with the certificate at SigningCertURL, mock endpoints (SPEC 4.7),
 the dead-letter queue of an always-failing endpoint, and the error answers
@@ -9,6 +10,10 @@ of the native /attempts and /mocks resources."""
 import base64
 import datetime
 import json
+import os
+import ssl
+import subprocess
+import tempfile
 import threading
 import unittest
 import urllib.parse
@@ -29,6 +34,15 @@ POLICY = {"healthyRetryPolicy": {"numRetries": 4, "numNoDelayRetries": 1, "minDe
                                  "maxDelayTarget": 40, "numMinDelayRetries": 1, "numMaxDelayRetries": 0,
                                  "backoffFunction": "linear"}}
 PLAN = [(0, "initial"), (0, "immediate"), (10, "preBackoff"), (20, "backoff"), (60, "backoff")]
+
+
+def self_signed_localhost(folder):
+    """A self-signed certificate for localhost and its key, as PEM files."""
+    certificate, key = os.path.join(folder, "localhost.pem"), os.path.join(folder, "localhost.key")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-days", "1",
+                    "-keyout", key, "-out", certificate], check=True, capture_output=True)
+    return certificate, key
 
 
 def iso_seconds(text):
@@ -53,7 +67,8 @@ class Endpoint:
     notifications, then 200; confirms a SubscriptionConfirmation by GETting
     its SubscribeURL after answering it."""
 
-    def __init__(self, failures, confirm=True):
+    def __init__(self, failures, confirm=True, tls=None):
+        """tls: (certificate file, key file) to answer https on localhost."""
         self.failures = failures
         self.confirm = confirm
         self.received = []          # (headers dict, parsed body)
@@ -88,6 +103,11 @@ class Endpoint:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = "http://127.0.0.1:%d/hook" % self.server.server_port
+        if tls:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*tls)
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+            self.url = "https://localhost:%d/hook" % self.server.server_port
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def of_type(self, kind):
@@ -116,7 +136,8 @@ class DeliveryScenarios(unittest.TestCase):
         return self.attempts(arn, messageId=message_id)
 
     def subscribe_with_policy(self, topic, endpoint, attributes=None):
-        arn = self.sns.subscribe(TopicArn=topic, Protocol="http", Endpoint=endpoint,
+        protocol = endpoint.split(":")[0]
+        arn = self.sns.subscribe(TopicArn=topic, Protocol=protocol, Endpoint=endpoint,
                                  ReturnSubscriptionArn=True)["SubscriptionArn"]
         self.sns.set_subscription_attributes(SubscriptionArn=arn, AttributeName="DeliveryPolicy",
                                              AttributeValue=json.dumps(POLICY))
@@ -235,6 +256,34 @@ class DeliveryScenarios(unittest.TestCase):
         envelope = json.loads(messages[0]["Body"])
         self.assertEqual((envelope["Type"], envelope["MessageId"], envelope["Message"]),
                          ("Notification", message_id, "lost?"))
+
+    def test_httpsEndpoint_selfSigned_trustedOnlyThroughCaFile(self):
+        folder = tempfile.mkdtemp()
+        self.addCleanup(subprocess.run, ["rm", "-rf", folder])
+        tls = self_signed_localhost(folder)
+        endpoint = Endpoint(failures=0, tls=tls)
+        self.addCleanup(endpoint.close)
+
+        self.start("--auto-confirm")   # no --ca-file: the certificate is not trusted
+        topic = self.sns.create_topic(Name="secure")["TopicArn"]
+        arn = self.subscribe_with_policy(topic, endpoint.url)
+        message_id = self.sns.publish(TopicArn=topic, Message="untrusted")["MessageId"]
+        self.server.advance(0)
+        first = self.notification_attempts(arn, message_id)[0]
+        self.assertEqual((first["outcome"], first["httpStatus"], first["errorKind"]),
+                         ("connectionError", None, "connectionError"))
+        self.assertEqual(endpoint.of_type("Notification"), [])
+
+        self.start("--auto-confirm", "--ca-file", tls[0])   # a second broker, trusting it
+        topic = self.sns.create_topic(Name="secure")["TopicArn"]
+        arn = self.subscribe_with_policy(topic, endpoint.url)
+        message_id = self.sns.publish(TopicArn=topic, Message="trusted")["MessageId"]
+        self.server.advance(0)
+        attempts = self.notification_attempts(arn, message_id)
+        self.assertEqual([(a["outcome"], a["httpStatus"], a["final"]) for a in attempts],
+                         [("delivered", 200, "delivered")])
+        headers, envelope = endpoint.of_type("Notification")[0]
+        self.assertEqual((envelope["MessageId"], envelope["Message"]), (message_id, "trusted"))
 
     def test_nativeErrors_answeredInTheNativeShape(self):
         self.start()
