@@ -37,14 +37,17 @@ Result<std::optional<std::int64_t>> lastRowOf(Database &db, const std::string &s
 
 Result<std::vector<AttemptRecord>> query(Database &db, const AttemptQuery &query)
 {
-    const std::optional<std::int64_t> since =
-        query.since ? std::optional<std::int64_t>(toEpochMilliseconds(*query.since)) : std::nullopt;
+    const auto milliseconds = [](const std::optional<ClockTime> &time) {
+        return time ? std::optional<std::int64_t>(toEpochMilliseconds(*time)) : std::nullopt;
+    };
     Result<CachedStatement> statement = prepareBound(
         db,
         "SELECT id, message_id, subscription_arn, attempt, phase, planned_ms, started_ms, duration_ms, http_status, "
         "error_kind, outcome, final FROM delivery_attempts WHERE subscription_arn = ?1 "
-        "AND (?2 IS NULL OR message_id = ?2) AND (?3 IS NULL OR started_ms >= ?3) ORDER BY id LIMIT ?4",
-        query.subscriptionArn, query.messageId, since, static_cast<std::int64_t>(query.limit));
+        "AND (?2 IS NULL OR message_id = ?2) AND (?3 IS NULL OR started_ms >= ?3) AND (?4 IS NULL OR started_ms < ?4) "
+        "ORDER BY id LIMIT ?5",
+        query.subscriptionArn, query.messageId, milliseconds(query.since), milliseconds(query.until),
+        static_cast<std::int64_t>(query.limit));
     if (!statement)
         return statement.error();
     std::vector<AttemptRecord> records;

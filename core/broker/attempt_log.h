@@ -33,11 +33,13 @@ struct AttemptRecord {
 };
 
 // A query of the log: one subscription, optionally one message, attempts
-// started at or after `since`, at most `limit` rows, oldest first.
+// started in [since, until) (either end optional), at most `limit` rows,
+// oldest first.
 struct AttemptQuery {
     std::string subscriptionArn;
     std::optional<std::string> messageId;
     std::optional<ClockTime> since;
+    std::optional<ClockTime> until;
     std::size_t limit = 1000;
 };
 

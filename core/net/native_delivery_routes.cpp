@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Native API: /attempts (SPEC 4.4), /mocks (SPEC 4.7) and /signing-certificate (SPEC 4.1).
 //
-//   GET    /attempts?subscriptionArn=ARN[&messageId=ID][&since=ISO][&limit=N]
+//   GET    /attempts?subscriptionArn=ARN[&messageId=ID][&since=ISO][&until=ISO][&limit=N]
 //              → {"attempts": [...]} oldest first (attempt_log::writeAttemptsJson);
 //                limit 1–kMaxAttemptLimit, default 1000
 //   GET    /mocks                    → {"mocks": [MOCK, ...]} by name
@@ -15,7 +15,7 @@
 // "target", "headers": [{"name", "value"}], "body", "received" (clock time),
 // "answer": {"action": "respond"|"hang"|"close", "status", "delayMs"}}.
 // Errors: InvalidParameterValue (400) for a bad name, script (the message
-// names the character position), limit or since; a missing subscriptionArn
+// names the character position), limit, since or until; a missing subscriptionArn
 // is MissingParameter (400); an unknown mock is NotFound (404).
 #include "net/native_api.h"
 
@@ -56,10 +56,13 @@ void attempts(const NativeRequest &request, const NativeContext &context, const 
         return reply(NativeAnswer::failure(400, "MissingParameter", "subscriptionArn is required."));
     if (query.hasQueryItem(QStringLiteral("messageId")))
         wanted.messageId = query.queryItemValue(QStringLiteral("messageId"), QUrl::FullyDecoded).toStdString();
-    if (query.hasQueryItem(QStringLiteral("since"))) {
-        wanted.since = parseIso8601(query.queryItemValue(QStringLiteral("since"), QUrl::FullyDecoded).toStdString());
-        if (!wanted.since)
-            return reply(invalid("since must be an ISO 8601 UTC time such as 2026-01-01T00:00:00.000Z."));
+    for (auto [name, bound] : {std::pair{"since", &wanted.since}, std::pair{"until", &wanted.until}}) {
+        const QString key = QString::fromLatin1(name);
+        if (!query.hasQueryItem(key))
+            continue;
+        *bound = parseIso8601(query.queryItemValue(key, QUrl::FullyDecoded).toStdString());
+        if (!*bound)
+            return reply(invalid(std::string(name) + " must be an ISO 8601 UTC time such as 2026-01-01T00:00:00.000Z."));
     }
     if (query.hasQueryItem(QStringLiteral("limit"))) {
         bool ok = false;

@@ -292,6 +292,7 @@ class DeliveryScenarios(unittest.TestCase):
             ("GET", "/attempts?subscriptionArn=x&limit=0", None, 400, "InvalidParameterValue"),
             ("GET", "/attempts?subscriptionArn=x&limit=many", None, 400, "InvalidParameterValue"),
             ("GET", "/attempts?subscriptionArn=x&since=yesterday", None, 400, "InvalidParameterValue"),
+            ("GET", "/attempts?subscriptionArn=x&until=tomorrow", None, 400, "InvalidParameterValue"),
             ("POST", "/attempts?subscriptionArn=x", {}, 405, "MethodNotAllowed"),
             ("PUT", "/mocks/bad", {"script": "503 x 5, then"}, 400, "InvalidParameterValue"),
             ("PUT", "/mocks/bad", {}, 400, "InvalidParameterValue"),

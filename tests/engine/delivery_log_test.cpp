@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The attempt log and the worker's bookkeeping (SPEC 4.4, 4.1, 6): queries by
-// subscription, message, time and limit; retention pruning; a pending
+// subscription, message, time range and limit; retention pruning; a pending
 // delivery that would be retried after its expiry ends; a backlog larger than
 // the in-memory window is delivered whole; change events for the window;
 // the best-effort UnsubscribeConfirmation.
@@ -39,32 +39,64 @@ class DeliveryLogTest : public QObject {
     Q_OBJECT
 
 private slots:
-    void query_filtersBySubscriptionMessageTimeAndLimit()
+    // Rows of sub-a: second i = 0..5, message m2 for even i, m1 for odd i;
+    // sub-b: m1 at second 0. -1 = no bound; "" = any message.
+    void query_filtersBySubscriptionMessageTimeRangeAndLimit_data()
     {
+        QTest::addColumn<QString>("subscription");
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<int>("since");
+        QTest::addColumn<int>("until");
+        QTest::addColumn<int>("limit");
+        QTest::addColumn<QList<int>>("seconds");   // startedAt of the rows found, in order
+        QTest::newRow("subscription only") << "sub-a" << "" << -1 << -1 << 1000 << QList<int>{0, 1, 2, 3, 4, 5};
+        QTest::newRow("other subscription") << "sub-b" << "" << -1 << -1 << 1000 << QList<int>{0};
+        QTest::newRow("unknown subscription") << "sub-x" << "" << -1 << -1 << 1000 << QList<int>{};
+        QTest::newRow("message") << "sub-a" << "m1" << -1 << -1 << 1000 << QList<int>{1, 3, 5};
+        QTest::newRow("since, inclusive") << "sub-a" << "" << 2 << -1 << 1000 << QList<int>{2, 3, 4, 5};
+        QTest::newRow("until, exclusive") << "sub-a" << "" << -1 << 3 << 1000 << QList<int>{0, 1, 2};
+        QTest::newRow("range") << "sub-a" << "" << 1 << 4 << 1000 << QList<int>{1, 2, 3};
+        QTest::newRow("empty range") << "sub-a" << "" << 4 << 4 << 1000 << QList<int>{};
+        QTest::newRow("message in range") << "sub-a" << "m2" << 1 << 5 << 1000 << QList<int>{2, 4};
+        QTest::newRow("limit, oldest first") << "sub-a" << "" << -1 << -1 << 2 << QList<int>{0, 1};
+        QTest::newRow("everything") << "sub-a" << "m1" << 2 << 6 << 1 << QList<int>{3};
+    }
+    void query_filtersBySubscriptionMessageTimeRangeAndLimit()
+    {
+        QFETCH(QString, subscription);
+        QFETCH(QString, message);
+        QFETCH(int, since);
+        QFETCH(int, until);
+        QFETCH(int, limit);
+        QFETCH(QList<int>, seconds);
         DeliveryBench bench;
         QVERIFY(bench.open());
+        AttemptQuery query;
+        query.subscriptionArn = subscription.toStdString();
+        if (!message.isEmpty())
+            query.messageId = message.toStdString();
+        if (since >= 0)
+            query.since = atSeconds(since);
+        if (until >= 0)
+            query.until = atSeconds(until);
+        query.limit = static_cast<std::size_t>(limit);
         Result<std::vector<AttemptRecord>> found = bench.engine().executeAndWait(
-            [](Database &db, ClockTime) -> Result<std::vector<AttemptRecord>> {
+            [query](Database &db, ClockTime) -> Result<std::vector<AttemptRecord>> {
                 for (int i = 0; i < 6; ++i) {
                     if (Result<std::int64_t> added = attempt_log::append(db, entry(i % 2 ? "m1" : "m2", "sub-a", i / 2, i)); !added)
                         return added.error();
                 }
                 if (Result<std::int64_t> other = attempt_log::append(db, entry("m1", "sub-b", 0, 0)); !other)
                     return other.error();
-                AttemptQuery query;
-                query.subscriptionArn = "sub-a";
-                query.messageId = "m1";
-                query.since = atSeconds(2);
-                query.limit = 1;
                 return attempt_log::query(db, query);
             });
         QVERIFY(found);
-        QCOMPARE(found->size(), std::size_t(1));
-        QCOMPARE(found->front().messageId, std::string("m1"));
-        QCOMPARE(found->front().startedAt, atSeconds(3));
-        QCOMPARE(found->front().attempt, std::int64_t(1));
-        QCOMPARE(bench.attempts("sub-a").size(), std::size_t(6));
-        QCOMPARE(bench.attempts("sub-b").size(), std::size_t(1));
+        QList<int> foundSeconds;
+        for (const AttemptRecord &record : *found) {
+            QCOMPARE(record.subscriptionArn, query.subscriptionArn);
+            foundSeconds.append(static_cast<int>((record.startedAt - atSeconds(0)) / 1s));
+        }
+        QCOMPARE(foundSeconds, seconds);
     }
 
     void prune_keepsNewestRows()
