@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "broker/notification_signer.h"
 
+#include "broker/signature_cache.h"
 #include "broker/store_calls.h"
 #include "store/database.h"
 
@@ -193,10 +194,24 @@ Result<GeneratedKey> generateKey(ClockTime now)
     return GeneratedKey{readBio(keyBio.get()), readBio(certBio.get())};
 }
 
+constexpr std::size_t kCachedSignatures = 8192;
+
+// SHA-256 of the digest's name and the canonical string: the cache key.
+std::optional<std::string> cacheKeyOf(const ParsedEnvelope &parsed)
+{
+    const std::string input = std::string(EVP_MD_get0_name(parsed.digest)) + '\n' + parsed.canonical;
+    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+    unsigned int length = 0;
+    if (EVP_Digest(input.data(), input.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1)
+        return std::nullopt;
+    return std::string(reinterpret_cast<const char *>(digest.data()), length);
+}
+
 } // namespace
 
 struct NotificationSigner::Key {
     PkeyPtr privateKey;
+    SignatureCache signatures{kCachedSignatures};
 };
 
 NotificationSigner::NotificationSigner(std::unique_ptr<Key> key, std::string certificatePem)
@@ -247,6 +262,13 @@ Result<std::string> NotificationSigner::signEnvelope(std::string_view envelopeJs
     Result<ParsedEnvelope> parsed = parseEnvelope(envelopeJson);
     if (!parsed)
         return parsed.error();
+    const std::optional<std::string> cacheKey = cacheKeyOf(*parsed);
+    if (cacheKey) {
+        if (std::optional<std::string> cached = m_key->signatures.find(*cacheKey)) {
+            parsed->json["Signature"] = std::move(*cached);
+            return parsed->json.dump();
+        }
+    }
     MdCtxPtr ctx(EVP_MD_CTX_new());
     std::size_t length = 0;
     const auto *data = reinterpret_cast<const unsigned char *>(parsed->canonical.data());
@@ -257,7 +279,10 @@ Result<std::string> NotificationSigner::signEnvelope(std::string_view envelopeJs
     if (EVP_DigestSign(ctx.get(), signature.data(), &length, data, parsed->canonical.size()) != 1)
         return cryptoFailure("EVP_DigestSign");
     signature.resize(length);
-    parsed->json["Signature"] = encodeBase64(signature);
+    std::string encoded = encodeBase64(signature);
+    if (cacheKey)
+        m_key->signatures.insert(*cacheKey, encoded);
+    parsed->json["Signature"] = std::move(encoded);
     return parsed->json.dump();
 }
 

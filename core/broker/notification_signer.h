@@ -32,9 +32,14 @@ class Database;
 // (SignatureVersion "2", PKCS#1 v1.5 both), base64 without line breaks.
 //
 // Ownership: owns its key (OpenSSL objects, freed with it).
+// Signing costs ~0.5 ms of CPU (RSA 2048), so the newest 8 192 signatures
+// are kept by a digest of what they sign (SignatureCache): one message
+// delivered to many subscriptions, or retried, is signed once.
+//
 // Thread-safety: loadOrCreate runs on the broker thread inside a unit (it
-// reads and may write broker_keys). After that the signer is immutable:
-// signEnvelope and certificatePem may be called from any thread at once.
+// reads and may write broker_keys). After that signEnvelope and
+// certificatePem may be called from any thread at once (the cache has its
+// own lock).
 class NotificationSigner final {
 public:
     // Loads the 'signing' key of `db`, or generates one (created_ms = `now`,

@@ -7,6 +7,8 @@
 //   delivery_bench throughput [SUBSCRIPTIONS=1] [MESSAGES=20000]
 //       publishes MESSAGES to one topic with SUBSCRIPTIONS http subscriptions and
 //       times the drain: deliveries/s between the first and the last answered POST.
+//   delivery_bench throughput-signed [SUBSCRIPTIONS=1] [MESSAGES=20000]
+//       the same with envelopes signed as `relaydesk serve` signs them.
 //   delivery_bench precision [RETRIES=100000] [SPREAD_SECONDS=120]
 //       stores RETRIES pending retries (attempt 1) due evenly over the next
 //       SPREAD_SECONDS (+5 s), waits for them, then reads planned_ms/started_ms
@@ -18,6 +20,7 @@
 // Each line ends with the load average (other builds may share the machine).
 
 #include "broker/id_source.h"
+#include "broker/notification_signer.h"
 #include "broker/store_calls.h"
 #include "broker/subscription_catalog.h"
 #include "broker/topic_catalog.h"
@@ -73,7 +76,8 @@ long residentKilobytes()
 // Engine (real clock) + worker over a fresh database file in a temporary directory.
 class DeliveryRig final {
 public:
-    explicit DeliveryRig(std::size_t retainedAttempts)
+    // `sign`: envelopes are signed as `relaydesk serve` signs them (RSA 2048, cached signatures).
+    explicit DeliveryRig(std::size_t retainedAttempts, bool sign = false)
     {
         auto database = Database::open(m_dir.filePath(QStringLiteral("broker.db")).toStdString());
         if (!database.ok()) {
@@ -86,6 +90,17 @@ public:
         DeliveryWorkerOptions workerOptions;
         workerOptions.jitterFraction = 0;
         workerOptions.retainedAttempts = retainedAttempts;
+        if (sign) {
+            auto signer = m_engine->executeAndWait([](Database &db, ClockTime now) {
+                return NotificationSigner::loadOrCreate(db, now);
+            });
+            mustSucceed(signer ? Status() : Status(signer.error()), "signing key");
+            m_signer = std::shared_ptr<NotificationSigner>(std::move(signer).value());
+            workerOptions.signEnvelope = [signer = m_signer](std::string envelope) {
+                auto signedEnvelope = signer->signEnvelope(envelope);
+                return signedEnvelope ? std::move(signedEnvelope).value() : envelope;
+            };
+        }
         m_worker = std::make_unique<DeliveryWorker>(*m_engine, m_wall, m_identity, workerOptions);
     }
     ~DeliveryRig()
@@ -192,13 +207,14 @@ private:
     BrokerIdentity m_identity;
     std::shared_ptr<SequentialIdSource> m_ids = std::make_shared<SequentialIdSource>();
     std::unique_ptr<BrokerEngine> m_engine;
+    std::shared_ptr<NotificationSigner> m_signer;
     std::unique_ptr<DeliveryWorker> m_worker;
 };
 
-int throughput(int subscriptions, int messages)
+int throughput(int subscriptions, int messages, bool sign)
 {
     bench::FastEndpoint endpoint;
-    DeliveryRig rig(std::size_t(messages) * std::size_t(subscriptions) + 1);
+    DeliveryRig rig(std::size_t(messages) * std::size_t(subscriptions) + 1, sign);
     rig.subscribe(endpoint.port(), subscriptions);
     rig.worker().start();
     rig.publish(messages, 1000);   // pending rows all stored before the clock starts
@@ -209,9 +225,9 @@ int throughput(int subscriptions, int messages)
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     const double seconds = double(endpoint.lastNs() - endpoint.firstNs()) / 1e9;
-    std::printf("delivery throughput: %d subscription(s), %d messages: %.0f deliveries/s (target 5000) "
+    std::printf("delivery throughput%s: %d subscription(s), %d messages: %.0f deliveries/s (target 5000) "
                 "(%llu POSTs in %.2f s, %lld still pending) | %s\n",
-                subscriptions, messages, double(endpoint.requests()) / seconds,
+                sign ? " (signed)" : "", subscriptions, messages, double(endpoint.requests()) / seconds,
                 static_cast<unsigned long long>(endpoint.requests()), seconds,
                 static_cast<long long>(rig.pendingCount()), loadNow().c_str());
     return endpoint.requests() == expected ? 0 : 3;
@@ -270,13 +286,13 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     const std::string mode = argc > 1 ? argv[1] : "";
     auto number = [&](int index, long long fallback) { return argc > index ? std::atoll(argv[index]) : fallback; };
-    if (mode == "throughput")
-        return throughput(int(number(2, 1)), int(number(3, 20000)));
+    if (mode == "throughput" || mode == "throughput-signed")
+        return throughput(int(number(2, 1)), int(number(3, 20000)), mode == "throughput-signed");
     if (mode == "precision")
         return precision(number(2, 100000), number(3, 120));
     if (mode == "memory")
         return memory(number(2, 1000000));
-    std::fprintf(stderr, "usage: delivery_bench throughput [SUBSCRIPTIONS] [MESSAGES] | precision [RETRIES] "
+    std::fprintf(stderr, "usage: delivery_bench throughput[-signed] [SUBSCRIPTIONS] [MESSAGES] | precision [RETRIES] "
                          "[SPREAD_SECONDS] | memory [RETRIES]\n");
     return 2;
 }

@@ -3,6 +3,7 @@
 // string of each envelope type; verification the way a subscriber does it
 // (and with the openssl command line); the key kept in broker_keys.
 #include "broker/notification_signer.h"
+#include "broker/signature_cache.h"
 #include "store/database.h"
 #include "store/transaction.h"
 
@@ -189,6 +190,50 @@ private slots:
         QVERIFY(after["Signature"].get<std::string>().size() > 300); // 256 bytes, base64
         after["Signature"] = "";
         QCOMPARE(after, before);
+    }
+
+    // The signature cache (SignatureCache) is invisible but for its speed:
+    // what only the unsigned fields change shares a signature; the digest
+    // version and every signed field make a new one; all of them verify.
+    void sign_sameSignedFields_sameSignature_otherwiseNew()
+    {
+        const auto signatureOf = [&](const Json &envelope) {
+            Result<std::string> signedEnvelope = signer().signEnvelope(envelope.dump());
+            if (!signedEnvelope || !verifyEnvelopeSignature(*signedEnvelope, signer().certificatePem()))
+                return std::string("(failed)");
+            return Json::parse(*signedEnvelope)["Signature"].get<std::string>();
+        };
+        const std::string first = signatureOf(notification(true, "1"));
+        Json otherSubscription = notification(true, "1");
+        otherSubscription["UnsubscribeURL"] = "http://127.0.0.1:4566/?Action=Unsubscribe&SubscriptionArn=y";
+        QCOMPARE(signatureOf(otherSubscription), first);
+        QCOMPARE(signatureOf(notification(true, "1")), first);
+
+        const std::string version2 = signatureOf(notification(true, "2"));
+        QVERIFY(version2 != first && version2 != "(failed)");
+        QCOMPARE(signatureOf(notification(true, "2")), version2);
+        Json otherMessage = notification(true, "1");
+        otherMessage["Message"] = "{\"order\": 43}";
+        const std::string changed = signatureOf(otherMessage);
+        QVERIFY(changed != first && changed != "(failed)");
+        QVERIFY(signatureOf(notification(false, "1")) != first);
+    }
+
+    void signatureCache_keepsTheNewest()
+    {
+        SignatureCache cache(2);
+        cache.insert("a", "A");
+        cache.insert("b", "B");
+        cache.insert("a", "A again");   // already there: kept as it was
+        QCOMPARE(cache.find("a").value_or(""), std::string("A"));
+        cache.insert("c", "C");         // the oldest, "a", goes
+        QVERIFY(!cache.find("a"));
+        QCOMPARE(cache.find("b").value_or(""), std::string("B"));
+        QCOMPARE(cache.find("c").value_or(""), std::string("C"));
+        QCOMPARE(cache.size(), std::size_t(2));
+        SignatureCache none(0);
+        none.insert("a", "A");
+        QVERIFY(!none.find("a"));
     }
 
     void sign_missingSignatureKey_isAppended()
