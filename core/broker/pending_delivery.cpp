@@ -7,6 +7,8 @@
 #include "broker/subscription_records.h"
 #include "broker/topic_records.h"
 
+#include <map>
+
 namespace relaydesk {
 
 namespace {
@@ -24,6 +26,42 @@ Result<std::optional<SubscriptionRecord>> subscriptionById(Database &db, std::in
     if (page->empty() || page->front().id != id)
         return std::optional<SubscriptionRecord>();
     return std::optional<SubscriptionRecord>(std::move(page->front()));
+}
+
+// A job with only the subscription's part filled in (see loadJobs); nothing
+// when the subscription is gone.
+Result<std::optional<DeliveryJob>> subscriptionPart(Database &db, const BrokerIdentity &identity,
+                                                    std::int64_t subscriptionId)
+{
+    Result<std::optional<SubscriptionRecord>> subscription = subscriptionById(db, subscriptionId);
+    if (!subscription)
+        return subscription.error();
+    if (!*subscription)
+        return std::optional<DeliveryJob>();
+    const SubscriptionRecord &record = **subscription;
+    Result<std::optional<TopicRecord>> topic = topic_records::findById(db, record.topicId);
+    if (!topic)
+        return topic.error();
+
+    DeliveryJob job;
+    job.subscriptionArn = identity.subscriptionArn(record.topicName, record.uuid);
+    job.topicArn = identity.topicArn(record.topicName);
+    job.endpoint = record.endpoint;
+    job.rawDelivery = record.attributes.rawMessageDelivery;
+    job.confirmed = record.confirmed;
+    job.confirmationToken = record.confirmationToken;
+    if (record.attributes.redrivePolicy)
+        job.deadLetterTargetArn = record.attributes.redrivePolicy->deadLetterTargetArn;
+
+    std::optional<DeliveryPolicy> own;
+    if (record.attributes.deliveryPolicy)
+        own = record.attributes.deliveryPolicy->policy;
+    std::optional<DeliveryPolicy> topicPolicy;
+    if (*topic && (*topic)->attributes.deliveryPolicy)
+        topicPolicy = (*topic)->attributes.deliveryPolicy->policy;
+    job.effective = resolveEffectivePolicy(record.protocol, own, topicPolicy);
+    job.schedule = planSchedule(job.effective.policy.retryOrDefault(), job.effective.policy.dialect);
+    return std::optional<DeliveryJob>(std::move(job));
 }
 
 } // namespace
@@ -49,20 +87,39 @@ Result<std::vector<PendingDeliveryRow>> earliest(Database &db, std::size_t limit
     return rows;
 }
 
-Result<std::optional<DeliveryJob>> loadJob(Database &db, const BrokerIdentity &identity, PendingDeliveryKey key)
+Result<std::vector<std::optional<DeliveryJob>>> loadJobs(Database &db, const BrokerIdentity &identity,
+                                                        const std::vector<PendingDeliveryKey> &keys)
 {
-    Result<std::optional<CachedStatement>> row = selectRow(
-        db,
-        "SELECT p.attempt, p.due_ms, p.first_attempt_ms, p.expires_at_ms, m.kind, m.message_id, m.subject, m.body, "
-        "m.attributes, m.published_ms FROM pending_deliveries p JOIN published_messages m ON m.id = p.published_id "
-        "WHERE p.subscription_id = ? AND p.published_id = ?",
-        key.subscriptionId, key.publishedId);
-    if (!row)
-        return row.error();
-    if (!*row)
-        return std::optional<DeliveryJob>();
-    DeliveryJob job;
-    {
+    // The subscription part of a job (subscription, topic, effective policy
+    // and schedule), read once per subscription in this call.
+    std::map<std::int64_t, std::optional<DeliveryJob>> subscriptionParts;
+    std::vector<std::optional<DeliveryJob>> jobs;
+    jobs.reserve(keys.size());
+    for (const PendingDeliveryKey key : keys) {
+        auto part = subscriptionParts.find(key.subscriptionId);
+        if (part == subscriptionParts.end()) {
+            Result<std::optional<DeliveryJob>> read = subscriptionPart(db, identity, key.subscriptionId);
+            if (!read)
+                return read.error();
+            part = subscriptionParts.emplace(key.subscriptionId, std::move(*read)).first;
+        }
+        if (!part->second) {
+            jobs.emplace_back();
+            continue;
+        }
+        Result<std::optional<CachedStatement>> row = selectRow(
+            db,
+            "SELECT p.attempt, p.due_ms, p.first_attempt_ms, p.expires_at_ms, m.kind, m.message_id, m.subject, m.body, "
+            "m.attributes, m.published_ms FROM pending_deliveries p JOIN published_messages m ON m.id = p.published_id "
+            "WHERE p.subscription_id = ? AND p.published_id = ?",
+            key.subscriptionId, key.publishedId);
+        if (!row)
+            return row.error();
+        if (!*row) {
+            jobs.emplace_back();
+            continue;
+        }
+        DeliveryJob job = *part->second;
         Statement &found = ***row;
         job.key = key;
         job.attempt = found.columnInt64(0);
@@ -75,37 +132,18 @@ Result<std::optional<DeliveryJob>> loadJob(Database &db, const BrokerIdentity &i
         job.message = found.columnText(7);
         job.attributes = queue_records::readMessageAttributes(found.columnText(8));
         job.published = fromEpochMilliseconds(found.columnInt64(9));
+        row->reset(); // give the statement back before the next queries
+        jobs.emplace_back(std::move(job));
     }
-    row->reset(); // give the statement back before the next queries
+    return jobs;
+}
 
-    Result<std::optional<SubscriptionRecord>> subscription = subscriptionById(db, key.subscriptionId);
-    if (!subscription)
-        return subscription.error();
-    if (!*subscription)
-        return std::optional<DeliveryJob>();
-    const SubscriptionRecord &record = **subscription;
-    Result<std::optional<TopicRecord>> topic = topic_records::findById(db, record.topicId);
-    if (!topic)
-        return topic.error();
-
-    job.subscriptionArn = identity.subscriptionArn(record.topicName, record.uuid);
-    job.topicArn = identity.topicArn(record.topicName);
-    job.endpoint = record.endpoint;
-    job.rawDelivery = record.attributes.rawMessageDelivery;
-    job.confirmed = record.confirmed;
-    job.confirmationToken = record.confirmationToken;
-    if (record.attributes.redrivePolicy)
-        job.deadLetterTargetArn = record.attributes.redrivePolicy->deadLetterTargetArn;
-
-    std::optional<DeliveryPolicy> own;
-    if (record.attributes.deliveryPolicy)
-        own = record.attributes.deliveryPolicy->policy;
-    std::optional<DeliveryPolicy> topicPolicy;
-    if (*topic && (*topic)->attributes.deliveryPolicy)
-        topicPolicy = (*topic)->attributes.deliveryPolicy->policy;
-    job.effective = resolveEffectivePolicy(record.protocol, own, topicPolicy);
-    job.schedule = planSchedule(job.effective.policy.retryOrDefault(), job.effective.policy.dialect);
-    return std::optional<DeliveryJob>(std::move(job));
+Result<std::optional<DeliveryJob>> loadJob(Database &db, const BrokerIdentity &identity, PendingDeliveryKey key)
+{
+    Result<std::vector<std::optional<DeliveryJob>>> jobs = loadJobs(db, identity, {key});
+    if (!jobs)
+        return jobs.error();
+    return std::move(jobs->front());
 }
 
 } // namespace pending_deliveries

@@ -17,6 +17,7 @@
 #include <map>
 #include <set>
 #include <utility>
+#include <vector>
 
 namespace relaydesk {
 
@@ -58,6 +59,7 @@ public:
         m_due.clear();
         m_dueOf.clear();
         m_busy.clear();
+        m_finished = {};   // not recorded: the rows stay pending (see stop())
         m_client.reset(); // aborts requests in flight; their holds are released with them
     }
 
@@ -167,38 +169,44 @@ private:
     {
         if (!running())
             return;
+        std::vector<PendingDeliveryKey> due;
         while (!m_due.empty() && m_due.begin()->first <= now) {
             const PendingDeliveryKey key = m_due.begin()->second;
             forget(key);
             m_busy.insert(key);
-            prepare(key);
+            due.push_back(key);
         }
+        if (!due.empty())
+            prepare(std::move(due));
         arm();
     }
 
-    // Reads the job in a unit, then sends it (or ends it without an attempt).
-    void prepare(PendingDeliveryKey key)
+    // Reads the jobs in one unit, then sends each (or ends it without an attempt).
+    void prepare(std::vector<PendingDeliveryKey> keys)
     {
         BrokerIdentity identity = m_identity;
         m_engine.execute(
-            [identity, key](Database &db, ClockTime) { return pending_deliveries::loadJob(db, identity, key); }, nullptr,
-            [self = shared_from_this(), key, hold = m_engine.holdAdvance()](Result<std::optional<DeliveryJob>> job) {
-                self->prepared(key, std::move(job));
+            [identity, keys](Database &db, ClockTime) { return pending_deliveries::loadJobs(db, identity, keys); },
+            nullptr,
+            [self = shared_from_this(), keys, hold = m_engine.holdAdvance()](
+                Result<std::vector<std::optional<DeliveryJob>>> jobs) {
+                if (!jobs)
+                    qWarning("delivery worker: reading pending deliveries failed: %s", jobs.error().message.c_str());
+                for (std::size_t i = 0; i < keys.size(); ++i)
+                    self->prepared(keys[i], jobs ? std::move((*jobs)[i]) : std::nullopt);
             });
     }
 
-    void prepared(PendingDeliveryKey key, Result<std::optional<DeliveryJob>> job)
+    void prepared(PendingDeliveryKey key, std::optional<DeliveryJob> job)
     {
         if (!running())
             return;
-        if (!job || !*job) {
-            if (!job)
-                qWarning("delivery worker: reading a pending delivery failed: %s", job.error().message.c_str());
+        if (!job) {
             m_busy.erase(key);
             arm();
             return;
         }
-        DeliveryJob &ready = **job;
+        DeliveryJob &ready = *job;
         const ClockTime now = m_engine.clock().now();
         const bool expired = ready.expiresAt && now > *ready.expiresAt;
         const bool confirmationSpent = ready.kind == "SubscriptionConfirmation" && ready.confirmed;
@@ -251,44 +259,76 @@ private:
     {
         if (!running())
             return;
-        AttemptReport report = reportAttempt(std::move(job), std::move(envelope), started, result, m_jitter,
-                                             m_engine.clock().now());
-        const PendingDeliveryKey key = report.job.key;
-        const QString arn = QString::fromStdString(report.job.subscriptionArn);
-        const bool prune = ++m_recorded % kPruneEvery == 0;
-        const std::size_t keep = m_options.retainedAttempts;
-        auto ids = m_ids;
+        m_finished.reports.push_back(
+            reportAttempt(std::move(job), std::move(envelope), started, result, m_jitter, m_engine.clock().now()));
+        m_finished.holds.push_back(std::move(hold));
+        if (m_finished.reports.size() == 1)
+            m_engine.post([self = shared_from_this()] { self->recordFinished(); });
+    }
+
+    // Records, in one unit, every attempt that finished since the last call
+    // (posted once per batch, so the answers that came in one turn of the
+    // event loop share a unit): the log rows, the next due times or the ends.
+    void recordFinished()
+    {
+        if (!running() || m_finished.reports.empty())
+            return;
+        Finished batch = std::exchange(m_finished, {});
+        const std::size_t count = batch.reports.size();
+        const bool prune = (m_recorded + count) / kPruneEvery != m_recorded / kPruneEvery;
+        m_recorded += count;
+        std::vector<PendingDeliveryKey> keys;
+        for (const AttemptReport &report : batch.reports)
+            keys.push_back(report.job.key);
         m_engine.execute(
-            [report = std::move(report), ids, arn, prune, keep](UnitContext &context) -> Result<RecordedAttempt> {
-                Result<RecordedAttempt> recorded =
-                    pending_delivery_outcome::record(context.database(), *ids, report, context.now());
-                if (!recorded)
-                    return recorded;
+            [reports = std::move(batch.reports), ids = m_ids, prune,
+             keep = m_options.retainedAttempts](UnitContext &context) -> Result<std::vector<RecordedAttempt>> {
+                std::vector<RecordedAttempt> recorded;
+                for (const AttemptReport &report : reports) {
+                    Result<RecordedAttempt> one =
+                        pending_delivery_outcome::record(context.database(), *ids, report, context.now());
+                    if (!one)
+                        return one.error();
+                    reportChanges(context, report, *one);
+                    recorded.push_back(*one);
+                }
                 if (prune) {
                     if (Result<std::int64_t> pruned = attempt_log::prune(context.database(), keep); !pruned)
                         return pruned.error();
                 }
-                context.reportChange(EntityChange{EntityChange::Kind::CountsChanged, EntityChange::Entity::Subscription, arn});
-                if (recorded->end == DeliveryEnd::DeadLettered && report.job.deadLetterTargetArn) {
-                    if (const std::optional<ArnParts> queue = splitArn(*report.job.deadLetterTargetArn))
-                        context.reportChange(EntityChange{EntityChange::Kind::CountsChanged, EntityChange::Entity::Queue,
-                                                          QString::fromStdString(queue->resource)});
-                }
                 return recorded;
             },
-            nullptr, [self = shared_from_this(), key, hold = std::move(hold)](Result<RecordedAttempt> recorded) {
-                self->recorded(key, std::move(recorded));
+            nullptr,
+            [self = shared_from_this(), keys = std::move(keys), holds = std::move(batch.holds)](
+                Result<std::vector<RecordedAttempt>> recorded) {
+                if (!recorded)
+                    qWarning("delivery worker: recording attempts failed: %s", recorded.error().message.c_str());
+                for (std::size_t i = 0; i < keys.size(); ++i)
+                    self->recorded(keys[i], recorded ? std::optional<RecordedAttempt>((*recorded)[i]) : std::nullopt);
             });
     }
 
-    void recorded(PendingDeliveryKey key, Result<RecordedAttempt> recorded)
+    // EntityChange{CountsChanged} of the subscription and, when the message
+    // was dead-lettered, of its dead-letter queue.
+    static void reportChanges(UnitContext &context, const AttemptReport &report, const RecordedAttempt &recorded)
+    {
+        context.reportChange(EntityChange{EntityChange::Kind::CountsChanged, EntityChange::Entity::Subscription,
+                                          QString::fromStdString(report.job.subscriptionArn)});
+        if (recorded.end == DeliveryEnd::DeadLettered && report.job.deadLetterTargetArn) {
+            if (const std::optional<ArnParts> queue = splitArn(*report.job.deadLetterTargetArn))
+                context.reportChange(EntityChange{EntityChange::Kind::CountsChanged, EntityChange::Entity::Queue,
+                                                  QString::fromStdString(queue->resource)});
+        }
+    }
+
+    // `recorded` empty: recording failed (warned); the row stays stored and
+    // the next load brings it back.
+    void recorded(PendingDeliveryKey key, std::optional<RecordedAttempt> recorded)
     {
         if (!running())
             return;
         m_busy.erase(key);
-        if (!recorded)
-            qWarning("delivery worker: recording an attempt failed: %s", recorded.error().message.c_str());
-        else if (recorded->nextDue)
+        if (recorded && recorded->nextDue)
             remember(key, *recorded->nextDue);
         arm();
     }
@@ -312,6 +352,10 @@ private:
     ClockTimerId m_timer = 0;
     ClockTime m_timerAt{};
     std::unique_ptr<DeliveryThrottleGate> m_gate;
+    struct Finished {
+        std::vector<AttemptReport> reports;         // answered, not yet recorded
+        std::vector<std::shared_ptr<void>> holds;   // their virtual-clock holds
+    } m_finished;
     std::uint64_t m_recorded = 0;
 };
 
