@@ -2,10 +2,14 @@
 // Tests of HttpDeliveryClient against a real loopback endpoint: statuses come
 // back as they are (no redirect followed), headers and body arrive, large
 // response bodies are read and dropped, a hang ends in a timeout (short wall
-// timeout) and a closed port in a connection error.
+// timeout) and a closed port in a connection error; a connection closed by
+// the endpoint is ONE request and a connection error (never re-sent),
+// keep-alive connections are reused one request at a time, concurrent posts
+// all complete.
 #include "net/http_delivery_client.h"
 
 #include "broker/wall_time_source.h"
+#include "delivery_client_support.h"
 #include "script_endpoint.h"
 
 #include <QEventLoop>
@@ -19,19 +23,6 @@ using namespace relaydesk::testing;
 using namespace std::chrono_literals;
 
 namespace {
-
-HttpDeliveryResult postAndWait(HttpDeliveryClient &client, const HttpDeliveryRequest &request)
-{
-    std::optional<HttpDeliveryResult> result;
-    QEventLoop loop;
-    client.post(request, [&](HttpDeliveryResult done) {
-        result = std::move(done);
-        loop.quit();
-    });
-    if (!result)
-        loop.exec();
-    return *result;
-}
 
 HttpDeliveryRequest requestTo(const std::string &url)
 {
@@ -139,6 +130,102 @@ private slots:
         const HttpDeliveryResult result = postAndWait(client, requestTo(endpoint.url()));
         QVERIFY(!result.httpStatus);
         QVERIFY(result.failure == HttpDeliveryResult::Failure::ConnectionError);
+        QVERIFY(!result.errorText.empty());
+        QCOMPARE(endpoint.count(), std::size_t(1)); // exactly one send per post(): no silent re-send
+        QCOMPARE(client.inFlight(), std::size_t(0));
+    }
+
+    void closedConnection_thenNextPostOnANewConnection()
+    {
+        ScriptEndpoint endpoint(nullptr);
+        endpoint.setScript({respond(200), ScriptStep{ScriptStep::Kind::Close, 0, {}, 0}, respond(201)});
+        HttpDeliveryClient client(m_wall, {});
+        QCOMPARE(postAndWait(client, requestTo(endpoint.url())).httpStatus.value_or(0), 200);
+        QVERIFY(postAndWait(client, requestTo(endpoint.url())).failure == HttpDeliveryResult::Failure::ConnectionError);
+        QCOMPARE(postAndWait(client, requestTo(endpoint.url())).httpStatus.value_or(0), 201);
+        QCOMPARE(endpoint.count(), std::size_t(3));
+        QCOMPARE(endpoint.connectionCount(), std::size_t(2));
+    }
+
+    void sequentialPosts_reuseOneConnection()
+    {
+        ScriptEndpoint endpoint(nullptr);
+        endpoint.setScript({respond(200)});
+        HttpDeliveryClient client(m_wall, {});
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(postAndWait(client, requestTo(endpoint.url())).httpStatus.value_or(0), 200);
+        QCOMPARE(endpoint.count(), std::size_t(5));
+        QCOMPARE(endpoint.connectionCount(), std::size_t(1));
+        QCOMPARE(client.connectionsOpenedForTest(), std::uint64_t(1));
+    }
+
+    void concurrentPosts_allComplete()
+    {
+        ScriptEndpoint endpoint(nullptr);
+        endpoint.setScript({respond(200)});
+        HttpDeliveryClient client(m_wall, {});
+        constexpr int kPosts = 20;
+        int done = 0, ok = 0;
+        QEventLoop loop;
+        for (int i = 0; i < kPosts; ++i) {
+            client.post(requestTo(endpoint.url("/n" + std::to_string(i))), [&](HttpDeliveryResult result) {
+                ok += result.httpStatus.value_or(0) == 200 ? 1 : 0;
+                if (++done == kPosts)
+                    loop.quit();
+            });
+        }
+        QCOMPARE(done, 0); // never called inside post()
+        QCOMPARE(client.inFlight(), std::size_t(kPosts));
+        loop.exec();
+        QCOMPARE(ok, kPosts);
+        QCOMPARE(endpoint.count(), std::size_t(kPosts));
+        QVERIFY(endpoint.connectionCount() <= std::size_t(kPosts)); // one request at a time per connection
+        QCOMPARE(client.inFlight(), std::size_t(0));
+    }
+
+    void timeout_closesTheConnection()
+    {
+        ScriptEndpoint endpoint(nullptr);
+        endpoint.setScript({hang(), respond(200)});
+        HttpDeliveryClientOptions options;
+        options.requestTimeout = 1000ms; // only the hang waits for it
+        HttpDeliveryClient client(m_wall, options);
+        QVERIFY(postAndWait(client, requestTo(endpoint.url())).failure == HttpDeliveryResult::Failure::Timeout);
+        QCOMPARE(postAndWait(client, requestTo(endpoint.url())).httpStatus.value_or(0), 200);
+        QCOMPARE(endpoint.count(), std::size_t(2));
+        QCOMPARE(endpoint.connectionCount(), std::size_t(2)); // the hung connection was not reused
+    }
+
+    void badUrl_connectionErrorLater()
+    {
+        HttpDeliveryClient client(m_wall, {});
+        bool called = false;
+        std::optional<HttpDeliveryResult> result;
+        QEventLoop loop;
+        client.post(requestTo("ftp://example.invalid/x"), [&](HttpDeliveryResult done) {
+            called = true;
+            result = std::move(done);
+            loop.quit();
+        });
+        QVERIFY(!called);
+        QCOMPARE(client.inFlight(), std::size_t(1));
+        loop.exec();
+        QVERIFY(result->failure == HttpDeliveryResult::Failure::ConnectionError);
+        QVERIFY(QString::fromStdString(result->errorText).contains("not an http or https URL"));
+    }
+
+    void destroyed_withRequestsInFlight_callsNoCallback()
+    {
+        ScriptEndpoint endpoint(nullptr);
+        endpoint.setScript({hang()});
+        bool called = false;
+        {
+            HttpDeliveryClient client(m_wall, {});
+            client.post(requestTo(endpoint.url()), [&](HttpDeliveryResult) { called = true; });
+            client.post(requestTo("not a url"), [&](HttpDeliveryResult) { called = true; });
+        }
+        QCoreApplication::processEvents();
+        QVERIFY(!called);
     }
 
 private:

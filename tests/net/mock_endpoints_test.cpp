@@ -6,9 +6,8 @@
 #include "broker/wall_time_source.h"
 #include "net/mock_endpoints.h"
 
-#include <QAbstractHttpServer>
-#include <QHttpServerRequest>
-#include <QHttpServerResponder>
+#include "mock_host_server.h"
+
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QSignalSpy>
@@ -18,37 +17,12 @@
 #include <memory>
 
 using namespace relaydesk;
+using namespace relaydesk::testing;
 using namespace std::chrono_literals;
 
 namespace {
 
 const ClockTime kStart = fromEpochMilliseconds(1'767'225'600'000LL); // 2026-01-01T00:00:00Z
-
-// The smallest server that owns a port and hands /_mock/ to MockEndpoints,
-// as the broker's HTTP server does; counts what it had to route itself.
-class MockHostServer final : public QAbstractHttpServer {
-public:
-    explicit MockHostServer(MockEndpoints &endpoints) : m_endpoints(endpoints) {}
-    int notMockCount() const { return m_notMock; }
-
-protected:
-    bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override
-    {
-        if (m_endpoints.handle(request, socket))
-            return true;
-        ++m_notMock;
-        makeResponder(request, socket).write(QHttpServerResponder::StatusCode::Accepted);
-        return true;
-    }
-    void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override
-    {
-        makeResponder(request, socket).write(QHttpServerResponder::StatusCode::NotImplemented);
-    }
-
-private:
-    MockEndpoints &m_endpoints;
-    int m_notMock = 0;
-};
 
 struct Answer {
     int status = 0;                                   // 0 when no HTTP answer arrived

@@ -89,12 +89,16 @@ public:
         std::lock_guard lock(m_mutex);
         return m_received.size();
     }
+    // TCP connections accepted so far (keep-alive reuse shows as fewer
+    // connections than requests).
+    std::size_t connectionCount() const { return m_connections.load(); }
 
 private:
     void accept()
     {
         while (QTcpSocket *socket = m_server->nextPendingConnection()) {
             socket->setParent(m_server);
+            ++m_connections;
             auto buffer = std::make_shared<QByteArray>();
             QObject::connect(socket, &QTcpSocket::readyRead, socket, [this, socket, buffer] {
                 buffer->append(socket->readAll());
@@ -168,6 +172,7 @@ private:
     std::vector<ScriptStep> m_script;
     std::size_t m_next = 0;
     std::vector<ReceivedRequest> m_received;
+    std::atomic<std::size_t> m_connections{0};
 };
 
 } // namespace relaydesk::testing
