@@ -9,7 +9,7 @@ HttpDeliveryRequest buildDeliveryPost(const DeliveryJob &job, const BrokerIdenti
                                       const std::function<std::string(std::string)> &sign, std::string &signedEnvelope)
 {
     const DeliveryRequest request = describeDeliveryRequest(job, identity);
-    signedEnvelope = sign ? sign(request.envelope) : request.envelope;
+    signedEnvelope = sign && !request.raw ? sign(request.envelope) : request.envelope; // raw: the envelope is not sent
     HttpDeliveryRequest http;
     http.url = job.endpoint;
     http.headers = request.headers;

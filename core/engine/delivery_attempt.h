@@ -19,8 +19,8 @@ class JitterSampler;
 
 // The POST of `job` (SPEC 4.1): headers, Content-Type, and the body — the
 // envelope signed by `sign` (identity when null), or the bare message for
-// raw notifications. `signedEnvelope` receives the signed envelope (the
-// dead-letter body of non-raw deliveries).
+// raw notifications. `signedEnvelope` receives the envelope, signed unless
+// raw (the dead-letter body of non-raw deliveries). Thread-safe when `sign` is.
 HttpDeliveryRequest buildDeliveryPost(const DeliveryJob &job, const BrokerIdentity &identity,
                                       const std::function<std::string(std::string)> &sign, std::string &signedEnvelope);
 

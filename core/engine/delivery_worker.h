@@ -45,7 +45,8 @@ struct DeliveryWorkerOptions {
 // attempt and reschedules the row by the schedule with jitter (SPEC 3.5) or
 // ends the delivery (delivered, dead-lettered, discarded). Requests of
 // different subscriptions run concurrently, so a hanging endpoint delays
-// only its own deliveries. Each request in flight holds the virtual-clock
+// only its own deliveries. Signed envelopes are built on the worker's own
+// thread pool (RSA signing is the costliest step of an attempt). Each request in flight holds the virtual-clock
 // advance (BrokerEngine::holdAdvance), so an advance returns only when
 // everything due by then was attempted and recorded. Every recorded attempt
 // reports EntityChange{CountsChanged, Subscription, ARN}.
