@@ -12,6 +12,7 @@ HttpDeliveryRequest buildDeliveryPost(const DeliveryJob &job, const BrokerIdenti
     signedEnvelope = sign && !request.raw ? sign(request.envelope) : request.envelope; // raw: the envelope is not sent
     HttpDeliveryRequest http;
     http.url = job.endpoint;
+    http.lane = job.subscriptionArn;
     http.headers = request.headers;
     http.headers.emplace_back("Content-Type", request.contentType);
     http.body = request.raw ? job.message : signedEnvelope;

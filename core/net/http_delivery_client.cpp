@@ -24,7 +24,7 @@ struct HttpDeliveryClient::Delivery {
     Http1Connection *connection = nullptr; // while connecting, sending or awaiting the response
 };
 
-// The connections to one origin and the requests waiting for one.
+// The connections of one lane to one origin and the requests waiting for one.
 struct HttpDeliveryClient::OriginPool {
     Http1Origin origin;
     std::vector<Http1Connection *> connections; // all open ones (children of the client)
@@ -62,7 +62,7 @@ void HttpDeliveryClient::post(const HttpDeliveryRequest &request, Callback done)
     m_posting = true;
     std::string error;
     if (std::optional<Http1Request> http = http1PostFor(request, error)) {
-        std::unique_ptr<OriginPool> &pool = m_pools[http->origin.key()];
+        std::unique_ptr<OriginPool> &pool = m_pools[http->origin.key() + '\n' + request.lane];
         if (!pool) {
             pool = std::make_unique<OriginPool>();
             pool->origin = std::move(http->origin);

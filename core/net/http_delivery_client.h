@@ -25,11 +25,15 @@ class Http1Connection;
 struct Http1Outcome;
 class WallTimeSource;
 
-// One HTTP/S POST of a delivery attempt (SPEC 4.1).
+// One HTTP/S POST of a delivery attempt (SPEC 4.1). Requests of different
+// `lane`s never wait for each other's connections, even to one origin (the
+// worker's lane is the subscription ARN: a hanging endpoint path on a host
+// does not hold back another subscription's path on that host).
 struct HttpDeliveryRequest {
     std::string url;
     std::vector<std::pair<std::string, std::string>> headers;
     std::string body;
+    std::string lane;
 };
 
 // How it went: a status when a response came (any status; the caller
@@ -56,7 +60,7 @@ struct HttpDeliveryClientOptions {
 
 // The HTTP/S transport of the delivery worker: a small HTTP/1.1 client on
 // QTcpSocket / QSslSocket (net/http1_connection.h, net/http1_response_parser.h).
-// - Per origin (scheme, host, port) a pool of keep-alive connections, one
+// - Per origin (scheme, host, port) and lane a pool of keep-alive connections, one
 //   request at a time each (no pipelining): an idle connection is reused
 //   (most recently used first) unless its peer has closed it; otherwise a new
 //   one is opened, up to kMaxConnectionsPerOrigin; beyond that requests wait

@@ -2,7 +2,8 @@
 // HttpDeliveryClient against the product's own mock endpoints (SPEC 4.7)
 // behind a real QAbstractHttpServer: a "close" step is recorded ONCE per
 // delivery attempt — the client never re-sends a POST whose connection was
-// closed before the answer (Qt's QNetworkAccessManager did: two records).
+// closed before the answer (Qt's QNetworkAccessManager did: two records);
+// a lane of hanging requests does not hold back another lane on the same host.
 #include "broker/clock.h"
 #include "broker/wall_time_source.h"
 #include "net/http_delivery_client.h"
@@ -65,11 +66,32 @@ private slots:
         QCOMPARE(requests[1].answer.status, 200);
     }
 
+    // A lane whose every connection to the host hangs does not hold back
+    // another lane's request to the same host (the worker's lanes are
+    // subscriptions, so two mocks on the broker's own port stay independent).
+    void laneFullOfHangs_otherLaneToTheSameHostAnswered()
+    {
+        QVERIFY(m_endpoints->set("stuck", "hang 60 s").ok());
+        QVERIFY(m_endpoints->set("fine", "200").ok());
+        HttpDeliveryClient client(m_wall, {});
+        const std::size_t stuck = HttpDeliveryClient::kMaxConnectionsPerOrigin + 1;
+        std::size_t answered = 0;
+        for (std::size_t i = 0; i < stuck; ++i)
+            client.post(request("stuck", "subscription-a"), [&](HttpDeliveryResult) { ++answered; });
+        QCOMPARE(postAndWait(client, request("fine", "subscription-b")).httpStatus.value_or(0), 200);
+        QCOMPARE(answered, std::size_t(0));
+        QCOMPARE(client.inFlight(), stuck);
+    }
+
 private:
-    HttpDeliveryResult post(HttpDeliveryClient &client, const std::string &endpoint)
+    HttpDeliveryRequest request(const std::string &endpoint, const std::string &lane = {}) const
     {
         const std::string url = "http://127.0.0.1:" + std::to_string(m_port) + "/_mock/" + endpoint;
-        return postAndWait(client, HttpDeliveryRequest{url, {{"Content-Type", "application/json"}}, "{}"});
+        return HttpDeliveryRequest{url, {{"Content-Type", "application/json"}}, "{}", lane};
+    }
+    HttpDeliveryResult post(HttpDeliveryClient &client, const std::string &endpoint)
+    {
+        return postAndWait(client, request(endpoint));
     }
 
     ManualWallTimeSource m_wall;
