@@ -28,19 +28,12 @@ using namespace relaydesk::testing;
 using namespace std::chrono_literals;
 
 namespace {
-const ClockTime kStart = fromEpochMilliseconds(1'800'000'000'000);
-constexpr int kWaitMs = 30000; // upper bound for things that must come; never a pass/fail timing
-
 // A BrokerService and a DeliveryWorker over one engine (virtual clock).
 class DeliveryServiceBench final {
 public:
     DeliveryServiceBench(const QTemporaryDir &dir, const char *file, bool attachWorker)
     {
-        BrokerEngineOptions options;
-        options.clockMode = ClockMode::Virtual;
-        options.clockStart = kStart;
-        options.changeInterval = std::chrono::milliseconds(0);
-        m_engine = std::make_unique<BrokerEngine>(openDatabase(dir, file), m_wall, options);
+        m_engine = std::make_unique<BrokerEngine>(openDatabase(dir, file), m_wall, virtualClockOptions());
         DeliveryWorkerOptions workerOptions;
         workerOptions.jitterFraction = 0;
         m_worker = std::make_unique<DeliveryWorker>(*m_engine, m_wall, BrokerIdentity{}, workerOptions);
@@ -60,23 +53,6 @@ public:
 
     BrokerEngine &engine() { return *m_engine; }
     BrokerService &service() { return *m_service; }
-
-    template <class T, class Start>
-    Result<T> call(Start start)
-    {
-        auto promise = std::make_shared<std::promise<Result<T>>>();
-        std::future<Result<T>> future = promise->get_future();
-        start([promise](Result<T> result) { promise->set_value(std::move(result)); });
-        return future.get();
-    }
-    template <class Start>
-    Status callStatus(Start start)
-    {
-        auto promise = std::make_shared<std::promise<Status>>();
-        std::future<Status> future = promise->get_future();
-        start([promise](Status result) { promise->set_value(std::move(result)); });
-        return future.get();
-    }
 
 private:
     SystemWallTimeSource m_wall;
@@ -107,15 +83,14 @@ private:
 
     static Result<SubscribeReceipt> subscribe(DeliveryServiceBench &bench, const std::string &endpoint)
     {
-        return bench.call<SubscribeReceipt>([&](auto reply) {
+        return callAndWait<SubscribeReceipt>([&](auto reply) {
             bench.service().subscribe("orders", "http", endpoint, {}, false, nullptr, reply);
         });
     }
 
     static bool setUpTopic(DeliveryServiceBench &bench)
     {
-        return bench
-            .call<std::string>([&](auto reply) { bench.service().createTopic("orders", {}, {}, nullptr, reply); })
+        return callAndWait<std::string>([&](auto reply) { bench.service().createTopic("orders", {}, {}, nullptr, reply); })
             .ok();
     }
 
@@ -123,8 +98,7 @@ private:
     {
         PublishRequest request;
         request.message = message;
-        return bench
-            .call<PublishReceipt>([&](auto reply) { bench.service().publish("orders", request, nullptr, reply); })
+        return callAndWait<PublishReceipt>([&](auto reply) { bench.service().publish("orders", request, nullptr, reply); })
             .ok();
     }
 
@@ -149,7 +123,7 @@ private slots:
         QVERIFY(bench.engine().advanceClockAndWait(0s));
         QCOMPARE(endpoint.count(), std::size_t(1));
 
-        const Result<std::string> confirmed = bench.call<std::string>([&](auto reply) {
+        const Result<std::string> confirmed = callAndWait<std::string>([&](auto reply) {
             bench.service().confirmSubscription("orders", receipt->confirmationToken, nullptr, reply);
         });
         QVERIFY(confirmed);
@@ -167,14 +141,14 @@ private slots:
         ScriptEndpoint endpoint(&bench.engine().clock());
         endpoint.setScript({respond(200)});
         QVERIFY(setUpTopic(bench));
-        const Result<SubscribeReceipt> receipt = bench.call<SubscribeReceipt>([&](auto reply) {
+        const Result<SubscribeReceipt> receipt = callAndWait<SubscribeReceipt>([&](auto reply) {
             bench.service().subscribe("orders", "http", endpoint.url(), {}, true, nullptr, reply);
         });
         QVERIFY(receipt);
         QVERIFY(!receipt->pendingConfirmation);
         QVERIFY(bench.engine().advanceClockAndWait(0s));
         QCOMPARE(endpoint.count(), std::size_t(0)); // auto-confirmed: no confirmation request
-        QVERIFY(bench.callStatus([&](auto reply) { bench.service().unsubscribe(receipt->subscriptionArn, nullptr, reply); }));
+        QVERIFY(callAndWaitStatus([&](auto reply) { bench.service().unsubscribe(receipt->subscriptionArn, nullptr, reply); }));
         QTRY_COMPARE_WITH_TIMEOUT(endpoint.count(), std::size_t(1), kWaitMs);
         QCOMPARE(typesOf(endpoint.received()), std::vector<std::string>{"UnsubscribeConfirmation"});
         const auto body = nlohmann::json::parse(endpoint.received()[0].body);

@@ -18,23 +18,8 @@ using namespace relaydesk::testing;
 using namespace std::chrono_literals;
 
 namespace {
-const ClockTime kStart = fromEpochMilliseconds(1'800'000'000'000);
-constexpr int kWaitMs = 30000; // upper bound for things that must come; never a pass/fail timing
 using Kind = EntityChange::Kind;
 using Code = BrokerErrorCode;
-
-SendRequest message(std::string body)
-{
-    SendRequest request;
-    request.body = std::move(body);
-    return request;
-}
-
-std::string redriveTo(const std::string &deadLetterQueue, int maxReceiveCount)
-{
-    return "{\"deadLetterTargetArn\":\"" + BrokerIdentity{}.queueArn(deadLetterQueue) + "\",\"maxReceiveCount\":\""
-           + std::to_string(maxReceiveCount) + "\"}";
-}
 } // namespace
 
 Q_DECLARE_METATYPE(relaydesk::BrokerErrorCode)
@@ -43,32 +28,10 @@ class BrokerServiceMessagesTest final : public QObject {
     Q_OBJECT
 
 private:
-    QTemporaryDir m_dir;
-    int m_files = 0;
-    std::unique_ptr<ServiceBench> m_bench;
+    ServiceBenchSeries m_benches{"messages"};
 
-    ServiceBench &bench() { return *m_bench; }
-    BrokerService &service() { return m_bench->service(); }
-
-    bool createQueue(const std::string &name, AttributeMap attributes = {})
-    {
-        return bench()
-            .call<std::string>([&](auto reply) { service().createQueue(name, attributes, {}, nullptr, reply); })
-            .ok();
-    }
-
-    Result<SendReceipt> send(const std::string &queue, SendRequest request)
-    {
-        return bench().call<SendReceipt>([&](auto reply) { service().sendMessage(queue, request, nullptr, reply); });
-    }
-
-    Result<ReceiveResult> receive(const std::string &queue, std::optional<int> visibilityTimeout = std::nullopt)
-    {
-        ReceiveRequest request;
-        request.maxNumberOfMessages = 10;
-        request.visibilityTimeout = visibilityTimeout;
-        return bench().call<ReceiveResult>([&](auto reply) { service().receiveMessage(queue, request, nullptr, reply); });
-    }
+    ServiceBench &bench() { return m_benches.bench(); }
+    BrokerService &service() { return bench().service(); }
 
     Status changeVisibility(const std::string &queue, const std::string &handle, int seconds)
     {
@@ -76,28 +39,17 @@ private:
             [&](auto reply) { service().changeMessageVisibility(queue, handle, seconds, nullptr, reply); });
     }
 
-    std::future<Result<ReceiveResult>> startLongPoll(const std::string &queue, int seconds)
-    {
-        auto promise = std::make_shared<std::promise<Result<ReceiveResult>>>();
-        auto future = promise->get_future();
-        ReceiveRequest waiting;
-        waiting.waitTimeSeconds = seconds;
-        service().receiveMessage(queue, waiting, nullptr,
-                                 [promise](Result<ReceiveResult> result) { promise->set_value(std::move(result)); });
-        return future;
-    }
-
     // A dead-letter queue "dead" holding `count` messages dead-lettered from "work".
     void prepareDeadLetters(int count)
     {
-        QVERIFY(createQueue("dead"));
-        QVERIFY(createQueue("work", {{"RedrivePolicy", redriveTo("dead", 1)}}));
+        QVERIFY(bench().createQueue("dead"));
+        QVERIFY(bench().createQueue("work", {{"RedrivePolicy", redriveTo("dead", 1)}}));
         for (int i = 0; i < count; ++i)
-            QVERIFY(send("work", message("job " + std::to_string(i))).ok());
-        auto first = receive("work", 0); // received once, visible again at once
+            QVERIFY(bench().send("work", message("job " + std::to_string(i))).ok());
+        auto first = bench().receive("work", 0); // received once, visible again at once
         QVERIFY(first.ok());
         QCOMPARE(first->messages.size(), std::size_t(count));
-        auto second = receive("work"); // the second receive moves them
+        auto second = bench().receive("work"); // the second receive moves them
         QVERIFY(second.ok());
         QVERIFY(second->messages.empty());
     }
@@ -117,25 +69,19 @@ private:
     }
 
 private slots:
-    void initTestCase() { QVERIFY(m_dir.isValid()); }
-
-    void init()
-    {
-        const std::string file = "messages" + std::to_string(++m_files) + ".db";
-        m_bench = std::make_unique<ServiceBench>(m_dir, file.c_str(), kStart);
-    }
-
-    void cleanup() { m_bench.reset(); }
+    void initTestCase() { QVERIFY(m_benches.isValid()); }
+    void init() { m_benches.open(); }
+    void cleanup() { m_benches.close(); }
 
     void changeVisibilityToZero_wakesLongPollAtOnce()
     {
-        QVERIFY(createQueue("work"));
-        QVERIFY(send("work", message("job")).ok());
-        auto leased = receive("work", 600);
+        QVERIFY(bench().createQueue("work"));
+        QVERIFY(bench().send("work", message("job")).ok());
+        auto leased = bench().receive("work", 600);
         QVERIFY(leased.ok());
         QCOMPARE(leased->messages.size(), std::size_t(1));
 
-        auto polled = startLongPoll("work", 20);
+        auto polled = bench().startLongPoll("work", 20);
         QTRY_COMPARE_WITH_TIMEOUT(bench().waitingReceives(), std::size_t(1), kWaitMs);
         bench().settle();
         QSignalSpy spy(&bench().engine(), &BrokerEngine::changesPublished);
@@ -145,17 +91,17 @@ private slots:
         QVERIFY(received.ok());
         QCOMPARE(received->messages.size(), std::size_t(1));
         QCOMPARE(received->messages.front().approximateReceiveCount, 2);
-        QCOMPARE(bench().engine().clock().now(), kStart);
+        QCOMPARE(bench().engine().clock().now(), kBenchStart);
         QTRY_VERIFY_WITH_TIMEOUT(allChanges(spy).contains(queueChange(Kind::CountsChanged, "work")), kWaitMs);
     }
 
     void changeVisibilityShorter_longPollWokenAtTheNewTime()
     {
-        QVERIFY(createQueue("work"));
-        QVERIFY(send("work", message("job")).ok());
-        auto leased = receive("work", 600);
+        QVERIFY(bench().createQueue("work"));
+        QVERIFY(bench().send("work", message("job")).ok());
+        auto leased = bench().receive("work", 600);
         QVERIFY(leased.ok());
-        auto polled = startLongPoll("work", 20);
+        auto polled = bench().startLongPoll("work", 20);
         QTRY_COMPARE_WITH_TIMEOUT(bench().waitingReceives(), std::size_t(1), kWaitMs);
         QVERIFY(changeVisibility("work", leased->messages.front().receiptHandle, 5).ok());
         QVERIFY(bench().engine().advanceClockAndWait(4s).ok());
@@ -187,9 +133,9 @@ private slots:
         QFETCH(int, secondsLater);
         QFETCH(int, newTimeout);
         QFETCH(bool, accepted);
-        QVERIFY(createQueue("capped"));
-        QVERIFY(send("capped", message("long job")).ok());
-        auto leased = receive("capped", receiveTimeout);
+        QVERIFY(bench().createQueue("capped"));
+        QVERIFY(bench().send("capped", message("long job")).ok());
+        auto leased = bench().receive("capped", receiveTimeout);
         QVERIFY(leased.ok());
         QCOMPARE(leased->messages.size(), std::size_t(1));
         QVERIFY(bench().engine().advanceClockAndWait(std::chrono::seconds(secondsLater)).ok());
@@ -204,9 +150,9 @@ private slots:
 
     void changeVisibilityBatch_perEntryOutcome()
     {
-        QVERIFY(createQueue("batch"));
-        QVERIFY(send("batch", message("a")).ok());
-        auto leased = receive("batch", 600);
+        QVERIFY(bench().createQueue("batch"));
+        QVERIFY(bench().send("batch", message("a")).ok());
+        auto leased = bench().receive("batch", 600);
         QVERIFY(leased.ok());
         std::vector<BatchEntry<VisibilityChange>> entries{
             {"ok", {leased->messages.front().receiptHandle, 0}}, {"bad", {"garbage", 10}}};
@@ -216,16 +162,16 @@ private slots:
         QVERIFY(changed->at(0).ok());
         QVERIFY(!changed->at(1).ok());
         QCOMPARE(changed->at(1).error->code, Code::ReceiptHandleIsInvalid);
-        auto again = receive("batch");
+        auto again = bench().receive("batch");
         QVERIFY(again.ok());
         QCOMPARE(again->messages.size(), std::size_t(1));
     }
 
     void browseQueue_pagesWithoutReceiving()
     {
-        QVERIFY(createQueue("peek"));
+        QVERIFY(bench().createQueue("peek"));
         for (int i = 0; i < 3; ++i)
-            QVERIFY(send("peek", message("m" + std::to_string(i))).ok());
+            QVERIFY(bench().send("peek", message("m" + std::to_string(i))).ok());
         auto first = bench().call<BrowsePage>(
             [&](auto reply) { service().browseQueue("peek", std::nullopt, 2, nullptr, reply); });
         QVERIFY(first.ok());
@@ -236,7 +182,7 @@ private slots:
         QVERIFY(second.ok());
         QCOMPARE(second->messages.size(), std::size_t(1));
         QCOMPARE(second->messages.front().body, std::string("m2"));
-        auto received = receive("peek");
+        auto received = bench().receive("peek");
         QVERIFY(received.ok());
         QCOMPARE(received->messages.size(), std::size_t(3));
         QCOMPARE(received->messages.front().approximateReceiveCount, 1);
@@ -246,8 +192,8 @@ private slots:
     // while the broker thread (the writer) is busy.
     void browseQueue_answersWhileTheBrokerThreadIsBusy()
     {
-        QVERIFY(createQueue("busy"));
-        QVERIFY(send("busy", message("seen")).ok());
+        QVERIFY(bench().createQueue("busy"));
+        QVERIFY(bench().send("busy", message("seen")).ok());
         auto release = std::make_shared<std::promise<void>>();
         std::shared_future<void> released = release->get_future().share();
         bench().engine().post([released] { released.wait(); });   // holds the broker thread
@@ -263,10 +209,10 @@ private slots:
 
     void scheduledMessages_listAndCancel()
     {
-        QVERIFY(createQueue("later"));
+        QVERIFY(bench().createQueue("later"));
         SendRequest scheduled = message("tomorrow");
-        scheduled.scheduledEnqueueTime = kStart + 3600s;
-        auto sent = send("later", scheduled);
+        scheduled.scheduledEnqueueTime = kBenchStart + 3600s;
+        auto sent = bench().send("later", scheduled);
         QVERIFY(sent.ok());
         auto listed = bench().call<std::vector<ScheduledMessage>>(
             [&](auto reply) { service().listScheduledMessages("later", nullptr, reply); });
@@ -288,15 +234,15 @@ private slots:
 
     void receiveOverMaxReceiveCount_wakesDeadLetterLongPoll()
     {
-        QVERIFY(createQueue("dead"));
-        QVERIFY(createQueue("work", {{"RedrivePolicy", redriveTo("dead", 1)}}));
-        QVERIFY(send("work", message("poison")).ok());
-        QVERIFY(receive("work", 0).ok());
-        auto polled = startLongPoll("dead", 20);
+        QVERIFY(bench().createQueue("dead"));
+        QVERIFY(bench().createQueue("work", {{"RedrivePolicy", redriveTo("dead", 1)}}));
+        QVERIFY(bench().send("work", message("poison")).ok());
+        QVERIFY(bench().receive("work", 0).ok());
+        auto polled = bench().startLongPoll("dead", 20);
         QTRY_COMPARE_WITH_TIMEOUT(bench().waitingReceives(), std::size_t(1), kWaitMs);
         bench().settle();
         QSignalSpy spy(&bench().engine(), &BrokerEngine::changesPublished);
-        auto moving = receive("work");
+        auto moving = bench().receive("work");
         QVERIFY(moving.ok());
         QVERIFY(moving->messages.empty());
         QCOMPARE(polled.wait_for(std::chrono::milliseconds(kWaitMs)), std::future_status::ready);
@@ -304,7 +250,7 @@ private slots:
         QVERIFY(received.ok());
         QCOMPARE(received->messages.size(), std::size_t(1));
         QCOMPARE(received->messages.front().deadLetterReason, std::optional<std::string>("MaxReceiveCountExceeded"));
-        QCOMPARE(bench().engine().clock().now(), kStart);
+        QCOMPARE(bench().engine().clock().now(), kBenchStart);
         QTRY_VERIFY_WITH_TIMEOUT(allChanges(spy).contains(queueChange(Kind::CountsChanged, "dead")), kWaitMs);
         QVERIFY(allChanges(spy).contains(queueChange(Kind::CountsChanged, "work")));
     }
@@ -314,7 +260,7 @@ private slots:
         prepareDeadLetters(2);
         if (QTest::currentTestFailed())
             return;
-        auto polled = startLongPoll("work", 20);
+        auto polled = bench().startLongPoll("work", 20);
         QTRY_COMPARE_WITH_TIMEOUT(bench().waitingReceives(), std::size_t(1), kWaitMs);
         bench().settle();
         QSignalSpy spy(&bench().engine(), &BrokerEngine::changesPublished);
@@ -341,7 +287,7 @@ private slots:
         QCOMPARE(task.approximateNumberOfMessagesMoved, std::int64_t(2));
         QCOMPARE(task.approximateNumberOfMessagesToMove, std::int64_t(2));
         QVERIFY(!task.failureReason.has_value());
-        QCOMPARE(task.startedTimestamp, kStart);
+        QCOMPARE(task.startedTimestamp, kBenchStart);
     }
 
     void moveTask_listMostRecentFirstUpToMaxResults()
@@ -349,7 +295,7 @@ private slots:
         prepareDeadLetters(1);
         if (QTest::currentTestFailed())
             return;
-        QVERIFY(createQueue("elsewhere"));
+        QVERIFY(bench().createQueue("elsewhere"));
         QVERIFY(startMove(BrokerIdentity{}.queueArn("dead")).ok());
         QVERIFY(bench().engine().advanceClockAndWait(10s).ok());
         QVERIFY(startMove(BrokerIdentity{}.queueArn("dead"), BrokerIdentity{}.queueArn("elsewhere")).ok());
@@ -358,11 +304,11 @@ private slots:
         QCOMPARE(one->size(), std::size_t(1));
         QCOMPARE(one->front().destinationArn, std::optional<std::string>(BrokerIdentity{}.queueArn("elsewhere")));
         QCOMPARE(one->front().approximateNumberOfMessagesMoved, std::int64_t(0));
-        QCOMPARE(one->front().startedTimestamp, kStart + 10s);
+        QCOMPARE(one->front().startedTimestamp, kBenchStart + 10s);
         auto both = listMoves(BrokerIdentity{}.queueArn("dead"), 10);
         QVERIFY(both.ok());
         QCOMPARE(both->size(), std::size_t(2));
-        QCOMPARE(both->back().startedTimestamp, kStart);
+        QCOMPARE(both->back().startedTimestamp, kBenchStart);
     }
 
     void moveTask_cancelFinishedOrUnknownIsResourceNotFound()
@@ -432,7 +378,7 @@ private slots:
     {
         QFETCH(int, maxResults);
         QFETCH(bool, accepted);
-        QVERIFY(createQueue("dead"));
+        QVERIFY(bench().createQueue("dead"));
         auto tasks = listMoves(BrokerIdentity{}.queueArn("dead"), maxResults);
         QCOMPARE(tasks.ok(), accepted);
         if (!accepted)

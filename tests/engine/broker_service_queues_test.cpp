@@ -18,48 +18,17 @@ using namespace relaydesk::testing;
 using namespace std::chrono_literals;
 
 namespace {
-const ClockTime kStart = fromEpochMilliseconds(1'800'000'000'000);
-constexpr int kWaitMs = 30000; // upper bound for things that must come; never a pass/fail timing
 using Kind = EntityChange::Kind;
-
-SendRequest message(std::string body)
-{
-    SendRequest request;
-    request.body = std::move(body);
-    return request;
-}
 } // namespace
 
 class BrokerServiceQueuesTest final : public QObject {
     Q_OBJECT
 
 private:
-    QTemporaryDir m_dir;
-    int m_files = 0;
-    std::unique_ptr<ServiceBench> m_bench;
+    ServiceBenchSeries m_benches{"queues"};
 
-    ServiceBench &bench() { return *m_bench; }
-    BrokerService &service() { return m_bench->service(); }
-
-    bool createQueue(const std::string &name, AttributeMap attributes = {})
-    {
-        auto url = bench().call<std::string>(
-            [&](auto reply) { service().createQueue(name, attributes, {}, nullptr, reply); });
-        return url.ok();
-    }
-
-    Result<SendReceipt> send(const std::string &queue, const std::string &body)
-    {
-        return bench().call<SendReceipt>(
-            [&](auto reply) { service().sendMessage(queue, message(body), nullptr, reply); });
-    }
-
-    Result<ReceiveResult> receive(const std::string &queue, int maxMessages = 10)
-    {
-        ReceiveRequest request;
-        request.maxNumberOfMessages = maxMessages;
-        return bench().call<ReceiveResult>([&](auto reply) { service().receiveMessage(queue, request, nullptr, reply); });
-    }
+    ServiceBench &bench() { return m_benches.bench(); }
+    BrokerService &service() { return bench().service(); }
 
     std::int64_t visibleCount(const std::string &queue)
     {
@@ -75,19 +44,13 @@ private:
     }
 
 private slots:
-    void initTestCase() { QVERIFY(m_dir.isValid()); }
-
-    void init()
-    {
-        const std::string file = "queues" + std::to_string(++m_files) + ".db";
-        m_bench = std::make_unique<ServiceBench>(m_dir, file.c_str(), kStart);
-    }
-
-    void cleanup() { m_bench.reset(); }
+    void initTestCase() { QVERIFY(m_benches.isValid()); }
+    void init() { m_benches.open(); }
+    void cleanup() { m_benches.close(); }
 
     void getQueueUrl_existingAndMissing()
     {
-        QVERIFY(createQueue("orders"));
+        QVERIFY(bench().createQueue("orders"));
         auto url = bench().call<std::string>([&](auto reply) { service().getQueueUrl("orders", nullptr, reply); });
         QVERIFY(url.ok());
         QCOMPARE(*url, BrokerIdentity{}.queueUrl("orders"));
@@ -99,7 +62,7 @@ private slots:
     void listQueues_pagesWithMaxResultsOnly()
     {
         for (const char *name : {"a-one", "a-two", "a-three", "b-other"})
-            QVERIFY(createQueue(name));
+            QVERIFY(bench().createQueue(name));
         auto first = bench().call<QueuePage>([&](auto reply) { service().listQueues("a-", 2, "", nullptr, reply); });
         QVERIFY(first.ok());
         QCOMPARE(first->queueUrls, (std::vector<std::string>{BrokerIdentity{}.queueUrl("a-one"),
@@ -119,7 +82,7 @@ private slots:
 
     void setQueueAttributes_changedEventAndNewValue()
     {
-        QVERIFY(createQueue("tuned"));
+        QVERIFY(bench().createQueue("tuned"));
         bench().settle();
         QSignalSpy spy(&bench().engine(), &BrokerEngine::changesPublished);
         QVERIFY(bench().callStatus([&](auto reply) {
@@ -135,7 +98,7 @@ private slots:
 
     void getQueueAttributes_unknownNameRefused()
     {
-        QVERIFY(createQueue("plain"));
+        QVERIFY(bench().createQueue("plain"));
         auto attributes = bench().call<AttributeMap>(
             [&](auto reply) { service().getQueueAttributes("plain", {"NoSuchThing"}, nullptr, reply); });
         QVERIFY(!attributes.ok());
@@ -144,7 +107,7 @@ private slots:
 
     void tags_tagUntagListWithChangedEvents()
     {
-        QVERIFY(createQueue("tagged"));
+        QVERIFY(bench().createQueue("tagged"));
         bench().settle();
         QSignalSpy spy(&bench().engine(), &BrokerEngine::changesPublished);
         QVERIFY(bench().callStatus([&](auto reply) {
@@ -160,11 +123,10 @@ private slots:
 
     void listDeadLetterSourceQueues_namesTheSources()
     {
-        QVERIFY(createQueue("dead"));
-        const std::string redrive =
-            "{\"deadLetterTargetArn\":\"" + BrokerIdentity{}.queueArn("dead") + "\",\"maxReceiveCount\":\"3\"}";
-        QVERIFY(createQueue("source-b", {{"RedrivePolicy", redrive}}));
-        QVERIFY(createQueue("source-a", {{"RedrivePolicy", redrive}}));
+        QVERIFY(bench().createQueue("dead"));
+        const std::string redrive = redriveTo("dead", 3);
+        QVERIFY(bench().createQueue("source-b", {{"RedrivePolicy", redrive}}));
+        QVERIFY(bench().createQueue("source-a", {{"RedrivePolicy", redrive}}));
         auto sources = bench().call<std::vector<std::string>>(
             [&](auto reply) { service().listDeadLetterSourceQueues("dead", nullptr, reply); });
         QVERIFY(sources.ok());
@@ -174,16 +136,10 @@ private slots:
 
     void sendMessageBatch_wakesLongPollAndReportsCounts()
     {
-        QVERIFY(createQueue("batched"));
+        QVERIFY(bench().createQueue("batched"));
         bench().settle();
         QSignalSpy spy(&bench().engine(), &BrokerEngine::changesPublished);
-        auto promise = std::make_shared<std::promise<Result<ReceiveResult>>>();
-        auto polled = promise->get_future();
-        ReceiveRequest waiting;
-        waiting.waitTimeSeconds = 20;
-        waiting.maxNumberOfMessages = 10;
-        service().receiveMessage("batched", waiting, nullptr,
-                                 [promise](Result<ReceiveResult> result) { promise->set_value(std::move(result)); });
+        auto polled = bench().startLongPoll("batched", 20, 10);
         QTRY_COMPARE_WITH_TIMEOUT(bench().waitingReceives(), std::size_t(1), kWaitMs);
 
         std::vector<BatchEntry<SendRequest>> entries{{"one", message("first")}, {"two", message("second")}};
@@ -196,13 +152,13 @@ private slots:
         auto received = polled.get();
         QVERIFY(received.ok());
         QVERIFY(!received->messages.empty());
-        QCOMPARE(bench().engine().clock().now(), kStart);
+        QCOMPARE(bench().engine().clock().now(), kBenchStart);
         QTRY_VERIFY_WITH_TIMEOUT(allChanges(spy).contains(queueChange(Kind::CountsChanged, "batched")), kWaitMs);
     }
 
     void sendMessageBatch_refusedWholeChangesNothing()
     {
-        QVERIFY(createQueue("strict"));
+        QVERIFY(bench().createQueue("strict"));
         const std::string before = bench().snapshot();
         std::vector<BatchEntry<SendRequest>> entries{{"same", message("a")}, {"same", message("b")}};
         auto sent = bench().call<std::vector<BatchEntryResult<SendReceipt>>>(
@@ -214,10 +170,10 @@ private slots:
 
     void deleteMessageBatch_deletesAndReportsPerEntry()
     {
-        QVERIFY(createQueue("cleanup"));
-        QVERIFY(send("cleanup", "x").ok());
-        QVERIFY(send("cleanup", "y").ok());
-        auto received = receive("cleanup");
+        QVERIFY(bench().createQueue("cleanup"));
+        QVERIFY(bench().send("cleanup", message("x")).ok());
+        QVERIFY(bench().send("cleanup", message("y")).ok());
+        auto received = bench().receive("cleanup");
         QVERIFY(received.ok());
         QCOMPARE(received->messages.size(), std::size_t(2));
         bench().settle();
@@ -250,8 +206,8 @@ private slots:
     {
         QFETCH(int, secondsLater);
         QFETCH(bool, refused);
-        QVERIFY(createQueue("purged"));
-        QVERIFY(send("purged", "old").ok());
+        QVERIFY(bench().createQueue("purged"));
+        QVERIFY(bench().send("purged", message("old")).ok());
         bench().settle();
         QSignalSpy spy(&bench().engine(), &BrokerEngine::changesPublished);
         QVERIFY(purge("purged").ok());
@@ -259,7 +215,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(allChanges(spy).contains(queueChange(Kind::CountsChanged, "purged")), kWaitMs);
 
         QVERIFY(bench().engine().advanceClockAndWait(std::chrono::seconds(secondsLater)).ok());
-        QVERIFY(send("purged", "new").ok());
+        QVERIFY(bench().send("purged", message("new")).ok());
         const std::string before = bench().snapshot();
         Status second = purge("purged");
         QCOMPARE(!second.ok(), refused);
@@ -274,28 +230,23 @@ private slots:
 
     void purgeQueue_recreatedQueueMayPurgeAtOnce()
     {
-        QVERIFY(createQueue("again"));
+        QVERIFY(bench().createQueue("again"));
         QVERIFY(purge("again").ok());
         QVERIFY(bench().callStatus([&](auto reply) { service().deleteQueue("again", nullptr, reply); }).ok());
         QVERIFY(bench().engine().advanceClockAndWait(1s).ok());
-        QVERIFY(createQueue("again"));
+        QVERIFY(bench().createQueue("again"));
         QVERIFY(purge("again").ok());
     }
 
     void purgeQueue_leavesLongPollWaitingForNewMessages()
     {
-        QVERIFY(createQueue("drained"));
-        auto promise = std::make_shared<std::promise<Result<ReceiveResult>>>();
-        auto polled = promise->get_future();
-        ReceiveRequest waiting;
-        waiting.waitTimeSeconds = 20;
-        service().receiveMessage("drained", waiting, nullptr,
-                                 [promise](Result<ReceiveResult> result) { promise->set_value(std::move(result)); });
+        QVERIFY(bench().createQueue("drained"));
+        auto polled = bench().startLongPoll("drained", 20);
         QTRY_COMPARE_WITH_TIMEOUT(bench().waitingReceives(), std::size_t(1), kWaitMs);
         QVERIFY(purge("drained").ok());
         QCOMPARE(bench().waitingReceives(), std::size_t(1));
         QVERIFY(polled.wait_for(0s) != std::future_status::ready);
-        QVERIFY(send("drained", "after purge").ok());
+        QVERIFY(bench().send("drained", message("after purge")).ok());
         QCOMPARE(polled.wait_for(std::chrono::milliseconds(kWaitMs)), std::future_status::ready);
         auto received = polled.get();
         QVERIFY(received.ok());

@@ -22,35 +22,6 @@ using namespace relaydesk::testing;
 using namespace std::chrono_literals;
 
 namespace {
-const ClockTime kStart = fromEpochMilliseconds(1'800'000'000'000);
-constexpr int kWaitMs = 30000; // upper bound for things that must come; never a pass/fail timing
-
-BrokerEngineOptions virtualOptions()
-{
-    BrokerEngineOptions options;
-    options.clockMode = ClockMode::Virtual;
-    options.clockStart = kStart;
-    options.changeInterval = 0ms;
-    return options;
-}
-
-// Calls `call(context, reply)` with a null context and waits for the reply.
-template <class T, class Call>
-Result<T> callAndWait(Call call)
-{
-    auto promise = std::make_shared<std::promise<Result<T>>>();
-    std::future<Result<T>> future = promise->get_future();
-    call([promise](Result<T> result) { promise->set_value(std::move(result)); });
-    return future.get();
-}
-
-SendRequest message(std::string body)
-{
-    SendRequest request;
-    request.body = std::move(body);
-    return request;
-}
-
 ReceiveRequest waitingFor(int seconds)
 {
     ReceiveRequest request;
@@ -134,7 +105,7 @@ private slots:
     void init()
     {
         const std::string name = "service" + std::to_string(++m_databases) + ".db";
-        m_engine = std::make_unique<BrokerEngine>(openDatabase(m_dir, name.c_str()), m_wall, virtualOptions());
+        m_engine = std::make_unique<BrokerEngine>(openDatabase(m_dir, name.c_str()), m_wall, virtualClockOptions());
         m_service = std::make_unique<BrokerService>(*m_engine, BrokerIdentity{}, std::make_unique<SequentialIdSource>());
         m_received.reset();
     }
@@ -155,7 +126,7 @@ private slots:
         QVERIFY(m_received->ok());
         QCOMPARE((*m_received)->messages.size(), std::size_t(1));
         QCOMPARE((*m_received)->messages.front().body, std::string("first order"));
-        QCOMPARE(engine().clock().now(), kStart);
+        QCOMPARE(engine().clock().now(), kBenchStart);
     }
 
     void longPoll_emptyAtDeadlineAndNotBefore()
@@ -168,7 +139,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(m_received.has_value(), kWaitMs);
         QVERIFY(m_received->ok());
         QVERIFY((*m_received)->messages.empty());
-        QCOMPARE(engine().clock().now(), kStart + 5s);
+        QCOMPARE(engine().clock().now(), kBenchStart + 5s);
     }
 
     void longPoll_wokenWhenVisibilityTimeoutEnds()
@@ -245,7 +216,7 @@ private slots:
         QVERIFY(m_received->ok());
         QCOMPARE((*m_received)->messages.size(), std::size_t(1));
         QCOMPARE((*m_received)->messages.front().body, std::string("extra extra"));
-        QCOMPARE(engine().clock().now(), kStart);
+        QCOMPARE(engine().clock().now(), kBenchStart);
     }
 };
 

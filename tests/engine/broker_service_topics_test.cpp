@@ -19,11 +19,9 @@ using namespace relaydesk::testing;
 using namespace std::chrono_literals;
 
 namespace {
-const ClockTime kStart = fromEpochMilliseconds(1'800'000'000'000);
-constexpr int kWaitMs = 30000; // upper bound for things that must come; never a pass/fail timing
+using Code = BrokerErrorCode;
 using Kind = EntityChange::Kind;
 using Entity = EntityChange::Entity;
-using Code = BrokerErrorCode;
 
 EntityChange topicChange(Kind kind, const std::string &name) { return {kind, Entity::Topic, QString::fromStdString(name)}; }
 EntityChange subscriptionChange(Kind kind, const std::string &arn)
@@ -36,41 +34,10 @@ class BrokerServiceTopicsTest final : public QObject {
     Q_OBJECT
 
 private:
-    QTemporaryDir m_dir;
-    int m_files = 0;
-    std::unique_ptr<ServiceBench> m_bench;
+    ServiceBenchSeries m_benches{"topics"};
 
-    ServiceBench &bench() { return *m_bench; }
-    BrokerService &service() { return m_bench->service(); }
-
-    bool createTopic(const std::string &name, AttributeMap attributes = {})
-    {
-        return bench()
-            .call<std::string>([&](auto reply) { service().createTopic(name, attributes, {}, nullptr, reply); })
-            .ok();
-    }
-
-    bool createQueue(const std::string &name, AttributeMap attributes = {})
-    {
-        return bench()
-            .call<std::string>([&](auto reply) { service().createQueue(name, attributes, {}, nullptr, reply); })
-            .ok();
-    }
-
-    Result<SubscribeReceipt> subscribe(const std::string &topic, const std::string &protocol,
-                                       const std::string &endpoint, AttributeMap attributes = {})
-    {
-        return bench().call<SubscribeReceipt>([&](auto reply) {
-            service().subscribe(topic, protocol, endpoint, attributes, false, nullptr, reply);
-        });
-    }
-
-    Result<ReceiveResult> receive(const std::string &queue)
-    {
-        ReceiveRequest request;
-        request.maxNumberOfMessages = 10;
-        return bench().call<ReceiveResult>([&](auto reply) { service().receiveMessage(queue, request, nullptr, reply); });
-    }
+    ServiceBench &bench() { return m_benches.bench(); }
+    BrokerService &service() { return bench().service(); }
 
     Result<SubscriptionPage> subscriptionsOf(const std::string &topic)
     {
@@ -79,19 +46,13 @@ private:
     }
 
 private slots:
-    void initTestCase() { QVERIFY(m_dir.isValid()); }
-
-    void init()
-    {
-        const std::string file = "topics" + std::to_string(++m_files) + ".db";
-        m_bench = std::make_unique<ServiceBench>(m_dir, file.c_str(), kStart);
-    }
-
-    void cleanup() { m_bench.reset(); }
+    void initTestCase() { QVERIFY(m_benches.isValid()); }
+    void init() { m_benches.open(); }
+    void cleanup() { m_benches.close(); }
 
     void deleteTopic_deletedEventOnlyWhenItExisted()
     {
-        QVERIFY(createTopic("news"));
+        QVERIFY(bench().createTopic("news"));
         bench().settle();
         QSignalSpy spy(&bench().engine(), &BrokerEngine::changesPublished);
         QVERIFY(bench().callStatus([&](auto reply) { service().deleteTopic("news", nullptr, reply); }).ok());
@@ -106,8 +67,8 @@ private slots:
 
     void listTopics_byName()
     {
-        QVERIFY(createTopic("b-topic"));
-        QVERIFY(createTopic("a-topic"));
+        QVERIFY(bench().createTopic("b-topic"));
+        QVERIFY(bench().createTopic("a-topic"));
         auto topics = bench().call<TopicPage>([&](auto reply) { service().listTopics("", nullptr, reply); });
         QVERIFY(topics.ok());
         QCOMPARE(topics->topicArns, (std::vector<std::string>{BrokerIdentity{}.topicArn("a-topic"),
@@ -117,7 +78,7 @@ private slots:
 
     void topicAttributesAndTags_changedEvents()
     {
-        QVERIFY(createTopic("news"));
+        QVERIFY(bench().createTopic("news"));
         bench().settle();
         QSignalSpy spy(&bench().engine(), &BrokerEngine::changesPublished);
         QVERIFY(bench().callStatus([&](auto reply) {
@@ -148,8 +109,8 @@ private slots:
 
     void confirmSubscription_pendingBecomesConfirmed()
     {
-        QVERIFY(createTopic("news"));
-        auto pending = subscribe("news", "http", "http://127.0.0.1:9/hook");
+        QVERIFY(bench().createTopic("news"));
+        auto pending = bench().subscribe("news", "http", "http://127.0.0.1:9/hook");
         QVERIFY(pending.ok());
         QVERIFY(pending->pendingConfirmation);
         bench().settle();
@@ -173,11 +134,11 @@ private slots:
 
     void subscriptions_listSetAndUnsubscribe()
     {
-        QVERIFY(createTopic("news"));
-        QVERIFY(createTopic("sports"));
-        QVERIFY(createQueue("inbox"));
-        auto first = subscribe("news", "sqs", BrokerIdentity{}.queueArn("inbox"));
-        auto second = subscribe("sports", "sqs", BrokerIdentity{}.queueArn("inbox"));
+        QVERIFY(bench().createTopic("news"));
+        QVERIFY(bench().createTopic("sports"));
+        QVERIFY(bench().createQueue("inbox"));
+        auto first = bench().subscribe("news", "sqs", BrokerIdentity{}.queueArn("inbox"));
+        auto second = bench().subscribe("sports", "sqs", BrokerIdentity{}.queueArn("inbox"));
         QVERIFY(first.ok() && second.ok());
         auto all = subscriptionsOf("");
         QVERIFY(all.ok());
@@ -214,16 +175,10 @@ private slots:
 
     void publishBatch_wakesLongPollOnSubscribedQueue()
     {
-        QVERIFY(createTopic("news"));
-        QVERIFY(createQueue("inbox"));
-        QVERIFY(subscribe("news", "sqs", BrokerIdentity{}.queueArn("inbox"), {{"RawMessageDelivery", "true"}}).ok());
-        auto promise = std::make_shared<std::promise<Result<ReceiveResult>>>();
-        auto polled = promise->get_future();
-        ReceiveRequest waiting;
-        waiting.waitTimeSeconds = 20;
-        waiting.maxNumberOfMessages = 10;
-        service().receiveMessage("inbox", waiting, nullptr,
-                                 [promise](Result<ReceiveResult> result) { promise->set_value(std::move(result)); });
+        QVERIFY(bench().createTopic("news"));
+        QVERIFY(bench().createQueue("inbox"));
+        QVERIFY(bench().subscribe("news", "sqs", BrokerIdentity{}.queueArn("inbox"), {{"RawMessageDelivery", "true"}}).ok());
+        auto polled = bench().startLongPoll("inbox", 20, 10);
         QTRY_COMPARE_WITH_TIMEOUT(bench().waitingReceives(), std::size_t(1), kWaitMs);
         bench().settle();
         QSignalSpy spy(&bench().engine(), &BrokerEngine::changesPublished);
@@ -246,7 +201,7 @@ private slots:
 
     void publishBatch_refusedWholeChangesNothing()
     {
-        QVERIFY(createTopic("news"));
+        QVERIFY(bench().createTopic("news"));
         const std::string before = bench().snapshot();
         auto published = bench().call<std::vector<BatchEntryResult<PublishReceipt>>>(
             [&](auto reply) { service().publishBatch("news", {}, nullptr, reply); });
@@ -265,13 +220,13 @@ private slots:
     void receive_keepsSqsSubscriptionFromIdleDeletion()
     {
         QFETCH(bool, receiveMeanwhile);
-        QVERIFY(createTopic("news"));
-        QVERIFY(createQueue("inbox"));
-        auto subscription = subscribe("news", "sqs", BrokerIdentity{}.queueArn("inbox"), {{"AutoDeleteOnIdle", "300"}});
+        QVERIFY(bench().createTopic("news"));
+        QVERIFY(bench().createQueue("inbox"));
+        auto subscription = bench().subscribe("news", "sqs", BrokerIdentity{}.queueArn("inbox"), {{"AutoDeleteOnIdle", "300"}});
         QVERIFY(subscription.ok());
         QVERIFY(bench().engine().advanceClockAndWait(200s).ok());
         if (receiveMeanwhile)
-            QVERIFY(receive("inbox").ok());
+            QVERIFY(bench().receive("inbox").ok());
         bench().settle();
         QSignalSpy spy(&bench().engine(), &BrokerEngine::changesPublished);
         QVERIFY(bench().engine().advanceClockAndWait(100s).ok());
@@ -293,11 +248,10 @@ private slots:
 
     void expiry_reportsCountsOnlyForQueuesItChanged()
     {
-        QVERIFY(createQueue("dead"));
-        const std::string redrive =
-            "{\"deadLetterTargetArn\":\"" + BrokerIdentity{}.queueArn("dead") + "\",\"maxReceiveCount\":\"5\"}";
-        QVERIFY(createQueue("expiring", {{"RedrivePolicy", redrive}, {"DeadLetteringOnMessageExpiration", "true"}}));
-        QVERIFY(createQueue("bystander"));
+        QVERIFY(bench().createQueue("dead"));
+        const std::string redrive = redriveTo("dead", 5);
+        QVERIFY(bench().createQueue("expiring", {{"RedrivePolicy", redrive}, {"DeadLetteringOnMessageExpiration", "true"}}));
+        QVERIFY(bench().createQueue("bystander"));
         SendRequest shortLived;
         shortLived.body = "stale soon";
         shortLived.timeToLiveSeconds = 10;
@@ -317,7 +271,7 @@ private slots:
 
     void idleQueue_deletedEvent()
     {
-        QVERIFY(createQueue("brief", {{"AutoDeleteOnIdle", "300"}}));
+        QVERIFY(bench().createQueue("brief", {{"AutoDeleteOnIdle", "300"}}));
         bench().settle();
         QSignalSpy spy(&bench().engine(), &BrokerEngine::changesPublished);
         QVERIFY(bench().engine().advanceClockAndWait(300s).ok());

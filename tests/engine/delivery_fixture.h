@@ -28,7 +28,7 @@
 
 namespace relaydesk::testing {
 
-inline const ClockTime kDeliveryStart = fromEpochMilliseconds(1'800'000'000'000);
+inline const ClockTime kDeliveryStart = kBenchStart;
 
 inline ClockTime atSeconds(std::int64_t seconds)
 {
@@ -56,11 +56,7 @@ public:
         std::unique_ptr<Database> database = openDatabase(m_dir, "broker.db");
         if (!database)
             return false;
-        BrokerEngineOptions engineOptions;
-        engineOptions.clockMode = ClockMode::Virtual;
-        engineOptions.clockStart = start;
-        engineOptions.changeInterval = std::chrono::milliseconds(0);
-        m_engine = std::make_unique<BrokerEngine>(std::move(database), m_wall, engineOptions);
+        m_engine = std::make_unique<BrokerEngine>(std::move(database), m_wall, virtualClockOptions(start));
         m_worker = std::make_unique<DeliveryWorker>(*m_engine, m_wall, m_identity, m_options);
         if (beforeStart)
             beforeStart(*m_engine);

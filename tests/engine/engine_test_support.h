@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Helpers shared by the engine tests: a real database file, a row insert and
-// a count as units of work; a BrokerService bench on a virtual clock.
+// a count as units of work; a BrokerService bench on a virtual clock with the
+// calls the service tests share (create, send, receive, long poll, subscribe).
+
+#include "call_and_wait.h"
 
 #include "broker/id_source.h"
 #include "broker/result.h"
@@ -22,9 +25,41 @@
 #include <cstdint>
 #include <future>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace relaydesk::testing {
+
+// Where the engine tests' virtual clocks start, and the longest a test waits
+// for something that must come (an upper bound, never a pass/fail timing).
+inline const ClockTime kBenchStart = fromEpochMilliseconds(1'800'000'000'000);
+constexpr int kWaitMs = 30000;
+
+// A virtual clock at `start`; change events published at once.
+inline BrokerEngineOptions virtualClockOptions(ClockTime start = kBenchStart)
+{
+    BrokerEngineOptions options;
+    options.clockMode = ClockMode::Virtual;
+    options.clockStart = start;
+    options.changeInterval = std::chrono::milliseconds(0);
+    return options;
+}
+
+// A SendMessage request with only a body.
+inline SendRequest message(std::string body)
+{
+    SendRequest request;
+    request.body = std::move(body);
+    return request;
+}
+
+// A RedrivePolicy attribute value: dead-letter into `deadLetterQueue` after
+// `maxReceiveCount` receives.
+inline std::string redriveTo(const std::string &deadLetterQueue, int maxReceiveCount)
+{
+    return "{\"deadLetterTargetArn\":\"" + BrokerIdentity{}.queueArn(deadLetterQueue) + "\",\"maxReceiveCount\":\""
+           + std::to_string(maxReceiveCount) + "\"}";
+}
 
 inline std::unique_ptr<Database> openDatabase(const QTemporaryDir &dir, const char *name, OpenMode mode = OpenMode::ReadWrite)
 {
@@ -89,11 +124,7 @@ class ServiceBench final {
 public:
     ServiceBench(const QTemporaryDir &dir, const char *file, ClockTime start)
     {
-        BrokerEngineOptions options;
-        options.clockMode = ClockMode::Virtual;
-        options.clockStart = start;
-        options.changeInterval = std::chrono::milliseconds(0);
-        m_engine = std::make_unique<BrokerEngine>(openDatabase(dir, file), m_wall, options);
+        m_engine = std::make_unique<BrokerEngine>(openDatabase(dir, file), m_wall, virtualClockOptions(start));
         m_service = std::make_unique<BrokerService>(*m_engine, BrokerIdentity{}, std::make_unique<SequentialIdSource>());
     }
     ~ServiceBench()
@@ -110,18 +141,53 @@ public:
     template <class T, class Start>
     Result<T> call(Start start)
     {
-        auto promise = std::make_shared<std::promise<Result<T>>>();
-        std::future<Result<T>> future = promise->get_future();
-        start([promise](Result<T> result) { promise->set_value(std::move(result)); });
-        return future.get();
+        return callAndWait<T>(std::move(start));
     }
     template <class Start>
     Status callStatus(Start start)
     {
-        auto promise = std::make_shared<std::promise<Status>>();
-        std::future<Status> future = promise->get_future();
-        start([promise](Status result) { promise->set_value(std::move(result)); });
-        return future.get();
+        return callAndWaitStatus(std::move(start));
+    }
+
+    // The calls the service tests share; each waits for its reply.
+    bool createQueue(const std::string &name, const AttributeMap &attributes = {})
+    {
+        return call<std::string>([&](auto reply) { m_service->createQueue(name, attributes, {}, nullptr, reply); }).ok();
+    }
+    bool createTopic(const std::string &name, const AttributeMap &attributes = {})
+    {
+        return call<std::string>([&](auto reply) { m_service->createTopic(name, attributes, {}, nullptr, reply); }).ok();
+    }
+    Result<SendReceipt> send(const std::string &queue, const SendRequest &request)
+    {
+        return call<SendReceipt>([&](auto reply) { m_service->sendMessage(queue, request, nullptr, reply); });
+    }
+    // Up to 10 messages, locked for the queue's visibility timeout unless `visibilityTimeout` is given.
+    Result<ReceiveResult> receive(const std::string &queue, std::optional<int> visibilityTimeout = std::nullopt)
+    {
+        ReceiveRequest request;
+        request.maxNumberOfMessages = 10;
+        request.visibilityTimeout = visibilityTimeout;
+        return call<ReceiveResult>([&](auto reply) { m_service->receiveMessage(queue, request, nullptr, reply); });
+    }
+    // A receive of up to `maxMessages` that waits up to `seconds`; returns at once, the future has its reply.
+    std::future<Result<ReceiveResult>> startLongPoll(const std::string &queue, int seconds, int maxMessages = 1)
+    {
+        auto promise = std::make_shared<std::promise<Result<ReceiveResult>>>();
+        auto future = promise->get_future();
+        ReceiveRequest waiting;
+        waiting.waitTimeSeconds = seconds;
+        waiting.maxNumberOfMessages = maxMessages;
+        m_service->receiveMessage(queue, waiting, nullptr,
+                                  [promise](Result<ReceiveResult> result) { promise->set_value(std::move(result)); });
+        return future;
+    }
+    Result<SubscribeReceipt> subscribe(const std::string &topic, const std::string &protocol,
+                                       const std::string &endpoint, const AttributeMap &attributes = {})
+    {
+        return call<SubscribeReceipt>([&](auto reply) {
+            m_service->subscribe(topic, protocol, endpoint, attributes, false, nullptr, reply);
+        });
     }
 
     std::size_t waitingReceives()
@@ -151,6 +217,29 @@ private:
     BrokerIdentity m_identity;
     std::unique_ptr<BrokerEngine> m_engine;
     std::unique_ptr<BrokerService> m_service;
+};
+
+// A test's ServiceBench: a new one for each test function (open() in init(),
+// close() in cleanup()), each on a fresh file "<prefix>N.db" of one
+// temporary folder.
+class ServiceBenchSeries final {
+public:
+    explicit ServiceBenchSeries(std::string prefix) : m_prefix(std::move(prefix)) {}
+
+    bool isValid() const { return m_dir.isValid(); }
+    void open(ClockTime start = kBenchStart)
+    {
+        const std::string file = m_prefix + std::to_string(++m_files) + ".db";
+        m_bench = std::make_unique<ServiceBench>(m_dir, file.c_str(), start);
+    }
+    void close() { m_bench.reset(); }
+    ServiceBench &bench() { return *m_bench; }
+
+private:
+    QTemporaryDir m_dir;
+    std::string m_prefix;
+    int m_files = 0;
+    std::unique_ptr<ServiceBench> m_bench;
 };
 
 // Every change a spy on changesPublished has seen, in order.
