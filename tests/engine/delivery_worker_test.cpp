@@ -37,6 +37,26 @@ std::vector<std::string> outcomes(const std::vector<AttemptRecord> &log)
     return list;
 }
 
+// The set-up most tests share: opens `bench` with `endpoint` stamping on its
+// clock, gives the endpoint `script` and creates the topic "orders" (with the
+// delivery policy `topicPolicy`). False when a step failed.
+bool openWithOrdersTopic(DeliveryBench &bench, ScriptEndpoint &endpoint, std::vector<ScriptStep> script,
+                         const std::optional<std::string> &topicPolicy = std::nullopt)
+{
+    if (!bench.open(kDeliveryStart, [&](BrokerEngine &engine) { endpoint.setClock(&engine.clock()); }))
+        return false;
+    endpoint.setScript(std::move(script));
+    return bench.createTopic("orders", topicPolicy).ok();
+}
+
+// A stand-in signer: the envelope with "signed" as its Signature.
+std::string fakeSignature(std::string envelope)
+{
+    nlohmann::ordered_json json = nlohmann::ordered_json::parse(envelope);
+    json["Signature"] = "signed";
+    return json.dump();
+}
+
 } // namespace
 
 class DeliveryWorkerTest : public QObject {
@@ -47,10 +67,8 @@ private slots:
     {
         DeliveryBench bench;
         bench.options().requestTimeout = 300ms; // wall time; short on purpose
-        QVERIFY(bench.open());
-        ScriptEndpoint endpoint(&bench.engine().clock());
-        endpoint.setScript({hang(), respond(200)});
-        QVERIFY(bench.createTopic("orders"));
+        ScriptEndpoint endpoint(nullptr);
+        QVERIFY(openWithOrdersTopic(bench, endpoint, {hang(), respond(200)}));
         Result<SubscribeReceipt> subscription =
             bench.subscribe("orders", endpoint.url(), {{"DeliveryPolicy", kTwoImmediate}});
         QVERIFY(subscription);
@@ -85,12 +103,11 @@ private slots:
     void topicDisablesOverrides_topicPolicyWins()
     {
         DeliveryBench bench;
-        QVERIFY(bench.open());
-        ScriptEndpoint endpoint(&bench.engine().clock());
-        endpoint.setScript({respond(503)});
-        QVERIFY(bench.createTopic(
-            "orders", R"({"http":{"defaultHealthyRetryPolicy":{"numRetries":1,"numNoDelayRetries":1,"minDelayTarget":1,)"
-                      R"("maxDelayTarget":1},"disableSubscriptionOverrides":true}})"));
+        ScriptEndpoint endpoint(nullptr);
+        QVERIFY(openWithOrdersTopic(
+            bench, endpoint, {respond(503)},
+            R"({"http":{"defaultHealthyRetryPolicy":{"numRetries":1,"numNoDelayRetries":1,"minDelayTarget":1,)"
+            R"("maxDelayTarget":1},"disableSubscriptionOverrides":true}})"));
         Result<SubscribeReceipt> subscription = bench.subscribe(
             "orders", endpoint.url(),
             {{"DeliveryPolicy", R"({"healthyRetryPolicy":{"numRetries":5,"numNoDelayRetries":5,"minDelayTarget":1,"maxDelayTarget":1}})"}});
@@ -103,12 +120,11 @@ private slots:
     void subscriptionPolicy_overridesTopicPolicy()
     {
         DeliveryBench bench;
-        QVERIFY(bench.open());
-        ScriptEndpoint endpoint(&bench.engine().clock());
-        endpoint.setScript({respond(503)});
-        QVERIFY(bench.createTopic(
-            "orders", R"({"http":{"defaultHealthyRetryPolicy":{"numRetries":1,"numNoDelayRetries":1,"minDelayTarget":1,)"
-                      R"("maxDelayTarget":1}}})"));
+        ScriptEndpoint endpoint(nullptr);
+        QVERIFY(openWithOrdersTopic(
+            bench, endpoint, {respond(503)},
+            R"({"http":{"defaultHealthyRetryPolicy":{"numRetries":1,"numNoDelayRetries":1,"minDelayTarget":1,)"
+            R"("maxDelayTarget":1}}})"));
         Result<SubscribeReceipt> subscription = bench.subscribe(
             "orders", endpoint.url(),
             {{"DeliveryPolicy", R"({"healthyRetryPolicy":{"numRetries":5,"numNoDelayRetries":5,"minDelayTarget":1,"maxDelayTarget":1}})"}});
@@ -121,10 +137,8 @@ private slots:
     void throttle_thousandMessagesAtFiftyPerSecondTakeTwentySeconds()
     {
         DeliveryBench bench;
-        QVERIFY(bench.open());
-        ScriptEndpoint endpoint(&bench.engine().clock());
-        endpoint.setScript({respond(200)});
-        QVERIFY(bench.createTopic("orders"));
+        ScriptEndpoint endpoint(nullptr);
+        QVERIFY(openWithOrdersTopic(bench, endpoint, {respond(200)}));
         Result<SubscribeReceipt> subscription = bench.subscribe(
             "orders", endpoint.url(),
             {{"DeliveryPolicy", R"({"healthyRetryPolicy":{"numRetries":3},"throttlePolicy":{"maxReceivesPerSecond":50}})"}});
@@ -176,10 +190,8 @@ private slots:
             R"({"healthyRetryPolicy":{"numRetries":12,"numNoDelayRetries":1,"numMinDelayRetries":2,"numMaxDelayRetries":3,)"
             R"("minDelayTarget":5,"maxDelayTarget":60,"backoffFunction":"geometric"}})";
         DeliveryBench bench;
-        QVERIFY(bench.open());
-        ScriptEndpoint endpoint(&bench.engine().clock());
-        endpoint.setScript({respond(503)});
-        QVERIFY(bench.createTopic("orders"));
+        ScriptEndpoint endpoint(nullptr);
+        QVERIFY(openWithOrdersTopic(bench, endpoint, {respond(503)}));
         Result<SubscribeReceipt> subscription = bench.subscribe("orders", endpoint.url(), {{"DeliveryPolicy", policy}});
         QVERIFY2(subscription, subscription ? "" : subscription.error().message.c_str());
         QVERIFY(bench.publish("orders", "hello"));
@@ -213,10 +225,8 @@ private slots:
     void restartAfterDueTime_oneCatchUpAttempt()
     {
         DeliveryBench bench;
-        QVERIFY(bench.open());
-        ScriptEndpoint endpoint(&bench.engine().clock());
-        endpoint.setScript({respond(503), respond(200)});
-        QVERIFY(bench.createTopic("orders"));
+        ScriptEndpoint endpoint(nullptr);
+        QVERIFY(openWithOrdersTopic(bench, endpoint, {respond(503), respond(200)}));
         Result<SubscribeReceipt> subscription = bench.subscribe(
             "orders", endpoint.url(),
             {{"DeliveryPolicy", R"({"healthyRetryPolicy":{"numRetries":3,"minDelayTarget":20,"maxDelayTarget":20}})"}});
@@ -271,10 +281,8 @@ private slots:
     void pendingSubscription_getsConfirmationRequest()
     {
         DeliveryBench bench;
-        QVERIFY(bench.open());
-        ScriptEndpoint endpoint(&bench.engine().clock());
-        endpoint.setScript({respond(500), respond(200)});
-        QVERIFY(bench.createTopic("orders"));
+        ScriptEndpoint endpoint(nullptr);
+        QVERIFY(openWithOrdersTopic(bench, endpoint, {respond(500), respond(200)}));
         Result<SubscribeReceipt> subscription = bench.subscribe("orders", endpoint.url(), {}, false);
         QVERIFY(subscription);
         QVERIFY(subscription->pendingConfirmation);
@@ -305,16 +313,10 @@ private slots:
     void rawDelivery_headersAndRawDeadLetter()
     {
         DeliveryBench bench;
-        bench.options().signEnvelope = [](std::string envelope) {
-            nlohmann::ordered_json json = nlohmann::ordered_json::parse(envelope);
-            json["Signature"] = "signed";
-            return json.dump();
-        };
-        QVERIFY(bench.open());
-        ScriptEndpoint endpoint(&bench.engine().clock());
-        endpoint.setScript({respond(410)});
+        bench.options().signEnvelope = fakeSignature;
+        ScriptEndpoint endpoint(nullptr);
+        QVERIFY(openWithOrdersTopic(bench, endpoint, {respond(410)}));
         QVERIFY(bench.createQueue("dlq"));
-        QVERIFY(bench.createTopic("orders"));
         Result<SubscribeReceipt> subscription = bench.subscribe(
             "orders", endpoint.url(),
             {{"RawMessageDelivery", "true"},
@@ -336,16 +338,10 @@ private slots:
     void signedEnvelope_sentAndDeadLettered()
     {
         DeliveryBench bench;
-        bench.options().signEnvelope = [](std::string envelope) {
-            nlohmann::ordered_json json = nlohmann::ordered_json::parse(envelope);
-            json["Signature"] = "signed";
-            return json.dump();
-        };
-        QVERIFY(bench.open());
-        ScriptEndpoint endpoint(&bench.engine().clock());
-        endpoint.setScript({respond(404)});
+        bench.options().signEnvelope = fakeSignature;
+        ScriptEndpoint endpoint(nullptr);
+        QVERIFY(openWithOrdersTopic(bench, endpoint, {respond(404)}));
         QVERIFY(bench.createQueue("dlq"));
-        QVERIFY(bench.createTopic("orders"));
         QVERIFY(bench.subscribe(
             "orders", endpoint.url(),
             {{"RedrivePolicy", R"({"deadLetterTargetArn":")" + bench.identity().queueArn("dlq") + R"("})"}}));
