@@ -89,11 +89,11 @@ private slots:
     {
         TopicTestBroker broker;
         QVERIFY(broker.createTopic("orders").ok());
-        Status set = broker.unit([&] { return broker.topics().setTopicAttribute("orders", "DisplayName", "Shop", topicTime(50)); });
+        Status set = broker.unit([&] { return broker.topics().setTopicAttribute("orders", "DisplayName", "Shop", at(50)); });
         QVERIFY(set.ok());
         Result<AttributeMap> map = broker.unit([&] { return broker.topics().topicAttributes("orders"); });
         QCOMPARE(map->at("DisplayName"), std::string("Shop"));
-        QCOMPARE(broker.count("SELECT last_used_ms FROM topics"), toEpochMilliseconds(topicTime(50)));
+        QCOMPARE(broker.count("SELECT last_used_ms FROM topics"), toEpochMilliseconds(at(50)));
     }
 
     void setAttribute_refusedChangesNothing_data()
@@ -120,7 +120,7 @@ private slots:
         const std::string before = broker.snapshot();
         Status refused = broker.unit([&] {
             return broker.topics().setTopicAttribute(topic.toStdString(), attribute.toStdString(), value.toStdString(),
-                                                     topicTime(9));
+                                                     at(9));
         });
         QVERIFY(!refused.ok());
         QCOMPARE(int(refused.error().code), code);
@@ -158,7 +158,7 @@ private slots:
     void tags_addRemoveAndLimit()
     {
         TopicTestBroker broker;
-        QVERIFY(broker.unit([&] { return broker.topics().createTopic("orders", {}, {{"a", "1"}}, topicTime(0)); }).ok());
+        QVERIFY(broker.unit([&] { return broker.topics().createTopic("orders", {}, {{"a", "1"}}, at(0)); }).ok());
         QVERIFY(broker.unit([&] { return broker.topics().tagTopic("orders", {{"b", "2"}, {"a", "3"}}); }).ok());
         QVERIFY(broker.unit([&] { return broker.topics().untagTopic("orders", {"b"}); }).ok());
         Result<TopicTags> tags = broker.unit([&] { return broker.topics().topicTags("orders"); });

@@ -27,21 +27,21 @@ private slots:
         QFETCH(QString, use);
         QFETCH(double, expectedDue);
         TopicTestBroker broker;
-        QVERIFY(broker.createTopic("orders", {{"AutoDeleteOnIdle", "300"}}, topicTime(0)).ok());
+        QVERIFY(broker.createTopic("orders", {{"AutoDeleteOnIdle", "300"}}, at(0)).ok());
         if (use == "publish")
-            QVERIFY(broker.publish("orders", "m", topicTime(200)).ok());
+            QVERIFY(broker.publish("orders", "m", at(200)).ok());
         else if (use == "attribute")
-            QVERIFY(broker.unit([&] { return broker.topics().setTopicAttribute("orders", "DisplayName", "x", topicTime(200)); }).ok());
+            QVERIFY(broker.unit([&] { return broker.topics().setTopicAttribute("orders", "DisplayName", "x", at(200)); }).ok());
         else if (use == "subscribe")
-            QVERIFY(broker.subscribe("orders", "http", "http://h/x", {}, true, topicTime(200)).ok());
+            QVERIFY(broker.subscribe("orders", "http", "http://h/x", {}, true, at(200)).ok());
         Result<TopicDueTimes> due = broker.unit([&] { return topic_lifetime::dueTimes(broker.db()); });
         QVERIFY(due.ok());
-        QCOMPARE(due->nextAutoDelete.value_or(ClockTime{}), topicTime(expectedDue));
+        QCOMPARE(due->nextAutoDelete.value_or(ClockTime{}), at(expectedDue));
         Result<std::vector<std::string>> early =
-            broker.unit([&] { return topic_lifetime::deleteIdleTopics(broker.db(), topicTime(expectedDue - 0.001)); });
+            broker.unit([&] { return topic_lifetime::deleteIdleTopics(broker.db(), at(expectedDue - 0.001)); });
         QVERIFY(early->empty());
         Result<std::vector<std::string>> deleted =
-            broker.unit([&] { return topic_lifetime::deleteIdleTopics(broker.db(), topicTime(expectedDue)); });
+            broker.unit([&] { return topic_lifetime::deleteIdleTopics(broker.db(), at(expectedDue)); });
         QCOMPARE(*deleted, std::vector<std::string>{"orders"});
         QCOMPARE(broker.count("SELECT count(*) FROM topics"), std::int64_t(0));
         QCOMPARE(broker.count("SELECT count(*) FROM subscriptions"), std::int64_t(0));
@@ -53,12 +53,12 @@ private slots:
         QVERIFY(broker.createTopic("orders").ok());
         const std::string queueArn = broker.subscribeQueue("orders", "inbox", {{"AutoDeleteOnIdle", "300"}});
         Result<SubscribeReceipt> http =
-            broker.subscribe("orders", "http", "http://h/x", {{"AutoDeleteOnIdle", "300"}}, true, topicTime(0));
-        QVERIFY(broker.publish("orders", "m", topicTime(100)).ok());
+            broker.subscribe("orders", "http", "http://h/x", {{"AutoDeleteOnIdle", "300"}}, true, at(0));
+        QVERIFY(broker.publish("orders", "m", at(100)).ok());
         Result<TopicDueTimes> due = broker.unit([&] { return topic_lifetime::dueTimes(broker.db()); });
-        QCOMPARE(due->nextAutoDelete.value_or(ClockTime{}), topicTime(300));   // the http one: not delivered yet
+        QCOMPARE(due->nextAutoDelete.value_or(ClockTime{}), at(300));   // the http one: not delivered yet
         Result<std::vector<std::string>> deleted =
-            broker.unit([&] { return topic_lifetime::deleteIdleSubscriptions(broker.db(), topicTime(300)); });
+            broker.unit([&] { return topic_lifetime::deleteIdleSubscriptions(broker.db(), at(300)); });
         QCOMPARE(deleted->size(), std::size_t(1));
         QVERIFY(http->subscriptionArn.ends_with(deleted->front()));
         QCOMPARE(broker.count("SELECT count(*) FROM pending_deliveries"), std::int64_t(0));
@@ -66,12 +66,12 @@ private slots:
             broker.unit([&] { return topic_lifetime::forgetUndeliverablePublishedMessages(broker.db()); });
         QCOMPARE(*orphans, std::int64_t(1));
         due = broker.unit([&] { return topic_lifetime::dueTimes(broker.db()); });
-        QCOMPARE(due->nextAutoDelete.value_or(ClockTime{}), topicTime(400));
+        QCOMPARE(due->nextAutoDelete.value_or(ClockTime{}), at(400));
         QVERIFY(broker.unit([&] {
-            return topic_lifetime::markSubscriptionUsed(broker.db(), broker.count("SELECT id FROM subscriptions"), topicTime(350));
+            return topic_lifetime::markSubscriptionUsed(broker.db(), broker.count("SELECT id FROM subscriptions"), at(350));
         }).ok());
         due = broker.unit([&] { return topic_lifetime::dueTimes(broker.db()); });
-        QCOMPARE(due->nextAutoDelete.value_or(ClockTime{}), topicTime(650));
+        QCOMPARE(due->nextAutoDelete.value_or(ClockTime{}), at(650));
         Q_UNUSED(queueArn);
     }
 
@@ -92,12 +92,12 @@ private slots:
         PublishRequest request;
         request.message = "m";
         request.groupId = "g";
-        QVERIFY(broker.publish("events.fifo", request, topicTime(10)).ok());
+        QVERIFY(broker.publish("events.fifo", request, at(10)).ok());
         Result<TopicDueTimes> due = broker.unit([&] { return topic_lifetime::dueTimes(broker.db()); });
-        QCOMPARE(due->nextDedupExpiry.value_or(ClockTime{}), topicTime(310));
-        Result<std::int64_t> none = broker.unit([&] { return topic_lifetime::forgetExpiredDeduplicationIds(broker.db(), topicTime(309)); });
+        QCOMPARE(due->nextDedupExpiry.value_or(ClockTime{}), at(310));
+        Result<std::int64_t> none = broker.unit([&] { return topic_lifetime::forgetExpiredDeduplicationIds(broker.db(), at(309)); });
         QCOMPARE(*none, std::int64_t(0));
-        Result<std::int64_t> one = broker.unit([&] { return topic_lifetime::forgetExpiredDeduplicationIds(broker.db(), topicTime(310)); });
+        Result<std::int64_t> one = broker.unit([&] { return topic_lifetime::forgetExpiredDeduplicationIds(broker.db(), at(310)); });
         QCOMPARE(*one, std::int64_t(1));
     }
 };

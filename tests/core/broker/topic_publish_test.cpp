@@ -34,15 +34,15 @@ private slots:
         request.message = "hello";
         request.subject = "Greeting";
         request.attributes = stringAttribute("colour", "red");
-        Result<PublishReceipt> receipt = broker.publish("orders", request, topicTime(10));
+        Result<PublishReceipt> receipt = broker.publish("orders", request, at(10));
         QVERIFY(receipt.ok());
 
-        const std::vector<ReceivedMessage> raw = broker.receiveAll("raw", topicTime(11));
+        const std::vector<ReceivedMessage> raw = broker.receiveAll("raw", at(11));
         QCOMPARE(raw.size(), std::size_t(1));
         QCOMPARE(raw[0].body, std::string("hello"));
         QCOMPARE(raw[0].attributes, request.attributes);
 
-        const std::vector<ReceivedMessage> wrapped = broker.receiveAll("wrapped", topicTime(11));
+        const std::vector<ReceivedMessage> wrapped = broker.receiveAll("wrapped", at(11));
         QCOMPARE(wrapped.size(), std::size_t(1));
         QVERIFY(wrapped[0].attributes.empty());
         const nlohmann::json envelope = nlohmann::json::parse(wrapped[0].body);
@@ -63,14 +63,14 @@ private slots:
 
         QCOMPARE(broker.count("SELECT count(*) FROM published_messages"), std::int64_t(1));
         QCOMPARE(broker.count("SELECT count(*) FROM pending_deliveries WHERE attempt = 0"), std::int64_t(1));
-        QCOMPARE(broker.count("SELECT due_ms FROM pending_deliveries"), toEpochMilliseconds(topicTime(10)));
+        QCOMPARE(broker.count("SELECT due_ms FROM pending_deliveries"), toEpochMilliseconds(at(10)));
         QCOMPARE(broker.count("SELECT count(*) FROM published_messages WHERE subject = 'Greeting' AND body = 'hello'"),
                  std::int64_t(1));
         // sqs deliveries reset the subscriptions' idle clock; the topic's too.
         QCOMPARE(broker.count("SELECT count(*) FROM subscriptions WHERE protocol = 'sqs' AND last_used_ms = "
-                              + std::to_string(toEpochMilliseconds(topicTime(10)))),
+                              + std::to_string(toEpochMilliseconds(at(10)))),
                  std::int64_t(2));
-        QCOMPARE(broker.count("SELECT last_used_ms FROM topics"), toEpochMilliseconds(topicTime(10)));
+        QCOMPARE(broker.count("SELECT last_used_ms FROM topics"), toEpochMilliseconds(at(10)));
     }
 
     void publish_withoutSubjectOrAttributesLeavesThemOut()
@@ -79,7 +79,7 @@ private slots:
         QVERIFY(broker.createTopic("orders").ok());
         broker.subscribeQueue("orders", "wrapped");
         QVERIFY(broker.publish("orders", "plain").ok());
-        const nlohmann::json envelope = nlohmann::json::parse(broker.receiveAll("wrapped", topicTime(2))[0].body);
+        const nlohmann::json envelope = nlohmann::json::parse(broker.receiveAll("wrapped", at(2))[0].body);
         QVERIFY(!envelope.contains("Subject"));
         QVERIFY(!envelope.contains("MessageAttributes"));
     }
@@ -119,9 +119,9 @@ private slots:
         request.message = "m";
         if (!name.isEmpty())
             request.attributes = stringAttribute(name.toStdString(), value.toStdString(), type.toStdString());
-        QVERIFY(broker.publish("orders", request, topicTime(1)).ok());
-        QCOMPARE(broker.receiveAll("filtered", topicTime(2)).size(), std::size_t(delivered ? 1 : 0));
-        QCOMPARE(broker.receiveAll("everything", topicTime(2)).size(), std::size_t(1));
+        QVERIFY(broker.publish("orders", request, at(1)).ok());
+        QCOMPARE(broker.receiveAll("filtered", at(2)).size(), std::size_t(delivered ? 1 : 0));
+        QCOMPARE(broker.receiveAll("everything", at(2)).size(), std::size_t(1));
         QCOMPARE(broker.count("SELECT count(*) FROM pending_deliveries"), std::int64_t(delivered ? 1 : 0));
     }
 
@@ -130,11 +130,11 @@ private slots:
         TopicTestBroker broker;
         QVERIFY(broker.createTopic("orders").ok());
         Result<SubscribeReceipt> http = broker.subscribe("orders", "http", "http://h/x");
-        QVERIFY(broker.publish("orders", "first", topicTime(1)).ok());
+        QVERIFY(broker.publish("orders", "first", at(1)).ok());
         QCOMPARE(broker.count("SELECT count(*) FROM pending_deliveries"), std::int64_t(0));
         QCOMPARE(broker.count("SELECT count(*) FROM published_messages"), std::int64_t(0));
         QVERIFY(broker.unit([&] { return broker.subscriptions().confirmSubscription("orders", http->confirmationToken); }).ok());
-        QVERIFY(broker.publish("orders", "second", topicTime(2)).ok());
+        QVERIFY(broker.publish("orders", "second", at(2)).ok());
         QCOMPARE(broker.count("SELECT count(*) FROM pending_deliveries"), std::int64_t(1));
         QCOMPARE(broker.count("SELECT count(*) FROM published_messages WHERE body = 'second'"), std::int64_t(1));
     }
@@ -186,7 +186,7 @@ private slots:
             request.groupId = group.toStdString();
         if (!dedup.isEmpty())
             request.deduplicationId = dedup.toStdString();
-        Result<PublishReceipt> refused = broker.publish(topic.toStdString(), request, topicTime(5));
+        Result<PublishReceipt> refused = broker.publish(topic.toStdString(), request, at(5));
         QVERIFY(!refused.ok());
         QCOMPARE(int(refused.error().code), code);
         QCOMPARE(broker.snapshot(), before);
@@ -207,20 +207,20 @@ private slots:
         PublishRequest request;
         request.message = "one";
         request.groupId = "g1";
-        Result<PublishReceipt> first = broker.publish("events.fifo", request, topicTime(1));
+        Result<PublishReceipt> first = broker.publish("events.fifo", request, at(1));
         QVERIFY(first.ok());
         QCOMPARE(first->sequenceNumber.value_or(0), std::int64_t(1));
-        Result<PublishReceipt> duplicate = broker.publish("events.fifo", request, topicTime(60));
+        Result<PublishReceipt> duplicate = broker.publish("events.fifo", request, at(60));
         QVERIFY(duplicate->duplicate);
         QCOMPARE(duplicate->messageId, first->messageId);
         request.deduplicationId = "explicit";
-        Result<PublishReceipt> second = broker.publish("events.fifo", request, topicTime(61));
+        Result<PublishReceipt> second = broker.publish("events.fifo", request, at(61));
         QVERIFY(!second->duplicate);
         QCOMPARE(second->sequenceNumber.value_or(0), std::int64_t(2));
         request.deduplicationId.reset();
-        Result<PublishReceipt> afterWindow = broker.publish("events.fifo", request, topicTime(302));
+        Result<PublishReceipt> afterWindow = broker.publish("events.fifo", request, at(302));
         QVERIFY(!afterWindow->duplicate);
-        const std::vector<ReceivedMessage> received = broker.receiveAll("inbox.fifo", topicTime(303));
+        const std::vector<ReceivedMessage> received = broker.receiveAll("inbox.fifo", at(303));
         QCOMPARE(received.size(), std::size_t(3));
         QCOMPARE(received[0].groupId.value_or(""), std::string("g1"));
         QCOMPARE(received[1].deduplicationId.value_or(""), std::string("explicit"));
@@ -233,7 +233,7 @@ private slots:
         broker.subscribeQueue("orders", "inbox", {{"RawMessageDelivery", "true"}});
         const std::string before = broker.snapshot();
         auto batch = [&](const std::vector<BatchEntry<PublishRequest>> &entries) {
-            return broker.unit([&] { return broker.publisher().publishBatch("orders", entries, topicTime(3)); });
+            return broker.unit([&] { return broker.publisher().publishBatch("orders", entries, at(3)); });
         };
         QCOMPARE(batch({}).error().code, BrokerErrorCode::SnsEmptyBatchRequest);
         std::vector<BatchEntry<PublishRequest>> eleven;
@@ -252,7 +252,7 @@ private slots:
         QVERIFY(results.ok());
         QVERIFY((*results)[0].ok());
         QCOMPARE((*results)[1].error->code, BrokerErrorCode::SnsInvalidParameter);
-        QCOMPARE(broker.receiveAll("inbox", topicTime(4)).size(), std::size_t(1));
+        QCOMPARE(broker.receiveAll("inbox", at(4)).size(), std::size_t(1));
     }
 
     void ttl_cappedBySmallerDefault()
@@ -265,8 +265,8 @@ private slots:
         PublishRequest request;
         request.message = "m";
         request.timeToLiveSeconds = 100;
-        QVERIFY(broker.publish("orders", request, topicTime(0)).ok());
-        const std::int64_t base = toEpochMilliseconds(topicTime(0));
+        QVERIFY(broker.publish("orders", request, at(0)).ok());
+        const std::int64_t base = toEpochMilliseconds(at(0));
         QCOMPARE(broker.count("SELECT m.expires_at_ms FROM messages m JOIN queues q ON q.id = m.queue_id WHERE q.name = 'short'"),
                  base + 30'000);
         QCOMPARE(broker.count("SELECT m.expires_at_ms FROM messages m JOIN queues q ON q.id = m.queue_id WHERE q.name = 'long'"),
@@ -281,10 +281,10 @@ private slots:
         QVERIFY(broker.createTopic("orders").ok());
         Result<SubscribeReceipt> pending = broker.subscribe("orders", "http", "http://h/pending");
         Result<SubscribeReceipt> confirmed = broker.subscribe("orders", "https", "https://h/ok", {}, true);
-        QVERIFY(broker.publish("orders", "kept", topicTime(7)).ok());
+        QVERIFY(broker.publish("orders", "kept", at(7)).ok());
         broker.reopen();
         QCOMPARE(broker.count("SELECT count(*) FROM pending_deliveries WHERE attempt = 0 AND due_ms = "
-                              + std::to_string(toEpochMilliseconds(topicTime(7)))),
+                              + std::to_string(toEpochMilliseconds(at(7)))),
                  std::int64_t(1));
         Result<AttributeMap> a = broker.unit([&] { return broker.subscriptions().subscriptionAttributes(pending->subscriptionArn); });
         QCOMPARE(a->at("PendingConfirmation"), std::string("true"));
