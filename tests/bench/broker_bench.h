@@ -16,6 +16,8 @@
 #include "engine/broker_service.h"
 #include "broker/wall_time_source.h"
 
+#include "../engine/call_and_wait.h"
+
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -37,10 +39,7 @@ std::string bodyOf(std::uint64_t serial);
 template <class T, class Start>
 Result<T> call(Start start)
 {
-    auto promise = std::make_shared<std::promise<Result<T>>>();
-    std::future<Result<T>> future = promise->get_future();
-    start([promise](Result<T> result) { promise->set_value(std::move(result)); });
-    return future.get();
+    return testing::callAndWait<T>(std::move(start));
 }
 
 // Runs perThread(t) on `threads` threads; the wall seconds until all ended.

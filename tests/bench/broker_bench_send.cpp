@@ -16,6 +16,43 @@ std::string threadsTimes(int threads, const char *what, int each)
     return std::to_string(threads) + " " + what + " x " + std::to_string(each);
 }
 
+// What one run of producer threads measured.
+struct ProducerRun {
+    double seconds = 0;
+    CommitSpan span;
+    long failures = 0;
+};
+
+// `producers` threads, each sending `perProducer` 256-byte bodies one after
+// the other through `sendOne(request)` (false when the send failed).
+template <class SendOne>
+ProducerRun runProducers(BrokerBench &broker, int producers, int perProducer, SendOne sendOne)
+{
+    std::atomic<long> failures{0};
+    ProducerRun run;
+    run.span.start(broker.engine());
+    run.seconds = runThreads(producers, [&](int t) {
+        for (int i = 0; i < perProducer; ++i) {
+            SendRequest request;
+            request.body = bodyOf(static_cast<std::uint64_t>(t) * 1000000u + i);
+            if (!sendOne(std::move(request)))
+                ++failures;
+        }
+    });
+    run.span.end(broker.engine());
+    run.failures = failures.load();
+    return run;
+}
+
+// SendMessage as the HTTP layer calls it, waiting for the reply.
+bool sendThroughService(BrokerBench &broker, SendRequest request)
+{
+    return call<SendReceipt>([&](auto reply) {
+               broker.service().sendMessage("bench", std::move(request), nullptr, reply);
+           })
+        .ok();
+}
+
 } // namespace
 
 // SendMessage as the HTTP layer calls it: BrokerService::sendMessage from
@@ -24,22 +61,10 @@ void benchSend(const std::filesystem::path &directory, int producers, int perPro
 {
     BrokerBench broker(directory, "send");
     broker.createQueue("bench");
-    std::atomic<long> failures{0};
-    CommitSpan span;
-    span.start(broker.engine());
-    const double seconds = runThreads(producers, [&](int t) {
-        for (int i = 0; i < perProducer; ++i) {
-            SendRequest request;
-            request.body = bodyOf(static_cast<std::uint64_t>(t) * 1000000u + i);
-            auto receipt = call<SendReceipt>(
-                [&](auto reply) { broker.service().sendMessage("bench", std::move(request), nullptr, reply); });
-            if (!receipt)
-                ++failures;
-        }
-    });
-    span.end(broker.engine());
+    const ProducerRun run = runProducers(broker, producers, perProducer,
+                                         [&](SendRequest request) { return sendThroughService(broker, std::move(request)); });
     printFigure("send (BrokerService)", threadsTimes(producers, "producers", perProducer) + ", 256 B", 
-                double(producers) * perProducer, seconds, 40000, span, failures.load());
+                double(producers) * perProducer, run.seconds, 40000, run.span, run.failures);
 }
 
 // BrokerService sends into a queue that already holds `backlog` messages:
@@ -49,23 +74,11 @@ void benchSendWithBacklog(const std::filesystem::path &directory, int producers,
     BrokerBench broker(directory, "send-backlog");
     broker.createQueue("bench");
     broker.preload("bench", backlog);
-    std::atomic<long> failures{0};
-    CommitSpan span;
-    span.start(broker.engine());
-    const double seconds = runThreads(producers, [&](int t) {
-        for (int i = 0; i < perProducer; ++i) {
-            SendRequest request;
-            request.body = bodyOf(static_cast<std::uint64_t>(t) * 1000000u + i);
-            auto receipt = call<SendReceipt>(
-                [&](auto reply) { broker.service().sendMessage("bench", std::move(request), nullptr, reply); });
-            if (!receipt)
-                ++failures;
-        }
-    });
-    span.end(broker.engine());
+    const ProducerRun run = runProducers(broker, producers, perProducer,
+                                         [&](SendRequest request) { return sendThroughService(broker, std::move(request)); });
     printFigure("send (BrokerService, backlog)", threadsTimes(producers, "producers", perProducer) + ", 256 B, "
                     + std::to_string(backlog) + " messages stored before",
-                double(producers) * perProducer, seconds, 40000, span, failures.load());
+                double(producers) * perProducer, run.seconds, 40000, run.span, run.failures);
 }
 
 // The same sends as bare engine units (MessageSender::send): what a send
@@ -75,23 +88,15 @@ void benchSendUnit(const std::filesystem::path &directory, int producers, int pe
     BrokerBench broker(directory, "send-unit");
     broker.createQueue("bench");
     auto ids = std::make_shared<RandomIdSource>(7); // used inside units only
-    std::atomic<long> failures{0};
-    CommitSpan span;
-    span.start(broker.engine());
-    const double seconds = runThreads(producers, [&](int t) {
-        for (int i = 0; i < perProducer; ++i) {
-            SendRequest request;
-            request.body = bodyOf(static_cast<std::uint64_t>(t) * 1000000u + i);
-            auto receipt = broker.engine().executeAndWait([ids, &request](Database &db, ClockTime now) {
+    const ProducerRun run = runProducers(broker, producers, perProducer, [&](SendRequest request) {
+        return broker.engine()
+            .executeAndWait([ids, &request](Database &db, ClockTime now) {
                 return MessageSender(db, *ids).send("bench", request, now);
-            });
-            if (!receipt)
-                ++failures;
-        }
+            })
+            .ok();
     });
-    span.end(broker.engine());
     printFigure("send (MessageSender unit)", threadsTimes(producers, "producers", perProducer) + ", 256 B",
-                double(producers) * perProducer, seconds, 40000, span, failures.load());
+                double(producers) * perProducer, run.seconds, 40000, run.span, run.failures);
 }
 
 // SendMessageBatch of 10: MessageSender::sendBatch as one engine unit.
