@@ -8,6 +8,8 @@
 // other SQLite files without a WAL are covered by store_database_test.
 #include "durability_support.h"
 
+#include "../engine/call_and_wait.h"
+
 #include "broker/id_source.h"
 #include "broker/wall_time_source.h"
 #include "engine/broker_engine.h"
@@ -22,19 +24,7 @@
 
 using namespace relaydesk;
 using namespace relaydesk::durability;
-
-namespace {
-
-template <class T, class Call>
-Result<T> callAndWait(Call call)
-{
-    auto promise = std::make_shared<std::promise<Result<T>>>();
-    auto future = promise->get_future();
-    call([promise](Result<T> result) { promise->set_value(std::move(result)); });
-    return future.get();
-}
-
-} // namespace
+using relaydesk::testing::callAndWait;
 
 class CorruptFileTest final : public QObject {
     Q_OBJECT

@@ -22,6 +22,8 @@
 // markers above. Bodies: "std r=ROUND p=P c=C" / "fifo r=ROUND p=P c=C g=GROUP"
 // (fill mode pads them to 16 KiB with '.'). Exit 0 after a clean stop, 2 when
 // the database was refused, 3 on a setup failure.
+#include "../engine/call_and_wait.h"
+
 #include "broker/id_source.h"
 #include "broker/wall_time_source.h"
 #include "engine/broker_engine.h"
@@ -45,6 +47,7 @@
 #include <unistd.h>
 
 using namespace relaydesk;
+using relaydesk::testing::callAndWait;
 
 namespace {
 
@@ -63,15 +66,6 @@ void emitLine(std::string line)
         data += written;
         left -= std::size_t(written);
     }
-}
-
-template <class T, class Call>
-Result<T> callAndWait(Call call)
-{
-    auto promise = std::make_shared<std::promise<Result<T>>>();
-    auto future = promise->get_future();
-    call([promise](Result<T> result) { promise->set_value(std::move(result)); });
-    return future.get();
 }
 
 std::string oneLine(std::string text)
