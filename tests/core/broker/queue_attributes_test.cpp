@@ -6,36 +6,20 @@
 
 #include "broker/queue_attributes.h"
 
+#include "attribute_spec.h"
+
 #include <QString>
 #include <QStringList>
 #include <QtTest>
 
 using namespace relaydesk;
+using namespace relaydesk::testing;
 
 Q_DECLARE_METATYPE(relaydesk::BrokerErrorCode)
 
 namespace {
 
 std::string s(const QString &text) { return text.toStdString(); }
-
-// "Name=value|Name=value" -> AttributeMap (values may contain '=', JSON).
-AttributeMap attributes(const QString &spec)
-{
-    AttributeMap map;
-    if (spec.isEmpty())
-        return map;
-    for (const QString &pair : spec.split(QLatin1Char('|'))) {
-        const qsizetype eq = pair.indexOf(QLatin1Char('='));
-        map[s(pair.left(eq))] = s(pair.mid(eq + 1));
-    }
-    return map;
-}
-
-QString get(const AttributeMap &map, const char *name)
-{
-    const auto it = map.find(name);
-    return it == map.end() ? QStringLiteral("<absent>") : QString::fromStdString(it->second);
-}
 
 const QString kDlq = QStringLiteral("arn:aws:sqs:us-east-1:000000000000:dlq");
 const QString kFifoDlq = QStringLiteral("arn:aws:sqs:us-east-1:000000000000:dlq.fifo");

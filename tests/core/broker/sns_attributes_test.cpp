@@ -7,10 +7,13 @@
 #include "broker/subscription_attributes.h"
 #include "broker/topic_attributes.h"
 
+#include "attribute_spec.h"
+
 #include <QString>
 #include <QtTest>
 
 using namespace relaydesk;
+using namespace relaydesk::testing;
 
 Q_DECLARE_METATYPE(relaydesk::EndpointProtocol)
 
@@ -18,24 +21,6 @@ namespace {
 
 std::string s(const QString &text) { return text.toStdString(); }
 QString q(const std::string &text) { return QString::fromStdString(text); }
-
-AttributeMap attributes(const QString &spec)
-{
-    AttributeMap map;
-    if (spec.isEmpty())
-        return map;
-    for (const QString &pair : spec.split(QLatin1Char('|'))) {
-        const qsizetype eq = pair.indexOf(QLatin1Char('='));
-        map[s(pair.left(eq))] = s(pair.mid(eq + 1));
-    }
-    return map;
-}
-
-QString get(const AttributeMap &map, const char *name)
-{
-    const auto it = map.find(name);
-    return it == map.end() ? QStringLiteral("<absent>") : q(it->second);
-}
 
 const QString kAttributesReason = QStringLiteral("Invalid parameter: Attributes Reason: ");
 const QString kDlq = QStringLiteral("arn:aws:sqs:us-east-1:000000000000:dlq");
