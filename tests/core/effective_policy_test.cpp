@@ -4,6 +4,8 @@
 
 #include "policy/effective_policy.h"
 
+#include "retry_policy_support.h"
+
 #include <QString>
 #include <QtTest>
 
@@ -20,20 +22,7 @@ Q_DECLARE_METATYPE(relaydesk::Dialect)
 
 namespace relaydesk {
 namespace {
-
-RetryPolicy retryOf(int numRetries, int noDelay, int minRetries, int maxRetries, int minDelay, int maxDelay,
-                    BackoffFunction function)
-{
-    RetryPolicy r;
-    r.numRetries = numRetries;
-    r.numNoDelayRetries = noDelay;
-    r.numMinDelayRetries = minRetries;
-    r.numMaxDelayRetries = maxRetries;
-    r.minDelayTarget = minDelay;
-    r.maxDelayTarget = maxDelay;
-    r.backoffFunction = function;
-    return r;
-}
+using namespace testing;
 
 // Distinct, recognisable values per level.
 const RetryPolicy kSubscriptionRetry = retryOf(4, 1, 0, 0, 2, 10, BackoffFunction::Arithmetic);

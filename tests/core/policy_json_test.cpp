@@ -5,6 +5,8 @@
 #include "policy/policy_json.h"
 #include "policy/retry_schedule.h"
 
+#include "retry_policy_support.h"
+
 #include <QString>
 #include <QtTest>
 
@@ -17,6 +19,7 @@ Q_DECLARE_METATYPE(relaydesk::PolicyForm)
 
 namespace relaydesk {
 namespace {
+using namespace testing;
 
 json parse(const QString &text) { return json::parse(text.toStdString()); }
 QString qs(const std::string &text) { return QString::fromStdString(text); }
@@ -28,22 +31,6 @@ QString issuesText(const PolicyIssues &issues)
         out += QStringLiteral("[%1] %2; ").arg(qs(i.field), qs(i.message));
     return out;
 }
-
-RetryPolicy retryOf(int numRetries, int noDelay, int minRetries, int maxRetries, int minDelay, int maxDelay,
-                    BackoffFunction function)
-{
-    RetryPolicy r;
-    r.numRetries = numRetries;
-    r.numNoDelayRetries = noDelay;
-    r.numMinDelayRetries = minRetries;
-    r.numMaxDelayRetries = maxRetries;
-    r.minDelayTarget = minDelay;
-    r.maxDelayTarget = maxDelay;
-    r.backoffFunction = function;
-    return r;
-}
-
-RetryPolicy snsExampleRetry() { return retryOf(50, 3, 2, 35, 1, 60, BackoffFunction::Exponential); }
 
 DeliveryPolicy snsPolicy(PolicyForm form, const RetryPolicy &retry)
 {

@@ -5,6 +5,8 @@
 #include "policy/policy_presets.h"
 #include "policy/policy_report.h"
 
+#include "retry_policy_support.h"
+
 #include <QSet>
 #include <QString>
 #include <QtTest>
@@ -16,6 +18,7 @@ using nlohmann::json;
 
 namespace relaydesk {
 namespace {
+using namespace testing;
 
 json parse(const QString &text) { return json::parse(text.toStdString()); }
 QString qs(const std::string &text) { return QString::fromStdString(text); }
@@ -77,15 +80,7 @@ const char *kSnsExampleExplanation = R"({
 DeliveryPolicy snsExamplePolicy()
 {
     DeliveryPolicy p;
-    RetryPolicy r;
-    r.numRetries = 50;
-    r.numNoDelayRetries = 3;
-    r.numMinDelayRetries = 2;
-    r.numMaxDelayRetries = 35;
-    r.minDelayTarget = 1;
-    r.maxDelayTarget = 60;
-    r.backoffFunction = BackoffFunction::Exponential;
-    p.retry = r;
+    p.retry = snsExampleRetry();
     return p;
 }
 

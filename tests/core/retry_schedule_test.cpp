@@ -5,6 +5,8 @@
 
 #include "policy/retry_schedule.h"
 
+#include "retry_policy_support.h"
+
 #include <QList>
 #include <QString>
 #include <QtTest>
@@ -21,6 +23,7 @@ Q_DECLARE_METATYPE(relaydesk::RetryPhase)
 
 namespace relaydesk {
 namespace {
+using namespace testing;
 
 constexpr std::array<BackoffFunction, 4> kFunctions = {BackoffFunction::Linear, BackoffFunction::Arithmetic,
                                                        BackoffFunction::Geometric, BackoffFunction::Exponential};
@@ -32,20 +35,6 @@ QString qs(std::string_view text) { return QString::fromUtf8(text.data(), qsizet
 QString describe(BackoffFunction f, int n, int min, int max)
 {
     return QStringLiteral("%1 n=%2 min=%3 max=%4").arg(int(f)).arg(n).arg(min).arg(max);
-}
-
-// The RetryPolicy of preset sns-example (SPEC 3.4), written out by hand.
-RetryPolicy snsExampleRetry()
-{
-    RetryPolicy p;
-    p.numRetries = 50;
-    p.numNoDelayRetries = 3;
-    p.numMinDelayRetries = 2;
-    p.numMaxDelayRetries = 35;
-    p.minDelayTarget = 1;
-    p.maxDelayTarget = 60;
-    p.backoffFunction = BackoffFunction::Exponential;
-    return p;
 }
 
 } // namespace
