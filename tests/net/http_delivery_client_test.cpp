@@ -27,7 +27,7 @@ namespace {
 HttpDeliveryRequest requestTo(const std::string &url)
 {
     return HttpDeliveryRequest{url, {{"x-amz-sns-message-type", "Notification"}, {"Content-Type", "text/plain; charset=UTF-8"}},
-                               "{\"Type\":\"Notification\"}"};
+                               "{\"Type\":\"Notification\"}", {}};
 }
 
 } // namespace

@@ -73,7 +73,7 @@ private:
 
 HttpDeliveryResult postAndWait(HttpDeliveryClient &client, const std::string &url)
 {
-    return testing::postAndWait(client, HttpDeliveryRequest{url, {{"Content-Type", "text/plain"}}, "hello"});
+    return testing::postAndWait(client, HttpDeliveryRequest{url, {{"Content-Type", "text/plain"}}, "hello", {}});
 }
 
 } // namespace

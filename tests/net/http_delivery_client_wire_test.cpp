@@ -76,7 +76,7 @@ private:
 
 HttpDeliveryResult postAndWait(HttpDeliveryClient &client, const std::string &url)
 {
-    return testing::postAndWait(client, HttpDeliveryRequest{url, {{"Content-Type", "application/json"}, {"Host", "ignored"}}, "{\"a\":1}"});
+    return testing::postAndWait(client, HttpDeliveryRequest{url, {{"Content-Type", "application/json"}, {"Host", "ignored"}}, "{\"a\":1}", {}});
 }
 
 } // namespace
@@ -105,7 +105,7 @@ private slots:
         HttpDeliveryClient client(m_wall, {});
         QEventLoop loop;
         const std::string url = "http://user:p%40ss@127.0.0.1:" + std::to_string(endpoint.port()) + "/";
-        client.post(HttpDeliveryRequest{url, {{"X-Evil", "a\r\nInjected: 1"}}, {}}, [&](HttpDeliveryResult) { loop.quit(); });
+        client.post(HttpDeliveryRequest{url, {{"X-Evil", "a\r\nInjected: 1"}}, {}, {}}, [&](HttpDeliveryResult) { loop.quit(); });
         loop.exec();
         QCOMPARE(endpoint.requests.size(), std::size_t(1));
         const QByteArray request = endpoint.requests[0];
