@@ -20,7 +20,7 @@ PACKAGES=(
   qt6-base-dev qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev qt6-svg-dev libgl-dev
   nlohmann-json3-dev libsqlite3-dev libssl-dev
   xvfb xauth fonts-dejavu-core
-  awscli python3-boto3 curl ccache
+  awscli python3-boto3 python3-cryptography openssl ca-certificates curl ccache
 )
 
 log() { printf 'dev.sh: %s\n' "$*" >&2; }
