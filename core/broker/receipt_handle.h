@@ -8,8 +8,10 @@
 
 namespace relaydesk {
 
-// Receipt handles (SPEC 5.1): "q<queue row id>m<message row id>-<token>",
-// the token from the IdSource. Naming the queue and message lets the broker
+// Receipt handles (SPEC 5.1): "q<queue row id>m<message row id>-<token>";
+// the receiver makes the token "<receive time, epoch ms>.<IdSource id>", so
+// the stored handle also tells when the message was received (the 12-hour
+// visibility cap). Naming the queue and message lets the broker
 // tell a handle that was never its own (ReceiptHandleIsInvalid) from one
 // that is no longer current (the message was deleted or received again).
 // Opaque to clients. Pure functions, thread-safe.

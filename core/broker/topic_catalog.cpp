@@ -83,6 +83,19 @@ Status TopicCatalog::deleteTopic(std::string_view name)
     return executeStatement(*m_db, "DELETE FROM topics WHERE name = ?", name);
 }
 
+Result<std::vector<std::string>> TopicCatalog::subscriptionArns(std::string_view name)
+{
+    Result<std::vector<std::string>> uuids = selectColumn<std::string>(
+        *m_db, "SELECT s.uuid FROM subscriptions s JOIN topics t ON t.id = s.topic_id WHERE t.name = ? ORDER BY s.id",
+        name);
+    if (!uuids)
+        return uuids.error();
+    std::vector<std::string> arns;
+    for (const std::string &uuid : *uuids)
+        arns.push_back(m_identity->subscriptionArn(name, uuid));
+    return arns;
+}
+
 Result<TopicPage> TopicCatalog::listTopics(std::string_view nextToken)
 {
     Result<std::vector<std::string>> found = selectColumn<std::string>(

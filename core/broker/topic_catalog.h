@@ -52,6 +52,9 @@ public:
     // Deletes the topic, its tags and subscriptions (with their pending
     // deliveries). A topic that does not exist is no error (as SNS).
     Status deleteTopic(std::string_view name);
+    // The ARNs of the topic's subscriptions, confirmed or not (none for an
+    // unknown topic): what deleteTopic removes with it.
+    Result<std::vector<std::string>> subscriptionArns(std::string_view name);
     // At most kPageSize topic ARNs after `nextToken` (empty = from the start).
     Result<TopicPage> listTopics(std::string_view nextToken = {});
     // GetTopicAttributes: the stored attributes plus TopicArn, Owner,

@@ -216,10 +216,15 @@ void BrokerService::deleteTopic(std::string name, QObject *context, Reply<void> 
         [name = std::move(name)](UnitContext &unit, State &state, std::vector<std::string> &) -> Result<Unit> {
             TopicCatalog catalog(unit.database(), state.identity);
             const bool existed = catalog.topicAttributes(name).ok();
+            Result<std::vector<std::string>> subscriptions = catalog.subscriptionArns(name);
+            if (!subscriptions)
+                return subscriptions.error();
             if (Status deleted = catalog.deleteTopic(name); !deleted)
                 return deleted.error();
             if (existed)
                 unit.reportChange(change(EntityChange::Kind::Deleted, EntityChange::Entity::Topic, name));
+            for (const std::string &arn : *subscriptions) // gone with it (ON DELETE CASCADE)
+                unit.reportChange(change(EntityChange::Kind::Deleted, EntityChange::Entity::Subscription, arn));
             return Unit{};
         },
         context, toStatusReply(std::move(reply)));

@@ -50,16 +50,29 @@ private slots:
     void init() { m_benches.open(); }
     void cleanup() { m_benches.close(); }
 
-    void deleteTopic_deletedEventOnlyWhenItExisted()
+    // The topic's subscriptions go with it, and each reports Deleted.
+    void deleteTopic_deletedEventsOnlyWhenItExisted_withItsSubscriptions()
     {
         QVERIFY(bench().createTopic("news"));
+        QVERIFY(bench().createTopic("sports"));
+        QVERIFY(bench().createQueue("inbox"));
+        auto queued = bench().subscribe("news", "sqs", BrokerIdentity{}.queueArn("inbox"));
+        auto pending = bench().subscribe("news", "http", "http://127.0.0.1:9/hook");
+        auto other = bench().subscribe("sports", "sqs", BrokerIdentity{}.queueArn("inbox"));
+        QVERIFY(queued.ok() && pending.ok() && other.ok());
         bench().settle();
         QSignalSpy spy(&bench().engine(), &BrokerEngine::changesPublished);
         QVERIFY(bench().callStatus([&](auto reply) { service().deleteTopic("news", nullptr, reply); }).ok());
         QVERIFY(bench().callStatus([&](auto reply) { service().deleteTopic("never", nullptr, reply); }).ok());
         QTRY_VERIFY_WITH_TIMEOUT(allChanges(spy).contains(topicChange(Kind::Deleted, "news")), kWaitMs);
         bench().settle();
-        QCOMPARE(allChanges(spy), QList<EntityChange>{topicChange(Kind::Deleted, "news")});
+        QCOMPARE(allChanges(spy), (QList<EntityChange>{topicChange(Kind::Deleted, "news"),
+                                                        subscriptionChange(Kind::Deleted, queued->subscriptionArn),
+                                                        subscriptionChange(Kind::Deleted, pending->subscriptionArn)}));
+        auto left = subscriptionsOf("");
+        QVERIFY(left.ok());
+        QCOMPARE(left->subscriptions.size(), std::size_t(1));
+        QVERIFY(bench().callStatus([&](auto reply) { service().deleteTopic("sports", nullptr, reply); }).ok());
         auto topics = bench().call<TopicPage>([&](auto reply) { service().listTopics("", nullptr, reply); });
         QVERIFY(topics.ok());
         QVERIFY(topics->topicArns.empty());
