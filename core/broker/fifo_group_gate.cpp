@@ -3,16 +3,22 @@
 
 #include "broker/store_calls.h"
 
+#include <algorithm>
 #include <limits>
-#include <set>
+#include <unordered_set>
 
 namespace relaydesk {
+
+namespace {
+constexpr std::int64_t kFirstPage = 32;
+constexpr std::int64_t kMaxPage = 1024;
+} // namespace
 
 Result<std::vector<std::int64_t>> FifoGroupGate::receivable(std::int64_t queueId, std::size_t wanted, ClockTime now)
 {
     // Groups already decided: in flight, or their run is taken.
     const std::int64_t nowMs = toEpochMilliseconds(now);
-    std::set<std::string> seen;
+    std::unordered_set<std::string> seen;
     {
         Result<CachedStatement> blocked =
             prepareBound(*m_db, "SELECT DISTINCT group_id FROM messages WHERE queue_id = ? AND "
@@ -25,17 +31,20 @@ Result<std::vector<std::int64_t>> FifoGroupGate::receivable(std::int64_t queueId
     }
     std::vector<std::int64_t> rows;
     std::int64_t after = std::numeric_limits<std::int64_t>::min();
-    for (bool more = true; more && rows.size() < wanted;) {
+    // Pages grow from a few rows (a receive usually needs the first free
+    // group, just past the groups in flight) to kMaxPage.
+    std::int64_t pageSize = kFirstPage;
+    for (bool more = true; more && rows.size() < wanted; pageSize = std::min(pageSize * 2, kMaxPage)) {
         std::vector<std::string> heads;
         {
             Result<CachedStatement> page = prepareBound(
                 *m_db,
                 "SELECT group_id, sequence_number FROM messages WHERE queue_id = ? AND sequence_number > ? "
-                "AND group_id IS NOT NULL ORDER BY sequence_number LIMIT 256",
-                queueId, after);
+                "AND group_id IS NOT NULL ORDER BY sequence_number LIMIT ?",
+                queueId, after, pageSize);
             if (!page)
                 return page.error();
-            int count = 0;
+            std::int64_t count = 0;
             const Status read = forEachRow(**page, [&](Statement &row) {
                 ++count;
                 after = row.columnInt64(1);
@@ -45,7 +54,7 @@ Result<std::vector<std::int64_t>> FifoGroupGate::receivable(std::int64_t queueId
             });
             if (!read)
                 return read.error();
-            more = count == 256;
+            more = count == pageSize;
         }
         for (const std::string &group : heads) {
             if (rows.size() >= wanted)
