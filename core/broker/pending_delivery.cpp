@@ -138,14 +138,6 @@ Result<std::vector<std::optional<DeliveryJob>>> loadJobs(Database &db, const Bro
     return jobs;
 }
 
-Result<std::optional<DeliveryJob>> loadJob(Database &db, const BrokerIdentity &identity, PendingDeliveryKey key)
-{
-    Result<std::vector<std::optional<DeliveryJob>>> jobs = loadJobs(db, identity, {key});
-    if (!jobs)
-        return jobs.error();
-    return std::move(jobs->front());
-}
-
 } // namespace pending_deliveries
 
 DeliveryRequest describeDeliveryRequest(const DeliveryJob &job, const BrokerIdentity &identity)

@@ -83,11 +83,9 @@ namespace pending_deliveries {
 
 // The earliest `limit` pending deliveries by due time (then key).
 Result<std::vector<PendingDeliveryRow>> earliest(Database &db, std::size_t limit);
-// The job of one pending delivery; nothing when the row is gone (delivered,
-// unsubscribed meanwhile).
-Result<std::optional<DeliveryJob>> loadJob(Database &db, const BrokerIdentity &identity, PendingDeliveryKey key);
-// The jobs of `keys`, in their order (nothing for a row that is gone); the
-// subscription, topic and policy of each subscription are read once.
+// The jobs of `keys`, in their order; nothing for a row that is gone
+// (delivered, unsubscribed meanwhile). The subscription, topic and policy of
+// each subscription are read once.
 Result<std::vector<std::optional<DeliveryJob>>> loadJobs(Database &db, const BrokerIdentity &identity,
                                                         const std::vector<PendingDeliveryKey> &keys);
 
