@@ -22,6 +22,28 @@ QProcessEnvironment headless()
     return environment;
 }
 
+// A `relaydesk serve` run expected to end by itself (within 30 s): whether
+// it did, its exit code and what it printed.
+struct FinishedRun {
+    bool ended = false;
+    int exitCode = -1;
+    QByteArray out;
+    QString err;
+};
+
+FinishedRun runToEnd(const QStringList &arguments)
+{
+    QProcess process;
+    process.setProcessEnvironment(headless());
+    process.start(kBinary, QStringList{QStringLiteral("serve")} + arguments);
+    FinishedRun run;
+    run.ended = process.waitForFinished(30000);
+    run.exitCode = process.exitCode();
+    run.out = process.readAllStandardOutput();
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
 // A started `relaydesk serve` and its ready line.
 struct Server {
     QProcess process;
@@ -76,12 +98,10 @@ class ServeCliTest final : public QObject {
 private slots:
     void help_printsOptionsAndExitsZero()
     {
-        QProcess process;
-        process.setProcessEnvironment(headless());
-        process.start(kBinary, {QStringLiteral("serve"), QStringLiteral("--help")});
-        QVERIFY(process.waitForFinished(30000));
-        QCOMPARE(process.exitCode(), 0);
-        const QString out = QString::fromUtf8(process.readAllStandardOutput());
+        const FinishedRun run = runToEnd({QStringLiteral("--help")});
+        QVERIFY(run.ended);
+        QCOMPARE(run.exitCode, 0);
+        const QString out = QString::fromUtf8(run.out);
         for (const char *option : {"--db", "--bind", "--port", "--config", "--clock", "--time-scale", "--jitter",
                                    "--seed", "--request-timeout", "--ca-file", "--auto-confirm"})
             QVERIFY2(out.contains(QLatin1String(option)), option);
@@ -106,14 +126,11 @@ private slots:
     {
         QFETCH(QStringList, arguments);
         QFETCH(QString, message);
-        QProcess process;
-        process.setProcessEnvironment(headless());
-        process.start(kBinary, QStringList{QStringLiteral("serve")} + arguments);
-        QVERIFY(process.waitForFinished(30000));
-        QCOMPARE(process.exitCode(), 2);
-        QVERIFY(process.readAllStandardOutput().isEmpty());
-        const QString err = QString::fromUtf8(process.readAllStandardError());
-        QVERIFY2(err.contains(message), qPrintable(err));
+        const FinishedRun run = runToEnd(arguments);
+        QVERIFY(run.ended);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.out.isEmpty());
+        QVERIFY2(run.err.contains(message), qPrintable(run.err));
     }
 
     // --ca-file is read before anything starts: a file that cannot serve
@@ -140,14 +157,11 @@ private slots:
             file.write(content);
         }
         const QString database = dir.filePath(QStringLiteral("broker.db"));
-        QProcess process;
-        process.setProcessEnvironment(headless());
-        process.start(kBinary, {"serve", "--port", "0", "--db", database, "--ca-file", caFile});
-        QVERIFY(process.waitForFinished(30000));
-        QCOMPARE(process.exitCode(), 1);
-        QVERIFY(process.readAllStandardOutput().isEmpty());
-        const QString err = QString::fromUtf8(process.readAllStandardError());
-        QVERIFY2(err.contains(message), qPrintable(err));
+        const FinishedRun run = runToEnd({"--port", "0", "--db", database, "--ca-file", caFile});
+        QVERIFY(run.ended);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY(run.out.isEmpty());
+        QVERIFY2(run.err.contains(message), qPrintable(run.err));
         QVERIFY2(!QFile::exists(database), "the database was created before the check");
     }
 
@@ -201,13 +215,10 @@ private slots:
         const QString file = dir.filePath(QStringLiteral("busy.db"));
         Server first;
         QVERIFY(first.start({"--port", "0", "--db", file}));
-        QProcess second;
-        second.setProcessEnvironment(headless());
-        second.start(kBinary, {"serve", "--port", "0", "--db", file});
-        QVERIFY(second.waitForFinished(30000));
-        QCOMPARE(second.exitCode(), 1);
-        const QString err = QString::fromUtf8(second.readAllStandardError());
-        QVERIFY2(err.contains(QLatin1String("in use")), qPrintable(err));
+        const FinishedRun second = runToEnd({"--port", "0", "--db", file});
+        QVERIFY(second.ended);
+        QCOMPARE(second.exitCode, 1);
+        QVERIFY2(second.err.contains(QLatin1String("in use")), qPrintable(second.err));
         first.process.terminate();
         QVERIFY(first.process.waitForFinished(30000));
         QCOMPARE(first.process.exitCode(), 0);
@@ -229,12 +240,10 @@ private slots:
     {
         Server first;
         QVERIFY(first.start({"--port", "0", "--db", ":memory:"}));
-        QProcess second;
-        second.setProcessEnvironment(headless());
-        second.start(kBinary, {"serve", "--port", QString::number(first.port()), "--db", ":memory:"});
-        QVERIFY(second.waitForFinished(30000));
-        QCOMPARE(second.exitCode(), 1);
-        QVERIFY(QString::fromUtf8(second.readAllStandardError()).contains(QLatin1String("cannot listen")));
+        const FinishedRun second = runToEnd({"--port", QString::number(first.port()), "--db", ":memory:"});
+        QVERIFY(second.ended);
+        QCOMPARE(second.exitCode, 1);
+        QVERIFY(second.err.contains(QLatin1String("cannot listen")));
         first.process.terminate();
         QVERIFY(first.process.waitForFinished(30000));
     }

@@ -28,12 +28,15 @@ using namespace relaydesk::testing;
 using namespace std::chrono_literals;
 
 namespace {
-// A BrokerService and a DeliveryWorker over one engine (virtual clock).
+// A BrokerService and a DeliveryWorker over one engine (virtual clock), and
+// an endpoint answering 200 that stamps requests with the engine's clock.
 class DeliveryServiceBench final {
 public:
-    DeliveryServiceBench(const QTemporaryDir &dir, const char *file, bool attachWorker)
+    DeliveryServiceBench(const QTemporaryDir &dir, const std::string &file, bool attachWorker)
     {
-        m_engine = std::make_unique<BrokerEngine>(openDatabase(dir, file), m_wall, virtualClockOptions());
+        m_engine = std::make_unique<BrokerEngine>(openDatabase(dir, file.c_str()), m_wall, virtualClockOptions());
+        m_endpoint = std::make_unique<ScriptEndpoint>(&m_engine->clock());
+        m_endpoint->setScript({respond(200)});
         DeliveryWorkerOptions workerOptions;
         workerOptions.jitterFraction = 0;
         m_worker = std::make_unique<DeliveryWorker>(*m_engine, m_wall, BrokerIdentity{}, workerOptions);
@@ -48,15 +51,18 @@ public:
         m_worker->stop();
         m_worker.reset();
         m_service.reset();
+        m_endpoint.reset();
         m_engine->stop();
     }
 
     BrokerEngine &engine() { return *m_engine; }
     BrokerService &service() { return *m_service; }
+    ScriptEndpoint &endpoint() { return *m_endpoint; }
 
 private:
     SystemWallTimeSource m_wall;
     std::unique_ptr<BrokerEngine> m_engine;
+    std::unique_ptr<ScriptEndpoint> m_endpoint;
     std::unique_ptr<DeliveryWorker> m_worker;
     std::unique_ptr<BrokerService> m_service;
 };
@@ -106,10 +112,8 @@ private slots:
     void pendingHttpSubscription_confirmationSent_confirmThenPublishDelivers()
     {
         QVERIFY(m_dir.isValid());
-        const std::string file = nextFile();
-        DeliveryServiceBench bench(m_dir, file.c_str(), true);
-        ScriptEndpoint endpoint(&bench.engine().clock());
-        endpoint.setScript({respond(200)});
+        DeliveryServiceBench bench(m_dir, nextFile(), true);
+        ScriptEndpoint &endpoint = bench.endpoint();
         QVERIFY(setUpTopic(bench));
         const Result<SubscribeReceipt> receipt = subscribe(bench, endpoint.url());
         QVERIFY(receipt);
@@ -136,10 +140,8 @@ private slots:
 
     void unsubscribeHttp_sendsUnsubscribeConfirmation()
     {
-        const std::string file = nextFile();
-        DeliveryServiceBench bench(m_dir, file.c_str(), true);
-        ScriptEndpoint endpoint(&bench.engine().clock());
-        endpoint.setScript({respond(200)});
+        DeliveryServiceBench bench(m_dir, nextFile(), true);
+        ScriptEndpoint &endpoint = bench.endpoint();
         QVERIFY(setUpTopic(bench));
         const Result<SubscribeReceipt> receipt = callAndWait<SubscribeReceipt>([&](auto reply) {
             bench.service().subscribe("orders", "http", endpoint.url(), {}, true, nullptr, reply);
@@ -157,10 +159,8 @@ private slots:
 
     void withoutWorker_subscribeSendsNoConfirmation()
     {
-        const std::string file = nextFile();
-        DeliveryServiceBench bench(m_dir, file.c_str(), false);
-        ScriptEndpoint endpoint(&bench.engine().clock());
-        endpoint.setScript({respond(200)});
+        DeliveryServiceBench bench(m_dir, nextFile(), false);
+        ScriptEndpoint &endpoint = bench.endpoint();
         QVERIFY(setUpTopic(bench));
         const Result<SubscribeReceipt> receipt = subscribe(bench, endpoint.url());
         QVERIFY(receipt);
