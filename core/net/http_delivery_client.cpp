@@ -89,7 +89,7 @@ void HttpDeliveryClient::dispatch(OriginPool &pool, std::uint64_t id)
             startOn(*connection, id);
             return;
         }
-        drop(*connection);
+        drop(pool, *connection);
     }
     if (pool.connections.size() >= kMaxConnectionsPerOrigin) {
         pool.waiting.push_back(id);
@@ -101,7 +101,7 @@ void HttpDeliveryClient::dispatch(OriginPool &pool, std::uint64_t id)
     auto *connection = new Http1Connection(
         pool.origin, pool.origin.tls ? tlsConfiguration() : nullptr, limits,
         [this](Http1Connection &done, Http1Outcome outcome) { onFinished(done, std::move(outcome)); },
-        [this](Http1Connection &closed) { drop(closed); }, this);
+        [this, &pool](Http1Connection &closed) { drop(pool, closed); }, this);
     pool.connections.push_back(connection);
     startOn(*connection, id);
 }
@@ -130,7 +130,7 @@ void HttpDeliveryClient::onFinished(Http1Connection &connection, Http1Outcome ou
             dispatch(pool, next);
         }
     } else {
-        drop(connection);
+        drop(pool, connection);
     }
     HttpDeliveryResult result;
     result.httpStatus = outcome.status;
@@ -141,20 +141,17 @@ void HttpDeliveryClient::onFinished(Http1Connection &connection, Http1Outcome ou
     complete(id, std::move(result));
 }
 
-// Forgets a closed (or unusable idle) connection; a waiting request may take its place.
-void HttpDeliveryClient::drop(Http1Connection &connection)
+// Forgets a closed (or unusable idle) connection of `pool`; a waiting request may take its place.
+void HttpDeliveryClient::drop(OriginPool &pool, Http1Connection &connection)
 {
     connection.close();
-    for (auto &[key, pool] : m_pools) {
-        const auto it = std::find(pool->connections.begin(), pool->connections.end(), &connection);
-        if (it == pool->connections.end())
-            continue;
-        pool->connections.erase(it);
-        pool->idle.erase(std::remove(pool->idle.begin(), pool->idle.end(), &connection), pool->idle.end());
-        connection.deleteLater(); // we may be inside one of its socket's signals
-        startWaiting(*pool);
+    const auto it = std::find(pool.connections.begin(), pool.connections.end(), &connection);
+    if (it == pool.connections.end())
         return;
-    }
+    pool.connections.erase(it);
+    pool.idle.erase(std::remove(pool.idle.begin(), pool.idle.end(), &connection), pool.idle.end());
+    connection.deleteLater(); // we may be inside one of its socket's signals
+    startWaiting(pool);
 }
 
 void HttpDeliveryClient::startWaiting(OriginPool &pool)
@@ -179,7 +176,7 @@ void HttpDeliveryClient::expireDeadlines()
             continue;
         Delivery &delivery = *found->second;
         if (delivery.connection) {
-            drop(*delivery.connection); // a connection with a half-done exchange is never reused
+            drop(*delivery.pool, *delivery.connection); // a connection with a half-done exchange is never reused
             delivery.connection = nullptr;
         } else if (delivery.pool) {
             auto &waiting = delivery.pool->waiting;

@@ -113,7 +113,7 @@ private:
     void dispatch(OriginPool &pool, std::uint64_t id);
     void startOn(Http1Connection &connection, std::uint64_t id);
     void onFinished(Http1Connection &connection, Http1Outcome outcome);
-    void drop(Http1Connection &connection);
+    void drop(OriginPool &pool, Http1Connection &connection);
     void startWaiting(OriginPool &pool);
     void expireDeadlines();
     void armDeadlineTimer();
