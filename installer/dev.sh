@@ -17,7 +17,7 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 # Everything the build, the app and the tests need from Debian 12.
 PACKAGES=(
   cmake ninja-build g++ pkg-config
-  qt6-base-dev qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev qt6-svg-dev libgl-dev
+  qt6-base-dev qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   nlohmann-json3-dev libsqlite3-dev libssl-dev
   xvfb xauth fonts-dejavu-core
   awscli python3-boto3 python3-cryptography openssl ca-certificates curl ccache
@@ -52,7 +52,7 @@ configure_and_build() {
   local werror=OFF launcher=()
   [ "${CI:-}" = "true" ] && werror=ON
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  if [ ! -f "$dir/CMakeCache.txt" ]; then
+  if [ ! -f "$dir/build.ninja" ]; then   # also after a configure that failed half-way
     cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRELAYDESK_WERROR=$werror "${launcher[@]}" "$@"
   fi
   cmake --build "$dir" -j "$JOBS"
