@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // relaydesk: parses the command line, builds the parts, hands them over.
+#include "engine/command_help.h"
 #include "engine/policy_command.h"
 #include "net/serve_command.h"
 
@@ -22,12 +23,27 @@
 
 namespace {
 
+// The top-level help, in the format of engine/command_help.h (the man page's source).
 const char *const kUsage =
-    "Usage:\n"
-    "  relaydesk [--db PATH]          open the window (default database: the application data folder)\n"
-    "  relaydesk serve [options]      headless broker: SQS, SNS and the native API on one port\n"
-    "  relaydesk policy COMMAND ...   explain | validate | render | diff a delivery policy\n"
-    "  relaydesk --help | --version\n\n";
+    "Usage: relaydesk [--db PATH]\n"
+    "       relaydesk serve [options]\n"
+    "       relaydesk policy explain|validate|render|diff [options] ...\n"
+    "\n"
+    "Relaydesk administers message queues, topics and notification retry policies: a desktop window, a headless\n"
+    "broker that AWS SDKs and the aws CLI talk to as they would to Amazon SQS and SNS, and commands that explain,\n"
+    "check and draw delivery policies. Without a command it opens the window.\n"
+    "\n"
+    "Commands:\n"
+    "  serve                  the headless broker: SQS, SNS and the native JSON API on one port\n"
+    "  policy                 explain, validate, render or diff a delivery policy\n"
+    "\n"
+    "Options:\n"
+    "  --db PATH              database the window opens (default: relaydesk.db in the application data folder)\n"
+    "  -h, --help             this text\n"
+    "  --version              the version\n"
+    "\n"
+    "Each command has its own help: relaydesk serve --help, relaydesk policy --help.\n"
+    "Exit status: 0 ok, 1 failure, 2 usage error.\n";
 
 QStringList argumentsOf(int argc, char **argv)
 {
@@ -44,11 +60,15 @@ void print(FILE *stream, const QString &text)
 
 int usageError(const QString &message)
 {
-    print(stderr, QStringLiteral("relaydesk: %1\n%2").arg(message, QLatin1String(kUsage)));
+    print(stderr, QStringLiteral("relaydesk: %1\nTry 'relaydesk --help'.\n").arg(message));
     return relaydesk::kExitUsage;
 }
 
 #ifdef RELAYDESK_HAS_GUI
+// The application id (reverse DNS): the desktop entry, the AppStream metainfo
+// and the icons are installed under this name (installer/CMakeLists.txt).
+const char *const kDesktopFileName = "io.github.relaydesk.Relaydesk";
+
 // Headless machines often lack XDG_RUNTIME_DIR; Qt then warns on stderr and
 // uses /tmp/runtime-USER. Use that same directory, quietly, so a CLI render
 // prints only its own line.
@@ -86,6 +106,16 @@ int runPolicy(int argc, char **argv, const QStringList &arguments)
 int runWindow(int argc, char **argv, const QStringList &arguments)
 {
     for (int i = 0; i < arguments.size(); ++i) {
+        if (arguments[i] == QLatin1String("--help") || arguments[i] == QLatin1String("-h")) {
+            print(stdout, QLatin1String(kUsage));
+            return relaydesk::kExitOk;
+        }
+        if (arguments[i] == QLatin1String("--version")) {
+            print(stdout, relaydesk::versionText());
+            return relaydesk::kExitOk;
+        }
+    }
+    for (int i = 0; i < arguments.size(); ++i) {
         if (arguments[i] == QLatin1String("--db") && i + 1 < arguments.size())
             ++i; // the broker that uses it comes with a later version; accepted so scripts keep working
         else
@@ -94,21 +124,23 @@ int runWindow(int argc, char **argv, const QStringList &arguments)
 #ifdef RELAYDESK_HAS_GUI
     if (!displayAvailable()) {
         print(stderr, QStringLiteral("relaydesk: no display available (DISPLAY and WAYLAND_DISPLAY are unset), so the "
-                                     "window cannot open.\n%1")
-                          .arg(QLatin1String(kUsage)));
+                                     "window cannot open; 'relaydesk serve' and 'relaydesk policy' need none.\n"
+                                     "Try 'relaydesk --help'.\n"));
         return 1;
     }
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Relaydesk"));
     QApplication::setApplicationName(QStringLiteral("Relaydesk"));
     QApplication::setApplicationVersion(QStringLiteral(RELAYDESK_VERSION));
+    QGuiApplication::setDesktopFileName(QLatin1String(kDesktopFileName));
     relaydesk::MainWindow window;
     window.show();
     return app.exec();
 #else
     (void)argc;
     (void)argv;
-    print(stderr, QStringLiteral("relaydesk: this build has no window (RELAYDESK_GUI=OFF).\n%1").arg(QLatin1String(kUsage)));
+    print(stderr, QStringLiteral("relaydesk: this build has no window (RELAYDESK_GUI=OFF); 'relaydesk serve' and "
+                                 "'relaydesk policy' work.\nTry 'relaydesk --help'.\n"));
     return 1;
 #endif
 }
@@ -119,14 +151,6 @@ int main(int argc, char **argv)
 {
     const QStringList arguments = argumentsOf(argc, argv).mid(1);
     const QString command = arguments.value(0);
-    if (command == QLatin1String("--help") || command == QLatin1String("-h")) {
-        print(stdout, QLatin1String(kUsage) + relaydesk::policyCommandUsage());
-        return relaydesk::kExitOk;
-    }
-    if (command == QLatin1String("--version")) {
-        print(stdout, QStringLiteral("relaydesk %1\n").arg(QLatin1String(RELAYDESK_VERSION)));
-        return relaydesk::kExitOk;
-    }
     if (command == QLatin1String("policy"))
         return runPolicy(argc, argv, arguments.mid(1));
     if (command == QLatin1String("serve"))

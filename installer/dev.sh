@@ -5,6 +5,10 @@
 #   installer/dev.sh run [ARGS...]   install what is missing, build, start relaydesk (ARGS go to the program)
 #   installer/dev.sh test            install what is missing, build, run every test through CTest
 #   installer/dev.sh build           install what is missing, build
+#   installer/dev.sh package         build the Release configuration (build/release) and the Debian package:
+#                                    build/release/relaydesk_VERSION_amd64.deb (+ relaydesk-dbgsym .ddeb)
+#   installer/dev.sh check-package   build the package, install it in a fresh Debian 12 root and run it
+#                                    from the installed files (installer/check-installed.sh; not in CI)
 #
 # Environment: RELAYDESK_BUILD_DIR (default build/dev), CI=true (warnings become errors).
 set -euo pipefail
@@ -12,6 +16,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${RELAYDESK_BUILD_DIR:-$ROOT/build/dev}
 HEADLESS_BUILD_DIR=${RELAYDESK_HEADLESS_BUILD_DIR:-$ROOT/build/headless}
+RELEASE_BUILD_DIR=${RELAYDESK_RELEASE_BUILD_DIR:-$ROOT/build/release}
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 # Everything the build, the app and the tests need from Debian 12.
@@ -21,6 +26,8 @@ PACKAGES=(
   nlohmann-json3-dev libsqlite3-dev libssl-dev
   xvfb xauth fonts-dejavu-core
   awscli python3-boto3 python3-cryptography openssl ca-certificates curl ccache
+  # desktop integration and the .deb: generated icons, man page and completion, their checks, cpack's shlibdeps
+  python3 librsvg2-bin desktop-file-utils appstream man-db groff-base bsdextrautils bash-completion dpkg-dev file
 )
 
 log() { printf 'dev.sh: %s\n' "$*" >&2; }
@@ -58,6 +65,43 @@ configure_and_build() {
   cmake --build "$dir" -j "$JOBS"
 }
 
+# build_package: the Release configuration installed under /usr, packaged by
+# installer/package.cmake. Its compile flags are Debian's (-O2 -g; cpack splits
+# the debug info into the -dbgsym package) — the same as the dev build's, so
+# ccache serves most objects. Only the program and its data are built, not the tests.
+build_package() {
+  local werror=OFF launcher=()
+  [ "${CI:-}" = "true" ] && werror=ON
+  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  if [ ! -f "$RELEASE_BUILD_DIR/build.ninja" ]; then
+    cmake -S "$ROOT" -B "$RELEASE_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -g -DNDEBUG" \
+      -DCMAKE_INSTALL_PREFIX=/usr -DRELAYDESK_WERROR=$werror "${launcher[@]}"
+  fi
+  cmake --build "$RELEASE_BUILD_DIR" -j "$JOBS" --target relaydesk relaydesk_desktop_data
+  rm -f "$RELEASE_BUILD_DIR"/relaydesk*.deb "$RELEASE_BUILD_DIR"/relaydesk*.ddeb
+  (cd "$RELEASE_BUILD_DIR" && cpack -G DEB)
+  ls "$RELEASE_BUILD_DIR"/relaydesk_*_amd64.deb >/dev/null
+}
+
+# check_package: installs the package in a fresh Debian 12 root
+# (../shared/tools/fresh-debian) and runs installer/check-installed.sh there on
+# the installed files. The root's /src is a clone of the committed HEAD, which
+# has no build output: the .deb goes into the kept root's /tmp between an
+# unpacking run and the checking run.
+check_package() {
+  local deb tool root status=0
+  deb=$(ls "$RELEASE_BUILD_DIR"/relaydesk_*_amd64.deb)
+  tool=$ROOT/../shared/tools/fresh-debian
+  root=$(mktemp -d /var/tmp/relaydesk-check-package.XXXXXX)
+  (cd "$ROOT" && "$tool" --keep "$root" -- true)
+  cp "$deb" "$root/tmp/"
+  (cd "$ROOT" && "$tool" --reuse "$root" -- installer/check-installed.sh "/tmp/$(basename "$deb")") || status=$?
+  [ -f "$root/tmp/relaydesk-window.png" ] && cp "$root/tmp/relaydesk-window.png" "$RELEASE_BUILD_DIR/check-package-window.png" \
+    && log "the window as started from the desktop entry: $RELEASE_BUILD_DIR/check-package-window.png"
+  rm -rf --one-file-system "$root"
+  return $status
+}
+
 has_display() {
   [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]
 }
@@ -88,8 +132,17 @@ case "$command" in
     install_missing
     configure_and_build "$BUILD_DIR"
     ;;
+  package)
+    install_missing
+    build_package
+    ;;
+  check-package)
+    install_missing
+    build_package
+    check_package
+    ;;
   *)
-    echo "usage: installer/dev.sh run [ARGS...] | test | build" >&2
+    echo "usage: installer/dev.sh run [ARGS...] | test | build | package | check-package" >&2
     exit 2
     ;;
 esac

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "policy_command.h"
 
+#include "command_help.h"
 #include "policy_input.h"
 
 #include "policy/policy_presets.h"
@@ -46,13 +47,18 @@ constexpr Subcommand kSubcommands[] = {
 
 QString policyUsage()
 {
-    QString text = QStringLiteral("Usage: relaydesk policy COMMAND ...\n\nCommands:\n");
+    QString text = QStringLiteral("Usage: relaydesk policy explain|validate|render|diff [options] ...\n\n"
+                                  "Explain, check, draw and compare delivery policies, without a broker.\n\n"
+                                  "Commands:\n");
     for (const Subcommand &sub : kSubcommands)
-        text += QStringLiteral("  %1 %2\n      %3\n").arg(QLatin1String(sub.name), QLatin1String(sub.synopsis),
-                                                          QLatin1String(sub.description));
-    text += QStringLiteral("\nPolicy files may be in any of the three JSON forms (SNS subscription, SNS topic, "
+        text += QStringLiteral("  %1  %2\n").arg(QString::fromLatin1(sub.name).leftJustified(9), QLatin1String(sub.description));
+    text += QStringLiteral("\nOptions:\n"
+                           "  -h, --help  Show this help.\n"
+                           "  --version   Show the version.\n"
+                           "\nPolicy files may be in any of the three JSON forms (SNS subscription, SNS topic, "
                            "Zaqar); the form is detected.\nPresets: %1\nExit status: 0 ok, 1 invalid policy or "
-                           "unreadable input, 2 usage error.\n")
+                           "unreadable input, 2 usage error.\n"
+                           "Each command has its own help: relaydesk policy COMMAND --help\n")
                 .arg(QString::fromStdString(policyPresetNameList()));
     return text;
 }
@@ -86,15 +92,15 @@ public:
     {
         const QString name = arguments.value(0);
         if (name.isEmpty()) {
-            write(m_err, QStringLiteral("relaydesk: missing policy command\n") + policyUsage());
-            return kExitUsage;
+            return usageError(m_err, QStringLiteral("missing policy command (explain, validate, render or diff)"),
+                              QString());
         }
         if (name == QLatin1String("--help") || name == QLatin1String("-h")) {
             write(m_out, policyUsage());
             return kExitOk;
         }
         if (name == QLatin1String("--version")) {
-            write(m_out, QStringLiteral("relaydesk %1\n").arg(QLatin1String(RELAYDESK_VERSION)));
+            write(m_out, versionText());
             return kExitOk;
         }
         const Subcommand *sub = nullptr;
@@ -109,13 +115,16 @@ public:
                               QString());
 
         QCommandLineParser parser;
-        parser.setApplicationDescription(QLatin1String(sub->description));
+        QString description = QLatin1String(sub->description);
+        if (name == QLatin1String("explain")) {
+            parser.addOption(m_options.preset);
+            description += QStringLiteral("\nPresets: %1").arg(QString::fromStdString(policyPresetNameList()));
+        }
+        parser.setApplicationDescription(description);
         parser.addOption(m_options.protocol);
         parser.addOption(m_options.format);
         parser.addOption(m_options.help);
         parser.addOption(m_options.version);
-        if (name == QLatin1String("explain"))
-            parser.addOption(m_options.preset);
         const bool isDiff = name == QLatin1String("diff");
         if (isDiff) {
             parser.addPositionalArgument(QStringLiteral("A"), QStringLiteral("First policy: file, '-' or preset:NAME."));
@@ -126,12 +135,11 @@ public:
         if (!parser.parse(QStringList{QStringLiteral("relaydesk policy ") + name} + arguments.mid(1)))
             return usageError(m_err, parser.errorText(), name);
         if (parser.isSet(m_options.help)) {
-            write(m_out, parser.helpText().replace(QStringLiteral("[options]"),
-                                                   QStringLiteral("[options]  — ") + QLatin1String(sub->synopsis)));
+            write(m_out, commandHelpText(parser, QStringLiteral("relaydesk policy ") + name, QLatin1String(sub->synopsis)));
             return kExitOk;
         }
         if (parser.isSet(m_options.version)) {
-            write(m_out, QStringLiteral("relaydesk %1\n").arg(QLatin1String(RELAYDESK_VERSION)));
+            write(m_out, versionText());
             return kExitOk;
         }
 

@@ -7,6 +7,7 @@
 #include "broker/wall_time_source.h"
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
+#include "engine/command_help.h"
 #include "engine/delivery_worker.h"
 #include "net/broker_config.h"
 #include "net/broker_http_server.h"
@@ -102,6 +103,10 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
     const ServeOptions options = std::get<ServeOptions>(parsed);
     if (options.showHelp) {
         print(out, serveOptionsHelp());
+        return 0;
+    }
+    if (options.showVersion) {
+        print(out, versionText());
         return 0;
     }
     std::optional<BrokerConfig> config;   // --config: read and checked whole before anything starts

@@ -11,20 +11,23 @@ namespace {
 
 const QString kHelp = QStringLiteral(
     "Usage: relaydesk serve [options]\n"
+    "\n"
     "The headless broker: SQS (JSON and query protocols), SNS and the native JSON API on one port.\n"
     "\n"
+    "Options:\n"
     "  --db PATH|:memory:     database file (default: the application data folder's relaydesk.db)\n"
     "  --bind ADDRESS         address to listen on (default 127.0.0.1; any other prints a warning)\n"
     "  --port N               port (default 9911; 0 picks a free one)\n"
     "  --config FILE          apply a configuration file at start\n"
-    "  --clock MODE           real (default), scaled or virtual\n"
+    "  --clock real|scaled|virtual  clock mode (default real; virtual: time moves only when told to advance)\n"
     "  --time-scale X         speed of the scaled clock (e.g. 60)\n"
     "  --jitter FRACTION      retry-delay jitter, 0 to 0.5 (default 0.1): each delay d is drawn from d(1-J)..d(1+J)\n"
     "  --seed N               seed of the jitter, for repeatable runs\n"
     "  --request-timeout S    timeout of one HTTP/S delivery request in (wall) seconds, 1 to 3600 (default 15)\n"
     "  --ca-file FILE         PEM certificates trusted for https endpoints besides the system's (self-signed local endpoints)\n"
     "  --auto-confirm         confirm HTTP/S subscriptions without a confirmation request\n"
-    "  --help                 this text\n"
+    "  -h, --help             this text\n"
+    "  --version              the version\n"
     "\n"
     "When ready it prints one line: relaydesk: listening on http://HOST:PORT\n"
     "It stops on SIGINT or SIGTERM with everything committed.\n");
@@ -55,7 +58,9 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
     const QCommandLineOption caFile(QStringLiteral("ca-file"), {}, QStringLiteral("FILE"));
     const QCommandLineOption autoConfirm(QStringLiteral("auto-confirm"));
     const QCommandLineOption help(QStringList{QStringLiteral("help"), QStringLiteral("h")});
-    parser.addOptions({db, bind, port, config, clock, scale, jitter, seed, requestTimeout, caFile, autoConfirm, help});
+    const QCommandLineOption version(QStringLiteral("version"));
+    parser.addOptions({db, bind, port, config, clock, scale, jitter, seed, requestTimeout, caFile, autoConfirm, help,
+                       version});
     if (!parser.parse(QStringList{QStringLiteral("relaydesk serve")} + arguments))
         return parser.errorText();
     if (!parser.positionalArguments().isEmpty())
@@ -63,6 +68,7 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
 
     ServeOptions options;
     options.showHelp = parser.isSet(help);
+    options.showVersion = parser.isSet(version);
     options.databasePath = parser.isSet(db) ? parser.value(db) : defaultDatabasePath();
     if (options.databasePath.isEmpty())
         return QStringLiteral("--db needs a file name or :memory:");

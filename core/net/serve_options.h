@@ -32,6 +32,7 @@ struct ServeOptions {
     QString caFile;                   // PEM of CA certificates trusted for https endpoints besides the system's; empty: none
     bool autoConfirm = false;
     bool showHelp = false;
+    bool showVersion = false;
 
     // A bind address other than loopback: the caller prints a warning.
     bool bindsBeyondLoopback() const { return !bind.isLoopback(); }

@@ -240,7 +240,7 @@ private slots:
     {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("--help") << QStringList{"--help"} << "relaydesk policy COMMAND";
+        QTest::newRow("--help") << QStringList{"--help"} << "relaydesk policy explain|validate|render|diff";
         QTest::newRow("--version") << QStringList{"--version"} << "relaydesk 0.";
         QTest::newRow("policy --help") << QStringList{"policy", "--help"} << "explain";
         QTest::newRow("explain --help") << QStringList{"policy", "explain", "--help"} << "--preset";

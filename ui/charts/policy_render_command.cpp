@@ -2,6 +2,7 @@
 #include "charts/policy_render_command.h"
 
 #include "charts/policy_chart.h"
+#include "engine/command_help.h"
 #include "engine/policy_command.h"
 #include "engine/policy_input.h"
 
@@ -112,15 +113,11 @@ int runPolicyRenderCommand(const QStringList &arguments, FILE *out, FILE *err)
     if (!parser.parse(QStringList{QStringLiteral("relaydesk policy render")} + arguments.mid(1)))
         return usageError(err, parser.errorText());
     if (parser.isSet(helpOption)) {
-        // The parser names the running binary in its first line; say what to type instead.
-        QString help = parser.helpText();
-        help.replace(0, help.indexOf(QLatin1Char('\n')),
-                     QStringLiteral("Usage: relaydesk policy render %1").arg(QLatin1String(kSynopsis)));
-        write(out, help);
+        write(out, commandHelpText(parser, QStringLiteral("relaydesk policy render"), QLatin1String(kSynopsis)));
         return kExitOk;
     }
     if (parser.isSet(versionOption)) {
-        write(out, QStringLiteral("relaydesk %1\n").arg(QLatin1String(RELAYDESK_VERSION)));
+        write(out, versionText());
         return kExitOk;
     }
 
