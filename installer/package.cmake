@@ -8,22 +8,23 @@ set(CPACK_PACKAGE_VENDOR "Relaydesk maintainers")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "Relaydesk maintainers <maintainers@users.noreply.a-seed-7130bf12.example>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "local Amazon SQS and SNS broker with a delivery-policy editor")
-set(CPACK_PACKAGE_DESCRIPTION
-    "Relaydesk administers message queues, topics and notification retry policies\n"
-    "on your own machine, in a window or from the command line.\n"
-    "\n"
-    "Its broker speaks the Amazon SQS (JSON and query) and SNS protocols, so the\n"
-    "AWS SDKs and the aws command-line tool talk to it unchanged but for the\n"
-    "endpoint URL; it keeps queues, topics, subscriptions and messages in one\n"
-    "SQLite file and delivers to HTTP/S endpoints with the subscription's retry\n"
-    "policy. `relaydesk serve` runs it headless, as a test harness with a virtual\n"
-    "clock.\n"
-    "\n"
-    "The window's policy editor shows what a delivery policy means: a four-phase\n"
-    "chart, every retry's delay, totals and validation against the service's\n"
-    "limits; `relaydesk policy explain|validate|render|diff` do the same without\n"
-    "a display.")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}\n${CPACK_PACKAGE_DESCRIPTION}")
+# The long description, below the summary; "." alone is Debian's blank line
+# (and no double quotes: cpack would mangle them).
+string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION
+    "Relaydesk administers message queues, topics and notification retry\n"
+    "policies on your own machine, in a window or from the command line.\n"
+    ".\n"
+    "Its broker speaks the Amazon SQS (JSON and query) and SNS protocols, so\n"
+    "the AWS SDKs and the aws command-line tool talk to it unchanged but for\n"
+    "the endpoint URL; it keeps queues, topics, subscriptions and messages in\n"
+    "one SQLite file and delivers to HTTP/S endpoints with each subscription's\n"
+    "retry policy. The command relaydesk serve runs it headless, as a test harness\n"
+    "with a virtual clock.\n"
+    ".\n"
+    "The window's policy editor shows what a delivery policy means: a\n"
+    "four-phase chart, every retry's delay, totals and validation against the\n"
+    "service's limits; relaydesk policy explain, validate, render and diff\n"
+    "do the same without a display.")
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/relaydesk/relaydesk")
@@ -35,7 +36,8 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)             # the libraries the binary li
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, fonts-dejavu-core | fonts-freefont-ttf | fonts-liberation2")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "awscli")
-set(CPACK_DEBIAN_DEBUGINFO_PACKAGE ON)             # relaydesk-dbgsym: the debug info, split from the binary
-set(CPACK_STRIP_FILES ON)
+# relaydesk-dbgsym_VERSION_amd64.ddeb: cpack moves the debug info (-g) out of
+# the binary into it, by build id (so no CPACK_STRIP_FILES, which would drop it).
+set(CPACK_DEBIAN_DEBUGINFO_PACKAGE ON)
 set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
 include(CPack)
