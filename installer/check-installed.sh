@@ -14,17 +14,20 @@ cd /tmp
 
 step "tools for the checks only (not the package's dependencies)"
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends awscli xvfb xauth x11-apps x11-utils netpbm >/dev/null
+apt-get install -y -qq --no-install-recommends awscli xvfb xauth x11-apps x11-utils netpbm file man-db >/dev/null
 home_before=$(find /root /home -xdev 2>/dev/null | sort)
 
 step "apt-get install $deb"
-apt-get install -y --no-install-recommends "$deb" 2>&1 | grep -E '^(Setting up|Unpacking|The following NEW|E:)|relaydesk' || true
+apt-get install -y --no-install-recommends "$deb" >/tmp/apt-install.log 2>&1 || { cat /tmp/apt-install.log; fail "apt-get install"; }
+grep -E '^(Setting up relaydesk|[0-9]+ upgraded)' /tmp/apt-install.log
 dpkg-query -W -f='${Package} ${Version} ${Status}\n' relaydesk
 dpkg-query -W -f='Depends: ${Depends}\n' relaydesk
 [ "$(find /root /home -xdev 2>/dev/null | sort)" = "$home_before" ] || fail "installing wrote into a home directory"
 echo "nothing written into /root or /home"
 dpkg -L relaydesk | sort >/tmp/relaydesk-files
-grep -vE '^/(\.|usr|usr/share|usr/bin)$' /tmp/relaydesk-files | while read -r path; do [ -d "$path" ] || echo "$path"; done
+echo "installed files ($(while read -r p; do [ -d "$p" ] || echo "$p"; done </tmp/relaydesk-files | wc -l)), icons aside:"
+while read -r path; do [ -d "$path" ] || echo "  $path"; done </tmp/relaydesk-files | grep -v '/icons/hicolor/[0-9]'
+ls /usr/share/icons/hicolor/*/apps/io.github.relaydesk.Relaydesk.* | sed 's|/usr/share/icons/hicolor/||; s|/apps/.*||' | tr '\n' ' '; echo
 
 step "relaydesk --version"
 relaydesk --version

@@ -179,7 +179,8 @@ def paragraph(lines):
     """Help lines as one troff paragraph: wrapped prose joined, one-fact lines ("Presets: ...") kept apart."""
     out = [".PP"]
     for i, line in enumerate(lines):
-        if i > 0 and (lines[i - 1].endswith((".", ":")) or re.match(r"^[A-Z][\w ]*: ", line)):
+        # a short line, or one ending a sentence, is not hard-wrapped prose
+        if i > 0 and (lines[i - 1].endswith((".", ":")) or len(lines[i - 1]) < 70 or re.match(r"^[A-Z][\w ]*: ", line)):
             out.append(".br")
         out.append(styled(line))
     return out
