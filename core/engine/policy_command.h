@@ -15,7 +15,7 @@ namespace relaydesk {
 // chart, see ui/charts/policy_render_command.h): it returns 2 with a message.
 int runPolicyCommand(const QStringList &arguments, FILE *out = stdout, FILE *err = stderr);
 
-// The help text of `relaydesk policy` (all subcommands), for the top-level help.
+// The help text of `relaydesk policy` (what `relaydesk policy --help` prints).
 QString policyCommandUsage();
 
 // Exit statuses shared by all commands.
