@@ -93,7 +93,8 @@ void createQueue(const ActionInput &input, const SqsActionContext &context, Acti
     auto tags = input.stringMap(input.has("tags") ? "tags" : "Tags");
     if (!tags)
         return reply(tags.error());
-    context.service.createQueue(*name, *attributes, *tags, context.replyContext, mappedReplyWith<std::string>(std::move(reply), writeUrl(context.identity)));
+    context.service.createQueue(*name, *attributes, *tags, context.replyContext,
+                                mappedReplyWith<std::string>(std::move(reply), writeUrl(context.identity)));
 }
 
 void deleteQueue(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
@@ -109,7 +110,8 @@ void getQueueUrl(const ActionInput &input, const SqsActionContext &context, Acti
     auto name = input.requiredString("QueueName");
     if (!name)
         return reply(name.error());
-    context.service.getQueueUrl(*name, context.replyContext, mappedReplyWith<std::string>(std::move(reply), writeUrl(context.identity)));
+    context.service.getQueueUrl(*name, context.replyContext,
+                                mappedReplyWith<std::string>(std::move(reply), writeUrl(context.identity)));
 }
 
 void listQueues(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
