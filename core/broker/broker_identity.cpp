@@ -21,7 +21,19 @@ std::string arn(std::string_view service, const BrokerIdentity &identity, std::s
     return out;
 }
 
-BrokerError noSuchQueue() { return BrokerError(BrokerErrorCode::QueueDoesNotExist); }
+BrokerError noSuchQueue(std::string_view given)
+{
+    return BrokerError(BrokerErrorCode::QueueDoesNotExist, "The specified queue does not exist: " + std::string(given) + ".");
+}
+
+// An ARN of another region or account: says which ones this broker has
+// (one region and account per broker, whatever region a request is signed for).
+std::string elsewhere(const ArnParts &parts, const BrokerIdentity &identity)
+{
+    return " (" + std::string(parts.region != identity.region ? "region " + parts.region : "account " + parts.accountId) +
+           "): this broker is region " + identity.region + ", account " + identity.accountId +
+           " (relaydesk serve --region, --account)";
+}
 
 } // namespace
 
@@ -98,31 +110,38 @@ Result<std::string> BrokerIdentity::queueNameFromUrl(std::string_view url) const
             const std::string_view rest = url.substr(scheme.size());
             const auto slash = rest.find('/');
             if (slash == 0 || slash == std::string_view::npos)
-                return noSuchQueue();
+                return noSuchQueue(url);
             path = rest.substr(slash);
             break;
         }
     }
     if (path.empty() || path.front() != '/')
-        return noSuchQueue();
+        return noSuchQueue(url);
     path.remove_prefix(1);
     if (!path.empty() && path.back() == '/')
         path.remove_suffix(1);
     const auto slash = path.find('/');
-    if (slash == std::string_view::npos || path.substr(0, slash) != accountId)
-        return noSuchQueue();
+    if (slash == std::string_view::npos)
+        return noSuchQueue(url);
+    if (path.substr(0, slash) != accountId)
+        return BrokerError(BrokerErrorCode::QueueDoesNotExist,
+                           "The specified queue does not exist: " + std::string(url) + " names account " +
+                               std::string(path.substr(0, slash)) + "; this broker is account " + accountId +
+                               " (relaydesk serve --account).");
     const std::string_view name = path.substr(slash + 1);
     if (!validateQueueName(name))
-        return noSuchQueue();
+        return noSuchQueue(url);
     return std::string(name);
 }
 
 Result<std::string> BrokerIdentity::queueNameFromArn(std::string_view text) const
 {
     const auto parts = splitArn(text);
-    if (!parts || parts->service != "sqs" || parts->region != region || parts->accountId != accountId ||
-        !validateQueueName(parts->resource))
-        return noSuchQueue();
+    if (!parts || parts->service != "sqs" || !validateQueueName(parts->resource))
+        return noSuchQueue(text);
+    if (parts->region != region || parts->accountId != accountId)
+        return BrokerError(BrokerErrorCode::QueueDoesNotExist,
+                           "The specified queue does not exist: " + std::string(text) + elsewhere(*parts, *this) + ".");
     return parts->resource;
 }
 
@@ -132,7 +151,7 @@ Result<std::string> BrokerIdentity::topicNameFromArn(std::string_view text) cons
     if (!parts || parts->service != "sns" || !validateTopicName(parts->resource))
         return BrokerError(BrokerErrorCode::SnsInvalidParameter, "Invalid parameter: TopicArn");
     if (parts->region != region || parts->accountId != accountId)
-        return BrokerError(BrokerErrorCode::SnsNotFound, "Topic does not exist");
+        return BrokerError(BrokerErrorCode::SnsNotFound, "Topic does not exist: " + std::string(text) + elsewhere(*parts, *this));
     return parts->resource;
 }
 
@@ -149,7 +168,8 @@ Result<BrokerIdentity::SubscriptionRef> BrokerIdentity::subscriptionFromArn(std:
     if (!validateTopicName(ref.topicName) || !isUuid(ref.subscriptionId))
         return malformed;
     if (parts->region != region || parts->accountId != accountId)
-        return BrokerError(BrokerErrorCode::SnsNotFound, "Subscription does not exist");
+        return BrokerError(BrokerErrorCode::SnsNotFound,
+                           "Subscription does not exist: " + std::string(text) + elsewhere(*parts, *this));
     return ref;
 }
 

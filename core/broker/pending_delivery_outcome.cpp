@@ -56,10 +56,25 @@ AttemptRecord logEntryOf(const DeliveryJob &job, ClockTime startedAt)
     AttemptRecord entry;
     entry.messageId = job.messageId;
     entry.subscriptionArn = job.subscriptionArn;
+    entry.kind = attempt_log::kindOfDelivery(job.kind);
     entry.attempt = job.attempt;
     entry.phase = phaseOfAttempt(job.schedule, job.attempt);
     entry.plannedAt = job.due;
     entry.startedAt = startedAt;
+    return entry;
+}
+
+// The log row of a finished attempt: what came back.
+AttemptRecord logEntryOf(const AttemptReport &report)
+{
+    AttemptRecord entry = logEntryOf(report.job, report.startedAt);
+    entry.durationMs = report.durationMs;
+    entry.httpStatus = report.httpStatus;
+    if (report.failure == TransportFailure::Timeout)
+        entry.errorKind = "timeout";
+    else if (report.failure == TransportFailure::ConnectionError)
+        entry.errorKind = "connectionError";
+    entry.outcome = std::string(attemptOutcomeName(report.outcome));
     return entry;
 }
 
@@ -91,14 +106,7 @@ Result<RecordedAttempt> record(Database &db, IdSource &ids, const AttemptReport 
     if (!ends && job.expiresAt && report.nextDue > *job.expiresAt)
         ends = true;
 
-    AttemptRecord entry = logEntryOf(job, report.startedAt);
-    entry.durationMs = report.durationMs;
-    entry.httpStatus = report.httpStatus;
-    if (report.failure == TransportFailure::Timeout)
-        entry.errorKind = "timeout";
-    else if (report.failure == TransportFailure::ConnectionError)
-        entry.errorKind = "connectionError";
-    entry.outcome = std::string(attemptOutcomeName(report.outcome));
+    AttemptRecord entry = logEntryOf(report);
 
     if (!ends) {
         if (Result<std::int64_t> appended = attempt_log::append(db, entry); !appended)
@@ -134,6 +142,16 @@ Result<RecordedAttempt> record(Database &db, IdSource &ids, const AttemptReport 
     return result;
 }
 
+Status recordOneOff(Database &db, const AttemptReport &report)
+{
+    AttemptRecord entry = logEntryOf(report);
+    entry.final = std::string(
+        deliveryEndName(report.outcome == AttemptOutcome::Delivered ? DeliveryEnd::Delivered : DeliveryEnd::Discarded));
+    if (Result<std::int64_t> appended = attempt_log::append(db, entry); !appended)
+        return appended.error();
+    return {};
+}
+
 Result<bool> recordThrottledWait(Database &db, const DeliveryJob &job, ClockTime now)
 {
     Result<bool> pending = stillPending(db, job);
@@ -152,7 +170,9 @@ Status endWithoutAttempt(Database &db, const DeliveryJob &job)
     if (!last)
         return last.error();
     if (*last) {
-        if (Status marked = attempt_log::setFinal(db, **last, std::string(deliveryEndName(DeliveryEnd::Discarded)));
+        const DeliveryEnd end = job.kind == "SubscriptionConfirmation" && job.confirmed ? DeliveryEnd::Confirmed
+                                                                                         : DeliveryEnd::Discarded;
+        if (Status marked = attempt_log::setFinal(db, **last, std::string(deliveryEndName(end)));
             !marked)
             return marked;
     }

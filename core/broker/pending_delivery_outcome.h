@@ -51,6 +51,10 @@ namespace pending_delivery_outcome {
 // The published_messages row goes when its last pending delivery ended.
 Result<RecordedAttempt> record(Database &db, IdSource &ids, const AttemptReport &report, ClockTime now);
 
+// Logs an attempt that is made once and has no pending row (the
+// UnsubscribeConfirmation): one row, final delivered (2xx) or discarded.
+Status recordOneOff(Database &db, const AttemptReport &report);
+
 // Logs that the current attempt of `job` waits for its subscription's
 // throttle token (SPEC 4.3, 4.4): a row with outcome "throttled-wait",
 // startedAt `now`, no status, duration 0, final null. The attempt itself is
@@ -60,7 +64,8 @@ Result<bool> recordThrottledWait(Database &db, const DeliveryJob &job, ClockTime
 
 // Ends a pending delivery without an attempt (expired before it was due, or
 // a confirmation no longer needed): deletes it and marks the newest log row
-// of the message `final` = discarded.
+// of the message `final` = confirmed for a SubscriptionConfirmation whose
+// subscription is confirmed, discarded otherwise.
 Status endWithoutAttempt(Database &db, const DeliveryJob &job);
 
 // Queues a SubscriptionConfirmation (or UnsubscribeConfirmation) for an

@@ -22,6 +22,7 @@ std::string_view deliveryEndName(DeliveryEnd end)
     case DeliveryEnd::Delivered: return "delivered";
     case DeliveryEnd::DeadLettered: return "deadLettered";
     case DeliveryEnd::Discarded: return "discarded";
+    case DeliveryEnd::Confirmed: return "confirmed";
     }
     return "discarded";
 }

@@ -22,8 +22,10 @@ enum class AttemptOutcome { Delivered, Retryable, Permanent, Timeout, Connection
 std::string_view attemptOutcomeName(AttemptOutcome outcome);
 
 // What happened when a delivery ended (the log's `final`).
-enum class DeliveryEnd { Delivered, DeadLettered, Discarded };
-std::string_view deliveryEndName(DeliveryEnd end); // "delivered", "deadLettered", "discarded"
+// Confirmed: a SubscriptionConfirmation no longer sent because the
+// subscription was confirmed meanwhile (its last attempt failed, yet it did its job).
+enum class DeliveryEnd { Delivered, DeadLettered, Discarded, Confirmed };
+std::string_view deliveryEndName(DeliveryEnd end); // "delivered", "deadLettered", "discarded", "confirmed"
 
 // SPEC 4.2, per dialect. SNS: 2xx delivered; 5xx and 429 retryable; any other
 // status permanent. Zaqar: 500–599 and statuses outside 200–599 retryable;

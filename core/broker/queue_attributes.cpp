@@ -242,11 +242,17 @@ Result<QueueAttributes> parseQueueAttributes(std::string_view queueName, const A
     if (fifo != fifoName) {
         // The service's sentences: a FIFO queue needs the suffix, and without
         // FifoQueue=true the '.' of ".fifo" is not a name character.
+        // Then what to do about it.
+        const std::string name(queueName);
         return fifo ? BrokerError(Code::InvalidParameterValue,
                                   "The name of a FIFO queue can only include alphanumeric characters, hyphens, or "
-                                  "underscores, must end with .fifo suffix and be 1 to 80 in length.")
+                                  "underscores, must end with .fifo suffix and be 1 to 80 in length. Name it " +
+                                      name + ".fifo, or leave out FifoQueue=true for a standard queue.")
                     : BrokerError(Code::InvalidParameterValue,
-                                  "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length");
+                                  "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length. "
+                                  "Only a FIFO queue's name may end in .fifo: to create the FIFO queue " + name +
+                                      ", set the attribute FifoQueue=true (aws sqs create-queue --queue-name " + name +
+                                      " --attributes FifoQueue=true).");
     }
     if (Status fifoOnly = checkFifoOnly(given, fifo); !fifoOnly)
         return fifoOnly.error();

@@ -154,7 +154,8 @@ Result<QueueRecord> require(Database &db, std::string_view name)
     if (!found)
         return found.error();
     if (!found->has_value())
-        return BrokerError(BrokerErrorCode::QueueDoesNotExist);
+        return BrokerError(BrokerErrorCode::QueueDoesNotExist,
+                           "The specified queue does not exist: " + std::string(name) + ".");
     return std::move(**found);
 }
 

@@ -122,7 +122,8 @@ Result<EndpointProtocol> parseSubscriptionProtocol(std::string_view protocol)
     EndpointProtocol parsed = EndpointProtocol::Http;
     if (!parseEndpointProtocol(protocol, parsed))
         return BrokerError(BrokerErrorCode::SnsInvalidParameter,
-                           "Invalid parameter: Amazon SNS does not support this protocol string: " + std::string(protocol));
+                           "Invalid parameter: Amazon SNS does not support this protocol string: " + std::string(protocol) +
+                               ". This broker delivers to the protocols http, https and sqs.");
     return parsed;
 }
 

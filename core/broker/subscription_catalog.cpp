@@ -25,8 +25,21 @@ Result<SubscriptionRecord> requireSubscription(Database &db, const BrokerIdentit
     if (!found)
         return found.error();
     if (!found->has_value() || (*found)->topicName != ref->topicName)
-        return BrokerError(Code::SnsNotFound, "Subscription does not exist");
+        return BrokerError(Code::SnsNotFound, "Subscription does not exist: " + std::string(arn));
     return std::move(**found);
+}
+
+// An sqs endpoint that is not a queue ARN: what to give instead (the ARN
+// of the queue a URL names, when it does).
+BrokerError sqsEndpointError(const BrokerIdentity &identity, std::string_view endpoint)
+{
+    std::string message = "Invalid parameter: SQS endpoint ARN. The endpoint of an sqs subscription is the queue's ARN";
+    if (Result<std::string> queue = identity.queueNameFromUrl(endpoint); queue && endpoint.find("://") != std::string_view::npos)
+        message += ", not its URL: use " + identity.queueArn(*queue);
+    else
+        message += ", like " + identity.queueArn("orders");
+    return BrokerError(Code::SnsInvalidParameter,
+                       message + " (aws sqs get-queue-attributes --attribute-names QueueArn shows it).");
 }
 
 std::optional<std::int64_t> parseToken(std::string_view token)
@@ -49,19 +62,22 @@ Result<SubscribeReceipt> SubscriptionCatalog::subscribe(std::string_view topicNa
     if (!protocol)
         return protocol.error();
     if (Status valid = validateSubscriptionEndpoint(*protocol, endpoint); !valid)
-        return valid.error();
+        return *protocol == EndpointProtocol::Sqs ? sqsEndpointError(*m_identity, endpoint) : valid.error();
     Result<SubscriptionAttributes> parsed = parseSubscriptionAttributes(*protocol, attributes);
     if (!parsed)
         return parsed.error();
     if (*protocol == EndpointProtocol::Sqs) {
         Result<std::string> queueName = m_identity->queueNameFromArn(endpoint);
         if (!queueName)
-            return BrokerError(Code::SnsInvalidParameter, "Invalid parameter: Endpoint Reason: not a queue of this broker");
+            return BrokerError(Code::SnsInvalidParameter,
+                               "Invalid parameter: Endpoint Reason: not a queue of this broker: its queues are " +
+                                   m_identity->queueArn("NAME") + " (relaydesk serve --region, --account)");
         Result<std::optional<QueueRecord>> queue = queue_records::find(*m_db, *queueName);
         if (!queue)
             return queue.error();
         if (!queue->has_value())
-            return BrokerError(Code::SnsInvalidParameter, "Invalid parameter: Endpoint Reason: queue does not exist");
+            return BrokerError(Code::SnsInvalidParameter,
+                               "Invalid parameter: Endpoint Reason: queue does not exist: " + *queueName);
         if ((*queue)->isFifo() != topic->isFifo())
             return BrokerError(Code::SnsInvalidParameter,
                                topic->isFifo() ? "Invalid parameter: Endpoint Reason: FIFO topics can only deliver to FIFO queues"

@@ -75,7 +75,7 @@ Result<TopicRecord> require(Database &db, std::string_view name)
     if (!found)
         return found.error();
     if (!found->has_value())
-        return BrokerError(BrokerErrorCode::SnsNotFound, "Topic does not exist");
+        return BrokerError(BrokerErrorCode::SnsNotFound, "Topic does not exist: " + std::string(name));
     return std::move(**found);
 }
 

@@ -75,7 +75,26 @@ public:
             return;
         std::string envelope;
         const HttpDeliveryRequest http = buildDeliveryPost(job, m_identity, m_options.signEnvelope, envelope);
-        m_client->post(http, [hold = m_engine.holdAdvance()](HttpDeliveryResult) {});
+        const ClockTime started = m_engine.clock().now();
+        // Logged like any attempt (kind unsubscribeConfirmation), not retried.
+        m_client->post(http, [self = shared_from_this(), job, started,
+                              hold = m_engine.holdAdvance()](HttpDeliveryResult result) mutable {
+            if (!self->running())
+                return;
+            const AttemptReport report =
+                reportAttempt(std::move(job), {}, started, result, self->m_jitter, self->m_engine.clock().now());
+            self->m_engine.execute(
+                [report](Database &db, ClockTime) -> Result<bool> {
+                    if (Status logged = pending_delivery_outcome::recordOneOff(db, report); !logged)
+                        return logged.error();
+                    return true;
+                },
+                nullptr, [hold = std::move(hold)](Result<bool> logged) {
+                    if (!logged)
+                        qWarning("delivery worker: logging an UnsubscribeConfirmation failed: %s",
+                                 logged.error().message.c_str());
+                });
+        });
     }
 
     IdSource &ids() { return *m_ids; }
@@ -427,6 +446,7 @@ void DeliveryWorker::sendUnsubscribeConfirmation(UnsubscribedEndpoint unsubscrib
         job.confirmationToken = unsubscribed.token;
         job.message = confirmationMessage(job.kind, unsubscribed.subscriptionArn);
         job.published = engine.clock().now();
+        job.due = job.published;
         core->sendOnce(job);
     });
 }

@@ -22,6 +22,15 @@ std::function<void(Result<T>)> mappedReply(ActionReply reply, nlohmann::json (*w
     };
 }
 
+// The same with a writer that carries state (the request's identity).
+template <class T, class Write>
+std::function<void(Result<T>)> mappedReplyWith(ActionReply reply, Write write)
+{
+    return [reply = std::move(reply), write = std::move(write)](Result<T> result) {
+        reply(result ? Result<nlohmann::json>(write(*result)) : Result<nlohmann::json>(result.error()));
+    };
+}
+
 // Adapts a service reply without a value: an empty object.
 inline std::function<void(Status)> emptyReply(ActionReply reply)
 {

@@ -26,6 +26,7 @@ class UnitContext;
 // POST/GET /api/v1/config, the window's File → Import/Export.
 //
 //   {"version": 1,
+//    "region": "eu-west-1", "account": "123456789012",
 //    "queues": [{"name": "orders-dlq"},
 //               {"name": "orders", "attributes": {"VisibilityTimeout": "45",
 //                    "RedrivePolicy": {"deadLetterTargetArn": "arn:aws:sqs:us-east-1:000000000000:orders-dlq",
@@ -44,6 +45,11 @@ class UnitContext;
 //    its compact text (policies are nicer to check in as objects), a number
 //    or boolean as its text. Export writes values that are JSON objects or
 //    arrays as JSON, the rest as strings.
+//  - "region" and "account" (optional) say which broker the file is for:
+//    `serve --config FILE` starts with them unless --region/--account say
+//    otherwise; applying a file whose region or account differs from the
+//    broker's is refused (InvalidParameterValue naming both), so ARNs in it
+//    mean what they say. Export does not write them (files move between brokers).
 //  - An sqs endpoint may be "queue:NAME" (this broker's queue) or the queue ARN.
 //  - Subscriptions are matched by (topic, protocol, endpoint); declared ones
 //    are confirmed at once (the file is trusted: no confirmation handshake).
@@ -108,6 +114,14 @@ Result<BrokerConfig> readBrokerConfig(const nlohmann::json &document, const Brok
 // The same from file text / a file (errors also for unreadable or non-JSON files).
 Result<BrokerConfig> readBrokerConfigText(const std::string &text, const BrokerIdentity &identity);
 Result<BrokerConfig> readBrokerConfigFile(const std::string &path, const BrokerIdentity &identity);
+// The file's "region"/"account" over `identity` (validated; a document that
+// is not an object changes nothing). Pure.
+Result<BrokerIdentity> readConfigIdentity(const nlohmann::json &document, BrokerIdentity identity);
+// The same from a file (errors for unreadable or non-JSON files).
+Result<BrokerIdentity> readConfigFileIdentity(const std::string &path, BrokerIdentity identity);
+// The file's "region"/"account", when present, equal `identity`'s (else
+// InvalidParameterValue naming both). Pure.
+Status checkConfigIdentity(const nlohmann::json &document, const BrokerIdentity &identity);
 // The document of a config (deterministic; see above). Pure.
 nlohmann::json writeBrokerConfig(const BrokerConfig &config, const BrokerIdentity &identity);
 

@@ -304,8 +304,10 @@ Result<BrokerConfig> readBrokerConfig(const nlohmann::json &document, const Brok
 {
     if (!document.is_object())
         return structureError("config", "must be a JSON object");
-    if (Status keys = onlyKeys(document, "", {"version", "queues", "topics", "delete"}); !keys)
+    if (Status keys = onlyKeys(document, "", {"version", "region", "account", "queues", "topics", "delete"}); !keys)
         return keys.error();
+    if (Status same = checkConfigIdentity(document, identity); !same)
+        return same.error();
     if (document.contains("version") && document["version"] != Json(1))
         return structureError("version", "must be 1");
     BrokerConfig config;

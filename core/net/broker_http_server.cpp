@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "net/broker_http_server.h"
 
+#include "net/broker_health.h"
 #include "net/mock_endpoints.h"
 #include "net/native_api.h"
 #include "net/query_protocol.h"
+#include "net/serve_identity.h"
 #include "net/sqs_json_protocol.h"
 #include "net/wire_error.h"
 
@@ -41,6 +43,14 @@ bool BrokerHttpServer::handleRequest(const QHttpServerRequest &request, QTcpSock
                                QByteArray::fromStdString(m_options.signingCertificatePem)});
         return true;
     }
+    if (url.path() == QLatin1String("/health") && m_options.health != nullptr) {
+        channel.send(m_options.health->reply(methodName(request.method()).toStdString()));
+        return true;
+    }
+    // Replies name queues by the host the client used (unless advertised).
+    const std::optional<BrokerIdentity> forHost =
+        identityForHost(m_identity, m_options.advertisedEndpoint, request.value("host"));
+    const BrokerIdentity &identity = forHost ? *forHost : m_identity;
     const bool tooLarge = static_cast<std::size_t>(request.body().size()) > kMaxBodyBytes;
     const WireError tooLargeError =
         WireError::bodyTooLarge("The request body is larger than " + std::to_string(kMaxBodyBytes) + " bytes.");
@@ -50,7 +60,7 @@ bool BrokerHttpServer::handleRequest(const QHttpServerRequest &request, QTcpSock
         if (tooLarge)
             channel.send(sqsJsonErrorReply(tooLargeError, newRequestId()));
         else
-            answerSqsJson(target, request.body(), SqsActionContext{m_service, m_identity, this}, channel);
+            answerSqsJson(target, request.body(), SqsActionContext{m_service, identity, this}, channel);
         return true;
     }
 
@@ -63,7 +73,7 @@ bool BrokerHttpServer::handleRequest(const QHttpServerRequest &request, QTcpSock
         if (const std::string *problem = std::get_if<std::string>(&parsed))
             channel.send(nativeErrorReply(WireError::malformedRequest(*problem)));
         else
-            answerNative(std::get<NativeRequest>(parsed), NativeContext{m_engine, m_service, m_identity, this, m_options.mocks,
+            answerNative(std::get<NativeRequest>(parsed), NativeContext{m_engine, m_service, identity, this, m_options.mocks,
                                                                        &m_options.signingCertificatePem}, channel);
         return true;
     }
@@ -76,8 +86,8 @@ bool BrokerHttpServer::handleRequest(const QHttpServerRequest &request, QTcpSock
             channel.send(sqsQueryErrorReply(tooLargeError, newRequestId()));
             return true;
         }
-        const SqsActionContext sqs{m_service, m_identity, this};
-        const SnsActionContext sns{m_service, m_identity, this, m_options.autoConfirm};
+        const SqsActionContext sqs{m_service, identity, this};
+        const SnsActionContext sns{m_service, identity, this, m_options.autoConfirm};
         const QByteArray parameters = form ? request.body() : url.query(QUrl::FullyEncoded).toUtf8();
         answerQuery(parameters, url.path().toUtf8(), request.value("authorization"), sqs, sns, channel);
         return true;

@@ -11,12 +11,14 @@
 namespace relaydesk {
 
 class BrokerEngine;
+class BrokerHealth;
 class BrokerService;
 class MockEndpoints;
 
 // The one port of `relaydesk serve` (SPEC 8.2): routes each request by its
 // shape —
 //   /_mock/NAME…                                  → the mock endpoints (SPEC 4.7)
+//   GET /health                                   → the broker's state (broker_health.h)
 //   GET /SimpleNotificationService.pem            → the signing certificate (SPEC 4.1)
 //   POST with X-Amz-Target: AmazonSQS.*          → SQS JSON protocol
 //   /api/v1/…                                    → native JSON API
@@ -40,6 +42,10 @@ public:
         bool autoConfirm = false;   // HTTP/S subscriptions start confirmed (serve --auto-confirm)
         MockEndpoints *mocks = nullptr;     // null: /_mock/ and /api/v1/mocks answer 404
         std::string signingCertificatePem;  // empty: /SimpleNotificationService.pem answers 404
+        // false: replies to a request build queue URLs on its Host header
+        // (identityForHost); true (serve --advertised-url): always on the identity's endpoint.
+        bool advertisedEndpoint = false;
+        const BrokerHealth *health = nullptr;  // null: GET /health answers 404
     };
 
     BrokerHttpServer(BrokerEngine &engine, BrokerService &service, BrokerIdentity identity, Options options,

@@ -21,6 +21,7 @@ class QObject;
 namespace relaydesk {
 
 class BrokerEngine;
+class Clock;
 class BrokerService;
 class MockEndpoints;
 
@@ -68,6 +69,8 @@ std::variant<NativeRequest, std::string> readNativeRequest(const QByteArray &met
 // The route tables of the resource files (native_*_routes.cpp). Each returns
 // false when the path is not its resource (the router then tries the next).
 namespace native_routes {
+// The clock as GET /clock answers it: {"mode", "scale", "now", "nowMs"} (also in GET /health).
+nlohmann::json clockJson(const Clock &clock);
 bool clock(const NativeRequest &, const NativeContext &, const NativeReply &);
 // /config: GET exports, POST applies a configuration document (native_config_routes.cpp).
 bool config(const NativeRequest &, const NativeContext &, const NativeReply &);

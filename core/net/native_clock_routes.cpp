@@ -16,15 +16,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-Json clockJson(const Clock &clock)
-{
-    const ClockTime now = clock.now();
-    return {{"mode", std::string(clockModeName(clock.mode()))},
-            {"scale", clock.scale()},
-            {"now", formatIso8601(now)},
-            {"nowMs", toEpochMilliseconds(now)}};
-}
-
 NativeAnswer invalid(std::string message)
 {
     return NativeAnswer::failure(BrokerError(BrokerErrorCode::InvalidParameterValue, std::move(message)));
@@ -75,6 +66,15 @@ Json issuesJson(const PolicyIssues &issues)
 }
 
 } // namespace
+
+Json clockJson(const Clock &clock)
+{
+    const ClockTime now = clock.now();
+    return {{"mode", std::string(clockModeName(clock.mode()))},
+            {"scale", clock.scale()},
+            {"now", formatIso8601(now)},
+            {"nowMs", toEpochMilliseconds(now)}};
+}
 
 bool clock(const NativeRequest &request, const NativeContext &context, const NativeReply &reply)
 {

@@ -4,6 +4,7 @@
 
 #include "engine/broker_service.h"
 #include "net/action_input.h"
+#include "net/serve_identity.h"
 #include "net/sqs_messages.h"
 
 #include <limits>
@@ -99,7 +100,7 @@ void listQueues(const NativeContext &context, const NativeReply &reply)
                                    Json list = Json::array();
                                    for (const std::string &url : page.queueUrls) {
                                        auto name = identity.queueNameFromUrl(url);
-                                       list.push_back({{"name", name ? *name : url}, {"url", url}});
+                                       list.push_back({{"name", name ? *name : url}, {"url", rebasedQueueUrl(identity, url)}});
                                    }
                                    return Json{{"queues", std::move(list)}};
                                }));
@@ -113,8 +114,8 @@ void createQueue(const NativeRequest &request, const NativeContext &context, con
     context.service.createQueue(creation->name, creation->attributes, creation->tags, context.replyContext,
                                 answerWith<std::string>(
                                     reply,
-                                    [name = creation->name](const std::string &url) {
-                                        return Json{{"name", name}, {"url", url}};
+                                    [name = creation->name, identity = context.identity](const std::string &url) {
+                                        return Json{{"name", name}, {"url", rebasedQueueUrl(identity, url)}};
                                     },
                                     201));
 }

@@ -10,8 +10,10 @@
 #include "engine/command_help.h"
 #include "engine/delivery_worker.h"
 #include "net/broker_config.h"
+#include "net/broker_health.h"
 #include "net/broker_http_server.h"
 #include "net/mock_endpoints.h"
+#include "net/serve_identity.h"
 #include "net/serve_options.h"
 #include "store/database.h"
 
@@ -109,9 +111,20 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
         print(out, versionText());
         return 0;
     }
+    // Region and account: the options, else the config file's, else the
+    // defaults; the endpoint once the port is known (serve_identity.h).
+    BrokerIdentity identity;
+    if (!options.configFile.isEmpty()) {
+        auto fromFile = readConfigFileIdentity(options.configFile.toStdString(), identity);
+        if (!fromFile) {
+            print(err, QStringLiteral("relaydesk serve: %1\n").arg(QString::fromStdString(fromFile.error().message)));
+            return 1;
+        }
+        identity = serveIdentity(options, 0, *fromFile);
+    }
     std::optional<BrokerConfig> config;   // --config: read and checked whole before anything starts
     if (!options.configFile.isEmpty()) {
-        auto read = readBrokerConfigFile(options.configFile.toStdString(), BrokerIdentity{});
+        auto read = readBrokerConfigFile(options.configFile.toStdString(), identity);
         if (!read) {
             print(err, QStringLiteral("relaydesk serve: %1\n").arg(QString::fromStdString(read.error().message)));
             return 1;
@@ -148,8 +161,8 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
                                   "the broker checks no credentials\n")
                        .arg(hostText(options.bind)));
 
-    BrokerIdentity identity;
-    identity.endpoint = QStringLiteral("http://%1:%2").arg(hostText(options.bind)).arg(listener->serverPort()).toStdString();
+    const quint16 listenerPort = listener->serverPort();
+    identity = serveIdentity(options, listenerPort, identity);
 
     SystemWallTimeSource wall;
     BrokerEngineOptions engineOptions;
@@ -181,7 +194,10 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
     auto service = std::make_unique<BrokerService>(engine, identity);
     service->setDeliveryWorker(worker.get());
     MockEndpoints mocks(engine.clock());
+    BrokerHealth health(engine.clock(), identity, options.databasePath.toStdString());   // 503 until ready
     BrokerHttpServer::Options serverOptions;
+    serverOptions.advertisedEndpoint = !options.advertisedUrl.isEmpty();
+    serverOptions.health = &health;
     serverOptions.autoConfirm = options.autoConfirm;
     serverOptions.mocks = &mocks;
     serverOptions.signingCertificatePem = (*signer)->certificatePem();
@@ -203,8 +219,14 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
         }
     }
     worker->start();
-    print(out, QStringLiteral("relaydesk: listening on %1\n").arg(QString::fromStdString(identity.endpoint)));
+    health.setState(BrokerHealth::State::Ready);
+    if (!options.advertisedUrl.isEmpty())
+        print(err, QStringLiteral("relaydesk serve: the URLs handed out start with %1\n").arg(options.advertisedUrl));
+    // Where it listens, as a client on this machine reaches it (never 0.0.0.0).
+    print(out, QStringLiteral("relaydesk: listening on %1\n")
+                   .arg(QString::fromStdString(reachableEndpoint(options.bind, listenerPort))));
     const int status = QCoreApplication::exec();
+    health.setState(BrokerHealth::State::Stopping);
 
     server.reset();   // no new requests
     service->setDeliveryWorker(nullptr);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "net/serve_options.h"
 
+#include "broker/broker_identity.h"
+
 #include <QCommandLineParser>
 #include <QDir>
 #include <QStandardPaths>
@@ -26,16 +28,46 @@ const QString kHelp = QStringLiteral(
     "  --request-timeout S    timeout of one HTTP/S delivery request in (wall) seconds, 1 to 3600 (default 15)\n"
     "  --ca-file FILE         PEM certificates trusted for https endpoints besides the system's (self-signed local endpoints)\n"
     "  --auto-confirm         confirm HTTP/S subscriptions without a confirmation request\n"
+    "  --region REGION        the region in every ARN, e.g. eu-west-1 (default: the config file's, else us-east-1)\n"
+    "  --account ID           the 12-digit account id in ARNs and queue URLs (default: the config file's, else 000000000000)\n"
+    "  --advertised-url URL   base of every URL handed out, e.g. http://host.docker.internal:9911 (default: queue URLs follow the request's Host)\n"
     "  -h, --help             this text\n"
     "  --version              the version\n"
     "\n"
-    "When ready it prints one line: relaydesk: listening on http://HOST:PORT\n"
+    "When ready it prints one line, relaydesk: listening on http://HOST:PORT (127.0.0.1 for a wildcard bind),\n"
+    "and GET /health answers 200.\n"
     "It stops on SIGINT or SIGTERM with everything committed.\n");
 
 QString defaultDatabasePath()
 {
     const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
     return QDir(folder.isEmpty() ? QDir::homePath() : folder).filePath(QStringLiteral("relaydesk.db"));
+}
+
+// --region, --account, --advertised-url into `options`; the usage error, if any.
+QString readIdentityOptions(const QCommandLineParser &parser, const QCommandLineOption &region,
+                            const QCommandLineOption &account, const QCommandLineOption &advertisedUrl,
+                            ServeOptions &options)
+{
+    BrokerIdentity check;   // the defaults, each option checked alone so the message names it
+    options.region = parser.value(region);
+    options.accountId = parser.value(account);
+    options.advertisedUrl = parser.value(advertisedUrl);
+    while (options.advertisedUrl.endsWith(QLatin1Char('/')))
+        options.advertisedUrl.chop(1);
+    const std::pair<const QCommandLineOption *, std::string *> fields[] = {
+        {&region, &check.region}, {&account, &check.accountId}, {&advertisedUrl, &check.endpoint}};
+    for (const auto &[option, field] : fields) {
+        if (!parser.isSet(*option))
+            continue;
+        const std::string before = *field;
+        *field = option == &advertisedUrl ? options.advertisedUrl.toStdString() : parser.value(*option).toStdString();
+        if (Status valid = check.validate(); !valid)
+            return QStringLiteral("--%1: '%2': %3")
+                .arg(option->names().constFirst(), parser.value(*option), QString::fromStdString(valid.error().message));
+        *field = before;
+    }
+    return {};
 }
 
 } // namespace
@@ -57,10 +89,13 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
     const QCommandLineOption requestTimeout(QStringLiteral("request-timeout"), {}, QStringLiteral("SECONDS"));
     const QCommandLineOption caFile(QStringLiteral("ca-file"), {}, QStringLiteral("FILE"));
     const QCommandLineOption autoConfirm(QStringLiteral("auto-confirm"));
+    const QCommandLineOption region(QStringLiteral("region"), {}, QStringLiteral("REGION"));
+    const QCommandLineOption account(QStringLiteral("account"), {}, QStringLiteral("ID"));
+    const QCommandLineOption advertisedUrl(QStringLiteral("advertised-url"), {}, QStringLiteral("URL"));
     const QCommandLineOption help(QStringList{QStringLiteral("help"), QStringLiteral("h")});
     const QCommandLineOption version(QStringLiteral("version"));
-    parser.addOptions({db, bind, port, config, clock, scale, jitter, seed, requestTimeout, caFile, autoConfirm, help,
-                       version});
+    parser.addOptions({db, bind, port, config, clock, scale, jitter, seed, requestTimeout, caFile, autoConfirm, region, account,
+                       advertisedUrl, help, version});
     if (!parser.parse(QStringList{QStringLiteral("relaydesk serve")} + arguments))
         return parser.errorText();
     if (!parser.positionalArguments().isEmpty())
@@ -126,6 +161,8 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
     if (parser.isSet(caFile) && options.caFile.isEmpty())
         return QStringLiteral("--ca-file needs a file name");
     options.autoConfirm = parser.isSet(autoConfirm);
+    if (const QString problem = readIdentityOptions(parser, region, account, advertisedUrl, options); !problem.isEmpty())
+        return problem;
     return options;
 }
 

@@ -33,6 +33,15 @@ struct ServeOptions {
     bool autoConfirm = false;
     bool showHelp = false;
     bool showVersion = false;
+    // Who the broker says it is (SPEC 1): empty = the config file's
+    // "region"/"account", else the defaults (us-east-1, 000000000000).
+    // Checked by parseServeOptions (BrokerIdentity::validate's rules).
+    QString region;
+    QString accountId;
+    // --advertised-url: the base of every URL the broker hands out (queue
+    // URLs, SubscribeURL, UnsubscribeURL, SigningCertURL), "http(s)://HOST[:PORT]"
+    // without a trailing slash. Empty: derived (see serve_identity.h).
+    QString advertisedUrl;
 
     // A bind address other than loopback: the caller prints a warning.
     bool bindsBeyondLoopback() const { return !bind.isLoopback(); }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "net/sqs_actions.h"
 
+#include "net/serve_identity.h"
 #include "net/sqs_actions_support.h"
 
 #include <limits>
@@ -14,21 +15,38 @@ namespace {
 
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 
-Json writeUrl(const std::string &url) { return {{"QueueUrl", url}}; }
+// Queue URLs come back on the endpoint of the request's identity (the host
+// the client used, serve_identity.h), whatever endpoint the service built them on.
+auto writeUrl(const BrokerIdentity &identity)
+{
+    return [identity](const std::string &url) -> Json { return {{"QueueUrl", rebasedQueueUrl(identity, url)}}; };
+}
+
+std::vector<std::string> rebased(const BrokerIdentity &identity, std::vector<std::string> urls)
+{
+    for (std::string &url : urls)
+        url = rebasedQueueUrl(identity, url);
+    return urls;
+}
 Json writeAttributes(const AttributeMap &attributes) { return {{"Attributes", attributes}}; }
 Json writeTags(const QueueTags &tags) { return {{"Tags", tags}}; }
-Json writeSourceQueues(const std::vector<std::string> &urls) { return {{"queueUrls", urls}}; }
+auto writeSourceQueues(const BrokerIdentity &identity)
+{
+    return [identity](const std::vector<std::string> &urls) -> Json { return {{"queueUrls", rebased(identity, urls)}}; };
+}
 Json writeTaskHandle(const std::string &handle) { return {{"TaskHandle", handle}}; }
 Json writeMoved(const std::int64_t &moved) { return {{"ApproximateNumberOfMessagesMoved", moved}}; }
 
-Json writePage(const QueuePage &page)
+auto writePage(const BrokerIdentity &identity)
 {
-    Json out = Json::object();
-    if (!page.queueUrls.empty())
-        out["QueueUrls"] = page.queueUrls;
-    if (!page.nextToken.empty())
-        out["NextToken"] = page.nextToken;
-    return out;
+    return [identity](const QueuePage &page) -> Json {
+        Json out = Json::object();
+        if (!page.queueUrls.empty())
+            out["QueueUrls"] = rebased(identity, page.queueUrls);
+        if (!page.nextToken.empty())
+            out["NextToken"] = page.nextToken;
+        return out;
+    };
 }
 
 Json writeTasks(const std::vector<MessageMoveTask> &tasks)
@@ -75,7 +93,8 @@ void createQueue(const ActionInput &input, const SqsActionContext &context, Acti
     auto tags = input.stringMap(input.has("tags") ? "tags" : "Tags");
     if (!tags)
         return reply(tags.error());
-    context.service.createQueue(*name, *attributes, *tags, context.replyContext, mappedReply(std::move(reply), writeUrl));
+    context.service.createQueue(*name, *attributes, *tags, context.replyContext,
+                                mappedReplyWith<std::string>(std::move(reply), writeUrl(context.identity)));
 }
 
 void deleteQueue(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
@@ -91,7 +110,8 @@ void getQueueUrl(const ActionInput &input, const SqsActionContext &context, Acti
     auto name = input.requiredString("QueueName");
     if (!name)
         return reply(name.error());
-    context.service.getQueueUrl(*name, context.replyContext, mappedReply(std::move(reply), writeUrl));
+    context.service.getQueueUrl(*name, context.replyContext,
+                                mappedReplyWith<std::string>(std::move(reply), writeUrl(context.identity)));
 }
 
 void listQueues(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
@@ -109,7 +129,7 @@ void listQueues(const ActionInput &input, const SqsActionContext &context, Actio
     if (*max)
         maxResults = static_cast<std::size_t>(**max);
     context.service.listQueues(prefix->value_or(""), maxResults, token->value_or(""), context.replyContext,
-                               mappedReply(std::move(reply), writePage));
+                               mappedReplyWith<QueuePage>(std::move(reply), writePage(context.identity)));
 }
 
 void getQueueAttributes(const ActionInput &input, const SqsActionContext &context, ActionReply reply)
@@ -176,7 +196,8 @@ void listDeadLetterSourceQueues(const ActionInput &input, const SqsActionContext
     if (!name)
         return reply(name.error());
     context.service.listDeadLetterSourceQueues(*name, context.replyContext,
-                                               mappedReply(std::move(reply), writeSourceQueues));
+                                               mappedReplyWith<std::vector<std::string>>(std::move(reply),
+                                                                                        writeSourceQueues(context.identity)));
 }
 
 void purgeQueue(const ActionInput &input, const SqsActionContext &context, ActionReply reply)

@@ -281,13 +281,28 @@ CREATE TABLE message_move_tasks (
 CREATE INDEX message_move_tasks_by_source ON message_move_tasks (source_arn, id);
 )sql";
 
-const std::array<Migration, 4> &migrations()
+// Migration 5: the kind of each attempt in the log ('notification',
+// 'subscriptionConfirmation', 'unsubscribeConfirmation'), filterable in
+// GET /api/v1/attempts?kind=. Rows logged before it take their message's
+// kind when the message is still stored, else 'notification'. A logged
+// confirmation ended by the subscription's confirmation now reads
+// final = 'confirmed' (earlier rows keep 'discarded').
+constexpr std::string_view kSchemaV5 = R"sql(
+ALTER TABLE delivery_attempts ADD COLUMN kind TEXT NOT NULL DEFAULT 'notification';
+UPDATE delivery_attempts SET kind = CASE p.kind WHEN 'SubscriptionConfirmation' THEN 'subscriptionConfirmation'
+                                                WHEN 'UnsubscribeConfirmation' THEN 'unsubscribeConfirmation'
+                                                ELSE 'notification' END
+FROM published_messages p WHERE p.message_id = delivery_attempts.message_id;
+)sql";
+
+const std::array<Migration, 5> &migrations()
 {
-    static const std::array<Migration, 4> list = {
+    static const std::array<Migration, 5> list = {
         Migration{1, "first broker schema", kSchemaV1, {}},
         Migration{2, "FIFO messages by sequence number", kSchemaV2, {}},
         Migration{3, "FIFO topic deduplication, per-delivery expiry", kSchemaV3, {}},
         Migration{4, "delivery kinds, signing keys, message move tasks", kSchemaV4, {}},
+        Migration{5, "attempt kinds", kSchemaV5, {}},
     };
     return list;
 }

@@ -63,6 +63,12 @@ struct Server {
         return true;
     }
     quint16 port() const { return readyLine.section(QLatin1Char(':'), -1).toUShort(); }
+    // SIGTERM; whether it ended with exit code 0 within 30 s.
+    bool stopsCleanly()
+    {
+        process.terminate();
+        return process.waitForFinished(30000) && process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0;
+    }
 };
 
 // One HTTP/1.1 request on a fresh connection; the whole response text.
@@ -103,7 +109,8 @@ private slots:
         QCOMPARE(run.exitCode, 0);
         const QString out = QString::fromUtf8(run.out);
         for (const char *option : {"--db", "--bind", "--port", "--config", "--clock", "--time-scale", "--jitter",
-                                   "--seed", "--request-timeout", "--ca-file", "--auto-confirm"})
+                                   "--seed", "--request-timeout", "--ca-file", "--auto-confirm", "--region", "--account",
+                                   "--advertised-url"})
             QVERIFY2(out.contains(QLatin1String(option)), option);
     }
 
@@ -118,6 +125,10 @@ private slots:
         QTest::newRow("time scale zero") << QStringList{"--time-scale", "0"} << "--time-scale";
         QTest::newRow("bind not an address") << QStringList{"--bind", "localhost:80"} << "--bind";
         QTest::newRow("seed not a number") << QStringList{"--seed", "-1x"} << "--seed";
+        QTest::newRow("region with capitals") << QStringList{"--region", "EU-West-1"} << "--region: 'EU-West-1'";
+        QTest::newRow("account too short") << QStringList{"--account", "12345"} << "--account: '12345': The account id must be 12 digits";
+        QTest::newRow("advertised URL with a path") << QStringList{"--advertised-url", "http://h:1/x"} << "--advertised-url";
+        QTest::newRow("advertised URL without scheme") << QStringList{"--advertised-url", "h:1"} << "--advertised-url";
         QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate";
         QTest::newRow("stray argument") << QStringList{"extra"} << "extra";
     }
@@ -228,12 +239,54 @@ private slots:
     {
         Server server;
         QVERIFY(server.start({"--port", "0", "--db", ":memory:", "--bind", "0.0.0.0"}));
-        QVERIFY2(server.readyLine.startsWith(QLatin1String("relaydesk: listening on http://0.0.0.0:")),
+        // Where a client on this machine reaches it: never the wildcard address.
+        QVERIFY2(server.readyLine.startsWith(QLatin1String("relaydesk: listening on http://127.0.0.1:")),
                  qPrintable(server.readyLine));
+        const QByteArray created = http(server.port(), "POST", "/api/v1/queues", R"({"name": "jobs"})");
+        QVERIFY2(created.contains("\"url\":\"http://localhost/000000000000/jobs\""), created.constData());
         server.process.terminate();
         QVERIFY(server.process.waitForFinished(30000));
         const QString err = QString::fromUtf8(server.process.readAllStandardError());
         QVERIFY2(err.contains(QLatin1String("warning")), qPrintable(err));
+    }
+
+    // GET /health through the real port: 200 once the ready line is out,
+    // with the identity the options gave.
+    void health_readyWithRegionAndAccount()
+    {
+        Server server;
+        QVERIFY(server.start({"--port", "0", "--db", ":memory:", "--region", "eu-west-1", "--account", "123456789012"}));
+        const QByteArray health = http(server.port(), "GET", "/health");
+        QVERIFY2(health.startsWith("HTTP/1.1 200"), health.constData());
+        for (const char *part : {"\"status\":\"ready\"", "\"region\":\"eu-west-1\"", "\"account\":\"123456789012\"",
+                                 "\"database\":\":memory:\""})
+            QVERIFY2(health.contains(part), part);
+        const QByteArray created = http(server.port(), "POST", "/api/v1/topics", R"({"name": "events"})");
+        QVERIFY2(created.contains("arn:aws:sns:eu-west-1:123456789012:events"), created.constData());
+        QVERIFY(server.stopsCleanly());
+    }
+
+    // The config file's "region"/"account" start the broker with them; a
+    // --region that contradicts the file is refused before anything starts.
+    void configFileIdentity_usedOrContradictionRefused()
+    {
+        QTemporaryDir dir;
+        const QString config = dir.filePath(QStringLiteral("broker.json"));
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"region": "ap-south-1", "account": "123456789012", "topics": [{"name": "events"}]})");
+        file.close();
+        const FinishedRun refused = runToEnd({"--port", "0", "--db", ":memory:", "--config", config, "--region", "eu-west-1"});
+        QVERIFY(refused.ended);
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains(QLatin1String("region: the file is for region ap-south-1 but this broker runs with eu-west-1")),
+                 qPrintable(refused.err));
+
+        Server server;
+        QVERIFY(server.start({"--port", "0", "--db", ":memory:", "--config", config}));
+        const QByteArray topics = http(server.port(), "GET", "/api/v1/topics");
+        QVERIFY2(topics.contains("arn:aws:sns:ap-south-1:123456789012:events"), topics.constData());
+        QVERIFY(server.stopsCleanly());
     }
 
     void portInUse_exitOneWithMessage()

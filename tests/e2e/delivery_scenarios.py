@@ -288,7 +288,13 @@ class DeliveryScenarios(unittest.TestCase):
     def test_nativeErrors_answeredInTheNativeShape(self):
         self.start()
         cases = [
-            ("GET", "/attempts", None, 400, "MissingParameter"),
+            ("GET", "/attempts?kind=bogus", None, 400, "InvalidParameterValue"),
+            ("GET", "/attempts?subscriptionArn=x", None, 400, "InvalidParameterValue"),
+            ("GET", "/attempts?topicArn=arn:aws:sns:us-east-1:000000000000:a&subscriptionArn=x", None, 400,
+             "InvalidParameterValue"),
+            ("GET", "/attempts?subscriptionArn=arn:aws:sns:us-east-1:000000000000:none:"
+                    "6f1b2c3d-0000-4000-8000-000000000000", None, 404, "NotFound"),
+            ("GET", "/attempts?topicArn=arn:aws:sns:us-east-1:000000000000:none", None, 404, "NotFound"),
             ("GET", "/attempts?subscriptionArn=x&limit=0", None, 400, "InvalidParameterValue"),
             ("GET", "/attempts?subscriptionArn=x&limit=many", None, 400, "InvalidParameterValue"),
             ("GET", "/attempts?subscriptionArn=x&since=yesterday", None, 400, "InvalidParameterValue"),
@@ -308,7 +314,7 @@ class DeliveryScenarios(unittest.TestCase):
                 self.assertEqual((got, reply.get("error")), (status, code), reply)
         status, reply = self.server.api("PUT", "/mocks/bad", {"script": "503 x 5, then"})
         self.assertIn("character 14", reply["message"])
-        self.assertEqual(self.attempts("arn:aws:sns:us-east-1:000000000000:none:x"), [])
+        self.assertEqual(self.server.api("GET", "/attempts")[1], {"attempts": []})   # every subscription: none yet
         status, certificate = self.server.api("GET", "/signing-certificate")
         self.assertEqual(status, 200)
         pem = urllib.request.urlopen(certificate["url"], timeout=WAIT).read().decode()

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The attempt log and the worker's bookkeeping (SPEC 4.4, 4.1, 6): queries by
-// subscription, message, time range and limit; retention pruning; a pending
+// subscription, topic, every subscription, kind, message, time range and
+// limit; each attempt's kind; a confirmation ended by the subscription's
+// confirmation reads final "confirmed"; retention pruning; a pending
 // delivery that would be retried after its expiry ends; a backlog larger than
 // the in-memory window is delivered whole; change events for the window;
 // the best-effort UnsubscribeConfirmation.
 #include "delivery_fixture.h"
+
+#include "broker/subscription_records.h"
 
 #include "../net/script_endpoint.h"
 
@@ -19,11 +23,13 @@ using namespace std::chrono_literals;
 
 namespace {
 
-AttemptRecord entry(const std::string &message, const std::string &subscription, std::int64_t attempt, int second)
+AttemptRecord entry(const std::string &message, const std::string &subscription, std::int64_t attempt, int second,
+                    const std::string &kind = "notification")
 {
     AttemptRecord record;
     record.messageId = message;
     record.subscriptionArn = subscription;
+    record.kind = kind;
     record.attempt = attempt;
     record.phase = attempt == 0 ? "initial" : "immediate";
     record.plannedAt = atSeconds(second);
@@ -97,6 +103,127 @@ private slots:
             foundSeconds.append(static_cast<int>((record.startedAt - atSeconds(0)) / 1s));
         }
         QCOMPARE(foundSeconds, seconds);
+    }
+
+    // One row each, at second i: 0 orders:a notification, 1 orders:b
+    // subscriptionConfirmation, 2 orders-eu:c notification (a topic whose
+    // name starts like another), 3 orders:a unsubscribeConfirmation,
+    // 4 orders.fifo:d notification.
+    void query_byTopicEverySubscriptionAndKind_data()
+    {
+        QTest::addColumn<QString>("subscription");   // a resource after "arn:aws:sns:us-east-1:000000000000:", or ""
+        QTest::addColumn<QString>("topic");
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QList<int>>("seconds");
+        QTest::newRow("topic") << "" << "orders" << "" << QList<int>{0, 1, 3};
+        QTest::newRow("other topic, same prefix") << "" << "orders-eu" << "" << QList<int>{2};
+        QTest::newRow("fifo topic") << "" << "orders.fifo" << "" << QList<int>{4};
+        QTest::newRow("topic without rows") << "" << "order" << "" << QList<int>{};
+        QTest::newRow("every subscription") << "" << "" << "" << QList<int>{0, 1, 2, 3, 4};
+        QTest::newRow("every notification") << "" << "" << "notification" << QList<int>{0, 2, 4};
+        QTest::newRow("topic's confirmations") << "" << "orders" << "subscriptionConfirmation" << QList<int>{1};
+        QTest::newRow("subscription and kind") << "orders:a" << "" << "unsubscribeConfirmation" << QList<int>{3};
+        QTest::newRow("subscription, every kind") << "orders:a" << "" << "" << QList<int>{0, 3};
+    }
+    void query_byTopicEverySubscriptionAndKind()
+    {
+        QFETCH(QString, subscription);
+        QFETCH(QString, topic);
+        QFETCH(QString, kind);
+        QFETCH(QList<int>, seconds);
+        const std::string base = "arn:aws:sns:us-east-1:000000000000:";
+        DeliveryBench bench;
+        QVERIFY(bench.open());
+        AttemptQuery query;
+        if (!subscription.isEmpty())
+            query.subscriptionArn = base + subscription.toStdString();
+        if (!topic.isEmpty())
+            query.topicArn = base + topic.toStdString();
+        if (!kind.isEmpty())
+            query.kind = kind.toStdString();
+        Result<std::vector<AttemptRecord>> found = bench.engine().executeAndWait(
+            [query, base](Database &db, ClockTime) -> Result<std::vector<AttemptRecord>> {
+                const AttemptRecord rows[] = {entry("m0", base + "orders:a", 0, 0),
+                                              entry("m1", base + "orders:b", 0, 1, "subscriptionConfirmation"),
+                                              entry("m2", base + "orders-eu:c", 0, 2),
+                                              entry("m3", base + "orders:a", 0, 3, "unsubscribeConfirmation"),
+                                              entry("m4", base + "orders.fifo:d", 0, 4)};
+                for (const AttemptRecord &row : rows) {
+                    if (Result<std::int64_t> added = attempt_log::append(db, row); !added)
+                        return added.error();
+                }
+                return attempt_log::query(db, query);
+            });
+        QVERIFY(found);
+        QList<int> foundSeconds;
+        for (const AttemptRecord &record : *found) {
+            if (query.kind)
+                QCOMPARE(record.kind, *query.kind);
+            foundSeconds.append(static_cast<int>((record.startedAt - atSeconds(0)) / 1s));
+        }
+        QCOMPARE(foundSeconds, seconds);
+    }
+
+    void kindOfDelivery_namesEachDeliveryKind_data()
+    {
+        QTest::addColumn<QString>("delivery");
+        QTest::addColumn<QString>("attempt");
+        QTest::newRow("notification") << "Notification" << "notification";
+        QTest::newRow("subscription confirmation") << "SubscriptionConfirmation" << "subscriptionConfirmation";
+        QTest::newRow("unsubscribe confirmation") << "UnsubscribeConfirmation" << "unsubscribeConfirmation";
+        QTest::newRow("unknown") << "Other" << "";
+    }
+    void kindOfDelivery_namesEachDeliveryKind()
+    {
+        QFETCH(QString, delivery);
+        QFETCH(QString, attempt);
+        QCOMPARE(QString::fromStdString(attempt_log::kindOfDelivery(delivery.toStdString())), attempt);
+        QCOMPARE(attempt_log::isAttemptKind(attempt.toStdString()), !attempt.isEmpty());
+    }
+
+    // The confirmation request fails; the subscription is confirmed before
+    // its retry (the token reached the subscriber another way): the retry is
+    // not sent and the log's last row reads "confirmed", not "discarded".
+    // Then a notification: its rows read kind "notification".
+    void confirmationConfirmedMeanwhile_finalConfirmed_notificationsKindNotification()
+    {
+        DeliveryBench bench;
+        QVERIFY(bench.open());
+        ScriptEndpoint endpoint(&bench.engine().clock());
+        endpoint.setScript({respond(500), respond(200)});
+        QVERIFY(bench.createTopic("orders"));
+        Result<SubscribeReceipt> subscription = bench.subscribe("orders", endpoint.url(), {}, false);
+        QVERIFY(subscription);
+        QVERIFY(bench.queueConfirmation(subscription->subscriptionArn, "SubscriptionConfirmation"));
+        QVERIFY(bench.advance(1s));
+        QCOMPARE(endpoint.count(), std::size_t(1));
+        const std::string arn = subscription->subscriptionArn;
+        Result<bool> confirmed = bench.engine().executeAndWait([arn](Database &db, ClockTime) -> Result<bool> {
+            auto found = subscription_records::findByUuid(db, arn.substr(arn.rfind(':') + 1));
+            if (!found)
+                return found.error();
+            if (!*found)
+                return false;
+            if (Status done = subscription_records::confirm(db, (*found)->id); !done)
+                return done.error();
+            return true;
+        });
+        QVERIFY(confirmed && *confirmed);
+        QVERIFY(bench.advance(60s));   // sns-default would retry at 20 s
+        QCOMPARE(endpoint.count(), std::size_t(1));
+        std::vector<AttemptRecord> log = bench.attempts(arn);
+        QCOMPARE(log.size(), std::size_t(1));
+        QCOMPARE(log[0].kind, std::string("subscriptionConfirmation"));
+        QCOMPARE(log[0].httpStatus.value_or(0), 500);
+        QCOMPARE(log[0].final.value_or(""), std::string("confirmed"));
+        QCOMPARE(bench.pendingCount(), std::int64_t(0));
+
+        QVERIFY(bench.publish("orders", "hello"));
+        QVERIFY(bench.advance(1s));
+        log = bench.attempts(arn);
+        QCOMPARE(log.size(), std::size_t(2));
+        QCOMPARE(log[1].kind, std::string("notification"));
+        QCOMPARE(log[1].final.value_or(""), std::string("delivered"));
     }
 
     void prune_keepsNewestRows()
@@ -196,6 +323,14 @@ private slots:
         QCOMPARE(envelope.at("Type").get<std::string>(), std::string("UnsubscribeConfirmation"));
         QCOMPARE(envelope.at("Token").get<std::string>(), std::string("token-1"));
         QVERIFY(envelope.at("Message").get<std::string>().find(subscriptionArn) != std::string::npos);
+        // Logged like any attempt, with its kind; not retried.
+        const std::vector<AttemptRecord> log = bench.attempts(subscriptionArn);
+        QCOMPARE(log.size(), std::size_t(1));
+        QCOMPARE(log[0].kind, std::string("unsubscribeConfirmation"));
+        QCOMPARE(log[0].messageId, envelope.at("MessageId").get<std::string>());
+        QCOMPARE(log[0].httpStatus.value_or(0), 200);
+        QCOMPARE(log[0].final.value_or(""), std::string("delivered"));
+        QCOMPARE(log[0].plannedAt, log[0].startedAt);
     }
 };
 

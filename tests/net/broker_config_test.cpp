@@ -139,6 +139,11 @@ private slots:
         QTest::newRow("duplicate subscription")
             << JSON_QTEXT("{'topics': [{'name': 'events', 'subscriptions': [{'protocol': 'http', 'endpoint': 'http://127.0.0.1:9/'}, {'protocol': 'http', 'endpoint': 'http://127.0.0.1:9/'}]}]}")
             << "topics[0] (events): subscriptions[1]: the same protocol and endpoint are declared twice";
+        QTest::newRow("other region") << JSON_QTEXT("{'region': 'eu-west-1', 'queues': [{'name': 'x'}]}")
+                                      << "region: the file is for region eu-west-1 but this broker runs with us-east-1";
+        QTest::newRow("other account") << JSON_QTEXT("{'account': '123456789012'}")
+                                       << "account: the file is for account 123456789012 but this broker runs with 000000000000";
+        QTest::newRow("region not a string") << JSON_QTEXT("{'region': 1}") << "region: must be a string";
         QTest::newRow("unknown delete key") << JSON_QTEXT("{'delete': {'queue': ['x']}}") << "delete.queue: unknown key";
         // Refused while applying: the queues before it were already written
         // in the unit, and are rolled back with it.
@@ -163,6 +168,36 @@ private slots:
         QVERIFY(!applied);
         QVERIFY2(applied.error().message.rfind(message.toStdString(), 0) == 0, applied.error().message.c_str());
         QCOMPARE(bench.snapshot(), before);
+    }
+
+    // "region"/"account": what `serve --config` starts with; a file naming
+    // the broker's own applies.
+    void configIdentity_readAndMatched_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("region");    // read; "" = refused
+        QTest::addColumn<QString>("account");
+        QTest::newRow("both") << JSON_QTEXT("{'region': 'eu-west-1', 'account': '123456789012'}") << "eu-west-1"
+                              << "123456789012";
+        QTest::newRow("neither") << JSON_QTEXT("{'queues': []}") << "us-east-1" << "000000000000";
+        QTest::newRow("region only") << JSON_QTEXT("{'region': 'ap-south-1'}") << "ap-south-1" << "000000000000";
+        QTest::newRow("bad region") << JSON_QTEXT("{'region': 'EU WEST'}") << "" << "";
+        QTest::newRow("short account") << JSON_QTEXT("{'account': '123'}") << "" << "";
+    }
+    void configIdentity_readAndMatched()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, region);
+        QFETCH(QString, account);
+        const Json document = Json::parse(text.toStdString());
+        const Result<BrokerIdentity> read = readConfigIdentity(document, BrokerIdentity{});
+        QCOMPARE(read.ok(), !region.isEmpty());
+        if (!read)
+            return;
+        QCOMPARE(QString::fromStdString(read->region), region);
+        QCOMPARE(QString::fromStdString(read->accountId), account);
+        QVERIFY(checkConfigIdentity(document, *read));
+        QVERIFY(readBrokerConfig(document, *read));
     }
 
     void apply_createsEveryEntity()

@@ -183,6 +183,32 @@ private slots:
         QCOMPARE(query->columnInt64(0), 1);
     }
 
+    // Migration 5 on a database with attempts logged before it: each row
+    // takes its message's kind while the message is stored, else notification.
+    void relaydeskSchema_v5_attemptKindsFromStoredMessages()
+    {
+        const std::string file = path("v4.db");
+        {
+            auto v4 = open(file, relaydeskMigrations().first(4));
+            QVERIFY2(v4.ok(), v4.status().toString().c_str());
+            QVERIFY((*v4)->execute(
+                             "INSERT INTO published_messages (message_id, topic_name, body, published_ms, kind) VALUES"
+                             " ('c1', 't', 'b', 0, 'SubscriptionConfirmation'), ('u1', 't', 'b', 0, 'UnsubscribeConfirmation'),"
+                             " ('n1', 't', 'b', 0, 'Notification');"
+                             "INSERT INTO delivery_attempts (message_id, subscription_arn, attempt, phase, planned_ms,"
+                             " started_ms, duration_ms, outcome) VALUES ('c1', 's', 0, 'initial', 0, 0, 1, 'retryable'),"
+                             " ('u1', 's', 0, 'initial', 0, 0, 1, 'delivered'), ('n1', 's', 0, 'initial', 0, 0, 1, 'delivered'),"
+                             " ('gone', 's', 0, 'initial', 0, 0, 1, 'delivered')")
+                        .ok());
+        }
+        auto current = Database::open(file);
+        QVERIFY2(current.ok(), current.status().toString().c_str());
+        QVERIFY((*current)->schemaVersion() >= 5);
+        QCOMPARE(qs(*(*current)->queryText("SELECT group_concat(message_id || '=' || kind, ' ') FROM "
+                                           "(SELECT message_id, kind FROM delivery_attempts ORDER BY id)")),
+                 QStringLiteral("c1=subscriptionConfirmation u1=unsubscribeConfirmation n1=notification gone=notification"));
+    }
+
     void relaydeskSchema_deletingQueue_cascadesToItsMessages()
     {
         auto opened = Database::open(path("cascade.db"));
