@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/policy_editor.h"
 
+#include "views/accessible_names.h"
 #include "views/policy_context_bar.h"
 #include "views/policy_field_form.h"
 #include "views/policy_issue_list.h"
@@ -110,6 +111,7 @@ PolicyEditor::PolicyEditor(QWidget *parent)
     layout->addWidget(m_message);
     layout->addWidget(m_mainSplitter, 1);
     setKeyboardOrder();
+    nameInputsAfterTheirLabels(this);
 
     applyPreset(QStringLiteral("sns-default"));
 }
