@@ -13,6 +13,7 @@
 #include "views/policy_field_form.h"
 
 #include <QCheckBox>
+#include <QJsonDocument>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -192,7 +193,8 @@ private slots:
         QVERIFY(settle(open));
         QVERIFY(!open.page->banner()->isHidden());
         open.page->banner()->findChild<QPushButton *>(QStringLiteral("reloadButton"))->click();
-        QCOMPARE(open.page->editor()->jsonText(), QString::fromStdString(kSubscriptionPolicy));
+        QCOMPARE(QJsonDocument::fromJson(open.page->editor()->jsonText().toUtf8()),
+                 QJsonDocument::fromJson(QByteArray::fromStdString(kSubscriptionPolicy)));
         QCOMPARE(effectiveRow(open.page->effectiveTable(), QStringLiteral("numRetries")).second,
                  QStringLiteral("subscription"));
     }

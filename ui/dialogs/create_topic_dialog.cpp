@@ -46,6 +46,8 @@ QWidget *CreateTopicDialog::buildPolicyBox()
     m_preset = new QComboBox(box);
     m_preset->setObjectName(QStringLiteral("policyPreset"));
     m_preset->setAccessibleName(tr("Start from"));
+    m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_preset->setMinimumContentsLength(30);
     m_preset->addItem(tr("None — subscriptions use their own policy or the defaults"), QString());
     for (const PolicyPreset &preset : policyPresets()) {
         if (!preset.policy.managed)

@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace relaydesk {
@@ -39,7 +40,11 @@ QString helpText(const AttributeDescription &d)
     QStringList parts;
     if (const QString range = d.rangeText(); !range.isEmpty())
         parts << range;
-    if (!d.defaultValue.isEmpty() && d.input != In::ReadOnly)
+    if (d.input == In::Boolean)
+        parts << (d.defaultValue == QLatin1String("true") ? AttributeForm::tr("default on") : AttributeForm::tr("default off"));
+    else if (d.input == In::Integer)
+        parts << AttributeForm::tr("default %1").arg(QString::fromStdString(groupedCount(d.defaultValue.toLongLong())));
+    else if (!d.defaultValue.isEmpty() && d.input != In::ReadOnly)
         parts << AttributeForm::tr("default %1").arg(d.defaultValue);
     parts << d.explanation;
     return parts.join(QStringLiteral(" · "));
@@ -104,6 +109,7 @@ void AttributeForm::buildRow(Row &row, QWidget *section)
     line->addWidget(row.input, d.input == In::Json || d.input == In::Text || d.input == In::ReadOnly ? 1 : 0);
     if (d.input == In::Integer || d.input == In::OptionalSeconds) {
         auto *unit = new QLabel(d.unit, row.rowWidget);
+        unit->setContentsMargins(4, 0, 0, 0);
         auto *edit = static_cast<QLineEdit *>(row.input);
         connect(edit, &QLineEdit::textChanged, unit,
                 [unit, d](const QString &text) { unit->setText(unitWithWords(d.unit, text)); });
@@ -111,6 +117,7 @@ void AttributeForm::buildRow(Row &row, QWidget *section)
     }
     if (row.extra) {
         auto *countLabel = new QLabel(tr("Max receives"), row.rowWidget);
+        countLabel->setContentsMargins(12, 0, 0, 0);
         countLabel->setBuddy(row.extra);
         row.extra->setAccessibleName(tr("Max receives"));
         line->addWidget(countLabel);
@@ -392,8 +399,16 @@ void AttributeForm::showError(const QString &name, const QString &message)
     for (Row &row : m_rows) {
         if (row.description.name == name) {
             showFieldError(row.input, row.error, message);
-            if (!message.isEmpty() && row.input->isVisible())
-                row.input->setFocus(Qt::OtherFocusReason);
+            if (message.isEmpty() || !row.input->isVisible())
+                continue;
+            row.input->setFocus(Qt::OtherFocusReason);
+            for (QWidget *up = parentWidget(); up; up = up->parentWidget()) {
+                if (auto *scroll = qobject_cast<QScrollArea *>(up)) {
+                    scroll->ensureWidgetVisible(row.error);
+                    scroll->ensureWidgetVisible(row.input);
+                    break;
+                }
+            }
         }
     }
 }

@@ -13,6 +13,8 @@
 #include "views/policy_editor.h"
 #include "views/policy_field_form.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QCheckBox>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -132,8 +134,14 @@ DeliveryPolicyPage::DeliveryPolicyPage(BrokerService &service, BrokerEngine &eng
         m_effective->verticalHeader()->hide();
         m_effective->setEditTriggers(QAbstractItemView::NoEditTriggers);
         m_effective->setTabKeyNavigation(false);
-        m_effective->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-        m_effective->horizontalHeader()->setStretchLastSection(true);
+        m_effective->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        m_effective->setWordWrap(false);
+        m_effective->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+        m_effective->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+        m_effective->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+        m_effective->verticalHeader()->setDefaultSectionSize(m_effective->fontMetrics().height() + 8);
+        box->setMinimumWidth(430);
+        m_effective->setMaximumHeight(m_effective->verticalHeader()->defaultSectionSize() * (m_effective->rowCount() + 1) + 8);
         auto *hint = new QLabel(tr("What deliveries use now, as stored: each section comes from the subscription, else "
                                    "the topic, else the defaults — unless the topic disables subscription overrides."),
                                 box);
@@ -141,8 +149,9 @@ DeliveryPolicyPage::DeliveryPolicyPage(BrokerService &service, BrokerEngine &eng
         hint->setForegroundRole(QPalette::PlaceholderText);
         auto *boxLayout = new QVBoxLayout(box);
         boxLayout->addWidget(m_override);
-        boxLayout->addWidget(m_effective, 1);
+        boxLayout->addWidget(m_effective);
         boxLayout->addWidget(hint);
+        boxLayout->addStretch(1);
         auto *splitter = new QSplitter(Qt::Horizontal, this);
         splitter->setObjectName(QStringLiteral("policySplitter"));
         splitter->addWidget(m_editor);
@@ -150,7 +159,7 @@ DeliveryPolicyPage::DeliveryPolicyPage(BrokerService &service, BrokerEngine &eng
         splitter->setStretchFactor(0, 1);
         splitter->setStretchFactor(1, 0);
         splitter->setChildrenCollapsible(false);
-        splitter->setSizes({900, 340});
+        splitter->setSizes({900, 440});
         centre = splitter;
     }
 
@@ -244,7 +253,10 @@ void DeliveryPolicyPage::showOwnPolicy(const QString &text)
         if (!isSubscription())
             m_editor->setPolicyForm(PolicyForm::SnsTopic);
     } else {
-        m_editor->setJsonText(text);
+        // Stored as given (often one line); shown indented, keys in their order.
+        const nlohmann::ordered_json document = nlohmann::ordered_json::parse(text.toStdString(), nullptr, false);
+        m_editor->loadDocument(document.is_discarded() ? text : QString::fromStdString(document.dump(2)),
+                               tr("stored policy"));
     }
     m_shownText = m_editor->jsonText();
 }
