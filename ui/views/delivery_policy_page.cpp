@@ -11,6 +11,7 @@
 #include "views/field_error.h"
 #include "views/field_issue_marker.h"
 #include "views/policy_editor.h"
+#include "views/policy_evaluation.h"
 #include "views/policy_field_form.h"
 
 #include <nlohmann/json.hpp>
@@ -141,7 +142,9 @@ DeliveryPolicyPage::DeliveryPolicyPage(BrokerService &service, BrokerEngine &eng
         m_effective->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
         m_effective->verticalHeader()->setDefaultSectionSize(m_effective->fontMetrics().height() + 8);
         box->setMinimumWidth(430);
-        m_effective->setMaximumHeight(m_effective->verticalHeader()->defaultSectionSize() * (m_effective->rowCount() + 1) + 8);
+        m_effective->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);   // every row, no scrolling
+        m_effective->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        m_effective->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
         auto *hint = new QLabel(tr("What deliveries use now, as stored: each section comes from the subscription, else "
                                    "the topic, else the defaults — unless the topic disables subscription overrides."),
                                 box);
@@ -248,10 +251,14 @@ void DeliveryPolicyPage::onLoaded(const AttributeMap &own, const AttributeMap &t
 void DeliveryPolicyPage::showOwnPolicy(const QString &text)
 {
     showBrokerError({});
-    if (text.isEmpty()) {
+    if (text.isEmpty() && isSubscription() && m_protocol == EndpointProtocol::Sqs) {
+        m_editor->applyPreset(QStringLiteral("sns-aws-managed"));   // the fixed policy, shown as such
+    } else if (text.isEmpty() && isSubscription()) {
+        // No policy of its own: show what applies; ticking "own policy" starts from it.
+        m_editor->loadDocument(policyJsonText(effectivePolicy().policy), tr("effective policy"));
+    } else if (text.isEmpty()) {
         m_editor->applyPreset(QStringLiteral("sns-default"));
-        if (!isSubscription())
-            m_editor->setPolicyForm(PolicyForm::SnsTopic);
+        m_editor->setPolicyForm(PolicyForm::SnsTopic);
     } else {
         // Stored as given (often one line); shown indented, keys in their order.
         const nlohmann::ordered_json document = nlohmann::ordered_json::parse(text.toStdString(), nullptr, false);
@@ -261,14 +268,18 @@ void DeliveryPolicyPage::showOwnPolicy(const QString &text)
     m_shownText = m_editor->jsonText();
 }
 
+EffectivePolicy DeliveryPolicyPage::effectivePolicy() const
+{
+    const PolicyCheckContext context{m_protocol, m_rawDelivery};
+    return resolveEffectivePolicy(m_protocol, readStored(m_storedText, DeliveryPolicyLevel::Subscription, context),
+                                  readStored(m_topicText, DeliveryPolicyLevel::Topic, PolicyCheckContext{}));
+}
+
 void DeliveryPolicyPage::showEffective()
 {
     if (!m_effective)
         return;
-    const PolicyCheckContext context{m_protocol, m_rawDelivery};
-    const EffectivePolicy effective = resolveEffectivePolicy(
-        m_protocol, readStored(m_storedText, DeliveryPolicyLevel::Subscription, context),
-        readStored(m_topicText, DeliveryPolicyLevel::Topic, PolicyCheckContext{}));
+    const EffectivePolicy effective = effectivePolicy();
     int row = 0;
     for (const EffectiveRow &line : kEffectiveRows) {
         const PolicySource source = effective.*line.source;
@@ -282,6 +293,7 @@ void DeliveryPolicyPage::showEffective()
             if (!item)
                 m_effective->setItem(row, column, item = new QTableWidgetItem);
             item->setText(cells[column]);
+            item->setToolTip(cells[column]);
         }
         ++row;
     }

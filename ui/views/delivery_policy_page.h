@@ -67,6 +67,7 @@ private:
     void load(bool fromChange, const QString &note = {});
     void onLoaded(const AttributeMap &own, const AttributeMap &topic, bool fromChange);
     void showOwnPolicy(const QString &text);
+    EffectivePolicy effectivePolicy() const;   // SPEC 2.3 over what is stored
     void showEffective();
     void showBrokerError(const QString &message);
     void onChanges(const QList<EntityChange> &changes);
