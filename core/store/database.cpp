@@ -17,6 +17,8 @@ namespace relaydesk {
 
 namespace {
 
+constexpr mode_t kOwnerOnlyFileMode = 0600;   // as DatabaseLock's file: owner read/write only
+
 constexpr char kSqliteMagic[16] = "SQLite format 3"; // 15 characters and the terminating NUL
 
 bool isMemoryPath(const std::string &path) { return path == ":memory:"; }

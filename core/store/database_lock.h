@@ -22,10 +22,6 @@ namespace relaydesk {
 //
 // The side file is never deleted (deleting it would race with another process
 // that has just opened it). Move-only; not thread-safe (owned by one Database).
-// The mode of every file of a database: PATH, PATH-wal, PATH-shm and
-// PATH.lock are created (and tightened to) owner read/write only.
-inline constexpr unsigned kOwnerOnlyFileMode = 0600;
-
 class DatabaseLock final {
 public:
     // Creates `lockPath` if needed and locks it without waiting. InUse when
