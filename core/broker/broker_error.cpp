@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "broker_error.h"
 
+#include "broker/echoed_value.h"
+
 #include <array>
 
 namespace relaydesk {
@@ -116,6 +118,10 @@ const BrokerErrorInfo &brokerErrorInfo(BrokerErrorCode code)
 BrokerError::BrokerError(BrokerErrorCode errorCode, std::string text)
     : code(errorCode), message(text.empty() ? std::string(brokerErrorInfo(errorCode).defaultMessage) : std::move(text))
 {
+    // The backstop for a client's value echoed in full somewhere (issue 11,
+    // item 17): no error message is longer than kMaxErrorMessageBytes.
+    if (message.size() > kMaxErrorMessageBytes)
+        message = cutText(message, kMaxErrorMessageBytes);
 }
 
 } // namespace relaydesk

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "broker/dead_letter_queue.h"
 
+#include "broker/echoed_value.h"
+
 #include "broker/queue_records.h"
 #include "broker/store_calls.h"
 
@@ -70,7 +72,7 @@ Result<MessageMoveOutcome> moveDeadLettersBack(Database &db, std::string_view de
             return target.error();
         if (target->isFifo() != dlq->isFifo())
             return BrokerError(Code::InvalidParameterValue,
-                               "Value " + *destination + " for parameter DestinationArn is invalid. Reason: the "
+                               "Value " + echoedValue(*destination) + " for parameter DestinationArn is invalid. Reason: the "
                                "destination must be of the same queue type as the source.");
         fixedTarget = std::move(target).value();
     } else {

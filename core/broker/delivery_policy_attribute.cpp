@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "delivery_policy_attribute.h"
 
+#include "policy/bounded_json.h"
+
 #include "policy/policy_json.h"
 
 #include <nlohmann/json.hpp>
@@ -18,7 +20,7 @@ Result<DeliveryPolicyAttribute> parseDeliveryPolicyAttribute(std::string_view te
                                                              const PolicyCheckContext &context)
 {
     constexpr std::string_view kName = "DeliveryPolicy";
-    const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+    const nlohmann::json document = parseBoundedJson(text);
     if (document.is_discarded())
         return snsAttributeError(kName, "is not valid JSON");
     if (document.is_object() && !document.empty()) {

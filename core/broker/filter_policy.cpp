@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "filter_policy.h"
 
+#include "policy/bounded_json.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -34,7 +36,7 @@ AttributeValues valuesOf(const MessageAttributeValue &attribute)
 {
     AttributeValues values;
     if (attribute.isStringArray()) {
-        const nlohmann::json array = nlohmann::json::parse(attribute.stringValue, nullptr, false);
+        const nlohmann::json array = parseBoundedJson(attribute.stringValue);
         if (array.is_discarded() || !array.is_array())
             return values;
         for (const nlohmann::json &element : array) {

@@ -3,6 +3,8 @@
 // the service's wording where it is known.
 #include "filter_policy.h"
 
+#include "policy/bounded_json.h"
+
 #include <nlohmann/json.hpp>
 
 namespace relaydesk {
@@ -147,7 +149,7 @@ Result<FilterPolicy> parseFilterPolicy(std::string_view text)
 {
     if (text.size() > FilterPolicy::kMaxLength)
         return invalid("Filter policy is too long");
-    const Json document = Json::parse(text, nullptr, false);
+    const Json document = parseBoundedJson<Json>(text);
     if (document.is_discarded())
         return invalid("failed to parse JSON.");
     if (!document.is_object())

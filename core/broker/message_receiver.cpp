@@ -2,10 +2,12 @@
 #include "broker/message_receiver.h"
 
 #include "broker/dead_letter_queue.h"
+#include "broker/echoed_value.h"
 #include "broker/fifo_group_gate.h"
 #include "broker/id_source.h"
 #include "broker/message_digest.h"
 #include "broker/message_lifetime.h"
+#include "broker/message_text.h"
 #include "broker/queue_records.h"
 #include "broker/receipt_handle.h"
 #include "broker/store_calls.h"
@@ -52,7 +54,7 @@ ReceivedMessage readMessage(Statement &row)
 BrokerError invalidHandle(std::string_view handle)
 {
     return BrokerError(Code::ReceiptHandleIsInvalid,
-                       "The input receipt handle \"" + std::string(handle) + "\" is not a valid receipt handle.");
+                       "The input receipt handle \"" + echoedValue(handle) + "\" is not a valid receipt handle.");
 }
 
 Status checkVisibilityTimeout(int seconds)
@@ -169,6 +171,11 @@ Result<ReceiveResult> MessageReceiver::receive(std::string_view queueName, const
     if (request.visibilityTimeout)
         if (Status valid = checkVisibilityTimeout(*request.visibilityTimeout); !valid)
             return valid.error();
+    if (request.receiveRequestAttemptId && !isSqsIdentifier(*request.receiveRequestAttemptId))
+        return BrokerError(Code::InvalidParameterValue,
+                           "Value " + echoedValue(*request.receiveRequestAttemptId)
+                               + " for parameter ReceiveRequestAttemptId is invalid. Reason: ReceiveRequestAttemptId "
+                                 "can only include alphanumeric and punctuation characters. 1 to 128 in length.");
     Result<QueueRecord> queue = queue_records::require(*m_db, queueName);
     if (!queue)
         return queue.error();
@@ -235,8 +242,15 @@ Status MessageReceiver::deleteOne(const QueueRecord &queue, std::string_view rec
     const std::optional<std::int64_t> rowId = receiptHandleMessageRow(receiptHandle, queue.id);
     if (!rowId)
         return invalidHandle(receiptHandle);
-    return executeStatement(*m_db, "DELETE FROM messages WHERE id = ? AND queue_id = ? AND receipt_handle = ?", *rowId,
-                            queue.id, receiptHandle);
+    if (Status deleted = executeStatement(*m_db,
+                                          "DELETE FROM messages WHERE id = ? AND queue_id = ? AND receipt_handle = ?",
+                                          *rowId, queue.id, receiptHandle);
+        !deleted)
+        return deleted;
+    // A handle from before seals existed is only known to be ours while it is current.
+    if (m_db->changes() == 0 && !isSealedReceiptHandle(receiptHandle))
+        return invalidHandle(receiptHandle);
+    return {};
 }
 
 Status MessageReceiver::changeOne(const QueueRecord &queue, std::string_view receiptHandle, int visibilityTimeout,

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "broker/message_sender.h"
 
+#include "broker/echoed_value.h"
+
 #include "broker/id_source.h"
 #include "broker/message_digest.h"
+#include "broker/message_text.h"
 #include "broker/queue_records.h"
 #include "broker/store_calls.h"
 
@@ -16,57 +19,9 @@ using Code = BrokerErrorCode;
 
 BrokerError invalidParameter(std::string_view name, std::string_view value, std::string_view reason)
 {
-    return BrokerError(Code::InvalidParameterValue, "Value " + std::string(value) + " for parameter "
+    return BrokerError(Code::InvalidParameterValue, "Value " + echoedValue(value) + " for parameter "
                                                         + std::string(name) + " is invalid. Reason: "
                                                         + std::string(reason));
-}
-
-// Decodes one UTF-8 code point at `i`; nothing when malformed.
-std::optional<char32_t> nextCodePoint(std::string_view text, std::size_t &i)
-{
-    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-    const unsigned char lead = byte(i);
-    int length = 0;
-    char32_t value = 0;
-    if (lead < 0x80) {
-        ++i;
-        return lead;
-    } else if ((lead & 0xE0) == 0xC0) {
-        length = 2;
-        value = lead & 0x1F;
-    } else if ((lead & 0xF0) == 0xE0) {
-        length = 3;
-        value = lead & 0x0F;
-    } else if ((lead & 0xF8) == 0xF0) {
-        length = 4;
-        value = lead & 0x07;
-    } else {
-        return std::nullopt;
-    }
-    if (i + length > text.size())
-        return std::nullopt;
-    for (int k = 1; k < length; ++k) {
-        if ((byte(i + k) & 0xC0) != 0x80)
-            return std::nullopt;
-        value = (value << 6) | (byte(i + k) & 0x3F);
-    }
-    static constexpr char32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (value < kSmallest[length] || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF))
-        return std::nullopt;
-    i += length;
-    return value;
-}
-
-bool isAllowedCharacter(char32_t c)
-{
-    return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD)
-        || (c >= 0x10000 && c <= 0x10FFFF);
-}
-
-bool isIdCharacter(char c)
-{
-    // Alphanumeric and punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
-    return c >= '!' && c <= '~';
 }
 
 // SQS message attribute names: 1–256 of [A-Za-z0-9_.-], not starting or
@@ -100,7 +55,7 @@ Status checkMessageAttributes(const MessageAttributes &attributes)
     for (const auto &[name, value] : attributes) {
         if (!isValidAttributeName(name))
             return BrokerError(Code::InvalidParameterValue,
-                               "Message (user) attribute name '" + name + "' is invalid: 1 to 256 of "
+                               "Message (user) attribute name '" + echoedValue(name) + "' is invalid: 1 to 256 of "
                                "[A-Za-z0-9_.-], no leading, trailing or double '.', no 'AWS.' or 'Amazon.' prefix.");
         const std::string_view base = value.baseType();
         if (base != "String" && base != "Number" && base != "Binary")
@@ -112,7 +67,7 @@ Status checkMessageAttributes(const MessageAttributes &attributes)
                                "Message (user) attribute '" + name + "' must contain a non-empty value of type '"
                                    + std::string(base) + "'.");
     }
-    return {};
+    return checkMessageAttributeValues(attributes, Code::InvalidParameterValue);
 }
 
 // The queue's idle clock (last_used_ms = max(last_used_ms, now)): the UPDATE
@@ -143,13 +98,10 @@ Status checkMessageBody(std::string_view body, const MessageAttributes &attribut
     if (size > static_cast<std::size_t>(maximumMessageSize))
         return BrokerError(Code::InvalidParameterValue, "One or more parameters are invalid. Reason: Message must be "
                                                         "shorter than " + std::to_string(maximumMessageSize) + " bytes.");
-    for (std::size_t i = 0; i < body.size();) {
-        const std::optional<char32_t> c = nextCodePoint(body, i);
-        if (!c || !isAllowedCharacter(*c))
-            return BrokerError(Code::InvalidMessageContents, "Invalid characters found. Valid unicode characters are "
-                                                             "#x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | "
-                                                             "#x10000 to #x10FFFF");
-    }
+    if (!isSqsMessageText(body))
+        return BrokerError(Code::InvalidMessageContents, "Invalid characters found. Valid unicode characters are "
+                                                         "#x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | "
+                                                         "#x10000 to #x10FFFF");
     return {};
 }
 
@@ -177,13 +129,10 @@ Status MessageSender::check(const QueueRecord &queue, const SendRequest &request
     }
     if (!request.groupId)
         return BrokerError(Code::MissingParameter, "The request must contain the parameter MessageGroupId.");
-    const auto validId = [](const std::string &id) {
-        return !id.empty() && id.size() <= kMaxIdLength && std::all_of(id.begin(), id.end(), isIdCharacter);
-    };
-    if (!validId(*request.groupId))
+    if (!isSqsIdentifier(*request.groupId))
         return invalidParameter("MessageGroupId", *request.groupId,
                                 "MessageGroupId can only include alphanumeric and punctuation characters. 1 to 128 in length.");
-    if (request.deduplicationId && !validId(*request.deduplicationId))
+    if (request.deduplicationId && !isSqsIdentifier(*request.deduplicationId))
         return invalidParameter("MessageDeduplicationId", *request.deduplicationId,
                                 "MessageDeduplicationId can only include alphanumeric and punctuation characters. 1 to 128 in length.");
     if (!request.deduplicationId && !queue.attributes.contentBasedDeduplication)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "broker/notification_signer.h"
 
+#include "policy/bounded_json.h"
+
 #include "broker/signature_cache.h"
 #include "broker/store_calls.h"
 #include "store/database.h"
@@ -57,7 +59,7 @@ struct ParsedEnvelope {
 Result<ParsedEnvelope> parseEnvelope(std::string_view text)
 {
     ParsedEnvelope parsed;
-    parsed.json = Json::parse(text.begin(), text.end(), nullptr, false);
+    parsed.json = parseBoundedJson<Json>(text);
     if (parsed.json.is_discarded() || !parsed.json.is_object())
         return malformed("not a JSON object");
     const Json &envelope = parsed.json;

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "queue_attributes.h"
 
+#include "broker/echoed_value.h"
+
+#include "policy/bounded_json.h"
+
 #include "entity_names.h"
 
 #include <nlohmann/json.hpp>
@@ -16,7 +20,7 @@ using Code = BrokerErrorCode;
 
 BrokerError unknownAttribute(std::string_view name)
 {
-    return BrokerError(Code::InvalidAttributeName, "Unknown Attribute " + std::string(name) + ".");
+    return BrokerError(Code::InvalidAttributeName, "Unknown Attribute " + echoedValue(name) + ".");
 }
 
 BrokerError invalidValue(Code code, std::string_view name, std::string_view reason)
@@ -114,7 +118,7 @@ const AttributeRule kRules[] = {
     {"Policy", false,
      [](QueueAttributes &a, std::string_view v) -> Status {
          if (!v.empty()) {
-             const nlohmann::json document = nlohmann::json::parse(v, nullptr, false);
+             const nlohmann::json document = parseBoundedJson(v);
              if (document.is_discarded() || !document.is_object())
                  return invalidValue(Code::InvalidAttributeValue, "Policy", "must be a JSON policy document.");
          }

@@ -58,6 +58,11 @@ Status QueueCatalog::checkRedriveTarget(std::string_view sourceName, const Queue
                                                       : Result<std::optional<QueueRecord>>(std::nullopt);
     if (!found)
         return found.error();
+    if (target && *target == sourceName)
+        return BrokerError(Code::InvalidParameterValue,
+                           "Value " + writeQueueRedrivePolicy(*attributes.redrivePolicy)
+                               + " for parameter RedrivePolicy is invalid. Reason: A queue cannot be its own "
+                                 "dead-letter queue.");
     if (!found->has_value())
         return BrokerError(Code::InvalidParameterValue,
                            "Value " + writeQueueRedrivePolicy(*attributes.redrivePolicy)

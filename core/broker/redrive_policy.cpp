@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "redrive_policy.h"
 
+#include "broker/echoed_value.h"
+
+#include "policy/bounded_json.h"
+
 #include "attribute_text.h"
 #include "broker_identity.h"
 #include "entity_names.h"
@@ -16,7 +20,7 @@ namespace {
 BrokerError invalid(std::string_view parameter, std::string_view text, std::string_view reason)
 {
     std::string message = "Value ";
-    message.append(text).append(" for parameter ").append(parameter).append(" is invalid. Reason: ").append(reason);
+    message.append(echoedValue(text)).append(" for parameter ").append(parameter).append(" is invalid. Reason: ").append(reason);
     return BrokerError(BrokerErrorCode::InvalidParameterValue, std::move(message));
 }
 
@@ -29,7 +33,7 @@ bool isQueueArn(std::string_view text)
 
 std::optional<nlohmann::json> parseObject(std::string_view text)
 {
-    nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+    nlohmann::json document = parseBoundedJson(text);
     if (document.is_discarded() || !document.is_object())
         return std::nullopt;
     return document;

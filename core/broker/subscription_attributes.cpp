@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "subscription_attributes.h"
 
+#include "broker/echoed_value.h"
+
+#include "policy/bounded_json.h"
+
 #include "broker_identity.h"
 #include "entity_names.h"
 
@@ -16,7 +20,7 @@ constexpr std::string_view kFilterPolicyScope = "MessageAttributes";
 BrokerError unknownAttribute(std::string_view name)
 {
     return BrokerError(BrokerErrorCode::SnsInvalidParameter,
-                       "Invalid parameter: Attributes Reason: Unknown attribute " + std::string(name));
+                       "Invalid parameter: Attributes Reason: Unknown attribute " + echoedValue(name));
 }
 
 bool isQueueArn(std::string_view text)
@@ -64,7 +68,7 @@ Status applyOne(EndpointProtocol protocol, SubscriptionAttributes &a, std::strin
         if (value == "MessageBody")
             return snsAttributeError(name, "MessageBody is not supported by Relaydesk; use MessageAttributes");
         if (value != kFilterPolicyScope)
-            return snsAttributeError(name, "Invalid value [" + std::string(value) +
+            return snsAttributeError(name, "Invalid value [" + echoedValue(value) +
                                                "]. Please use either MessageBody or MessageAttributes");
     } else if (name == "DeliveryPolicy") {
         return checkDeliveryPolicy(protocol, a, value, a.deliveryPolicy);
@@ -73,7 +77,7 @@ Status applyOne(EndpointProtocol protocol, SubscriptionAttributes &a, std::strin
             a.redrivePolicy.reset();
             return {};
         }
-        const nlohmann::json document = nlohmann::json::parse(value, nullptr, false);
+        const nlohmann::json document = parseBoundedJson(value);
         if (document.is_discarded() || !document.is_object())
             return snsAttributeError(name, "is not a valid JSON object");
         for (const auto &[key, item] : document.items()) {
@@ -122,7 +126,7 @@ Result<EndpointProtocol> parseSubscriptionProtocol(std::string_view protocol)
     EndpointProtocol parsed = EndpointProtocol::Http;
     if (!parseEndpointProtocol(protocol, parsed))
         return BrokerError(BrokerErrorCode::SnsInvalidParameter,
-                           "Invalid parameter: Amazon SNS does not support this protocol string: " + std::string(protocol) +
+                           "Invalid parameter: Amazon SNS does not support this protocol string: " + echoedValue(protocol) +
                                ". This broker delivers to the protocols http, https and sqs.");
     return parsed;
 }

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "topic_attributes.h"
 
+#include "broker/echoed_value.h"
+
+#include "policy/bounded_json.h"
+
 #include "entity_names.h"
 
 #include <nlohmann/json.hpp>
@@ -14,7 +18,7 @@ constexpr std::string_view kFifoTopic = "FifoTopic";
 BrokerError unknownAttribute(std::string_view name)
 {
     return BrokerError(BrokerErrorCode::SnsInvalidParameter,
-                       "Invalid parameter: Attributes Reason: Unknown attribute " + std::string(name));
+                       "Invalid parameter: Attributes Reason: Unknown attribute " + echoedValue(name));
 }
 
 // Applies one settable attribute (not FifoTopic). Unknown names are refused.
@@ -36,7 +40,7 @@ Status applyOne(TopicAttributes &a, std::string_view name, std::string_view valu
         a.deliveryPolicy = std::move(parsed).value();
     } else if (name == "Policy") {
         if (!value.empty()) {
-            const nlohmann::json document = nlohmann::json::parse(value, nullptr, false);
+            const nlohmann::json document = parseBoundedJson(value);
             if (document.is_discarded() || !document.is_object())
                 return snsAttributeError(name, "must be a JSON policy document");
         }

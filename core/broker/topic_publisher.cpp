@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "broker/topic_publisher.h"
 
+#include "broker/echoed_value.h"
+
+#include "broker/attempt_log.h"
 #include "broker/id_source.h"
+#include "broker/pending_delivery_step.h"
 #include "broker/message_digest.h"
 #include "broker/message_sender.h"
+#include "broker/message_text.h"
 #include "broker/queue_records.h"
 #include "broker/sns_envelope.h"
 #include "broker/store_calls.h"
@@ -51,6 +56,41 @@ Result<std::optional<PublishReceipt>> findDuplicate(Database &db, std::int64_t t
     return std::optional<PublishReceipt>(PublishReceipt{found.columnText(0), found.columnOptionalInt64(1), true});
 }
 
+// A fan-out that an SQS queue refused (gone, or the message too large for
+// it): nothing acknowledged vanishes (issue 11, item 4). The subscription's
+// dead-letter queue takes the message when it has one that accepts it, and
+// the attempt log records the refusal either way: outcome "permanent",
+// errorKind "queueRefused", final "deadLettered" or "discarded".
+Status recordRefusedFanOut(Database &db, IdSource &ids, const SubscriptionRecord &subscription,
+                           const std::string &subscriptionArn, const std::string &messageId, const SendRequest &send,
+                           ClockTime now)
+{
+    bool deadLettered = false;
+    if (const auto &redrive = subscription.attributes.redrivePolicy) {
+        const std::optional<ArnParts> arn = splitArn(redrive->deadLetterTargetArn);
+        if (arn && arn->service == "sqs") {
+            Result<SendReceipt> sent = MessageSender(db, ids).send(arn->resource, send, now);
+            if (!sent && sent.error().code == Code::InternalError)
+                return sent.error();
+            deadLettered = sent.ok();
+        }
+    }
+    AttemptRecord entry;
+    entry.messageId = messageId;
+    entry.subscriptionArn = subscriptionArn;
+    entry.attempt = 1;
+    entry.phase = "initial";
+    entry.plannedAt = now;
+    entry.startedAt = now;
+    entry.errorKind = "queueRefused";
+    entry.outcome = std::string(attemptOutcomeName(AttemptOutcome::Permanent));
+    entry.final = std::string(deliveryEndName(deadLettered ? DeliveryEnd::DeadLettered : DeliveryEnd::Discarded));
+    Result<std::int64_t> logged = attempt_log::append(db, entry);
+    if (!logged)
+        return logged.error();
+    return {};
+}
+
 } // namespace
 
 std::size_t publishedSize(const PublishRequest &request)
@@ -65,6 +105,11 @@ Status TopicPublisher::check(const TopicRecord &topic, const PublishRequest &req
 {
     if (request.message.empty())
         return invalid("Empty message");
+    // Decision (README): a message SQS could not hold is refused here rather
+    // than acknowledged and then lost at an SQS subscription (issue 11, item 4).
+    if (!isSqsMessageText(request.message))
+        return invalid("Message contains characters that are not allowed. Valid unicode characters are #x9 | #xA | "
+                       "#xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF");
     if (publishedSize(request) > kMaxMessageBytes)
         return invalid("Message too long");
     if (request.subject) {
@@ -82,11 +127,13 @@ Status TopicPublisher::check(const TopicRecord &topic, const PublishRequest &req
         const std::string_view base = value.baseType();
         if (name.empty() || name.size() > 256 || (base != "String" && base != "Number" && base != "Binary"))
             return BrokerError(Code::SnsInvalidParameterValue,
-                               "The message attribute '" + name + "' has an invalid message attribute type.");
+                               "The message attribute '" + echoedValue(name) + "' has an invalid message attribute type.");
         if (value.isBinary() ? value.binaryValue.empty() : value.stringValue.empty())
             return BrokerError(Code::SnsInvalidParameterValue,
                                "The message attribute '" + name + "' must contain non-empty message attribute value.");
     }
+    if (Status values = checkMessageAttributeValues(request.attributes, Code::SnsInvalidParameterValue); !values)
+        return values;
     if (!topic.isFifo()) {
         if (request.groupId)
             return invalid("MessageGroupId Reason: The request includes MessageGroupId parameter that is not valid for this topic type");
@@ -227,7 +274,13 @@ Status TopicPublisher::fanOut(const TopicRecord &topic, const PublishRequest &re
             if (!sent) {
                 if (sent.error().code == BrokerErrorCode::InternalError)
                     return sent.error();
-                continue;   // the queue refuses it (gone, too small): dropped, as SNS does
+                // The queue refuses it (gone, too small): logged, dead-lettered when possible.
+                if (Status logged = recordRefusedFanOut(*m_db, *m_ids, subscription,
+                                                        m_identity->subscriptionArn(topic.name, subscription.uuid),
+                                                        receipt.messageId, send, now);
+                    !logged)
+                    return logged;
+                continue;
             }
             if (Status touched = subscription_records::touch(*m_db, subscription.id, now); !touched)
                 return touched;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "policy_input.h"
 
+#include "policy/bounded_json.h"
 #include "policy/policy_presets.h"
 
 #include <QFile>
@@ -71,8 +72,11 @@ LoadedPolicy loadPolicy(const PolicySourceArgument &source, const PolicyCheckCon
         return loaded;
     }
     try {
-        const nlohmann::json document = nlohmann::json::parse(text.constBegin(), text.constEnd());
+        const nlohmann::json document =
+            parseBoundedJson(std::string_view(text.constData(), std::size_t(text.size())), true);
         loaded.explanation = explainPolicy(document, (fromStdin ? QStringLiteral("-") : name).toStdString(), context);
+    } catch (const JsonTooDeep &error) {
+        loaded.error = QStringLiteral("relaydesk: %1: malformed JSON: %2").arg(name, QString::fromUtf8(error.what()));
     } catch (const nlohmann::json::parse_error &error) {
         // nlohmann's byte offset points one past the offending character.
         const qsizetype offset = error.byte > 0 ? qsizetype(error.byte) - 1 : 0;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "net/action_input.h"
 
+#include "broker/echoed_value.h"
+
 #include "broker/attribute_text.h"
 
 namespace relaydesk {
@@ -9,7 +11,7 @@ namespace {
 
 std::string shown(const nlohmann::json &value)
 {
-    return value.is_string() ? value.get<std::string>() : jsonText(value);
+    return echoedValue(value.is_string() ? value.get<std::string>() : jsonText(value));
 }
 
 } // namespace

@@ -3,6 +3,8 @@
 // writing one (format in broker_config.h).
 #include "net/broker_config.h"
 
+#include "policy/bounded_json.h"
+
 #include "broker/queue_attributes.h"
 #include "broker/subscription_attributes.h"
 #include "broker/topic_attributes.h"
@@ -292,7 +294,7 @@ Json attributeJson(const AttributeMap &attributes)
 {
     Json out = Json::object();
     for (const auto &[name, value] : attributes) {
-        Json parsed = Json::parse(value, nullptr, false);
+        Json parsed = parseBoundedJson(value);
         out[name] = !parsed.is_discarded() && (parsed.is_object() || parsed.is_array()) ? parsed : Json(value);
     }
     return out;
@@ -345,7 +347,7 @@ Result<BrokerConfig> readBrokerConfig(const nlohmann::json &document, const Brok
 
 Result<BrokerConfig> readBrokerConfigText(const std::string &text, const BrokerIdentity &identity)
 {
-    Json document = Json::parse(text, nullptr, false);
+    Json document = parseBoundedJson(text);
     if (document.is_discarded())
         return structureError("config", "not valid JSON");
     return readBrokerConfig(document, identity);

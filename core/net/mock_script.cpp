@@ -12,6 +12,7 @@ namespace {
 
 constexpr std::string_view kTimesSign = "\xC3\x97"; // U+00D7 MULTIPLICATION SIGN
 constexpr double kMaxDurationMs = 3'600'000.0;
+constexpr std::uint64_t kMaxRepeatCount = 1'000'000;
 
 enum class TokenKind { Number, Word, Comma, Times, End };
 
@@ -143,8 +144,8 @@ private:
             advance();
             const Token &countToken = peek();
             std::uint64_t count = 0;
-            if (!readInteger(countToken, count) || count < 1)
-                return failAt(countToken, "expected a repeat count (a whole number, at least 1) after \"x\"");
+            if (!readInteger(countToken, count) || count < 1 || count > kMaxRepeatCount)
+                return failAt(countToken, "expected a repeat count (a whole number from 1 to 1000000) after \"x\"");
             advance();
             step.count = count;
         }

@@ -43,7 +43,7 @@ struct MockStep {
 //             | "delay" DURATION ["then"] STATUS
 //                                              answer STATUS after DURATION
 //             | "close"                        drop the connection, no answer
-//   times    := ("x" | "×") COUNT              COUNT ≥ 1 requests take this step
+//   times    := ("x" | "×") COUNT              COUNT (1 to 1 000 000) requests take this step
 //   DURATION := NUMBER UNIT                    NUMBER may have a fraction ("1.5 s");
 //                                              UNIT ms | s | sec | m | min;
 //                                              0 < DURATION ≤ 1 hour

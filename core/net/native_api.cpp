@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "net/native_api.h"
 
+#include "policy/bounded_json.h"
+
 #include "net/action_input.h"
 #include "net/wire_error.h"
 
@@ -59,7 +61,7 @@ std::variant<NativeRequest, std::string> readNativeRequest(const QByteArray &met
         request.body = nlohmann::json::object();
         return request;
     }
-    request.body = nlohmann::json::parse(body, nullptr, false);
+    request.body = parseBoundedJson(std::string_view(body.constData(), std::size_t(body.size())));
     if (request.body.is_discarded() || !request.body.is_object())
         return std::string("The request body is not a JSON object.");
     return request;

@@ -28,6 +28,8 @@ void advance(const NativeRequest &request, const NativeContext &context, const N
         reply(result ? NativeAnswer{200, clockJson(engine.clock())} : NativeAnswer::failure(result.error()));
     };
     const Json &body = request.body;
+    if (body.contains("to") && body.contains("seconds"))
+        return reply(invalid("Give either \"seconds\" or \"to\", not both."));
     if (body.contains("to")) {
         const auto to = body["to"].is_string() ? parseIso8601(body["to"].get<std::string>()) : std::nullopt;
         if (!to)

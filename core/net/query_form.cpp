@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "net/query_form.h"
 
-#include <QUrlQuery>
+#include <QList>
 
 #include <cstdlib>
 #include <map>
@@ -72,7 +72,9 @@ std::optional<std::pair<long, std::string>> splitIndexed(const std::string &key,
     return std::make_pair(index, end < key.size() ? key.substr(end + 1) : std::string());
 }
 
-Json convert(const Flat &flat, QueryService service)
+// `nested`: the fields of one StructList entry, where no StructList rule
+// applies again — so a key repeating a list prefix cannot nest without bound.
+Json convert(const Flat &flat, QueryService service, bool nested = false)
 {
     Json out = Json::object();
     std::map<std::string, std::map<long, Flat>> grouped;   // member -> index -> rest -> value
@@ -80,6 +82,8 @@ Json convert(const Flat &flat, QueryService service)
     for (const auto &[key, value] : flat) {
         bool matched = false;
         for (const Rule &rule : rules(service)) {
+            if (nested && rule.shape == Shape::StructList)
+                continue;
             if (auto indexed = splitIndexed(key, rule.prefix)) {
                 grouped[std::string(rule.member)][indexed->first][indexed->second] = value;
                 ruleOf[std::string(rule.member)] = &rule;
@@ -119,7 +123,7 @@ Json convert(const Flat &flat, QueryService service)
                 break;
             }
             case Shape::StructList:
-                value.push_back(convert(fields, service));
+                value.push_back(convert(fields, service, true));
                 break;
             }
         }
@@ -132,12 +136,20 @@ Json convert(const Flat &flat, QueryService service)
 
 nlohmann::json queryFormToJson(const QByteArray &form, QueryService service, std::string &action)
 {
+    // Decoded byte for byte (not through QString): invalid UTF-8 and
+    // noncharacters reach the broker's checks as sent instead of being
+    // replaced by U+FFFD.
     Flat flat;
     QByteArray spaced = form;
     spaced.replace('+', "%20");   // form encoding writes a space as '+'; a literal '+' is %2B
-    const QUrlQuery query(QString::fromUtf8(spaced));
-    for (const auto &[name, value] : query.queryItems(QUrl::FullyDecoded))
+    for (const QByteArray &pair : spaced.split('&')) {
+        if (pair.isEmpty())
+            continue;
+        const qsizetype equals = pair.indexOf('=');
+        const QByteArray name = QByteArray::fromPercentEncoding(equals < 0 ? pair : pair.left(equals));
+        const QByteArray value = equals < 0 ? QByteArray() : QByteArray::fromPercentEncoding(pair.mid(equals + 1));
         flat[name.toStdString()] = value.toStdString();
+    }
     action.clear();
     if (auto it = flat.find("Action"); it != flat.end()) {
         action = it->second;

@@ -5,6 +5,11 @@
 #include "net/query_xml.h"
 #include "net/wire_error.h"
 
+#include "broker/echoed_value.h"
+#include "broker/message_text.h"
+
+#include <algorithm>
+
 namespace relaydesk {
 
 namespace {
@@ -27,6 +32,27 @@ ActionReply xmlReply(QueryService service, std::string action, ReplyChannel chan
     };
 }
 
+// Whether every name and string of `parameters` is valid UTF-8. The query
+// protocol's form is decoded byte for byte (query_form.h), so a request with
+// invalid UTF-8 is refused whole here, as the JSON protocol's parser refuses
+// it, instead of reaching the broker altered (issue 11, item 8).
+bool isAllUtf8(const nlohmann::json &parameters)
+{
+    if (parameters.is_string())
+        return isValidUtf8(parameters.get_ref<const std::string &>());
+    if (parameters.is_array())
+        return std::all_of(parameters.begin(), parameters.end(), isAllUtf8);
+    if (parameters.is_object()) {
+        for (const auto &[name, value] : parameters.items())
+            if (!isValidUtf8(name) || !isAllUtf8(value))
+                return false;
+    }
+    return true;
+}
+
+constexpr std::string_view kInvalidCharacters = "Invalid characters found. Valid unicode characters are #x9 | #xA | "
+                                                "#xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF";
+
 } // namespace
 
 void answerQuery(const QByteArray &form, const QByteArray &path, const QByteArray &authorization,
@@ -36,6 +62,11 @@ void answerQuery(const QByteArray &form, const QByteArray &path, const QByteArra
     std::string action;
     nlohmann::json sqsParameters = queryFormToJson(form, QueryService::Sqs, action);
     if (isSqsAction(action)) {
+        if (!isAllUtf8(sqsParameters))
+            return channel.send(errorReply(
+                QueryService::Sqs,
+                WireError::fromBroker(BrokerError(BrokerErrorCode::InvalidMessageContents, std::string(kInvalidCharacters))),
+                requestId));
         if (!sqsParameters.contains("QueueUrl") && path.count('/') >= 2 && path != "/")
             sqsParameters["QueueUrl"] = path.toStdString();
         runSqsAction(action, sqsInput(std::move(sqsParameters)), sqs,
@@ -44,13 +75,19 @@ void answerQuery(const QByteArray &form, const QByteArray &path, const QByteArra
     }
     if (isSnsAction(action)) {
         nlohmann::json snsParameters = queryFormToJson(form, QueryService::Sns, action);
+        if (!isAllUtf8(snsParameters))
+            return channel.send(errorReply(
+                QueryService::Sns,
+                WireError::fromBroker(BrokerError(BrokerErrorCode::SnsInvalidParameter,
+                                                  "Invalid parameter: " + std::string(kInvalidCharacters))),
+                requestId));
         runSnsAction(action, snsInput(std::move(snsParameters)), sns,
                      xmlReply(QueryService::Sns, action, channel, requestId));
         return;
     }
     const QueryService service = authorization.contains("/sns/") ? QueryService::Sns : QueryService::Sqs;
     const std::string message = action.empty() ? "The request must contain the parameter Action."
-                                               : "The action " + action + " is not valid for this endpoint.";
+                                               : "The action " + echoedValue(action) + " is not valid for this endpoint.";
     channel.send(errorReply(service, WireError::unknownOperation(message), requestId));
 }
 

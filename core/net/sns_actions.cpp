@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "net/sns_actions.h"
 
+#include "policy/bounded_json.h"
+
 #include "engine/broker_service.h"
 #include "net/sqs_messages.h"
 
@@ -113,7 +115,7 @@ Result<PublishRequest> readPublishRequest(const ActionInput &input)
     if (*structure) {
         if (**structure != "json")
             return input.invalid("MessageStructure", "Only 'json' is supported.");
-        const Json parsed = Json::parse(request.message, nullptr, false);
+        const Json parsed = parseBoundedJson<Json>(request.message);
         if (parsed.is_discarded() || !parsed.is_object() || !parsed.contains("default") || !parsed["default"].is_string())
             return BrokerError(BrokerErrorCode::SnsInvalidParameter,
                                "Invalid parameter: Message Structure - No default entry in JSON message body");

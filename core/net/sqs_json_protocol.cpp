@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "net/sqs_json_protocol.h"
 
+#include "broker/echoed_value.h"
+
+#include "policy/bounded_json.h"
+
 #include "net/wire_error.h"
 
 namespace relaydesk {
@@ -21,11 +25,11 @@ void answerSqsJson(const QByteArray &target, const QByteArray &body, const SqsAc
 {
     const QByteArray requestId = newRequestId();
     if (!target.startsWith(kTargetPrefix))
-        return answerError(channel, WireError::unknownOperation("Unknown target " + target.toStdString() + "."),
+        return answerError(channel, WireError::unknownOperation("Unknown target " + echoedValue(target.toStdString()) + "."),
                            requestId);
     const std::string action = target.mid(kTargetPrefix.size()).toStdString();
 
-    nlohmann::json parameters = nlohmann::json::parse(body.isEmpty() ? QByteArray("{}") : body, nullptr, false);
+    nlohmann::json parameters = parseBoundedJson(body.isEmpty() ? std::string_view("{}") : std::string_view(body.constData(), std::size_t(body.size())));
     if (parameters.is_discarded() || !parameters.is_object())
         return answerError(channel, WireError::malformedRequest("The request body is not a JSON object."), requestId);
 
@@ -40,7 +44,7 @@ void answerSqsJson(const QByteArray &target, const QByteArray &body, const SqsAc
                                         channel.send(reply);
                                     });
     if (!known)
-        answerError(channel, WireError::unknownOperation("Unknown operation " + action + "."), requestId);
+        answerError(channel, WireError::unknownOperation("Unknown operation " + echoedValue(action) + "."), requestId);
 }
 
 } // namespace relaydesk

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "net/sqs_messages.h"
 
+#include "broker/echoed_value.h"
+
 #include "broker/message_digest.h"
 
 #include <QByteArray>
@@ -38,31 +40,31 @@ Result<MessageAttributes> readMessageAttributes(const ActionInput &input, std::s
         return input.invalid(name, "Must be a map of message attributes.");
     for (const auto &[key, value] : it->items()) {
         if (!value.is_object())
-            return input.invalid(name, "The message attribute '" + key + "' must be a structure.");
+            return input.invalid(name, "The message attribute '" + echoedValue(key) + "' must be a structure.");
         const ActionInput member(value, BrokerErrorCode::InvalidParameterValue, BrokerErrorCode::InvalidParameterValue);
         auto dataType = member.requiredString("DataType");
         if (!dataType)
             return BrokerError(BrokerErrorCode::InvalidParameterValue,
-                               "The message attribute '" + key + "' must contain a non-empty message attribute type.");
+                               "The message attribute '" + echoedValue(key) + "' must contain a non-empty message attribute type.");
         auto stringValue = member.optionalString("StringValue");
         auto binaryValue = member.optionalString("BinaryValue");
         if (!stringValue || !binaryValue)
-            return input.invalid(name, "The message attribute '" + key + "' has a value that is not a string.");
+            return input.invalid(name, "The message attribute '" + echoedValue(key) + "' has a value that is not a string.");
         MessageAttributeValue attribute;
         attribute.dataType = *dataType;
         if (attribute.isBinary()) {
             if (!*binaryValue)
                 return BrokerError(BrokerErrorCode::InvalidParameterValue,
-                                   "The message attribute '" + key + "' with type 'Binary' must use field 'Binary'.");
+                                   "The message attribute '" + echoedValue(key) + "' with type 'Binary' must use field 'Binary'.");
             auto decoded = QByteArray::fromBase64Encoding(QByteArray::fromStdString(**binaryValue),
                                                           QByteArray::AbortOnBase64DecodingErrors);
             if (!decoded)
-                return input.invalid(name, "The message attribute '" + key + "' has a BinaryValue that is not base64.");
+                return input.invalid(name, "The message attribute '" + echoedValue(key) + "' has a BinaryValue that is not base64.");
             attribute.binaryValue = decoded.decoded.toStdString();
         } else {
             if (!*stringValue)
                 return BrokerError(BrokerErrorCode::InvalidParameterValue,
-                                   "The message attribute '" + key + "' must contain a non-empty message attribute value for message attribute type '" +
+                                   "The message attribute '" + echoedValue(key) + "' must contain a non-empty message attribute value for message attribute type '" +
                                        attribute.dataType + "'.");
             attribute.stringValue = **stringValue;
         }

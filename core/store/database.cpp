@@ -9,9 +9,15 @@
 #include <fstream>
 #include <utility>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace relaydesk {
 
 namespace {
+
+constexpr mode_t kOwnerOnlyFileMode = 0600;   // as DatabaseLock's file: owner read/write only
 
 constexpr char kSqliteMagic[16] = "SQLite format 3"; // 15 characters and the terminating NUL
 
@@ -43,6 +49,23 @@ std::string hex32(std::int64_t value)
     return text;
 }
 
+// The database holds message bodies and the signing private key: its files
+// are the owner's alone (issue 11, item 7). Creates PATH 0600 when missing
+// (SQLite would make it 0644 less the umask) and tightens an existing PATH,
+// PATH-wal and PATH-shm to 0600; SQLite gives the -wal and -shm it creates
+// the mode of PATH. Best effort: a file this user may not chmod keeps its
+// mode, and SQLite reports a path it cannot open.
+void restrictToOwner(const std::string &path)
+{
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, kOwnerOnlyFileMode);
+    if (fd >= 0) {
+        ::fchmod(fd, kOwnerOnlyFileMode);
+        ::close(fd);
+    }
+    for (const char *suffix : {"-wal", "-shm"})
+        ::chmod((path + suffix).c_str(), kOwnerOnlyFileMode);   // ENOENT: SQLite creates it with PATH's mode
+}
+
 } // namespace
 
 StoreResult<std::unique_ptr<Database>> Database::open(const std::string &path, const DatabaseOptions &options)
@@ -69,6 +92,7 @@ StoreResult<std::unique_ptr<Database>> Database::open(const std::string &path, c
         if (!lock.ok())
             return lock.status().withContext(path);
         database->m_lock = std::move(lock).value();
+        restrictToOwner(path);
     }
     if (StoreStatus status = database->connect(options); !status.ok())
         return status;

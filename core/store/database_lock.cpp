@@ -7,16 +7,22 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace relaydesk {
 
+// Every file of a database (PATH, -wal, -shm, .lock) is owner read/write
+// only (issue 11, item 7): it holds message bodies and the signing key.
+constexpr mode_t kOwnerOnlyFileMode = 0600;
+
 StoreResult<DatabaseLock> DatabaseLock::acquire(const std::string &lockPath)
 {
-    const int fd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    const int fd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, kOwnerOnlyFileMode);
     if (fd < 0) {
         return StoreStatus::cannotOpen("cannot create the lock file " + lockPath + ": " + std::strerror(errno));
     }
+    ::fchmod(fd, kOwnerOnlyFileMode);   // whatever the umask, and an older 0644 lock file too (best effort)
     int rc = 0;
     do {
         rc = ::flock(fd, LOCK_EX | LOCK_NB);

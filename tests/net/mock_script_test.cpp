@@ -87,9 +87,12 @@ private slots:
         QTest::newRow("status too low") << "99" << "expected a status code from 100 to 599 at character 1";
         QTest::newRow("status too high") << "200, 600" << "expected a status code from 100 to 599 at character 6";
         QTest::newRow("fractional status") << "200.5" << "expected a status code from 100 to 599 at character 1";
-        QTest::newRow("missing count") << "503 x, 200" << "expected a repeat count (a whole number, at least 1) after \"x\" at character 6";
-        QTest::newRow("zero count") << "503 × 0" << "expected a repeat count (a whole number, at least 1) after \"x\" at character 7";
-        QTest::newRow("huge count") << "503 x 99999999999999999999999" << "expected a repeat count (a whole number, at least 1) after \"x\" at character 7";
+        QTest::newRow("missing count") << "503 x, 200" << "expected a repeat count (a whole number from 1 to 1000000) after \"x\" at character 6";
+        QTest::newRow("zero count") << "503 × 0" << "expected a repeat count (a whole number from 1 to 1000000) after \"x\" at character 7";
+        QTest::newRow("count past 10^6 (issue 11, item 16)") << "503 x 1000001" << "expected a repeat count (a whole number from 1 to 1000000) after \"x\" at character 7";
+        QTest::newRow("count 2^63") << "503 x 9223372036854775808" << "expected a repeat count (a whole number from 1 to 1000000) after \"x\" at character 7";
+        QTest::newRow("huge delay") << "delay 99999999999999999999 s then 200" << "expected a duration above 0 and at most 1 hour at character 7";
+        QTest::newRow("huge count") << "503 x 99999999999999999999999" << "expected a repeat count (a whole number from 1 to 1000000) after \"x\" at character 7";
         QTest::newRow("hang without duration") << "hang" << "expected a duration such as \"20 s\" or \"300 ms\" at character 5";
         QTest::newRow("hang without unit") << "hang 20" << "expected a unit: ms, s or min at character 8";
         QTest::newRow("hang bad unit") << "hang 20 h" << "expected a unit: ms, s or min at character 9";

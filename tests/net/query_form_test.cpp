@@ -46,6 +46,13 @@ private slots:
             << "PublishBatch" << R"({"Tags":[{"Key":"k","Value":"v"}],"PublishBatchRequestEntries":[{"Id":"a","Message":"m","MessageAttributes":{"x":{"DataType":"String","StringValue":"y"}}}]})";
         QTest::newRow("no action")
             << QueryService::Sqs << QByteArray("QueueName=q") << "" << R"({"QueueName":"q"})";
+        QTest::newRow("bytes kept as sent: invalid UTF-8 and U+FFFE (issue 11, item 8)")
+            << QueryService::Sqs << QByteArray("Action=SendMessage&MessageBody=%FF%FEab&MessageAttribute.1.Name=k&MessageAttribute.1.Value.DataType=String&MessageAttribute.1.Value.StringValue=%EF%BF%BE")
+            << "SendMessage" << QString()   // compared byte for byte below
+            ;
+        QTest::newRow("batch entries do not nest (issue 11, item 1)")
+            << QueryService::Sqs << QByteArray("Action=SendMessageBatch&SendMessageBatchRequestEntry.1.SendMessageBatchRequestEntry.1.Id=a")
+            << "SendMessageBatch" << R"({"Entries":[{"SendMessageBatchRequestEntry.1.Id":"a"}]})";
         QTest::newRow("malformed index kept as a plain member")
             << QueryService::Sqs << QByteArray("Action=X&Attribute.x.Name=a") << "X" << R"({"Attribute.x.Name":"a"})";
     }
@@ -59,6 +66,12 @@ private slots:
         std::string gotAction;
         const Json got = relaydesk::queryFormToJson(form, service, gotAction);
         QCOMPARE(QString::fromStdString(gotAction), action);
+        if (json.isEmpty()) {
+            QCOMPARE(QByteArray::fromStdString(got["MessageBody"].get<std::string>()), QByteArray("\xFF\xFE" "ab"));
+            QCOMPARE(QByteArray::fromStdString(got["MessageAttributes"]["k"]["StringValue"].get<std::string>()),
+                     QByteArray("\xEF\xBF\xBE"));
+            return;
+        }
         QCOMPARE(QString::fromStdString(got.dump()), QString::fromStdString(Json::parse(json.toStdString()).dump()));
     }
 };

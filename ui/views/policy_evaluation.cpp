@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/policy_evaluation.h"
 
+#include "policy/bounded_json.h"
 #include "policy/policy_json.h"
 
 #include <nlohmann/json.hpp>
@@ -41,7 +42,10 @@ PolicyEvaluation evaluatePolicyText(const QString &text, const QString &source, 
     PolicyEvaluation evaluation;
     nlohmann::json document;
     try {
-        document = nlohmann::json::parse(text.toStdString());
+        document = parseBoundedJson(text.toStdString(), true);
+    } catch (const JsonTooDeep &error) {
+        evaluation.syntaxError = QString::fromUtf8(error.what());
+        return evaluation;
     } catch (const nlohmann::json::parse_error &error) {
         evaluation.syntaxError = syntaxMessage(error);
         return evaluation;

@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -85,6 +86,41 @@ private slots:
         QCOMPARE(header.left(16), QByteArray("SQLite format 3", 16));
         QCOMPARE(int(header.at(18)), 2);
         QCOMPARE(int(header.at(19)), 2);
+    }
+
+    // Issue 11, item 7: the database holds message bodies and the signing
+    // key; every file of it is 0600 whatever the umask, and an older 0644
+    // file is tightened by the next read-write open.
+    void open_anyUmask_filesOwnerOnly_data()
+    {
+        QTest::addColumn<int>("umaskBits");
+        QTest::addColumn<bool>("existedOpen");   // the files were 0644 before
+        QTest::newRow("umask 022, new") << 022 << false;
+        QTest::newRow("umask 000, new") << 0 << false;
+        QTest::newRow("umask 022, existing 0644") << 022 << true;
+    }
+
+    void open_anyUmask_filesOwnerOnly()
+    {
+        QFETCH(int, umaskBits);
+        QFETCH(bool, existedOpen);
+        const std::string file = path(existedOpen ? "modes-old.db" : (umaskBits ? "modes-022.db" : "modes-000.db"));
+        const auto modeOf = [](const std::string &name) {
+            struct stat info {};
+            return ::stat(name.c_str(), &info) == 0 ? int(info.st_mode & 0777) : -1;
+        };
+        const mode_t previous = ::umask(mode_t(umaskBits));
+        if (existedOpen) {
+            { auto first = Database::open(file); QVERIFY(first.ok()); }
+            for (const char *suffix : {"", ".lock"})
+                QCOMPARE(::chmod((file + suffix).c_str(), 0644), 0);
+        }
+        auto opened = Database::open(file);
+        ::umask(previous);
+        QVERIFY2(opened.ok(), opened.status().toString().c_str());
+        QVERIFY((*opened)->execute("CREATE TABLE written (x)").ok());   // the WAL and SHM exist now
+        for (const char *suffix : {"", "-wal", "-shm", ".lock"})
+            QCOMPARE(modeOf(file + suffix), 0600);
     }
 
     void open_memory_accepted()
