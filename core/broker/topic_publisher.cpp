@@ -11,6 +11,8 @@
 #include "broker/topic_records.h"
 #include "store/database.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 
 namespace relaydesk {
@@ -52,6 +54,15 @@ Result<std::optional<PublishReceipt>> findDuplicate(Database &db, std::int64_t t
 }
 
 } // namespace
+
+Result<std::string> defaultMessageOfJsonStructure(std::string_view message)
+{
+    const nlohmann::json parsed = nlohmann::json::parse(message, nullptr, false);
+    if (parsed.is_discarded() || !parsed.is_object() || !parsed.contains("default") || !parsed["default"].is_string())
+        return BrokerError(Code::SnsInvalidParameter,
+                           "Invalid parameter: Message Structure - No default entry in JSON message body");
+    return parsed["default"].get<std::string>();
+}
 
 std::size_t publishedSize(const PublishRequest &request)
 {
