@@ -72,8 +72,10 @@ private slots:
         MessageBrowseModel model(broker.service(), broker.engine(), QStringLiteral("big"));
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
-        QVERIFY(model.canFetchMore({}));
-        model.fetchMore({});
+        if (model.rowCount() == 0 && !model.isLoading()) {   // the tester may have fetched already
+            QVERIFY(model.canFetchMore({}));
+            model.fetchMore({});
+        }
         waitLoaded(model);
         QCOMPARE(model.rowCount(), MessageBrowseModel::kPageSize);
         QCOMPARE(cell(model, 0, MessageBrowseModel::BodyColumn), QStringLiteral("m0"));
@@ -85,7 +87,7 @@ private slots:
         QCOMPARE(model.rowCount(), 450);
         QVERIFY(!model.canFetchMore({}));
         QVERIFY(model.atEnd());
-        QCOMPARE(inserted.count(), 3);
+        QCOMPARE(inserted.count(), 3);   // one insert per page, never a reset
         QCOMPARE(cell(model, 449, MessageBrowseModel::BodyColumn), QStringLiteral("m449"));
         // Browsing received nothing.
         QCOMPARE(model.messageAt(0)->receiveCount, 0);
@@ -137,18 +139,22 @@ private slots:
             QString countdown;
         };
         const Expected expected[] = {
-            {&work, "ready", "Available", ""},
+            {&work, "ready", "Available", "expires in "},   // the queue's retention (4 days) bounds it
             {&work, "locked", "In flight", "lock ends in 30 s"},
             {&work, "later", "Delayed", "visible in 1 min 00 s"},
             {&work, "planned", "Scheduled", "enqueued in 1 h 00 min"},
-            {&dead, "poisoned", "Dead-lettered (MaxReceiveCountExceeded)", ""},
-            {&dead, "short-lived", "Dead-lettered (TTLExpiredException)", ""},
+            {&dead, "poisoned", "Dead-lettered (MaxReceiveCountExceeded)", "expires in "},
+            {&dead, "short-lived", "Dead-lettered (TTLExpiredException)", "expires in "},
         };
         for (const Expected &want : expected) {
             const int row = rowOfBody(*want.model, want.body);
             QVERIFY2(row >= 0, want.body.c_str());
             QCOMPARE(cell(*want.model, row, MessageBrowseModel::StateColumn), want.state);
-            QCOMPARE(cell(*want.model, row, MessageBrowseModel::CountdownColumn), want.countdown);
+            const QString countdown = cell(*want.model, row, MessageBrowseModel::CountdownColumn);
+            if (want.countdown.endsWith(QLatin1Char(' ')))
+                QVERIFY2(countdown.startsWith(want.countdown), qPrintable(countdown));
+            else
+                QCOMPARE(countdown, want.countdown);
         }
         QCOMPARE(dead.messageAt(rowOfBody(dead, "poisoned"))->sourceQueue, std::optional<std::string>("poison"));
 
@@ -171,8 +177,9 @@ private slots:
     }
 
     // The seventh state: a message past its expiry that the broker has not
-    // removed yet (the file reopened later, the broker thread still busy) is
-    // browsed as Expired; when the broker's lifetime timer runs, its row goes.
+    // removed yet (it expired while the broker was closed; expiry is applied
+    // lazily, SPEC 6) is browsed as Expired; when a receive applies the
+    // expiry, its row goes and the other one changes in place.
     void expired_shownUntilTheBrokerRemovesIt()
     {
         const std::string file = nextFile();
@@ -193,11 +200,14 @@ private slots:
         QCOMPARE(cell(model, 0, MessageBrowseModel::StateColumn), QStringLiteral("Expired"));
         QCOMPARE(cell(model, 0, MessageBrowseModel::CountdownColumn), QStringLiteral("expired 50 s ago"));
         QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
-        later.release();   // the lifetime timer removes it; the change event re-reads the rows
-        QVERIFY(later.advance(1));
+        later.release();
+        auto received = later.receive("short", 30);   // applies the expiry; takes "staying"
+        QVERIFY(received.ok());
+        QCOMPARE(received->messages.size(), std::size_t(1));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, kWaitMs);
         QCOMPARE(removed.count(), 1);
         QCOMPARE(model.messageAt(0)->body, std::string("staying"));
+        QCOMPARE(cell(model, 0, MessageBrowseModel::StateColumn), QStringLiteral("In flight"));
     }
 
     // Sends and receives through the service reach the model as change

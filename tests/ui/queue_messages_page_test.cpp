@@ -21,6 +21,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QDateTimeEdit>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -78,11 +79,12 @@ void checkAccessible(QWidget *root)
         const bool isInput = qobject_cast<QLineEdit *>(input) || qobject_cast<QPlainTextEdit *>(input)
                           || qobject_cast<QAbstractSpinBox *>(input) || qobject_cast<QComboBox *>(input)
                           || qobject_cast<QAbstractItemView *>(input);
-        if (!isInput || qobject_cast<QLineEdit *>(input->parentWidget())
+        if (!isInput || qobject_cast<QHeaderView *>(input) || qobject_cast<QLineEdit *>(input->parentWidget())
             || qobject_cast<QAbstractSpinBox *>(input->parentWidget()) || qobject_cast<QComboBox *>(input->parentWidget())
             || qobject_cast<QAbstractItemView *>(input->parentWidget()->parentWidget()))
             continue;   // the line edit inside a spin box or combo box, editors inside views
-        QVERIFY2(!input->accessibleName().isEmpty(), qPrintable(input->objectName() + " has no accessible name"));
+        QVERIFY2(!input->accessibleName().isEmpty(), qPrintable(QString::fromLatin1(input->metaObject()->className()) + " " + input->objectName()
+                                                                       + " has no accessible name"));
         QVERIFY2(input->focusPolicy() & Qt::TabFocus, qPrintable(input->objectName() + " is not reachable by Tab"));
     }
     for (QAbstractButton *button : root->findChildren<QAbstractButton *>())

@@ -93,7 +93,7 @@ std::optional<MessageAttributes> MessageAttributesEditor::attributes(QString *er
                 *error = tr("The Binary attribute %1 must be base64 (e.g. aGVsbG8=).").arg(name);
                 return std::nullopt;
             }
-            attribute.binaryValue = decoded->toStdString();
+            attribute.binaryValue = decoded.decoded.toStdString();
         } else {
             attribute.stringValue = value.toStdString();
         }
