@@ -143,8 +143,8 @@ private slots:
             {&work, "locked", "In flight", "lock ends in 30 s"},
             {&work, "later", "Delayed", "visible in 1 min 00 s"},
             {&work, "planned", "Scheduled", "enqueued in 1 h 00 min"},
-            {&dead, "poisoned", "Dead-lettered (MaxReceiveCountExceeded)", "expires in "},
-            {&dead, "short-lived", "Dead-lettered (TTLExpiredException)", "expires in "},
+            {&dead, "poisoned", "Dead-lettered (max receives)", "expires in "},
+            {&dead, "short-lived", "Dead-lettered (TTL expired)", "expires in "},
         };
         for (const Expected &want : expected) {
             const int row = rowOfBody(*want.model, want.body);
@@ -157,6 +157,8 @@ private slots:
                 QCOMPARE(countdown, want.countdown);
         }
         QCOMPARE(dead.messageAt(rowOfBody(dead, "poisoned"))->sourceQueue, std::optional<std::string>("poison"));
+        QCOMPARE(dead.index(rowOfBody(dead, "short-lived"), MessageBrowseModel::StateColumn).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("TTLExpiredException from work"));
 
         // The clock moves: the countdowns tick, and a due lock ends in place.
         QVERIFY(broker.advance(10));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "models/message_browse_model.h"
 
+#include "broker/dead_letter_queue.h"
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
 #include "models/message_text.h"
@@ -24,11 +25,18 @@ bool sameMessage(const BrowsedMessage &a, const BrowsedMessage &b)
         && a.enqueued == b.enqueued && a.sequenceNumber == b.sequenceNumber && a.body == b.body;
 }
 
+// The state, with a dead letter's reason in short words (the full reason is
+// in the tooltip and the viewer).
 QString stateText(const BrowsedMessage &message)
 {
     QString text = message_text::stateLabel(message.state);
-    if (message.state == MessageState::DeadLettered && message.deadLetterReason)
-        text += QStringLiteral(" (%1)").arg(QString::fromStdString(*message.deadLetterReason));
+    if (message.state == MessageState::DeadLettered && message.deadLetterReason) {
+        const std::string &reason = *message.deadLetterReason;
+        const QString words = reason == kMaxReceiveCountExceeded ? QStringLiteral("max receives")
+                            : reason == kTtlExpiredException     ? QStringLiteral("TTL expired")
+                                                                 : QString::fromStdString(reason);
+        text += QStringLiteral(" (%1)").arg(words);
+    }
     return text;
 }
 
@@ -91,6 +99,11 @@ QVariant MessageBrowseModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (index.column() == BodyColumn)
             return message_text::bodyPreview(message->body);
+        if (index.column() == StateColumn && message->deadLetterReason)
+            return QStringLiteral("%1 from %2").arg(QString::fromStdString(*message->deadLetterReason),
+                                                    QString::fromStdString(message->sourceQueue.value_or("a deleted queue")));
+        if (index.column() == IdColumn)
+            return QString::fromStdString(message->messageId);
         if (index.column() == SentColumn)
             return QStringLiteral("Enqueued %1").arg(message_text::timeText(message->enqueued));
         return {};

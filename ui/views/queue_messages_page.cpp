@@ -90,8 +90,8 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setStretchLastSection(false);
     header->setSectionResizeMode(MessageBrowseModel::BodyColumn, QHeaderView::Stretch);
-    header->resizeSection(MessageBrowseModel::StateColumn, 190);
-    header->resizeSection(MessageBrowseModel::CountdownColumn, 170);
+    header->resizeSection(MessageBrowseModel::StateColumn, 200);
+    header->resizeSection(MessageBrowseModel::CountdownColumn, 180);
     header->resizeSection(MessageBrowseModel::IdColumn, 150);
     header->resizeSection(MessageBrowseModel::SentColumn, 170);
     header->resizeSection(MessageBrowseModel::ReceivesColumn, 70);
@@ -189,8 +189,11 @@ void QueueMessagesPage::updateStatus()
         return;
     }
     const QString count = QLocale().toString(m_model->rowCount());
-    QString text = m_model->search().isEmpty() ? tr("%1 messages loaded").arg(count)
-                                               : tr("%1 messages match “%2”").arg(count, m_model->search());
+    const bool one = m_model->rowCount() == 1;
+    QString text = m_model->search().isEmpty()
+                       ? (one ? tr("1 message loaded") : tr("%1 messages loaded").arg(count))
+                       : (one ? tr("1 message matches “%1”").arg(m_model->search())
+                              : tr("%1 messages match “%2”").arg(count, m_model->search()));
     if (!m_model->atEnd())
         text += tr(" · more load as you scroll");
     if (m_model->isLoading())
