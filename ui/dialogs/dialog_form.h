@@ -3,7 +3,12 @@
 
 #include <QString>
 
+#include <initializer_list>
+#include <utility>
+
 class QFormLayout;
+class QLineEdit;
+class QSpinBox;
 class QWidget;
 
 namespace relaydesk {
@@ -15,5 +20,25 @@ class FieldErrorLine;
 // text, without '&' and ':', the field's accessible name. Returns the error
 // line (owned by the form's widget). GUI thread.
 FieldErrorLine *addFormRow(QFormLayout *form, const QString &label, QWidget *field);
+
+// The rows "Message group ID" and "Deduplication ID" of the send and
+// publish dialogs, enabled only when `fifo`; `entity` ("queue", "topic")
+// words their placeholders.
+struct FifoIdRows {
+    QLineEdit *groupId = nullptr;
+    FieldErrorLine *groupIdError = nullptr;
+    QLineEdit *deduplicationId = nullptr;
+    FieldErrorLine *deduplicationIdError = nullptr;
+};
+FifoIdRows addFifoIdRows(QFormLayout *form, bool fifo, const QString &entity);
+
+// The row "Time to live" in seconds; 0 shows `defaultText` (no TTL of its own).
+QSpinBox *addTimeToLiveRow(QFormLayout *form, const QString &defaultText, FieldErrorLine **error);
+
+// The error line of the field a broker refusal names: the first of `lines`
+// whose word the message contains (case-insensitive), else `otherwise`.
+FieldErrorLine *lineForRefusal(const QString &message,
+                               std::initializer_list<std::pair<const char *, FieldErrorLine *>> lines,
+                               FieldErrorLine *otherwise);
 
 } // namespace relaydesk

@@ -16,8 +16,6 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include <limits>
-
 namespace relaydesk {
 
 PublishDialog::PublishDialog(BrokerService &service, const QString &topicName, QWidget *parent)
@@ -51,24 +49,13 @@ PublishDialog::PublishDialog(BrokerService &service, const QString &topicName, Q
     m_attributes->setObjectName(QStringLiteral("attributes"));
     m_attributesError = addFormRow(form, tr("A&ttributes:"), m_attributes);
 
-    m_groupId = new QLineEdit;
-    m_groupId->setObjectName(QStringLiteral("groupId"));
-    m_groupId->setPlaceholderText(m_fifo ? tr("required on a FIFO topic") : tr("FIFO topics only"));
-    m_groupId->setEnabled(m_fifo);
-    m_groupIdError = addFormRow(form, tr("Message &group ID:"), m_groupId);
+    const FifoIdRows ids = addFifoIdRows(form, m_fifo, tr("topic"));
+    m_groupId = ids.groupId;
+    m_groupIdError = ids.groupIdError;
+    m_deduplicationId = ids.deduplicationId;
+    m_deduplicationIdError = ids.deduplicationIdError;
 
-    m_deduplicationId = new QLineEdit;
-    m_deduplicationId->setObjectName(QStringLiteral("deduplicationId"));
-    m_deduplicationId->setPlaceholderText(m_fifo ? tr("empty: content-based, if the topic has it") : tr("FIFO topics only"));
-    m_deduplicationId->setEnabled(m_fifo);
-    m_deduplicationIdError = addFormRow(form, tr("&Deduplication ID:"), m_deduplicationId);
-
-    m_timeToLive = new QSpinBox;
-    m_timeToLive->setObjectName(QStringLiteral("timeToLive"));
-    m_timeToLive->setRange(0, std::numeric_limits<int>::max());
-    m_timeToLive->setSpecialValueText(tr("topic default"));
-    m_timeToLive->setSuffix(tr(" s"));
-    m_timeToLiveError = addFormRow(form, tr("Time to &live:"), m_timeToLive);
+    m_timeToLive = addTimeToLiveRow(form, tr("topic default"), &m_timeToLiveError);
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Publish"));
@@ -128,18 +115,14 @@ void PublishDialog::accept()
 
 void PublishDialog::showRefusal(const QString &message)
 {
-    const auto says = [&](const char *word) { return message.contains(QLatin1String(word), Qt::CaseInsensitive); };
-    FieldErrorLine *line = m_messageError;
-    if (says("MessageGroupId"))
-        line = m_groupIdError;
-    else if (says("MessageDeduplicationId") || says("ContentBasedDeduplication"))
-        line = m_deduplicationIdError;
-    else if (says("Subject"))
-        line = m_subjectError;
-    else if (says("TimeToLive"))
-        line = m_timeToLiveError;
-    else if (says("attribute"))
-        line = m_attributesError;
+    FieldErrorLine *line = lineForRefusal(message,
+                                          {{"MessageGroupId", m_groupIdError},
+                                           {"MessageDeduplicationId", m_deduplicationIdError},
+                                           {"ContentBasedDeduplication", m_deduplicationIdError},
+                                           {"Subject", m_subjectError},
+                                           {"TimeToLive", m_timeToLiveError},
+                                           {"attribute", m_attributesError}},
+                                          m_messageError);
     line->show(message);
 }
 

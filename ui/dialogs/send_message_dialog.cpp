@@ -25,8 +25,6 @@
 #include <QTimeZone>
 #include <QVBoxLayout>
 
-#include <limits>
-
 namespace relaydesk {
 
 namespace {
@@ -82,17 +80,11 @@ SendMessageDialog::SendMessageDialog(BrokerService &service, const QString &queu
     m_attributes->setObjectName(QStringLiteral("attributes"));
     m_attributesError = addFormRow(form, tr("A&ttributes:"), m_attributes);
 
-    m_groupId = new QLineEdit;
-    m_groupId->setObjectName(QStringLiteral("groupId"));
-    m_groupId->setPlaceholderText(m_fifo ? tr("required on a FIFO queue") : tr("FIFO queues only"));
-    m_groupId->setEnabled(m_fifo);
-    m_groupIdError = addFormRow(form, tr("Message &group ID:"), m_groupId);
-
-    m_deduplicationId = new QLineEdit;
-    m_deduplicationId->setObjectName(QStringLiteral("deduplicationId"));
-    m_deduplicationId->setPlaceholderText(m_fifo ? tr("empty: content-based, if the queue has it") : tr("FIFO queues only"));
-    m_deduplicationId->setEnabled(m_fifo);
-    m_deduplicationIdError = addFormRow(form, tr("&Deduplication ID:"), m_deduplicationId);
+    const FifoIdRows ids = addFifoIdRows(form, m_fifo, tr("queue"));
+    m_groupId = ids.groupId;
+    m_groupIdError = ids.groupIdError;
+    m_deduplicationId = ids.deduplicationId;
+    m_deduplicationIdError = ids.deduplicationIdError;
 
     m_delay = new QSpinBox;
     m_delay->setObjectName(QStringLiteral("delaySeconds"));
@@ -104,13 +96,7 @@ SendMessageDialog::SendMessageDialog(BrokerService &service, const QString &queu
     m_delay->setToolTip(tr("0–900 seconds before the message can be received."));
     m_delayError = addFormRow(form, tr("De&lay:"), m_delay);
 
-    m_timeToLive = new QSpinBox;
-    m_timeToLive->setObjectName(QStringLiteral("timeToLive"));
-    m_timeToLive->setRange(0, std::numeric_limits<int>::max());
-    m_timeToLive->setSpecialValueText(tr("queue default"));
-    m_timeToLive->setSuffix(tr(" s"));
-    m_timeToLive->setToolTip(tr("Seconds until the message expires (capped by the queue's default TTL and retention)."));
-    m_timeToLiveError = addFormRow(form, tr("Time to &live:"), m_timeToLive);
+    m_timeToLive = addTimeToLiveRow(form, tr("queue default"), &m_timeToLiveError);
 
     m_schedule = new QCheckBox(tr("&Schedule the enqueue at (UTC)"));
     m_schedule->setObjectName(QStringLiteral("schedule"));
@@ -199,20 +185,15 @@ void SendMessageDialog::accept()
 // The broker names the parameter it refuses; the refusal goes to that field.
 void SendMessageDialog::showRefusal(const QString &message)
 {
-    const auto says = [&](const char *word) { return message.contains(QLatin1String(word), Qt::CaseInsensitive); };
-    FieldErrorLine *line = m_bodyError;
-    if (says("MessageGroupId"))
-        line = m_groupIdError;
-    else if (says("MessageDeduplicationId") || says("ContentBasedDeduplication"))
-        line = m_deduplicationIdError;
-    else if (says("DelaySeconds"))
-        line = m_delayError;
-    else if (says("TimeToLive"))
-        line = m_timeToLiveError;
-    else if (says("Scheduled"))
-        line = m_scheduleError;
-    else if (says("attribute"))
-        line = m_attributesError;
+    FieldErrorLine *line = lineForRefusal(message,
+                                          {{"MessageGroupId", m_groupIdError},
+                                           {"MessageDeduplicationId", m_deduplicationIdError},
+                                           {"ContentBasedDeduplication", m_deduplicationIdError},
+                                           {"DelaySeconds", m_delayError},
+                                           {"TimeToLive", m_timeToLiveError},
+                                           {"Scheduled", m_scheduleError},
+                                           {"attribute", m_attributesError}},
+                                          m_bodyError);
     line->show(message);
 }
 
