@@ -27,8 +27,8 @@ std::string browseSql(const BrowseSearch &search)
     std::string sql =
         "SELECT m.id, m.message_id, m.body, m.attributes, m.state, m.group_id, m.dedup_id, m.sequence_number, "
         "m.sent_ms, m.enqueued_ms, m.scheduled_ms, m.visible_at_ms, m.expires_at_ms, m.receive_count, "
-        "m.first_receive_ms, m.dead_letter_reason, s.name FROM messages m LEFT JOIN queues s ON s.id = m.source_queue_id "
-        "WHERE m.queue_id = ? AND m.id > ? ";
+        "m.first_receive_ms, m.dead_letter_reason, s.name FROM messages m INDEXED BY messages_by_queue "
+        "LEFT JOIN queues s ON s.id = m.source_queue_id WHERE m.queue_id = ? AND m.id > ? ";
     switch (search.kind) {
     case BrowseSearch::Kind::Everything: break;
     case BrowseSearch::Kind::Attribute: sql += "AND json_extract(m.attributes, ?) = ? "; break;

@@ -281,13 +281,22 @@ CREATE TABLE message_move_tasks (
 CREATE INDEX message_move_tasks_by_source ON message_move_tasks (source_arn, id);
 )sql";
 
-const std::array<Migration, 4> &migrations()
+// Migration 5: browse (the window's Messages page, GET …/messages) walks a
+// queue's messages in storage order from a page token; this index holds them
+// as (queue_id, id), so a page of a million-message queue is read without
+// sorting the queue.
+constexpr std::string_view kSchemaV5 = R"sql(
+CREATE INDEX messages_by_queue ON messages (queue_id);
+)sql";
+
+const std::array<Migration, 5> &migrations()
 {
-    static const std::array<Migration, 4> list = {
+    static const std::array<Migration, 5> list = {
         Migration{1, "first broker schema", kSchemaV1, {}},
         Migration{2, "FIFO messages by sequence number", kSchemaV2, {}},
         Migration{3, "FIFO topic deduplication, per-delivery expiry", kSchemaV3, {}},
         Migration{4, "delivery kinds, signing keys, message move tasks", kSchemaV4, {}},
+        Migration{5, "messages in storage order per queue (browse)", kSchemaV5, {}},
     };
     return list;
 }
