@@ -4,6 +4,8 @@
 #include "broker/queue_records.h"
 #include "broker/store_calls.h"
 
+#include <algorithm>
+
 namespace relaydesk {
 
 namespace {
@@ -13,7 +15,47 @@ std::optional<ClockTime> optionalTime(const std::optional<std::int64_t> &ms)
     return ms ? std::optional<ClockTime>(fromEpochMilliseconds(*ms)) : std::nullopt;
 }
 
+bool isAttributeNameCharacter(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'
+        || c == '.';
+}
+
+// The query of one browse page, narrowed by `search`.
+std::string browseSql(const BrowseSearch &search)
+{
+    std::string sql =
+        "SELECT m.id, m.message_id, m.body, m.attributes, m.state, m.group_id, m.dedup_id, m.sequence_number, "
+        "m.sent_ms, m.enqueued_ms, m.scheduled_ms, m.visible_at_ms, m.expires_at_ms, m.receive_count, "
+        "m.first_receive_ms, m.dead_letter_reason, s.name FROM messages m INDEXED BY messages_by_queue "
+        "LEFT JOIN queues s ON s.id = m.source_queue_id WHERE m.queue_id = ? AND m.id > ? ";
+    switch (search.kind) {
+    case BrowseSearch::Kind::Everything: break;
+    case BrowseSearch::Kind::Attribute: sql += "AND json_extract(m.attributes, ?) = ? "; break;
+    case BrowseSearch::Kind::Text: sql += "AND (m.message_id = ? OR instr(m.body, ?) > 0) "; break;
+    }
+    return sql + "ORDER BY m.id LIMIT ?";
+}
+
 } // namespace
+
+BrowseSearch parseBrowseSearch(std::string_view search)
+{
+    BrowseSearch parsed;
+    if (search.empty())
+        return parsed;
+    const std::size_t equals = search.find('=');
+    const std::string_view key = equals == std::string_view::npos ? std::string_view() : search.substr(0, equals);
+    if (!key.empty() && key.size() <= 256 && std::all_of(key.begin(), key.end(), isAttributeNameCharacter)) {
+        parsed.kind = BrowseSearch::Kind::Attribute;
+        parsed.attributeName = std::string(key);
+        parsed.value = std::string(search.substr(equals + 1));
+        return parsed;
+    }
+    parsed.kind = BrowseSearch::Kind::Text;
+    parsed.value = std::string(search);
+    return parsed;
+}
 
 std::string_view messageStateName(MessageState state)
 {
@@ -29,7 +71,7 @@ std::string_view messageStateName(MessageState state)
 }
 
 Result<BrowsePage> browseQueue(Database &db, std::string_view queueName, ClockTime now,
-                               std::optional<std::int64_t> after, int pageSize)
+                               std::optional<std::int64_t> after, int pageSize, std::string_view search)
 {
     if (pageSize < 1 || pageSize > 1000)
         return BrokerError(BrokerErrorCode::InvalidParameterValue,
@@ -38,13 +80,19 @@ Result<BrowsePage> browseQueue(Database &db, std::string_view queueName, ClockTi
     Result<QueueRecord> queue = queue_records::require(db, queueName);
     if (!queue)
         return queue.error();
-    Result<CachedStatement> statement = prepareBound(
-        db,
-        "SELECT m.id, m.message_id, m.body, m.attributes, m.state, m.group_id, m.dedup_id, m.sequence_number, "
-        "m.sent_ms, m.enqueued_ms, m.scheduled_ms, m.visible_at_ms, m.expires_at_ms, m.receive_count, "
-        "m.first_receive_ms, m.dead_letter_reason, s.name FROM messages m LEFT JOIN queues s ON s.id = m.source_queue_id "
-        "WHERE m.queue_id = ? AND m.id > ? ORDER BY m.id LIMIT ?",
-        queue->id, after.value_or(0), pageSize + 1);
+    const BrowseSearch narrowed = parseBrowseSearch(search);
+    const std::string sql = browseSql(narrowed);
+    Result<CachedStatement> statement = [&] {
+        switch (narrowed.kind) {
+        case BrowseSearch::Kind::Attribute:
+            return prepareBound(db, sql, queue->id, after.value_or(0),
+                                "$.\"" + narrowed.attributeName + "\".StringValue", narrowed.value, pageSize + 1);
+        case BrowseSearch::Kind::Text:
+            return prepareBound(db, sql, queue->id, after.value_or(0), narrowed.value, narrowed.value, pageSize + 1);
+        case BrowseSearch::Kind::Everything: break;
+        }
+        return prepareBound(db, sql, queue->id, after.value_or(0), pageSize + 1);
+    }();
     if (!statement)
         return statement.error();
     const std::int64_t nowMs = toEpochMilliseconds(now);

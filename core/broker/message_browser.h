@@ -52,7 +52,24 @@ struct BrowsePage {
 // every state, in storage order, `pageSize` (1–1000) at a time after the
 // token of the previous page. Changes nothing (works on a read-only
 // connection). QueueDoesNotExist / InvalidParameterValue. Thread of `db`.
+// `search` (the window's search box) narrows it: empty shows every message;
+// `key=value`, where key is a valid attribute name, the messages whose
+// String or Number attribute `key` is exactly `value`; any other text the
+// message with that id and the messages whose body contains it (bytewise,
+// case-sensitive). A page may then hold fewer rows than `pageSize` only on
+// the last page.
 Result<BrowsePage> browseQueue(Database &db, std::string_view queueName, ClockTime now,
-                               std::optional<std::int64_t> after = std::nullopt, int pageSize = 100);
+                               std::optional<std::int64_t> after = std::nullopt, int pageSize = 100,
+                               std::string_view search = {});
+
+// How `search` is read: an attribute filter when it has the `key=value`
+// shape (key 1–256 of [A-Za-z0-9_.-]), else a text (id or body) search. Pure.
+struct BrowseSearch {
+    enum class Kind { Everything, Attribute, Text };
+    Kind kind = Kind::Everything;
+    std::string attributeName;   // Attribute
+    std::string value;           // Attribute: the value; Text: the text
+};
+BrowseSearch parseBrowseSearch(std::string_view search);
 
 } // namespace relaydesk

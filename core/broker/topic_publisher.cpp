@@ -11,10 +11,13 @@
 #include "broker/message_text.h"
 #include "broker/queue_records.h"
 #include "broker/sns_envelope.h"
+#include "policy/bounded_json.h"
 #include "broker/store_calls.h"
 #include "broker/subscription_records.h"
 #include "broker/topic_records.h"
 #include "store/database.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
@@ -92,6 +95,15 @@ Status recordRefusedFanOut(Database &db, IdSource &ids, const SubscriptionRecord
 }
 
 } // namespace
+
+Result<std::string> defaultMessageOfJsonStructure(std::string_view message)
+{
+    const nlohmann::json parsed = parseBoundedJson<nlohmann::json>(message);
+    if (parsed.is_discarded() || !parsed.is_object() || !parsed.contains("default") || !parsed["default"].is_string())
+        return BrokerError(Code::SnsInvalidParameter,
+                           "Invalid parameter: Message Structure - No default entry in JSON message body");
+    return parsed["default"].get<std::string>();
+}
 
 std::size_t publishedSize(const PublishRequest &request)
 {

@@ -31,6 +31,13 @@ struct PublishRequest {
     std::optional<std::int64_t> timeToLiveSeconds;   // ≥ 1; capped by the topic's and subscription's default TTL
 };
 
+// Publish with MessageStructure "json": `message` must be a JSON object
+// whose "default" member is a string, and that string is what is published
+// (this broker keeps no per-protocol variants). Otherwise SnsInvalidParameter
+// "Invalid parameter: Message Structure - No default entry in JSON message
+// body". Pure.
+Result<std::string> defaultMessageOfJsonStructure(std::string_view message);
+
 // What Publish answers. A FIFO duplicate within 5 minutes gets the first
 // message's id and sequence number (`duplicate`) and is not fanned out again.
 struct PublishReceipt {

@@ -135,9 +135,13 @@ public:
                                  QObject *context, Reply<void> reply);
     void changeMessageVisibilityBatch(std::string queueName, std::vector<BatchEntry<VisibilityChange>> entries,
                                       QObject *context, BatchReply<bool> reply);
-    // Peeks without receiving (browseQueue); reports nothing.
+    // Peeks without receiving (browseQueue, narrowed by `search` as there);
+    // reports nothing. A file database is read on a pool thread through a
+    // read-only connection of its own, never on the broker thread.
     void browseQueue(std::string queueName, std::optional<std::int64_t> after, int pageSize, QObject *context,
                      Reply<BrowsePage> reply);
+    void browseQueue(std::string queueName, std::optional<std::int64_t> after, int pageSize, std::string search,
+                     QObject *context, Reply<BrowsePage> reply);
     void listScheduledMessages(std::string queueName, QObject *context, Reply<std::vector<ScheduledMessage>> reply);
     // Reports CountsChanged (queue).
     void cancelScheduledMessage(std::string queueName, std::string messageId, QObject *context, Reply<void> reply);

@@ -106,6 +106,12 @@ void BrokerService::changeMessageVisibilityBatch(std::string queueName,
 void BrokerService::browseQueue(std::string queueName, std::optional<std::int64_t> after, int pageSize,
                                 QObject *context, Reply<BrowsePage> reply)
 {
+    browseQueue(std::move(queueName), after, pageSize, std::string(), context, std::move(reply));
+}
+
+void BrokerService::browseQueue(std::string queueName, std::optional<std::int64_t> after, int pageSize,
+                                std::string search, QObject *context, Reply<BrowsePage> reply)
+{
     const std::string &path = m_state->engine.databasePath();
     if (path != ":memory:" && !path.empty()) {
         const QPointer<QObject> target(context);
@@ -113,7 +119,8 @@ void BrokerService::browseQueue(std::string queueName, std::optional<std::int64_
         BrokerEngine &engine = m_state->engine;   // only used without a context (tests, on the broker thread)
         const ClockTime now = engine.clock().now();
         QThreadPool::globalInstance()->start([&engine, path, now, queueName = std::move(queueName), after, pageSize,
-                                              target, hasContext, reply = std::move(reply)]() mutable {
+                                              search = std::move(search), target, hasContext,
+                                              reply = std::move(reply)]() mutable {
             DatabaseOptions options;
             options.mode = OpenMode::ReadOnly;
             options.checkIntegrity = false;   // the writer checked it on open
@@ -122,7 +129,7 @@ void BrokerService::browseQueue(std::string queueName, std::optional<std::int64_
             if (!reader.ok())
                 page->emplace(BrokerError(BrokerErrorCode::InternalError, reader.status().message()));
             else
-                page->emplace(relaydesk::browseQueue(**reader, queueName, now, after, pageSize));
+                page->emplace(relaydesk::browseQueue(**reader, queueName, now, after, pageSize, search));
             auto answer = [reply = std::move(reply), page] { reply(std::move(**page)); };
             if (hasContext)
                 service_unit::deliver(target, true, std::move(answer));
@@ -133,9 +140,9 @@ void BrokerService::browseQueue(std::string queueName, std::optional<std::int64_
     }
     run<BrowsePage>(
         m_state,
-        [queueName = std::move(queueName), after, pageSize](UnitContext &unit, State &,
-                                                            std::vector<std::string> &) -> Result<BrowsePage> {
-            return relaydesk::browseQueue(unit.database(), queueName, unit.now(), after, pageSize);
+        [queueName = std::move(queueName), after, pageSize, search = std::move(search)](
+            UnitContext &unit, State &, std::vector<std::string> &) -> Result<BrowsePage> {
+            return relaydesk::browseQueue(unit.database(), queueName, unit.now(), after, pageSize, search);
         },
         context, std::move(reply));
 }

@@ -19,26 +19,6 @@ Json optionalTime(const std::optional<ClockTime> &time) { return time ? Json(for
 template <class T>
 Json optionalValue(const std::optional<T> &value) { return value ? Json(*value) : Json(); }
 
-Json browsedJson(const BrowsedMessage &message)
-{
-    return {{"messageId", message.messageId},
-            {"body", message.body},
-            {"attributes", writeMessageAttributes(message.attributes)},
-            {"state", std::string(messageStateName(message.state))},
-            {"groupId", optionalValue(message.groupId)},
-            {"deduplicationId", optionalValue(message.deduplicationId)},
-            {"sequenceNumber", optionalValue(message.sequenceNumber)},
-            {"sent", formatIso8601(message.sent)},
-            {"enqueued", formatIso8601(message.enqueued)},
-            {"scheduledEnqueueTime", optionalTime(message.scheduledEnqueueTime)},
-            {"visibleAt", formatIso8601(message.visibleAt)},
-            {"expiresAt", optionalTime(message.expiresAt)},
-            {"receiveCount", message.receiveCount},
-            {"firstReceive", optionalTime(message.firstReceive)},
-            {"deadLetterReason", optionalValue(message.deadLetterReason)},
-            {"sourceQueue", optionalValue(message.sourceQueue)}};
-}
-
 Json scheduledJson(const std::vector<ScheduledMessage> &messages)
 {
     Json list = Json::array();
@@ -136,7 +116,7 @@ void browse(const NativeRequest &request, const NativeContext &context, const st
                                 answerWith<BrowsePage>(reply, [](const BrowsePage &page) {
                                     Json list = Json::array();
                                     for (const BrowsedMessage &message : page.messages)
-                                        list.push_back(browsedJson(message));
+                                        list.push_back(writeBrowsedMessage(message));
                                     return Json{{"messages", std::move(list)},
                                                 {"nextPageToken", optionalValue(page.nextPageToken)}};
                                 }));

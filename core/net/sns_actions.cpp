@@ -115,11 +115,10 @@ Result<PublishRequest> readPublishRequest(const ActionInput &input)
     if (*structure) {
         if (**structure != "json")
             return input.invalid("MessageStructure", "Only 'json' is supported.");
-        const Json parsed = parseBoundedJson<Json>(request.message);
-        if (parsed.is_discarded() || !parsed.is_object() || !parsed.contains("default") || !parsed["default"].is_string())
-            return BrokerError(BrokerErrorCode::SnsInvalidParameter,
-                               "Invalid parameter: Message Structure - No default entry in JSON message body");
-        request.message = parsed["default"].get<std::string>();
+        Result<std::string> plain = defaultMessageOfJsonStructure(request.message);
+        if (!plain)
+            return plain.error();
+        request.message = std::move(plain).value();
     }
     auto subject = input.optionalString("Subject");
     if (!subject)

@@ -87,6 +87,40 @@ nlohmann::json writeMessageAttributes(const MessageAttributes &attributes)
     return out;
 }
 
+namespace {
+
+nlohmann::json optionalTime(const std::optional<ClockTime> &time)
+{
+    return time ? nlohmann::json(formatIso8601(*time)) : nlohmann::json();
+}
+template <class T>
+nlohmann::json optionalValue(const std::optional<T> &value)
+{
+    return value ? nlohmann::json(*value) : nlohmann::json();
+}
+
+} // namespace
+
+nlohmann::json writeBrowsedMessage(const BrowsedMessage &message)
+{
+    return {{"messageId", message.messageId},
+            {"body", message.body},
+            {"attributes", writeMessageAttributes(message.attributes)},
+            {"state", std::string(messageStateName(message.state))},
+            {"groupId", optionalValue(message.groupId)},
+            {"deduplicationId", optionalValue(message.deduplicationId)},
+            {"sequenceNumber", optionalValue(message.sequenceNumber)},
+            {"sent", formatIso8601(message.sent)},
+            {"enqueued", formatIso8601(message.enqueued)},
+            {"scheduledEnqueueTime", optionalTime(message.scheduledEnqueueTime)},
+            {"visibleAt", formatIso8601(message.visibleAt)},
+            {"expiresAt", optionalTime(message.expiresAt)},
+            {"receiveCount", message.receiveCount},
+            {"firstReceive", optionalTime(message.firstReceive)},
+            {"deadLetterReason", optionalValue(message.deadLetterReason)},
+            {"sourceQueue", optionalValue(message.sourceQueue)}};
+}
+
 Result<SendRequest> readSendRequest(const ActionInput &input)
 {
     SendRequest request;

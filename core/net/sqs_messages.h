@@ -2,6 +2,7 @@
 #pragma once
 
 #include "broker/broker_identity.h"
+#include "broker/message_browser.h"
 #include "broker/message_receiver.h"
 #include "broker/message_sender.h"
 #include "broker/result.h"
@@ -23,6 +24,11 @@ namespace relaydesk {
 // MessageAttributes {Name: {DataType, StringValue | BinaryValue (base64)}}.
 Result<MessageAttributes> readMessageAttributes(const ActionInput &input, std::string_view name);
 nlohmann::json writeMessageAttributes(const MessageAttributes &attributes);
+
+// One browsed message as the native API's browse lists it (and the window
+// copies it): messageId, body, attributes (as above), state, groupId, …,
+// sourceQueue; times ISO 8601, absent values null.
+nlohmann::json writeBrowsedMessage(const BrowsedMessage &message);
 
 Result<SendRequest> readSendRequest(const ActionInput &input);
 nlohmann::json writeSendReceipt(const SendReceipt &receipt);

@@ -295,14 +295,23 @@ UPDATE delivery_attempts SET kind = CASE p.kind WHEN 'SubscriptionConfirmation' 
 FROM published_messages p WHERE p.message_id = delivery_attempts.message_id;
 )sql";
 
-const std::array<Migration, 5> &migrations()
+// Migration 6: browse (the window's Messages page, GET …/messages) walks a
+// queue's messages in storage order from a page token; this index holds them
+// as (queue_id, id), so a page of a million-message queue is read without
+// sorting the queue.
+constexpr std::string_view kSchemaV6 = R"sql(
+CREATE INDEX messages_by_queue ON messages (queue_id);
+)sql";
+
+const std::array<Migration, 6> &migrations()
 {
-    static const std::array<Migration, 5> list = {
+    static const std::array<Migration, 6> list = {
         Migration{1, "first broker schema", kSchemaV1, {}},
         Migration{2, "FIFO messages by sequence number", kSchemaV2, {}},
         Migration{3, "FIFO topic deduplication, per-delivery expiry", kSchemaV3, {}},
         Migration{4, "delivery kinds, signing keys, message move tasks", kSchemaV4, {}},
         Migration{5, "attempt kinds", kSchemaV5, {}},
+        Migration{6, "messages in storage order per queue (browse)", kSchemaV6, {}},
     };
     return list;
 }

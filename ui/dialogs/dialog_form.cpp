@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#include "dialogs/dialog_form.h"
+
+#include "dialogs/field_error_line.h"
+
+#include <QCoreApplication>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <limits>
+
+namespace relaydesk {
+
+FieldErrorLine *addFormRow(QFormLayout *form, const QString &label, QWidget *field)
+{
+    QWidget *owner = form->parentWidget();
+    QString name = label;
+    name.remove(QLatin1Char('&'));
+    if (name.endsWith(QLatin1Char(':')))
+        name.chop(1);
+    field->setAccessibleName(name);
+    auto *caption = new QLabel(label, owner);
+    caption->setBuddy(field);
+    auto *cell = new QWidget(owner);
+    auto *column = new QVBoxLayout(cell);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(2);
+    field->setParent(cell);
+    column->addWidget(field);
+    auto *error = new FieldErrorLine(field, cell);
+    column->addWidget(error);
+    form->addRow(caption, cell);
+    return error;
+}
+
+FifoIdRows addFifoIdRows(QFormLayout *form, bool fifo, const QString &entity)
+{
+    const auto tr = [](const char *text) { return QCoreApplication::translate("relaydesk::FifoIdRows", text); };
+    FifoIdRows rows;
+    rows.groupId = new QLineEdit;
+    rows.groupId->setObjectName(QStringLiteral("groupId"));
+    rows.groupId->setPlaceholderText(fifo ? tr("required on a FIFO %1").arg(entity) : tr("FIFO %1s only").arg(entity));
+    rows.groupId->setEnabled(fifo);
+    rows.groupIdError = addFormRow(form, tr("Message &group ID:"), rows.groupId);
+    rows.deduplicationId = new QLineEdit;
+    rows.deduplicationId->setObjectName(QStringLiteral("deduplicationId"));
+    rows.deduplicationId->setPlaceholderText(fifo ? tr("empty: content-based, if the %1 has it").arg(entity)
+                                                  : tr("FIFO %1s only").arg(entity));
+    rows.deduplicationId->setEnabled(fifo);
+    rows.deduplicationIdError = addFormRow(form, tr("&Deduplication ID:"), rows.deduplicationId);
+    return rows;
+}
+
+QSpinBox *addTimeToLiveRow(QFormLayout *form, const QString &defaultText, FieldErrorLine **error)
+{
+    auto *seconds = new QSpinBox;
+    seconds->setObjectName(QStringLiteral("timeToLive"));
+    seconds->setRange(0, std::numeric_limits<int>::max());
+    seconds->setSpecialValueText(defaultText);
+    seconds->setSuffix(QStringLiteral(" s"));
+    seconds->setToolTip(QCoreApplication::translate("relaydesk::FifoIdRows",
+                                                    "Seconds until the message expires (the entity's default TTL caps it)."));
+    *error = addFormRow(form, QCoreApplication::translate("relaydesk::FifoIdRows", "Time to &live:"), seconds);
+    return seconds;
+}
+
+FieldErrorLine *lineForRefusal(const QString &message,
+                               std::initializer_list<std::pair<const char *, FieldErrorLine *>> lines,
+                               FieldErrorLine *otherwise)
+{
+    for (const auto &[word, line] : lines)
+        if (message.contains(QLatin1String(word), Qt::CaseInsensitive))
+            return line;
+    return otherwise;
+}
+
+} // namespace relaydesk

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: MIT
+#include "models/message_browse_model.h"
+
+#include "broker/dead_letter_queue.h"
+#include "engine/broker_engine.h"
+#include "engine/broker_service.h"
+#include "models/message_text.h"
+
+#include <QGuiApplication>
+#include <QPalette>
+
+#include <algorithm>
+#include <limits>
+#include <unordered_set>
+
+namespace relaydesk {
+
+namespace {
+
+// What a re-read may change on a message that stays.
+bool sameMessage(const BrowsedMessage &a, const BrowsedMessage &b)
+{
+    return a.state == b.state && a.visibleAt == b.visibleAt && a.receiveCount == b.receiveCount
+        && a.firstReceive == b.firstReceive && a.expiresAt == b.expiresAt && a.deadLetterReason == b.deadLetterReason
+        && a.enqueued == b.enqueued && a.sequenceNumber == b.sequenceNumber && a.body == b.body;
+}
+
+// The state, with a dead letter's reason in short words (the full reason is
+// in the tooltip and the viewer).
+QString stateText(const BrowsedMessage &message)
+{
+    QString text = message_text::stateLabel(message.state);
+    if (message.state == MessageState::DeadLettered && message.deadLetterReason) {
+        const std::string &reason = *message.deadLetterReason;
+        const QString words = reason == kMaxReceiveCountExceeded ? QStringLiteral("max receives")
+                            : reason == kTtlExpiredException     ? QStringLiteral("TTL expired")
+                                                                 : QString::fromStdString(reason);
+        text += QStringLiteral(" (%1)").arg(words);
+    }
+    return text;
+}
+
+// When the countdown column counts to (for sorting), else the sent time.
+std::int64_t dueMs(const BrowsedMessage &message)
+{
+    switch (message.state) {
+    case MessageState::InFlight:
+    case MessageState::Delayed:
+    case MessageState::Scheduled: return toEpochMilliseconds(message.visibleAt);
+    default: return message.expiresAt ? toEpochMilliseconds(*message.expiresAt) : std::numeric_limits<std::int64_t>::max();
+    }
+}
+
+} // namespace
+
+MessageBrowseModel::MessageBrowseModel(BrokerService &service, BrokerEngine &engine, QString queueName, QObject *parent)
+    : QAbstractTableModel(parent), m_service(&service), m_engine(&engine), m_queueName(std::move(queueName))
+{
+    connect(&engine, &BrokerEngine::changesPublished, this, &MessageBrowseModel::onChanges);
+}
+
+MessageBrowseModel::~MessageBrowseModel() = default;
+
+int MessageBrowseModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_messages.size());
+}
+
+int MessageBrowseModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+const BrowsedMessage *MessageBrowseModel::messageAt(int row) const
+{
+    return row >= 0 && row < static_cast<int>(m_messages.size()) ? &m_messages[static_cast<std::size_t>(row)] : nullptr;
+}
+
+int MessageBrowseModel::rowOf(const QString &messageId) const
+{
+    const std::string id = messageId.toStdString();
+    const auto found = std::find_if(m_messages.begin(), m_messages.end(),
+                                    [&](const BrowsedMessage &message) { return message.messageId == id; });
+    return found == m_messages.end() ? -1 : static_cast<int>(found - m_messages.begin());
+}
+
+QVariant MessageBrowseModel::data(const QModelIndex &index, int role) const
+{
+    const BrowsedMessage *message = index.isValid() ? messageAt(index.row()) : nullptr;
+    if (!message)
+        return {};
+    switch (role) {
+    case MessageIdRole: return QString::fromStdString(message->messageId);
+    case StateRole: return static_cast<int>(message->state);
+    case Qt::ForegroundRole:
+        if (message->state == MessageState::Expired)
+            return QGuiApplication::palette().brush(QPalette::Disabled, QPalette::Text);
+        return {};
+    case Qt::ToolTipRole:
+        if (index.column() == BodyColumn)
+            return message_text::bodyPreview(message->body);
+        if (index.column() == StateColumn && message->deadLetterReason)
+            return QStringLiteral("%1 from %2").arg(QString::fromStdString(*message->deadLetterReason),
+                                                    QString::fromStdString(message->sourceQueue.value_or("a deleted queue")));
+        if (index.column() == IdColumn)
+            return QString::fromStdString(message->messageId);
+        if (index.column() == SentColumn)
+            return QStringLiteral("Enqueued %1").arg(message_text::timeText(message->enqueued));
+        return {};
+    case SortRole:
+        switch (index.column()) {
+        case StateColumn: return static_cast<int>(message->state);
+        case CountdownColumn: return QVariant::fromValue<qint64>(dueMs(*message));
+        case SentColumn: return QVariant::fromValue<qint64>(toEpochMilliseconds(message->sent));
+        case ReceivesColumn: return message->receiveCount;
+        default: return data(index, Qt::DisplayRole);
+        }
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case StateColumn: return stateText(*message);
+        case CountdownColumn: return message_text::countdownText(*message, m_engine->clock().now());
+        case IdColumn: return QString::fromStdString(message->messageId);
+        case BodyColumn: return message_text::bodyPreview(message->body);
+        case SentColumn: return message_text::timeText(message->sent);
+        case ReceivesColumn: return message->receiveCount;
+        case GroupColumn: return message->groupId ? QString::fromStdString(*message->groupId) : QString();
+        default: return {};
+        }
+    default: return {};
+    }
+}
+
+QVariant MessageBrowseModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case StateColumn: return tr("State");
+    case CountdownColumn: return tr("Countdown");
+    case IdColumn: return tr("Message ID");
+    case BodyColumn: return tr("Body");
+    case SentColumn: return tr("Sent (UTC)");
+    case ReceivesColumn: return tr("Receives");
+    case GroupColumn: return tr("Group");
+    default: return {};
+    }
+}
+
+bool MessageBrowseModel::canFetchMore(const QModelIndex &parent) const
+{
+    return !parent.isValid() && !m_loading && (!m_started || !m_atEnd);
+}
+
+void MessageBrowseModel::fetchMore(const QModelIndex &parent)
+{
+    if (!canFetchMore(parent))
+        return;
+    m_started = true;
+    setLoading(true);
+    const std::uint64_t generation = m_generation;
+    m_service->browseQueue(m_queueName.toStdString(), m_after, kPageSize, m_search.toStdString(), this,
+                           [this, generation](Result<BrowsePage> page) {
+                               if (generation != m_generation)
+                                   return;
+                               if (!page)
+                                   return finish(generation, QString::fromStdString(page.error().message));
+                               if (!page->messages.empty()) {
+                                   const int first = static_cast<int>(m_messages.size());
+                                   beginInsertRows({}, first, first + static_cast<int>(page->messages.size()) - 1);
+                                   std::move(page->messages.begin(), page->messages.end(),
+                                             std::back_inserter(m_messages));
+                                   endInsertRows();
+                               }
+                               m_after = page->nextPageToken;
+                               m_atEnd = !m_after;
+                               finish(generation, {});
+                           });
+}
+
+void MessageBrowseModel::setSearch(const QString &search)
+{
+    ++m_generation;   // whatever is under way belongs to the old list
+    beginResetModel();
+    m_search = search.trimmed();
+    m_messages.clear();
+    m_after.reset();
+    m_atEnd = false;
+    m_started = false;
+    m_reloadWanted = false;
+    m_lastError.clear();
+    endResetModel();
+    setLoading(false);
+    fetchMore({});
+}
+
+void MessageBrowseModel::reload()
+{
+    if (m_loading) {
+        m_reloadWanted = true;
+        return;
+    }
+    if (!m_started)
+        return fetchMore({});
+    startReload();
+}
+
+void MessageBrowseModel::tick(int first, int last)
+{
+    first = std::max(first, 0);
+    last = std::min(last, rowCount() - 1);
+    if (first > last)
+        return;
+    emit dataChanged(index(first, CountdownColumn), index(last, CountdownColumn), {Qt::DisplayRole});
+    const ClockTime now = m_engine->clock().now();
+    for (int row = first; row <= last; ++row)
+        if (message_text::stateDue(m_messages[static_cast<std::size_t>(row)], now))
+            return reload();
+}
+
+void MessageBrowseModel::onChanges(const QList<EntityChange> &changes)
+{
+    for (const EntityChange &change : changes) {
+        if (change.entity != EntityChange::Entity::Queue || change.name != m_queueName)
+            continue;
+        if (change.kind == EntityChange::Kind::Deleted) {
+            ++m_generation;
+            if (!m_messages.empty()) {
+                beginRemoveRows({}, 0, static_cast<int>(m_messages.size()) - 1);
+                m_messages.clear();
+                endRemoveRows();
+            }
+            m_atEnd = true;
+            m_started = true;
+            m_lastError = tr("The queue %1 was deleted.").arg(m_queueName);
+            setLoading(false);
+            emit loadFailed(m_lastError);
+            return;
+        }
+        return reload();
+    }
+}
+
+void MessageBrowseModel::setLoading(bool loading)
+{
+    if (loading == m_loading)
+        return;
+    m_loading = loading;
+    emit loadingChanged(loading);
+}
+
+void MessageBrowseModel::startReload()
+{
+    setLoading(true);
+    // As many rows as are loaded (at least a page), so the view keeps what it shows.
+    const int target = std::max(static_cast<int>(m_messages.size()), kPageSize);
+    readForReload(m_generation, std::nullopt, target, std::make_shared<std::vector<BrowsedMessage>>());
+}
+
+void MessageBrowseModel::readForReload(std::uint64_t generation, std::optional<std::int64_t> after, int target,
+                                       std::shared_ptr<std::vector<BrowsedMessage>> collected)
+{
+    const int pageSize = std::min(kReloadPageSize, target - static_cast<int>(collected->size()));
+    m_service->browseQueue(
+        m_queueName.toStdString(), after, pageSize, m_search.toStdString(), this,
+        [this, generation, target, collected](Result<BrowsePage> page) {
+            if (generation != m_generation)
+                return;
+            if (!page)
+                return finish(generation, QString::fromStdString(page.error().message));
+            std::move(page->messages.begin(), page->messages.end(), std::back_inserter(*collected));
+            if (page->nextPageToken && static_cast<int>(collected->size()) < target)
+                return readForReload(generation, page->nextPageToken, target, collected);
+            m_after = page->nextPageToken;
+            m_atEnd = !m_after;
+            merge(std::move(*collected));
+            finish(generation, {});
+        });
+}
+
+// `fresh` is the new list in storage order; rows that stay keep their place.
+void MessageBrowseModel::merge(std::vector<BrowsedMessage> fresh)
+{
+    std::unordered_set<std::string> freshIds;
+    for (const BrowsedMessage &message : fresh)
+        freshIds.insert(message.messageId);
+    // Gone: removed in runs, from the end.
+    for (int row = static_cast<int>(m_messages.size()) - 1; row >= 0;) {
+        if (freshIds.count(m_messages[static_cast<std::size_t>(row)].messageId)) {
+            --row;
+            continue;
+        }
+        const int last = row;
+        while (row >= 0 && !freshIds.count(m_messages[static_cast<std::size_t>(row)].messageId))
+            --row;
+        beginRemoveRows({}, row + 1, last);
+        m_messages.erase(m_messages.begin() + row + 1, m_messages.begin() + last + 1);
+        endRemoveRows();
+    }
+    std::unordered_set<std::string> kept;
+    for (const BrowsedMessage &message : m_messages)
+        kept.insert(message.messageId);
+    // Now every kept row is in `fresh`: walk both, updating in place and inserting runs of new ones.
+    std::size_t i = 0;
+    while (i < fresh.size()) {
+        const int row = static_cast<int>(i);
+        if (i < m_messages.size() && m_messages[i].messageId == fresh[i].messageId) {
+            if (!sameMessage(m_messages[i], fresh[i])) {
+                m_messages[i] = std::move(fresh[i]);
+                emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+            }
+            ++i;
+            continue;
+        }
+        if (kept.count(fresh[i].messageId)) {
+            // Out of order (rare): the old row goes, the message is inserted here.
+            const int old = rowOf(QString::fromStdString(fresh[i].messageId));
+            beginRemoveRows({}, old, old);
+            m_messages.erase(m_messages.begin() + old);
+            endRemoveRows();
+            kept.erase(fresh[i].messageId);
+            continue;
+        }
+        std::size_t end = i;
+        while (end < fresh.size() && !kept.count(fresh[end].messageId))
+            ++end;
+        beginInsertRows({}, row, row + static_cast<int>(end - i) - 1);
+        m_messages.insert(m_messages.begin() + static_cast<std::ptrdiff_t>(i), std::make_move_iterator(fresh.begin() + static_cast<std::ptrdiff_t>(i)),
+                          std::make_move_iterator(fresh.begin() + static_cast<std::ptrdiff_t>(end)));
+        endInsertRows();
+        i = end;
+    }
+}
+
+void MessageBrowseModel::finish(std::uint64_t generation, const QString &error)
+{
+    if (generation != m_generation)
+        return;
+    m_lastError = error;
+    if (!error.isEmpty())
+        m_atEnd = true;   // nothing more to fetch from a queue that failed
+    setLoading(false);
+    if (!error.isEmpty())
+        emit loadFailed(error);
+    emit loaded();
+    if (m_reloadWanted && error.isEmpty()) {
+        m_reloadWanted = false;
+        startReload();
+    }
+}
+
+} // namespace relaydesk

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: MIT
+#include "views/queue_messages_page.h"
+
+#include "dialogs/move_dead_letters_dialog.h"
+#include "dialogs/send_message_dialog.h"
+#include "engine/broker_engine.h"
+#include "engine/broker_service.h"
+#include "models/message_browse_model.h"
+#include "views/message_viewer.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace relaydesk {
+
+namespace {
+
+const std::vector<std::string> kCountAttributes = {"ApproximateNumberOfMessages",
+                                                   "ApproximateNumberOfMessagesNotVisible",
+                                                   "ApproximateNumberOfMessagesDelayed"};
+
+} // namespace
+
+QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engine, const QString &queueName,
+                                     QWidget *parent)
+    : QWidget(parent), m_service(&service), m_engine(&engine), m_queueName(queueName)
+{
+    setObjectName(QStringLiteral("queueMessagesPage"));
+    m_model = new MessageBrowseModel(service, engine, queueName, this);
+    m_sorted = new QSortFilterProxyModel(this);
+    m_sorted->setSourceModel(m_model);
+    m_sorted->setSortRole(MessageBrowseModel::SortRole);
+
+    auto *searchLabel = new QLabel(tr("&Search:"), this);
+    m_search = new QLineEdit(this);
+    m_search->setObjectName(QStringLiteral("search"));
+    m_search->setAccessibleName(tr("Search"));
+    m_search->setPlaceholderText(tr("message id, body text, or key=value on an attribute — Enter"));
+    m_search->setClearButtonEnabled(true);
+    searchLabel->setBuddy(m_search);
+    connect(m_search, &QLineEdit::returnPressed, this, [this] { m_model->setSearch(m_search->text()); });
+    connect(m_search, &QLineEdit::textChanged, this, [this](const QString &text) {
+        if (text.isEmpty() && !m_model->search().isEmpty())
+            m_model->setSearch({});
+    });
+
+    const auto button = [this](const QString &text, const char *name, const QString &tip) {
+        auto *made = new QPushButton(text, this);
+        made->setObjectName(QLatin1String(name));
+        made->setToolTip(tip);
+        return made;
+    };
+    m_send = button(tr("Se&nd…"), "send", tr("Send a message to this queue"));
+    m_purge = button(tr("&Purge…"), "purge", tr("Delete every message of this queue"));
+    m_cancelScheduled = button(tr("&Cancel scheduled"), "cancelScheduled", tr("Cancel the selected scheduled message"));
+    m_moveBack = button(tr("&Move dead letters back…"), "moveDeadLettersBack",
+                        tr("Move the messages of this dead-letter queue back to their source queues"));
+    m_moveBack->setVisible(false);
+    connect(m_send, &QPushButton::clicked, this, &QueueMessagesPage::openSendDialog);
+    connect(m_purge, &QPushButton::clicked, this, &QueueMessagesPage::purge);
+    connect(m_cancelScheduled, &QPushButton::clicked, this, &QueueMessagesPage::cancelSelectedScheduled);
+    connect(m_moveBack, &QPushButton::clicked, this, &QueueMessagesPage::openMoveDeadLettersDialog);
+
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("messages"));
+    m_table->setAccessibleName(tr("Messages"));
+    m_table->setModel(m_sorted);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(-1, Qt::AscendingOrder);   // storage order until a header is clicked
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->setTabKeyNavigation(false);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    QHeaderView *header = m_table->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(MessageBrowseModel::BodyColumn, QHeaderView::Stretch);
+    header->resizeSection(MessageBrowseModel::StateColumn, 200);
+    header->resizeSection(MessageBrowseModel::CountdownColumn, 180);
+    header->resizeSection(MessageBrowseModel::IdColumn, 150);
+    header->resizeSection(MessageBrowseModel::SentColumn, 170);
+    header->resizeSection(MessageBrowseModel::ReceivesColumn, 70);
+    header->resizeSection(MessageBrowseModel::GroupColumn, 80);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+        showSelected();
+        updateActions();
+    });
+
+    m_viewer = new MessageViewer(this);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("status"));
+    m_status->setTextFormat(Qt::PlainText);
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(searchLabel);
+    bar->addWidget(m_search, 1);
+    bar->addWidget(m_send);
+    bar->addWidget(m_purge);
+    bar->addWidget(m_cancelScheduled);
+    bar->addWidget(m_moveBack);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_table);
+    split->addWidget(m_viewer);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_status);
+
+    connect(m_model, &MessageBrowseModel::loaded, this, [this] {
+        updateStatus();
+        showSelected();
+        updateActions();
+    });
+    connect(m_model, &MessageBrowseModel::loadingChanged, this, &QueueMessagesPage::updateStatus);
+    connect(&engine, &BrokerEngine::changesPublished, this, &QueueMessagesPage::onChanges);
+    m_ticker = new QTimer(this);
+    m_ticker->setInterval(1000);
+    connect(m_ticker, &QTimer::timeout, this, &QueueMessagesPage::tick);
+    m_ticker->start();
+
+    checkDeadLetterQueue();
+    m_model->fetchMore({});
+    updateStatus();
+    updateActions();
+}
+
+QueueMessagesPage::~QueueMessagesPage() = default;
+
+bool QueueMessagesPage::selectMessage(const QString &messageId)
+{
+    const int row = m_model->rowOf(messageId);
+    if (row < 0)
+        return false;
+    const QModelIndex index = m_sorted->mapFromSource(m_model->index(row, 0));
+    m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(index);
+    return true;
+}
+
+int QueueMessagesPage::selectedSourceRow() const
+{
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    return current.isValid() ? m_sorted->mapToSource(current).row() : -1;
+}
+
+void QueueMessagesPage::showSelected()
+{
+    const BrowsedMessage *message = m_model->messageAt(selectedSourceRow());
+    const auto &shown = m_viewer->message();
+    if (!message) {
+        if (shown)
+            m_viewer->showMessage(std::nullopt);
+        return;
+    }
+    // Only when something changed: the viewer keeps its scroll position otherwise.
+    if (!shown || shown->messageId != message->messageId || shown->state != message->state
+        || shown->receiveCount != message->receiveCount || shown->visibleAt != message->visibleAt)
+        m_viewer->showMessage(*message);
+}
+
+void QueueMessagesPage::updateActions()
+{
+    const BrowsedMessage *message = m_model->messageAt(selectedSourceRow());
+    m_cancelScheduled->setEnabled(message && message->state == MessageState::Scheduled);
+    m_moveBack->setVisible(m_deadLetterQueue);
+}
+
+void QueueMessagesPage::updateStatus()
+{
+    if (!m_model->lastError().isEmpty()) {
+        m_status->setText(m_model->lastError());
+        return;
+    }
+    const QString count = QLocale().toString(m_model->rowCount());
+    const bool one = m_model->rowCount() == 1;
+    QString text = m_model->search().isEmpty()
+                       ? (one ? tr("1 message loaded") : tr("%1 messages loaded").arg(count))
+                       : (one ? tr("1 message matches “%1”").arg(m_model->search())
+                              : tr("%1 messages match “%2”").arg(count, m_model->search()));
+    if (!m_model->atEnd())
+        text += tr(" · more load as you scroll");
+    if (m_model->isLoading())
+        text += tr(" · reading…");
+    m_status->setText(text + tr(" · browsing does not receive"));
+}
+
+void QueueMessagesPage::tick()
+{
+    const int height = m_table->viewport()->height();
+    const int first = m_table->rowAt(0);
+    if (first < 0)
+        return;
+    int last = m_table->rowAt(height - 1);
+    if (last < 0)
+        last = m_sorted->rowCount() - 1;
+    // Sorted by another column the rows in view are scattered in the model: tick their span.
+    int low = std::numeric_limits<int>::max();
+    int high = -1;
+    for (int row = first; row <= last; ++row) {
+        const int source = m_sorted->mapToSource(m_sorted->index(row, 0)).row();
+        low = std::min(low, source);
+        high = std::max(high, source);
+    }
+    m_model->tick(low, high);
+}
+
+void QueueMessagesPage::onChanges(const QList<EntityChange> &changes)
+{
+    for (const EntityChange &change : changes)
+        if (change.entity == EntityChange::Entity::Queue && change.kind != EntityChange::Kind::CountsChanged)
+            return checkDeadLetterQueue();   // a redrive policy may now name (or no longer name) this queue
+}
+
+void QueueMessagesPage::checkDeadLetterQueue()
+{
+    m_service->listDeadLetterSourceQueues(m_queueName.toStdString(), this,
+                                          [this](Result<std::vector<std::string>> sources) {
+                                              m_deadLetterQueue = sources && !sources->empty();
+                                              updateActions();
+                                          });
+}
+
+void QueueMessagesPage::openSendDialog()
+{
+    auto *dialog = new SendMessageDialog(*m_service, m_queueName, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setClock(&m_engine->clock());
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        emit statusMessage(tr("Sent %1 to %2").arg(dialog->sentMessageId(), m_queueName));
+    });
+    dialog->open();
+}
+
+void QueueMessagesPage::purge()
+{
+    m_service->getQueueAttributes(
+        m_queueName.toStdString(), kCountAttributes, this, [this](Result<AttributeMap> attributes) {
+            if (!attributes)
+                return emit statusMessage(QString::fromStdString(attributes.error().message));
+            qint64 count = 0;
+            for (const std::string &name : kCountAttributes)
+                if (const auto found = attributes->find(name); found != attributes->end())
+                    count += QString::fromStdString(found->second).toLongLong();
+            auto *box = new QMessageBox(QMessageBox::Warning, tr("Purge %1").arg(m_queueName),
+                                        tr("Purge %1 messages from %2?").arg(QLocale().toString(count), m_queueName),
+                                        QMessageBox::Cancel, this);
+            box->setObjectName(QStringLiteral("purgeConfirmation"));
+            box->setInformativeText(tr("Every message of the queue is deleted, in every state. This cannot be undone."));
+            QPushButton *confirm = box->addButton(tr("&Purge"), QMessageBox::DestructiveRole);
+            confirm->setObjectName(QStringLiteral("confirmPurge"));
+            box->setDefaultButton(QMessageBox::Cancel);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            connect(box, &QMessageBox::buttonClicked, this, [this, confirm](QAbstractButton *clicked) {
+                if (clicked != confirm)
+                    return;
+                m_service->purgeQueue(m_queueName.toStdString(), this, [this](Status purged) {
+                    emit statusMessage(purged ? tr("Purged %1").arg(m_queueName)
+                                              : QString::fromStdString(purged.error().message));
+                });
+            });
+            box->open();
+        });
+}
+
+void QueueMessagesPage::cancelSelectedScheduled()
+{
+    const BrowsedMessage *message = m_model->messageAt(selectedSourceRow());
+    if (!message || message->state != MessageState::Scheduled)
+        return;
+    const QString id = QString::fromStdString(message->messageId);
+    m_service->cancelScheduledMessage(m_queueName.toStdString(), message->messageId, this, [this, id](Status cancelled) {
+        emit statusMessage(cancelled ? tr("Cancelled the scheduled message %1").arg(id)
+                                     : QString::fromStdString(cancelled.error().message));
+    });
+}
+
+void QueueMessagesPage::openMoveDeadLettersDialog()
+{
+    auto *dialog = new MoveDeadLettersDialog(*m_service, *m_engine, m_queueName, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+} // namespace relaydesk

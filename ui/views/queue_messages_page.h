@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/entity_change.h"
+
+#include <QList>
+#include <QString>
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+class QTimer;
+
+namespace relaydesk {
+
+class BrokerEngine;
+class BrokerService;
+class MessageBrowseModel;
+class MessageViewer;
+
+// The Messages tab of a queue (SPEC 8.4): its messages in every state,
+// browsed without receiving (MessageBrowseModel: paged, live, searchable,
+// sortable by column over what is loaded), the selected message in a
+// MessageViewer, and the actions on them: Send…, Purge… (confirmed with the
+// count and the queue's name), Cancel scheduled (the selected scheduled
+// message), and — on a dead-letter queue — Move dead letters back….
+// One timer (1 s) ticks the countdowns of the rows in view.
+// Self-contained: keeps itself current from BrokerEngine::changesPublished;
+// every broker call is asynchronous. Ownership: borrows the service and the
+// engine (they outlive the page). GUI thread.
+class QueueMessagesPage final : public QWidget {
+    Q_OBJECT
+public:
+    QueueMessagesPage(BrokerService &service, BrokerEngine &engine, const QString &queueName, QWidget *parent = nullptr);
+    ~QueueMessagesPage() override;
+
+    MessageBrowseModel *model() const { return m_model; }
+    QTableView *table() const { return m_table; }
+    MessageViewer *viewer() const { return m_viewer; }
+    // Selects the message with this id when it is loaded; false otherwise.
+    bool selectMessage(const QString &messageId);
+    // Whether the queue is some queue's dead-letter queue (as last learned).
+    bool isDeadLetterQueue() const { return m_deadLetterQueue; }
+
+public slots:
+    void openSendDialog();
+    // Asks for the count, then confirms "Purge N messages from NAME?".
+    void purge();
+    void cancelSelectedScheduled();
+    void openMoveDeadLettersDialog();
+    // Repaints the countdowns of the visible rows (the timer calls it; tests may too).
+    void tick();
+
+signals:
+    // A status line for the window (errors of actions, "Purged orders").
+    void statusMessage(const QString &message);
+
+private:
+    void onChanges(const QList<relaydesk::EntityChange> &changes);
+    void checkDeadLetterQueue();
+    void updateActions();
+    void updateStatus();
+    void showSelected();
+    int selectedSourceRow() const;
+
+    BrokerService *m_service = nullptr;
+    BrokerEngine *m_engine = nullptr;
+    QString m_queueName;
+    bool m_deadLetterQueue = false;
+    MessageBrowseModel *m_model = nullptr;
+    QSortFilterProxyModel *m_sorted = nullptr;
+    QLineEdit *m_search = nullptr;
+    QPushButton *m_send = nullptr;
+    QPushButton *m_purge = nullptr;
+    QPushButton *m_cancelScheduled = nullptr;
+    QPushButton *m_moveBack = nullptr;
+    QTableView *m_table = nullptr;
+    MessageViewer *m_viewer = nullptr;
+    QLabel *m_status = nullptr;
+    QTimer *m_ticker = nullptr;
+};
+
+} // namespace relaydesk
