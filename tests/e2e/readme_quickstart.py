@@ -19,6 +19,7 @@ a private network namespace (unshare --net) with only its own loopback.
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -147,6 +148,7 @@ def main():
                     quickstart.run_line(line)
     finally:
         quickstart.stop_servers()
+        shutil.rmtree(quickstart.home, ignore_errors=True)
     print("%d quick-start blocks, %d failures" % (len(blocks), quickstart.failures))
     return 1 if quickstart.failures else 0
 
