@@ -9,6 +9,9 @@
 #                                    build/release/relaydesk_VERSION_amd64.deb (+ relaydesk-dbgsym .ddeb)
 #   installer/dev.sh check-package   build the package, install it in a fresh Debian 12 root and run it
 #                                    from the installed files (installer/check-installed.sh; not in CI)
+#   installer/dev.sh check-fresh [--keep DIR]  the set-up proof: `installer/dev.sh test` in a brand-new Debian 12 root
+#                                    on a clean clone of HEAD (../shared/tools/fresh-debian; needs root; run it
+#                                    after changing the package list, a find_package call or a test's tools)
 #
 # Environment: RELAYDESK_BUILD_DIR (default build/dev), CI=true (warnings become errors).
 set -euo pipefail
@@ -19,23 +22,34 @@ HEADLESS_BUILD_DIR=${RELAYDESK_HEADLESS_BUILD_DIR:-$ROOT/build/headless}
 RELEASE_BUILD_DIR=${RELAYDESK_RELEASE_BUILD_DIR:-$ROOT/build/release}
 JOBS=$(nproc 2>/dev/null || echo 2)
 
-# Everything the build, the app and the tests need from Debian 12.
+# Everything the build, the app and the tests need from Debian 12 (prove a change with check-fresh).
 PACKAGES=(
-  cmake ninja-build g++ pkg-config
+  # build
+  cmake ninja-build g++ pkg-config ccache
   qt6-base-dev qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   nlohmann-json3-dev libsqlite3-dev libssl-dev
+  # the window, and its screenshot test under a virtual X display
   xvfb xauth fonts-dejavu-core
-  awscli python3-boto3 python3-cryptography openssl ca-certificates curl ccache
+  # tests: the e2e clients (boto3 and awscli: query protocol; node + the AWS SDK for JavaScript
+  # from npm: SQS JSON protocol), test certificates, the documented curl examples, and the
+  # README quick-start's private network namespace (ip, unshare)
+  python3 python3-boto3 python3-cryptography awscli nodejs npm
+  openssl ca-certificates curl iproute2 util-linux
   # desktop integration and the .deb: generated icons, man page and completion, their checks, cpack's shlibdeps
-  python3 librsvg2-bin desktop-file-utils appstream man-db groff-base bsdextrautils bash-completion dpkg-dev file
+  librsvg2-bin desktop-file-utils appstream man-db groff-base bsdextrautils bash-completion dpkg-dev file
 )
 
 log() { printf 'dev.sh: %s\n' "$*" >&2; }
 
+# A package counts as there when it is installed or an installed package provides it
+# (e.g. a nodejs build that bundles npm).
 install_missing() {
-  local missing=() package
+  local missing=() package provided
+  provided=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package} ${Provides}\n' 2>/dev/null \
+             | awk '$1 == "ii" { for (i = 2; i <= NF; i++) { sub(/[:,].*/, "", $i); if ($i ~ /^[a-z0-9]/) print $i } }' \
+             | sort -u)
   for package in "${PACKAGES[@]}"; do
-    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
+    if ! grep -qxF "$package" <<<"$provided"; then
       missing+=("$package")
     fi
   done
@@ -63,6 +77,20 @@ configure_and_build() {
     cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRELAYDESK_WERROR=$werror "${launcher[@]}" "$@"
   fi
   cmake --build "$dir" -j "$JOBS"
+  install_node_modules "$dir/tests/e2e/js"
+}
+
+# install_node_modules DIR: the AWS SDK for JavaScript of the e2e tests, exactly as
+# tests/e2e/js/package-lock.json pins it (CMake copies it to DIR), into the build tree;
+# again only when the lockfile changed.
+install_node_modules() {
+  local dir=$1
+  [ -f "$dir/package-lock.json" ] || return 0
+  if ! cmp -s "$dir/package-lock.json" "$dir/node_modules/.relaydesk-installed-lock.json"; then
+    log "npm ci in $dir"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    cp "$dir/package-lock.json" "$dir/node_modules/.relaydesk-installed-lock.json"
+  fi
 }
 
 # build_package: the Release configuration installed under /usr, packaged by
@@ -141,8 +169,12 @@ case "$command" in
     build_package
     check_package
     ;;
+  check-fresh)   # [--keep DIR]: leave the root there afterwards (fresh-debian --reuse DIR runs more in it)
+    cd "$ROOT"
+    exec ../shared/tools/fresh-debian "$@" -- installer/dev.sh test
+    ;;
   *)
-    echo "usage: installer/dev.sh run [ARGS...] | test | build | package | check-package" >&2
+    echo "usage: installer/dev.sh run [ARGS...] | test | build | check-fresh | package | check-package" >&2
     exit 2
     ;;
 esac

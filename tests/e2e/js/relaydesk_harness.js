@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// Starts `relaydesk serve` for an end-to-end test with the AWS SDK for JavaScript v3
+// and drives its clock: the JavaScript twin of ../relaydesk_harness.py.
+//
+//   const { scenario } = require('./relaydesk_harness');
+//   scenario('name', async (server) => { const sqs = server.sqs(); await server.advance(30); });
+//
+// Each scenario gets its own server (--port 0 --db :memory: --clock virtual), stopped with
+// SIGTERM at the end; it must exit with status 0. The SDK comes from the build tree
+// (installer/dev.sh runs `npm ci` there and CTest sets NODE_PATH). Every request a client
+// sends is recorded in server.requests as { service, target, contentType } so a test can
+// check which protocol the SDK really spoke.
+'use strict';
+const { spawn } = require('node:child_process');
+const http = require('node:http');
+const test = require('node:test');
+
+function requireSdk(name) {
+  try {
+    return require(name);
+  } catch (error) {
+    throw new Error(`${name} is not installed for this build (NODE_PATH=${process.env.NODE_PATH || ''}): ` +
+                    'run installer/dev.sh build, which runs npm ci from tests/e2e/js/package-lock.json');
+  }
+}
+const sqsSdk = requireSdk('@aws-sdk/client-sqs');
+const snsSdk = requireSdk('@aws-sdk/client-sns');
+
+const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
+const READY_PREFIX = 'relaydesk: listening on ';
+
+class RelaydeskServer {
+  constructor(binary) {
+    this.binary = binary;
+    this.process = null;
+    this.endpoint = null;
+    this.errors = '';
+    this.requests = [];
+  }
+
+  start() {
+    this.process = spawn(this.binary, ['serve', '--port', '0', '--db', ':memory:', '--clock', 'virtual'],
+                         { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.process.stderr.setEncoding('utf8');
+    this.process.stderr.on('data', (chunk) => { this.errors += chunk; });
+    this.exited = new Promise((resolve) => this.process.on('exit', (code, signal) => resolve({ code, signal })));
+    return new Promise((resolve, reject) => {
+      let output = '';
+      const onData = (chunk) => {
+        output += chunk;
+        const end = output.indexOf('\n');
+        if (end < 0) return;
+        this.process.stdout.off('data', onData);
+        this.process.stdout.resume();   // keep draining whatever follows
+        const line = output.slice(0, end).trim();
+        if (!line.startsWith(READY_PREFIX)) {
+          this.process.kill('SIGKILL');
+          reject(new Error(`no ready line, got ${JSON.stringify(line)}; stderr: ${this.errors}`));
+          return;
+        }
+        this.endpoint = line.slice(READY_PREFIX.length);
+        resolve(this);
+      };
+      this.process.stdout.setEncoding('utf8');
+      this.process.stdout.on('data', onData);
+      this.exited.then(({ code }) => reject(new Error(`relaydesk serve exited with ${code}: ${this.errors}`)));
+    });
+  }
+
+  async stop() {
+    this.process.kill('SIGTERM');
+    const { code, signal } = await this.exited;
+    if (code !== 0) throw new Error(`relaydesk serve exited with ${code} (${signal}): ${this.errors}`);
+  }
+
+  record(client, service) {
+    client.middlewareStack.add((next) => async (args) => {
+      const headers = args.request.headers || {};
+      this.requests.push({ service, target: headers['x-amz-target'], contentType: headers['content-type'] });
+      return next(args);
+    }, { step: 'finalizeRequest', name: 'relaydeskRequestLog' });
+    return client;
+  }
+
+  config() {
+    return { endpoint: this.endpoint, region: 'us-east-1', credentials: CREDENTIALS, maxAttempts: 1 };
+  }
+
+  sqs() { return this.record(new sqsSdk.SQSClient(this.config()), 'sqs'); }
+
+  sns() { return this.record(new snsSdk.SNSClient(this.config()), 'sns'); }
+
+  // The native API: resolves to { status, body } (body parsed as JSON).
+  api(method, path, body) {
+    return fetchJson(this.endpoint + '/api/v1' + path, method, body);
+  }
+
+  async advance(seconds) {
+    const { status, body } = await this.api('POST', '/clock/advance', { seconds });
+    if (status !== 200) throw new Error(`clock advance answered ${status}: ${JSON.stringify(body)}`);
+    return body;
+  }
+}
+
+function fetchJson(url, method, body) {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? null : Buffer.from(JSON.stringify(body));
+    const request = http.request(url, { method, headers: { 'Content-Type': 'application/json' } }, (reply) => {
+      let text = '';
+      reply.setEncoding('utf8');
+      reply.on('data', (chunk) => { text += chunk; });
+      reply.on('end', () => resolve({ status: reply.statusCode, body: text ? JSON.parse(text) : {} }));
+    });
+    request.on('error', reject);
+    if (data) request.write(data);
+    request.end();
+  });
+}
+
+function binaryFromEnvironment() {
+  const binary = process.env.RELAYDESK_BINARY;
+  if (!binary) throw new Error('RELAYDESK_BINARY is not set');
+  return binary;
+}
+
+// scenario(name, body): one node:test test with its own server.
+function scenario(name, body) {
+  test(name, async () => {
+    const server = await new RelaydeskServer(binaryFromEnvironment()).start();
+    let failed = true;
+    try {
+      await body(server);
+      failed = false;
+    } finally {
+      if (failed) server.process.kill('SIGKILL'); else await server.stop();
+    }
+  });
+}
+
+// The error code a rejected SDK call carries: the query-compatible code when the
+// service sent one (x-amzn-query-error), else the error's name.
+async function errorCode(promise) {
+  try {
+    await promise;
+  } catch (error) {
+    return error.Code || error.name;
+  }
+  throw new Error('the call succeeded; an error was expected');
+}
+
+module.exports = { RelaydeskServer, scenario, errorCode, sqsSdk, snsSdk };
