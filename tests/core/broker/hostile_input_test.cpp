@@ -320,8 +320,7 @@ void HostileInputTest::fanOut_queueRefuses_loggedAndDeadLettered()
     const std::vector<ReceivedMessage> dead = broker.receiveAll("dlq", at(2));
     QCOMPARE(dead.size(), std::size_t(1));
     QCOMPARE(dead.front().body, message);
-    Result<std::vector<AttemptRecord>> log = attempt_log::query(broker.db(), AttemptQuery{arn, std::nullopt, std::nullopt,
-                                                                                          std::nullopt, 10});
+    Result<std::vector<AttemptRecord>> log = attempt_log::query(broker.db(), AttemptQuery{arn, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, 10});
     QVERIFY(log.ok());
     QCOMPARE(log->size(), std::size_t(1));
     QCOMPARE(log->front().messageId, published->messageId);
@@ -340,8 +339,7 @@ void HostileInputTest::fanOut_queueRefusesWithoutDeadLetterQueue_loggedDiscarded
     }).ok());
     Result<PublishReceipt> published = broker.publish("t", std::string(2000, 'm'));
     QVERIFY(published.ok());
-    Result<std::vector<AttemptRecord>> log = attempt_log::query(broker.db(), AttemptQuery{arn, std::nullopt, std::nullopt,
-                                                                                          std::nullopt, 10});
+    Result<std::vector<AttemptRecord>> log = attempt_log::query(broker.db(), AttemptQuery{arn, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, 10});
     QVERIFY(log.ok());
     QCOMPARE(log->size(), std::size_t(1));
     QVERIFY(log->front().final == std::optional<std::string>("discarded"));
