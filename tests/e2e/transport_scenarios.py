@@ -105,6 +105,15 @@ class TransportScenarios(unittest.TestCase):
             self.assertIn(b"/000000000000/q%d" % i, answers[i][2])
         self.assertIn(b"mode", answers[3][2])
 
+    def test_pipelinedAfterLongPoll_answeredAfterIt(self):
+        url = self.server.client("sqs").create_queue(QueueName="waited")["QueueUrl"]
+        connection = self.connect()
+        connection.send(json_request(RECEIVE_TARGET, {"QueueUrl": url, "WaitTimeSeconds": 20}) + api_request("GET", "/clock"))
+        self.call(api_request("POST", "/queues/waited/messages", {"body": "wakes the poll"}))
+        answers = connection.read_answers(2)
+        self.assertIn(b"wakes the poll", answers[0][2])   # the receive first, as asked
+        self.assertIn(b"mode", answers[1][2])
+
     # Item 15
     def test_connectionClose_closedAfterTheAnswer(self):
         connection = self.connect()
