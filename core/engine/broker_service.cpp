@@ -136,6 +136,10 @@ struct Poll {
     bool hasContext = false;
     BrokerService::Reply<ReceiveResult> reply;
 
+    // The reply context is gone (the client's connection closed): the receive
+    // is withdrawn and takes nothing more.
+    bool withdrawn() const { return hasContext && target.isNull(); }
+
     void finish(Result<ReceiveResult> result)
     {
         auto shared = std::make_shared<Result<ReceiveResult>>(std::move(result));
@@ -149,6 +153,8 @@ Body<ReceiveResult> receiveBody(const std::shared_ptr<Poll> &poll)
                   std::vector<std::string> &wake) -> Result<ReceiveResult> {
         if (!poll->started)
             poll->started = unit.now();
+        if (poll->withdrawn())
+            return ReceiveResult{};
         auto received = MessageReceiver(unit.database(), *state.ids).receive(poll->queueName, poll->request, unit.now());
         if (!received)
             return received;
@@ -170,7 +176,7 @@ Body<ReceiveResult> receiveBody(const std::shared_ptr<Poll> &poll)
 void retryReceive(const StatePtr &state, const std::shared_ptr<Poll> &poll, WaiterRegistry::Finished finished)
 {
     run<ReceiveResult>(state, receiveBody(poll), nullptr, [state, poll, finished](Result<ReceiveResult> result) {
-        if (!result || !result->messages.empty()) {
+        if (!result || !result->messages.empty() || poll->withdrawn()) {
             poll->answer.emplace(std::move(result));
             finished(true);
             return;
@@ -292,7 +298,7 @@ void BrokerService::receiveMessage(std::string queueName, ReceiveRequest request
     StatePtr state = m_state;
     run<ReceiveResult>(state, receiveBody(poll), nullptr, [state, poll](Result<ReceiveResult> result) {
         const int wait = poll->request.waitTimeSeconds.value_or(0);
-        if (!result || !result->messages.empty() || wait <= 0 || state->stopped) {
+        if (!result || !result->messages.empty() || wait <= 0 || state->stopped || poll->withdrawn()) {
             poll->finish(std::move(result));
             return;
         }

@@ -99,7 +99,9 @@ public:
     // messages, and for the dead-letter queue (whose receives it wakes) when
     // it moved messages there.
     // Every attempt counts as use of the sqs subscriptions delivering into the
-    // queue (their AutoDeleteOnIdle clock restarts, SPEC 6).
+    // queue (their AutoDeleteOnIdle clock restarts, SPEC 6). A receive whose
+    // `context` is destroyed (the HTTP server's connection: the client went)
+    // is withdrawn: no attempt after that takes a message.
     void receiveMessage(std::string queueName, ReceiveRequest request, QObject *context,
                         Reply<ReceiveResult> reply);
     // Reports CountsChanged (queue).

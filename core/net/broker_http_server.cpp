@@ -9,49 +9,48 @@
 #include "net/sqs_json_protocol.h"
 #include "net/wire_error.h"
 
-#include <QHttpServerRequest>
-#include <QMetaEnum>
 #include <QUrlQuery>
 
 namespace relaydesk {
 
-namespace {
-
-QByteArray methodName(QHttpServerRequest::Method method)
+Http1Server::Options BrokerHttpServer::defaultTransport()
 {
-    return QByteArray(QMetaEnum::fromType<QHttpServerRequest::Method>().valueToKey(static_cast<int>(method))).toUpper();
+    Http1Server::Options transport;
+    transport.connection.limits.maxBodyBytes = kMaxBodyBytes;
+    return transport;
 }
-
-} // namespace
 
 BrokerHttpServer::BrokerHttpServer(BrokerEngine &engine, BrokerService &service, BrokerIdentity identity,
                                    Options options, QObject *parent)
-    : QAbstractHttpServer(parent), m_engine(engine), m_service(service), m_identity(std::move(identity)),
-      m_options(options)
+    : QObject(parent), m_engine(engine), m_service(service), m_identity(std::move(identity)),
+      m_options(std::move(options)),
+      m_http(m_options.transport, [this](const HttpRequest &request, ReplyChannel channel) {
+          handleRequest(request, std::move(channel));
+      }, this)
 {
 }
 
-bool BrokerHttpServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
+void BrokerHttpServer::handleRequest(const HttpRequest &request, ReplyChannel channel)
 {
-    if (m_options.mocks != nullptr && m_options.mocks->handle(request, socket))
-        return true;
-    ReplyChannel channel(socket);
+    if (m_options.mocks != nullptr && m_options.mocks->handle(request, channel))
+        return;
+    QObject *const context = channel.context(); // replies for a gone client are dropped
     const QUrl url = request.url();
     if (url.path() == QLatin1String("/SimpleNotificationService.pem") && !m_options.signingCertificatePem.empty() &&
-        (request.method() == QHttpServerRequest::Method::Get || request.method() == QHttpServerRequest::Method::Head)) {
+        (request.method() == "GET" || request.method() == "HEAD")) {
         channel.send(HttpReply{200, "application/x-pem-file", {},
                                QByteArray::fromStdString(m_options.signingCertificatePem)});
-        return true;
+        return;
     }
     if (url.path() == QLatin1String("/health") && m_options.health != nullptr) {
-        channel.send(m_options.health->reply(methodName(request.method()).toStdString()));
-        return true;
+        channel.send(m_options.health->reply(request.method().toStdString()));
+        return;
     }
     // Replies name queues by the host the client used (unless advertised).
     const std::optional<BrokerIdentity> forHost =
         identityForHost(m_identity, m_options.advertisedEndpoint, request.value("host"));
     const BrokerIdentity &identity = forHost ? *forHost : m_identity;
-    const bool tooLarge = static_cast<std::size_t>(request.body().size()) > kMaxBodyBytes;
+    const bool tooLarge = request.bodyTooLarge() || static_cast<std::size_t>(request.body().size()) > kMaxBodyBytes;
     const WireError tooLargeError =
         WireError::bodyTooLarge("The request body is larger than " + std::to_string(kMaxBodyBytes) + " bytes.");
 
@@ -60,45 +59,40 @@ bool BrokerHttpServer::handleRequest(const QHttpServerRequest &request, QTcpSock
         if (tooLarge)
             channel.send(sqsJsonErrorReply(tooLargeError, newRequestId()));
         else
-            answerSqsJson(target, request.body(), SqsActionContext{m_service, identity, this}, channel);
-        return true;
+            answerSqsJson(target, request.body(), SqsActionContext{m_service, identity, context}, channel);
+        return;
     }
 
     if (url.path() == QLatin1String("/api/v1") || url.path().startsWith(QLatin1String("/api/v1/"))) {
         if (tooLarge) {
             channel.send(nativeErrorReply(tooLargeError));
-            return true;
+            return;
         }
-        auto parsed = readNativeRequest(methodName(request.method()), url, request.body());
+        auto parsed = readNativeRequest(request.method(), url, request.body());
         if (const std::string *problem = std::get_if<std::string>(&parsed))
             channel.send(nativeErrorReply(WireError::malformedRequest(*problem)));
         else
-            answerNative(std::get<NativeRequest>(parsed), NativeContext{m_engine, m_service, identity, this, m_options.mocks,
+            answerNative(std::get<NativeRequest>(parsed), NativeContext{m_engine, m_service, identity, context, m_options.mocks,
                                                                        &m_options.signingCertificatePem}, channel);
-        return true;
+        return;
     }
-    const bool form = request.method() == QHttpServerRequest::Method::Post &&
+    const bool form = request.method() == "POST" &&
                       request.value("content-type").startsWith("application/x-www-form-urlencoded");
-    const bool queryGet = request.method() == QHttpServerRequest::Method::Get &&
+    const bool queryGet = request.method() == "GET" &&
                           QUrlQuery(url).hasQueryItem(QStringLiteral("Action"));
     if (form || queryGet) {
         if (tooLarge) {
             channel.send(sqsQueryErrorReply(tooLargeError, newRequestId()));
-            return true;
+            return;
         }
-        const SqsActionContext sqs{m_service, identity, this};
-        const SnsActionContext sns{m_service, identity, this, m_options.autoConfirm};
+        const SqsActionContext sqs{m_service, identity, context};
+        const SnsActionContext sns{m_service, identity, context, m_options.autoConfirm};
         const QByteArray parameters = form ? request.body() : url.query(QUrl::FullyEncoded).toUtf8();
         answerQuery(parameters, url.path().toUtf8(), request.value("authorization"), sqs, sns, channel);
-        return true;
+        return;
     }
 
-    return false;
-}
-
-void BrokerHttpServer::missingHandler(const QHttpServerRequest &request, QTcpSocket *socket)
-{
-    ReplyChannel(socket).send(nativeErrorReply(
+    channel.send(nativeErrorReply(
         {"NotFound", "NotFound", 404, true, "No resource at " + request.url().path().toStdString() + "."}));
 }
 

@@ -2,8 +2,11 @@
 #pragma once
 
 #include "broker/broker_identity.h"
+#include "net/http1_server.h"
+#include "net/http_reply.h"
+#include "net/http_request.h"
 
-#include <QAbstractHttpServer>
+#include <QObject>
 
 #include <cstddef>
 #include <string>
@@ -24,14 +27,18 @@ class MockEndpoints;
 //   /api/v1/…                                    → native JSON API
 //   POST form-encoded, or GET with ?Action=…     → SQS / SNS query protocol
 //   anything else                                → 404 in the native shape
-// and refuses a body over kMaxBodyBytes (413, in the protocol's shape).
-// Requests are answered asynchronously from the broker's replies; a client
-// that goes away before its answer (a long poll given up) is simply not
-// answered.
+// and refuses a body over kMaxBodyBytes (413, in the protocol's shape, as
+// soon as the declared or received length passes it; the connection then
+// closes). HTTP/1.1 itself (framing, keep-alive, pipelining in order,
+// timeouts, the connection cap) is net/http1_server.h's. Requests are
+// answered asynchronously from the broker's replies, whose context is the
+// request's connection: a client that goes away before its answer (a long
+// poll given up) is not answered, and its waiting receive is withdrawn
+// before it takes a message.
 // Ownership: borrows the engine, the service and the mock endpoints, which
 // must outlive the server. Thread: the thread it was made on (the broker's replies are posted
 // there).
-class BrokerHttpServer final : public QAbstractHttpServer {
+class BrokerHttpServer final : public QObject {
     Q_OBJECT
 
 public:
@@ -46,20 +53,26 @@ public:
         // (identityForHost); true (serve --advertised-url): always on the identity's endpoint.
         bool advertisedEndpoint = false;
         const BrokerHealth *health = nullptr;  // null: GET /health answers 404
+        Http1Server::Options transport = defaultTransport();   // timeouts and limits (tests make them small)
     };
+    static Http1Server::Options defaultTransport();
 
     BrokerHttpServer(BrokerEngine &engine, BrokerService &service, BrokerIdentity identity, Options options,
                      QObject *parent = nullptr);
 
-protected:
-    bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
-    void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
+    // Starts serving `listener` (already listening); takes ownership.
+    void bind(HttpListener *listener) { m_http.bind(listener); }
+    const Http1Server &transport() const { return m_http; }
 
 private:
+    // The route dispatch: every request of every connection comes here.
+    void handleRequest(const HttpRequest &request, ReplyChannel channel);
+
     BrokerEngine &m_engine;
     BrokerService &m_service;
     const BrokerIdentity m_identity;
     const Options m_options;
+    Http1Server m_http;
 };
 
 } // namespace relaydesk

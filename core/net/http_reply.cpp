@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "net/http_reply.h"
 
+#include "net/http1_server_connection.h"
+
 #include <QHttpServerResponder>
 #include <QMetaEnum>
-#include <QTcpSocket>
 
 namespace relaydesk {
 
@@ -28,9 +29,20 @@ QByteArray reasonPhrase(int status)
     return name != nullptr ? QByteArray(name) : QByteArray("Status");
 }
 
+ReplyChannel::ReplyChannel(Http1ServerConnection *connection, std::uint64_t sequence)
+    : m_connection(connection), m_sequence(sequence)
+{
+}
+
+Http1ServerConnection *ReplyChannel::connection() const
+{
+    return static_cast<Http1ServerConnection *>(m_connection.data());
+}
+
 bool ReplyChannel::connected() const
 {
-    return m_socket && m_socket->state() == QAbstractSocket::ConnectedState;
+    const Http1ServerConnection *open = connection();
+    return open != nullptr && open->isOpen();
 }
 
 void ReplyChannel::send(const HttpReply &reply)
@@ -38,26 +50,15 @@ void ReplyChannel::send(const HttpReply &reply)
     if (m_answered || !connected())
         return;
     m_answered = true;
-    QByteArray head;
-    head.reserve(256 + reply.body.size());
-    head += "HTTP/1.1 " + QByteArray::number(reply.status) + ' ' + reasonPhrase(reply.status) + "\r\n";
-    if (!reply.contentType.isEmpty())
-        head += "Content-Type: " + reply.contentType + "\r\n";
-    head += "Content-Length: " + QByteArray::number(reply.body.size()) + "\r\n";
-    for (const auto &[name, value] : reply.headers)
-        head += name + ": " + value + "\r\n";
-    head += "\r\n";
-    head += reply.body;
-    m_socket->write(head);
+    connection()->answer(m_sequence, reply);
 }
 
 void ReplyChannel::abort()
 {
-    if (m_answered)
+    if (m_answered || !connected())
         return;
     m_answered = true;
-    if (m_socket)
-        m_socket->abort();
+    connection()->dropAt(m_sequence);
 }
 
 } // namespace relaydesk

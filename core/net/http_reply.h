@@ -2,14 +2,17 @@
 #pragma once
 
 #include <QByteArray>
+#include <QObject>
 #include <QPointer>
-#include <QTcpSocket>
 
+#include <cstdint>
 #include <utility>
 #include <vector>
 
 
 namespace relaydesk {
+
+class Http1ServerConnection;
 
 // One HTTP response as the protocol layers build it. Plain value type.
 struct HttpReply {
@@ -19,26 +22,34 @@ struct HttpReply {
     QByteArray body;
 };
 
-// Where the answer to one request goes: the connection it came on. The
+// Where the answer to one request goes: its turn on the connection it came
+// on (net/http1_server_connection.h writes answers in request order). The
 // connection may close before the answer is ready (a client giving up on a
 // long poll); send() then does nothing. A channel answers once: later calls
 // are ignored.
-// Ownership: refers to the socket weakly (QPointer). Thread: the socket's
-// thread (the HTTP server's).
+// Ownership: refers to the connection weakly (QPointer). Thread: the
+// connection's thread (the HTTP server's).
 class ReplyChannel final {
 public:
-    explicit ReplyChannel(QTcpSocket *socket) : m_socket(socket) {}
+    ReplyChannel(Http1ServerConnection *connection, std::uint64_t sequence);
 
-    // Writes status line, Content-Type, Content-Length, the headers and the
-    // body as one HTTP/1.1 response (the connection stays open for the next
-    // request).
+    // The answer: status line, Content-Type, Content-Length, the headers and
+    // the body, as an HTTP/1.1 response (the connection decides keep-alive).
     void send(const HttpReply &reply);
-    // Drops the connection without an answer (mock endpoints' "close").
+    // Drops the connection without an answer when this request's turn comes
+    // (mock endpoints' "close").
     void abort();
     bool connected() const;
+    // The connection as the context of broker calls made for this request:
+    // their replies are posted to its thread, and dropped once it is gone
+    // (a waiting receive is withdrawn when its client goes).
+    QObject *context() const { return m_connection.data(); }
 
 private:
-    QPointer<QTcpSocket> m_socket;
+    Http1ServerConnection *connection() const;
+
+    QPointer<QObject> m_connection;
+    std::uint64_t m_sequence = 0;
     bool m_answered = false;
 };
 

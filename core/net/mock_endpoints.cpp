@@ -3,10 +3,6 @@
 
 #include "broker/clock.h"
 
-#include <QAbstractHttpServer>
-#include <QHttpServerRequest>
-#include <QHttpServerResponder>
-#include <QTcpSocket>
 #include <QTimer>
 #include <QUrl>
 
@@ -20,14 +16,6 @@ namespace {
 using Code = BrokerErrorCode;
 
 constexpr std::size_t kMaxNameLength = 80;
-
-// QAbstractHttpServer::makeResponder is a protected static; this class,
-// never instantiated, makes it callable so that mock answers go through Qt's
-// responder (status line, Content-Length) like every other answer.
-class ResponderSource : public QAbstractHttpServer {
-public:
-    using QAbstractHttpServer::makeResponder;
-};
 
 Status validateName(std::string_view name)
 {
@@ -47,27 +35,10 @@ BrokerError notFound(std::string_view name)
     return BrokerError(Code::ResourceNotFound, "no mock endpoint \"" + std::string(name) + "\"");
 }
 
-std::string methodName(QHttpServerRequest::Method method)
-{
-    using M = QHttpServerRequest::Method;
-    switch (method) {
-    case M::Get: return "GET";
-    case M::Put: return "PUT";
-    case M::Delete: return "DELETE";
-    case M::Post: return "POST";
-    case M::Head: return "HEAD";
-    case M::Options: return "OPTIONS";
-    case M::Patch: return "PATCH";
-    case M::Connect: return "CONNECT";
-    case M::Trace: return "TRACE";
-    default: return "UNKNOWN";
-    }
-}
-
-MockRequest describe(const QHttpServerRequest &request)
+MockRequest describe(const HttpRequest &request)
 {
     MockRequest recorded;
-    recorded.method = methodName(request.method());
+    recorded.method = request.method().toStdString();
     const QUrl url = request.url();
     recorded.target = url.path(QUrl::FullyEncoded).toStdString();
     if (url.hasQuery())
@@ -78,9 +49,9 @@ MockRequest describe(const QHttpServerRequest &request)
     return recorded;
 }
 
-void answer(QHttpServerResponder &responder, int status, const QByteArray &body)
+void answer(ReplyChannel &channel, int status, const QByteArray &body)
 {
-    responder.write(body, "text/plain", static_cast<QHttpServerResponder::StatusCode>(status));
+    channel.send(HttpReply{status, "text/plain", {}, body});
 }
 
 } // namespace
@@ -172,7 +143,7 @@ std::optional<MockStep> MockEndpoints::take(const std::string &name, MockRequest
     return step;
 }
 
-bool MockEndpoints::handle(const QHttpServerRequest &request, QTcpSocket *socket)
+bool MockEndpoints::handle(const HttpRequest &request, ReplyChannel channel)
 {
     const QString path = request.url().path();
     const QString prefix = QString::fromLatin1(kPathPrefix.data(), static_cast<qsizetype>(kPathPrefix.size()));
@@ -184,8 +155,7 @@ bool MockEndpoints::handle(const QHttpServerRequest &request, QTcpSocket *socket
     recorded.received = m_clock->now();
     const std::optional<MockStep> step = take(name.toStdString(), std::move(recorded));
     if (!step) {
-        QHttpServerResponder responder = ResponderSource::makeResponder(request, socket);
-        answer(responder, 404, "no mock endpoint \"" + name.toUtf8() + "\"\n");
+        answer(channel, 404, "no mock endpoint \"" + name.toUtf8() + "\"\n");
         return true;
     }
 
@@ -193,20 +163,19 @@ bool MockEndpoints::handle(const QHttpServerRequest &request, QTcpSocket *socket
     switch (step->action) {
     case MockAction::Respond:
         if (step->delay.count() == 0) {
-            QHttpServerResponder responder = ResponderSource::makeResponder(request, socket);
-            answer(responder, step->status, body);
-        } else {
-            auto responder = std::make_shared<QHttpServerResponder>(ResponderSource::makeResponder(request, socket));
-            QTimer::singleShot(step->delay, socket, [responder, status = step->status, body] {
-                answer(*responder, status, body);
+            answer(channel, step->status, body);
+        } else if (QObject *connection = channel.context()) {
+            QTimer::singleShot(step->delay, connection, [channel, status = step->status, body]() mutable {
+                answer(channel, status, body);
             });
         }
         break;
     case MockAction::Hang:
-        QTimer::singleShot(step->delay, socket, [socket] { socket->disconnectFromHost(); });
+        if (QObject *connection = channel.context())
+            QTimer::singleShot(step->delay, connection, [channel]() mutable { channel.abort(); });
         break;
     case MockAction::Close:
-        socket->disconnectFromHost();
+        channel.abort();
         break;
     }
     return true;

@@ -3,6 +3,8 @@
 
 #include "broker/clock_time.h"
 #include "broker/result.h"
+#include "net/http_reply.h"
+#include "net/http_request.h"
 #include "net/mock_script.h"
 
 #include <cstddef>
@@ -15,9 +17,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-class QHttpServerRequest;
-class QTcpSocket;
 
 namespace relaydesk {
 
@@ -48,12 +47,12 @@ struct MockEndpointSummary {
 // mock_script.h for the grammar) request by request and records what it
 // received: the last `recordLimit` requests, oldest first.
 //
-// Serving: the HTTP server that owns the port calls handle() from its
-// QAbstractHttpServer::handleRequest override before its own routing. Answers
-// go through Qt's QHttpServerResponder; "close" and "hang" act on the socket.
+// Serving: the HTTP server that owns the port calls handle() from its route
+// dispatch before its own routing. Answers go through the request's
+// ReplyChannel; "close" and "hang" drop its connection.
 // Delays and hangs are wall time (QTimer on the socket's thread), not broker
 // clock time: they are about real sockets, and a virtual clock would never
-// release them. Timers are parented to the socket, so a connection the client
+// release them. Timers are parented to the connection, so a connection the client
 // drops first cancels them; an endpoint removed or replaced meanwhile does not
 // stop an answer already scheduled.
 //
@@ -94,9 +93,9 @@ public:
 
     // Serves `request` if its path is under /_mock/: records it, takes the
     // endpoint's next step on `socket` and returns true. Returns false for any
-    // other path (the server routes it on). `socket` is the connection the
-    // request came on (QAbstractHttpServer::handleRequest's argument).
-    bool handle(const QHttpServerRequest &request, QTcpSocket *socket);
+    // other path (the server routes it on). `channel` answers on the
+    // connection the request came on.
+    bool handle(const HttpRequest &request, ReplyChannel channel);
 
 private:
     struct Endpoint {

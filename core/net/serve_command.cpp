@@ -148,7 +148,9 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
         return 1;
     }
 
-    auto listener = std::make_unique<QTcpServer>();
+    raiseDescriptorLimit();   // connections are capped below it (Http1Server)
+    auto listener = std::make_unique<HttpListener>();
+    listener->setListenBacklogSize(Http1Server::kListenBacklog);
     if (!listener->listen(options.bind, options.port)) {
         print(err, QStringLiteral("relaydesk serve: cannot listen on %1:%2: %3\n")
                        .arg(hostText(options.bind))
@@ -202,7 +204,6 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
     serverOptions.mocks = &mocks;
     serverOptions.signingCertificatePem = (*signer)->certificatePem();
     auto server = std::make_unique<BrokerHttpServer>(engine, *service, identity, serverOptions);
-    listener->setParent(server.get());
     server->bind(listener.release());
     const auto stopSignals = quitOnStopSignals();
 

@@ -129,6 +129,28 @@ private slots:
         QCOMPARE(engine().clock().now(), kBenchStart);
     }
 
+    // Issue 11 item 5: a waiting receive whose context (the client's
+    // connection) is gone is withdrawn: the send that would wake it stays in
+    // the queue, never received.
+    void longPoll_contextGone_takesNothing()
+    {
+        QVERIFY(createQueue("orders"));
+        auto connection = std::make_unique<QObject>();
+        bool answered = false;
+        service().receiveMessage("orders", waitingFor(20), connection.get(),
+                                 [&answered](Result<ReceiveResult>) { answered = true; });
+        QTRY_COMPARE_WITH_TIMEOUT(waitingReceives(), std::size_t(1), kWaitMs);
+        connection.reset();
+        QVERIFY(send("orders", message("kept")).ok());
+        QTRY_COMPARE_WITH_TIMEOUT(waitingReceives(), std::size_t(0), kWaitMs);
+        auto later = receiveNow("orders");
+        QVERIFY(later.ok());
+        QCOMPARE(later->messages.size(), std::size_t(1));
+        QCOMPARE(later->messages.front().body, std::string("kept"));
+        QCOMPARE(later->messages.front().approximateReceiveCount, 1);
+        QVERIFY(!answered);
+    }
+
     void longPoll_emptyAtDeadlineAndNotBefore()
     {
         QVERIFY(createQueue("quiet"));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // HttpDeliveryClient against the product's own mock endpoints (SPEC 4.7)
-// behind a real QAbstractHttpServer: a "close" step is recorded ONCE per
+// behind a real Http1Server: a "close" step is recorded ONCE per
 // delivery attempt — the client never re-sends a POST whose connection was
 // closed before the answer (Qt's QNetworkAccessManager did: two records);
 // a lane of hanging requests does not hold back another lane on the same host.

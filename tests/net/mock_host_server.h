@@ -4,37 +4,41 @@
 // /_mock/ to MockEndpoints, as the broker's HTTP server does; anything else
 // is answered 202 and counted.
 
+#include "net/http1_server.h"
 #include "net/mock_endpoints.h"
 
-#include <QAbstractHttpServer>
-#include <QHttpServerRequest>
-#include <QHttpServerResponder>
-#include <QTcpSocket>
+#include <QHostAddress>
 
 namespace relaydesk::testing {
 
-class MockHostServer final : public QAbstractHttpServer {
+class MockHostServer final {
 public:
-    explicit MockHostServer(MockEndpoints &endpoints) : m_endpoints(endpoints) {}
-    int notMockCount() const { return m_notMock; }
-
-protected:
-    bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override
+    explicit MockHostServer(MockEndpoints &endpoints)
+        : m_endpoints(endpoints), m_server(Http1Server::Options{}, [this](const HttpRequest &request, ReplyChannel channel) {
+              if (m_endpoints.handle(request, channel))
+                  return;
+              ++m_notMock;
+              channel.send(HttpReply{202, {}, {}, {}});
+          })
     {
-        if (m_endpoints.handle(request, socket))
-            return true;
-        ++m_notMock;
-        makeResponder(request, socket).write(QHttpServerResponder::StatusCode::Accepted);
-        return true;
     }
-    void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override
+    int notMockCount() const { return m_notMock; }
+    // Listens on `address` (port 0: any); the port, 0 when it could not.
+    quint16 listen(const QHostAddress &address, quint16 port)
     {
-        makeResponder(request, socket).write(QHttpServerResponder::StatusCode::NotImplemented);
+        auto *listener = new HttpListener;
+        if (!listener->listen(address, port)) {
+            delete listener;
+            return 0;
+        }
+        m_server.bind(listener);
+        return listener->serverPort();
     }
 
 private:
     MockEndpoints &m_endpoints;
     int m_notMock = 0;
+    Http1Server m_server;
 };
 
 } // namespace relaydesk::testing
