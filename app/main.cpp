@@ -2,6 +2,7 @@
 // relaydesk: parses the command line, builds the parts, hands them over.
 #include "engine/policy_command.h"
 #include "net/serve_command.h"
+#include "net/serve_options.h"
 
 #ifdef RELAYDESK_HAS_GUI
 #include "charts/policy_render_command.h"
@@ -15,6 +16,7 @@
 #include <QStringList>
 
 #include <cerrno>
+#include <variant>
 #include <cstdio>
 
 #include <sys/stat.h>
@@ -24,7 +26,7 @@ namespace {
 
 const char *const kUsage =
     "Usage:\n"
-    "  relaydesk [--db PATH]          open the window (default database: the application data folder)\n"
+    "  relaydesk [options]            the window with its broker (relaydesk --help-window: the options)\n"
     "  relaydesk serve [options]      headless broker: SQS, SNS and the native API on one port\n"
     "  relaydesk policy COMMAND ...   explain | validate | render | diff a delivery policy\n"
     "  relaydesk --help | --version\n\n";
@@ -85,11 +87,16 @@ int runPolicy(int argc, char **argv, const QStringList &arguments)
 
 int runWindow(int argc, char **argv, const QStringList &arguments)
 {
-    for (int i = 0; i < arguments.size(); ++i) {
-        if (arguments[i] == QLatin1String("--db") && i + 1 < arguments.size())
-            ++i; // the broker that uses it comes with a later version; accepted so scripts keep working
-        else
-            return usageError(QStringLiteral("unknown option or command \"%1\"").arg(arguments[i]));
+    // Before the options: the default database is under these names (AppDataLocation).
+    QCoreApplication::setOrganizationName(QStringLiteral("Relaydesk"));
+    QCoreApplication::setApplicationName(QStringLiteral("Relaydesk"));
+    const auto parsed = relaydesk::parseServeOptions(arguments, relaydesk::OptionsFor::Window);
+    if (const QString *usage = std::get_if<QString>(&parsed))
+        return usageError(*usage);
+    const relaydesk::ServeOptions options = std::get<relaydesk::ServeOptions>(parsed);
+    if (options.showHelp) {
+        print(stdout, relaydesk::windowOptionsHelp());
+        return relaydesk::kExitOk;
     }
 #ifdef RELAYDESK_HAS_GUI
     if (!displayAvailable()) {
@@ -99,11 +106,18 @@ int runWindow(int argc, char **argv, const QStringList &arguments)
         return 1;
     }
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Relaydesk"));
-    QApplication::setApplicationName(QStringLiteral("Relaydesk"));
     QApplication::setApplicationVersion(QStringLiteral(RELAYDESK_VERSION));
     relaydesk::MainWindow window;
+    // Exactly one ready line, for the first broker (scripts and tests read it).
+    QObject::connect(&window, &relaydesk::MainWindow::brokerStarted, &window, [printed = false](const QString &url) mutable {
+        if (printed)
+            return;
+        printed = true;
+        print(stdout, QStringLiteral("relaydesk: listening on %1\n").arg(url));
+        std::fflush(stdout);
+    });
     window.show();
+    window.startBroker(options);
     return app.exec();
 #else
     (void)argc;
@@ -119,6 +133,10 @@ int main(int argc, char **argv)
 {
     const QStringList arguments = argumentsOf(argc, argv).mid(1);
     const QString command = arguments.value(0);
+    if (command == QLatin1String("--help-window")) {
+        print(stdout, relaydesk::windowOptionsHelp());
+        return relaydesk::kExitOk;
+    }
     if (command == QLatin1String("--help") || command == QLatin1String("-h")) {
         print(stdout, QLatin1String(kUsage) + relaydesk::policyCommandUsage());
         return relaydesk::kExitOk;

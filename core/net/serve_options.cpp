@@ -9,10 +9,8 @@ namespace relaydesk {
 
 namespace {
 
-const QString kHelp = QStringLiteral(
-    "Usage: relaydesk serve [options]\n"
-    "The headless broker: SQS (JSON and query protocols), SNS and the native JSON API on one port.\n"
-    "\n"
+// The broker options both commands take.
+const QString kBrokerOptions = QStringLiteral(
     "  --db PATH|:memory:     database file (default: the application data folder's relaydesk.db)\n"
     "  --bind ADDRESS         address to listen on (default 127.0.0.1; any other prints a warning)\n"
     "  --port N               port (default 9911; 0 picks a free one)\n"
@@ -24,10 +22,22 @@ const QString kHelp = QStringLiteral(
     "  --request-timeout S    timeout of one HTTP/S delivery request in (wall) seconds, 1 to 3600 (default 15)\n"
     "  --ca-file FILE         PEM certificates trusted for https endpoints besides the system's (self-signed local endpoints)\n"
     "  --auto-confirm         confirm HTTP/S subscriptions without a confirmation request\n"
-    "  --help                 this text\n"
-    "\n"
-    "When ready it prints one line: relaydesk: listening on http://HOST:PORT\n"
-    "It stops on SIGINT or SIGTERM with everything committed.\n");
+    "  --help                 this text\n");
+
+const QString kServeHelp = QStringLiteral("Usage: relaydesk serve [options]\n"
+                                          "The headless broker: SQS (JSON and query protocols), SNS and the native "
+                                          "JSON API on one port.\n\n") +
+                           kBrokerOptions +
+                           QStringLiteral("\nWhen ready it prints one line: relaydesk: listening on http://HOST:PORT\n"
+                                          "It stops on SIGINT or SIGTERM with everything committed.\n");
+
+const QString kWindowHelp =
+    QStringLiteral("Usage: relaydesk [options]\n"
+                   "The window, with its own broker: SQS, SNS and the native JSON API on one port, shared with your "
+                   "code.\n\n") +
+    kBrokerOptions +
+    QStringLiteral("\nWithout --port the window takes 9911, or the next free port when 9911 is taken.\n"
+                   "When ready it prints one line: relaydesk: listening on http://HOST:PORT\n");
 
 QString defaultDatabasePath()
 {
@@ -37,9 +47,10 @@ QString defaultDatabasePath()
 
 } // namespace
 
-QString serveOptionsHelp() { return kHelp; }
+QString serveOptionsHelp() { return kServeHelp; }
+QString windowOptionsHelp() { return kWindowHelp; }
 
-std::variant<ServeOptions, QString> parseServeOptions(const QStringList &arguments)
+std::variant<ServeOptions, QString> parseServeOptions(const QStringList &arguments, OptionsFor command)
 {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -56,7 +67,8 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
     const QCommandLineOption autoConfirm(QStringLiteral("auto-confirm"));
     const QCommandLineOption help(QStringList{QStringLiteral("help"), QStringLiteral("h")});
     parser.addOptions({db, bind, port, config, clock, scale, jitter, seed, requestTimeout, caFile, autoConfirm, help});
-    if (!parser.parse(QStringList{QStringLiteral("relaydesk serve")} + arguments))
+    const QString program = command == OptionsFor::Serve ? QStringLiteral("relaydesk serve") : QStringLiteral("relaydesk");
+    if (!parser.parse(QStringList{program} + arguments))
         return parser.errorText();
     if (!parser.positionalArguments().isEmpty())
         return QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first());
@@ -74,6 +86,7 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
         if (!ok || value > 65535)
             return QStringLiteral("--port: '%1' is not a port number (0–65535)").arg(parser.value(port));
         options.port = static_cast<quint16>(value);
+        options.portGiven = true;
     }
     options.configFile = parser.value(config);
     if (parser.isSet(clock)) {
