@@ -407,15 +407,15 @@ QVariant EntityTreeModel::headerData(int section, Qt::Orientation orientation, i
 {
     if (orientation != Qt::Horizontal)
         return {};
-    static const char *const kTitles[] = {QT_TR_NOOP("Name"), QT_TR_NOOP("Available"), QT_TR_NOOP("In flight"),
-                                          QT_TR_NOOP("Delayed"), QT_TR_NOOP("Scheduled"), QT_TR_NOOP("DLQ")};
+    static const char *const kTitles[] = {QT_TR_NOOP("Name"), QT_TR_NOOP("Avail"), QT_TR_NOOP("Flight"),
+                                          QT_TR_NOOP("Delay"), QT_TR_NOOP("Sched"), QT_TR_NOOP("DLQ")};
     static const char *const kTips[] = {
         QT_TR_NOOP("Topics with their subscriptions, and queues"),
-        QT_TR_NOOP("Messages available to receive now"),
-        QT_TR_NOOP("Messages received and locked (visibility timeout running)"),
-        QT_TR_NOOP("Messages whose delay has not ended"),
-        QT_TR_NOOP("Messages waiting for their scheduled enqueue time"),
-        QT_TR_NOOP("Messages that were moved here as dead letters")};
+        QT_TR_NOOP("Available: messages a receive can take now"),
+        QT_TR_NOOP("In flight: messages received and locked (visibility timeout running)"),
+        QT_TR_NOOP("Delayed: messages whose delay has not ended"),
+        QT_TR_NOOP("Scheduled: messages waiting for their scheduled enqueue time"),
+        QT_TR_NOOP("Dead-lettered: messages that were moved here as dead letters")};
     if (section < 0 || section >= ColumnCount)
         return {};
     if (role == Qt::DisplayRole)

@@ -91,7 +91,7 @@ void DashboardPage::refresh()
         messages += queue.counts.available + queue.counts.inFlight + queue.counts.delayed + queue.counts.scheduled;
     const QLocale locale;
     m_title->setText(tr("Broker at %1").arg(m_host->endpointUrl()));
-    m_summary->setText(tr("%1 topics, %2 subscriptions, %3 queues holding %4 messages.\n"
+    m_summary->setText(tr("Topics: %1 · subscriptions: %2 · queues: %3 · messages in them: %4\n"
                           "Select a topic or a queue on the left to see its page; right-click for what you can do.")
                            .arg(overview.topics.size())
                            .arg(overview.subscriptions.size())

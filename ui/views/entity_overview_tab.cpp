@@ -86,7 +86,7 @@ void EntityOverviewTab::showRow(const QString &label, const QString &value)
     auto *text = new QLabel(value, this);
     text->setTextFormat(Qt::PlainText);
     text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    text->setWordWrap(true);
+    text->setWordWrap(false); // identifiers must not break; several lines come as several lines
     auto *caption = new QLabel(label, this);
     caption->setBuddy(text);
     text->setAccessibleName(QString(label).remove(QLatin1Char(':')));

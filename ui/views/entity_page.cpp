@@ -43,7 +43,9 @@ EntityPage::EntityPage(BrokerHost &host, EntityTreeModel &model, EntityActions &
     setObjectName(QStringLiteral("entityPage"));
     auto *layout = new QVBoxLayout(this);
     auto *title = new QHBoxLayout;
-    auto *name = new QLabel(ref.kind == Entity::Subscription ? ref.name.section(QLatin1Char(':'), -2) : ref.name, this);
+    // A subscription is named as in the tree ("sqs → orders"); its ARN is on the Overview.
+    const QString shown = ref.kind == Entity::Subscription ? model.indexOf(ref).data().toString() : ref.name;
+    auto *name = new QLabel(shown.isEmpty() ? ref.name : shown, this);
     name->setObjectName(QStringLiteral("entityName"));
     name->setTextFormat(Qt::PlainText);
     name->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -98,7 +100,7 @@ void EntityPage::refreshHeader()
         const QStringList texts{tr("● %1 available").arg(locale.toString(queue->counts.available)),
                                 tr("◐ %1 in flight").arg(locale.toString(queue->counts.inFlight)),
                                 tr("◷ %1 delayed").arg(locale.toString(queue->counts.delayed)),
-                                tr("⏲ %1 scheduled").arg(locale.toString(queue->counts.scheduled)),
+                                tr("◇ %1 scheduled").arg(locale.toString(queue->counts.scheduled)),
                                 tr("✗ %1 dead-lettered").arg(locale.toString(queue->counts.deadLettered))};
         for (int i = 0; i < m_chips.size(); ++i) {
             m_chips[i]->setText(texts[i]);
@@ -111,9 +113,8 @@ void EntityPage::refreshHeader()
         return;
     case Entity::Subscription:
         if (const SubscriptionOverview *s = m_model.subscription(m_ref.name))
-            m_kind->setText(tr("subscription · %1 → %2%3")
-                                .arg(QString::fromStdString(s->protocol), QString::fromStdString(s->endpoint),
-                                     s->pending ? tr(" · pending") : QString()));
+            m_kind->setText(tr("subscription of %1%2")
+                                .arg(QString::fromStdString(s->topicName), s->pending ? tr(" · pending") : QString()));
         return;
     }
 }

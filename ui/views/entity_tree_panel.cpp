@@ -39,6 +39,8 @@ EntityTreePanel::EntityTreePanel(QWidget *parent)
     m_tree->setModel(m_proxy);
     m_tree->setUniformRowHeights(true);
     m_tree->setAllColumnsShowFocus(true);
+    m_tree->setTextElideMode(Qt::ElideMiddle);
+    m_tree->setIndentation(14);
     m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
     m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setMinimumSectionSize(28);
