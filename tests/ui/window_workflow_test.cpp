@@ -7,7 +7,9 @@
 // database that cannot be used brings the dialog and is left unchanged.
 #include "window_test_support.h"
 
+#include "dialogs/create_queue_dialog.h"
 #include "dialogs/database_problem_dialog.h"
+#include "dialogs/entity_name_field.h"
 #include "dialogs/quick_entity_dialog.h"
 #include "engine/broker_engine.h"
 #include "models/entity_tree_model.h"
@@ -132,20 +134,20 @@ private slots:
     {
         startWindow(path("create.db"));
         m_window->entityActions()->newQueue()->trigger();
-        auto *dialog = m_window->findChild<QuickEntityDialog *>();
+        auto *dialog = m_window->findChild<CreateQueueDialog *>();
         QVERIFY(dialog);
+        QVERIFY(dialog->isVisible());
         // A bad name is refused at the dialog with the broker's words; nothing is created.
-        qobject_cast<QLineEdit *>(dialog->fieldWidgets().first())->setText(QStringLiteral("bad name!"));
+        dialog->nameField()->input()->setText(QStringLiteral("bad name!"));
+        QSignalSpy answered(dialog, &CreateQueueDialog::answered);
         dialog->accept();
-        auto *error = dialog->findChild<QLabel *>(QStringLiteral("dialogError"));
-        QTRY_VERIFY_WITH_TIMEOUT(!error->isHidden(), kWait);
-        QVERIFY(error->text().startsWith(QStringLiteral("InvalidParameterValue")));
-        qobject_cast<QLineEdit *>(dialog->fieldWidgets().first())->setText(QStringLiteral("jobs.fifo"));
-        QPointer<QuickEntityDialog> closing(dialog);
+        QVERIFY(answered.wait(kWait));
+        QVERIFY(dialog->isVisible());
+        dialog->nameField()->input()->setText(QStringLiteral("jobs"));
+        QPointer<CreateQueueDialog> closing(dialog);
         dialog->accept();
         QTRY_VERIFY_WITH_TIMEOUT(closing.isNull() || !closing->isVisible(), kWait);
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->entityModel()->queue(QStringLiteral("jobs.fifo")) != nullptr, kWait);
-        QVERIFY(m_window->entityModel()->queue(QStringLiteral("jobs.fifo"))->fifo);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->entityModel()->queue(QStringLiteral("jobs")) != nullptr, kWait);
         QCOMPARE(m_window->entityModel()->overview().queues.size(), std::size_t(1));
         // In the database: a second broker on the same file after the window let go sees it.
         m_window.reset();
@@ -153,7 +155,7 @@ private slots:
         auto started = BrokerHost::start(testBrokerOptions(path("create.db")));
         QVERIFY(std::holds_alternative<std::unique_ptr<BrokerHost>>(started));
         auto &host = std::get<std::unique_ptr<BrokerHost>>(started);
-        auto url = callAndWait<std::string>([&](auto reply) { host->service().getQueueUrl("jobs.fifo", nullptr, reply); });
+        auto url = callAndWait<std::string>([&](auto reply) { host->service().getQueueUrl("jobs", nullptr, reply); });
         QVERIFY(url.ok());
     }
 

@@ -2,6 +2,9 @@
 #include "views/entity_dialogs.h"
 
 #include "broker/broker_error.h"
+#include "dialogs/create_queue_dialog.h"
+#include "dialogs/create_subscription_dialog.h"
+#include "dialogs/create_topic_dialog.h"
 #include "dialogs/quick_entity_dialog.h"
 #include "engine/broker_service.h"
 #include "net/broker_host.h"
@@ -41,64 +44,30 @@ QString brokerErrorText(const BrokerError &error)
 
 namespace {
 
-// A dialog asking for a name; a name ending in .fifo sets `fifoAttribute`.
-using Create = std::function<void(const std::string &name, AttributeMap attributes, Done done)>;
-QDialog *openNameDialog(const QString &title, const QString &explanation, const char *fifoAttribute, Create create,
-                        QWidget *parent)
+// A full dialog (attributes branch) shown like the quick ones.
+QDialog *showDialog(QDialog *dialog)
 {
-    return show(new QuickEntityDialog(
-        title, explanation, {{QObject::tr("&Name:"), QString(), false, {}}},
-        [fifoAttribute, create = std::move(create)](const QStringList &values, Done done) {
-            const QString name = values.value(0).trimmed();
-            AttributeMap attributes;
-            if (name.endsWith(QLatin1String(".fifo")))
-                attributes[fifoAttribute] = "true";
-            create(name.toStdString(), std::move(attributes), std::move(done));
-        },
-        parent));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowModality(Qt::WindowModal);
+    dialog->open();
+    return dialog;
 }
 
 } // namespace
 
 QDialog *openCreateQueueDialog(BrokerHost &host, QWidget *parent)
 {
-    BrokerService &service = host.service();
-    return openNameDialog(
-        QObject::tr("New Queue"),
-        QObject::tr("A name of 1–80 letters, digits, - and _. A name ending in .fifo makes a FIFO queue."), "FifoQueue",
-        [&service, parent](const std::string &name, AttributeMap attributes, Done done) {
-            service.createQueue(name, std::move(attributes), {}, parent, finish<std::string>(std::move(done)));
-        },
-        parent);
+    return showDialog(new CreateQueueDialog(host.service(), parent));
 }
 
 QDialog *openCreateTopicDialog(BrokerHost &host, QWidget *parent)
 {
-    BrokerService &service = host.service();
-    return openNameDialog(
-        QObject::tr("New Topic"),
-        QObject::tr("A name of 1–256 letters, digits, - and _. A name ending in .fifo makes a FIFO topic."), "FifoTopic",
-        [&service, parent](const std::string &name, AttributeMap attributes, Done done) {
-            service.createTopic(name, std::move(attributes), {}, parent, finish<std::string>(std::move(done)));
-        },
-        parent);
+    return showDialog(new CreateTopicDialog(host.service(), parent));
 }
 
 QDialog *openSubscribeDialog(BrokerHost &host, const QString &topicName, QWidget *parent)
 {
-    BrokerService &service = host.service();
-    return show(new QuickEntityDialog(
-        QObject::tr("Subscribe to %1").arg(topicName),
-        QObject::tr("Protocol sqs: the endpoint is a queue ARN. Protocol http or https: a URL; the broker's own "
-                    "mock endpoints are at %1/_mock/NAME.")
-            .arg(host.endpointUrl()),
-        {{QObject::tr("&Protocol:"), QStringLiteral("sqs"), false, {QStringLiteral("sqs"), QStringLiteral("http"), QStringLiteral("https")}},
-         {QObject::tr("&Endpoint:"), QString::fromStdString(host.identity().queueArn("QUEUE")), false, {}}},
-        [&service, parent, topic = topicName.toStdString()](const QStringList &values, Done done) {
-            service.subscribe(topic, values.value(0).trimmed().toStdString(), values.value(1).trimmed().toStdString(),
-                              {}, false, parent, finish<SubscribeReceipt>(std::move(done)));
-        },
-        parent));
+    return showDialog(new CreateSubscriptionDialog(host.service(), &host.mocks(), host.endpointUrl(), topicName, parent));
 }
 
 QDialog *openSendDialog(BrokerHost &host, const QString &queueName, QWidget *parent)

@@ -3,6 +3,8 @@
 
 #include "models/entity_tree_model.h"
 #include "net/broker_host.h"
+#include "views/delivery_policy_page.h"
+#include "views/entity_attributes_page.h"
 #include "views/entity_overview_tab.h"
 
 #include <QLabel>
@@ -33,25 +35,25 @@ QWidget *comingTab(const QString &what, QWidget *parent)
 void addEntityTabs(QTabWidget &tabs, BrokerHost &host, EntityTreeModel &model, EntityActions &actions,
                    const EntityRef &ref)
 {
+    auto attributes = [&] { return new EntityAttributesPage(host.service(), host.engine(), ref.kind, ref.name, &tabs); };
+    auto policy = [&] { return new DeliveryPolicyPage(host.service(), host.engine(), ref.kind, ref.name, &tabs); };
     tabs.addTab(new EntityOverviewTab(host, model, actions, ref, Content::Facts, &tabs), QObject::tr("&Overview"));
     switch (ref.kind) {
     case Entity::Queue:
-        tabs.addTab(comingTab(QObject::tr("The queue's attributes, with units, ranges and explanations."), &tabs),
-                    QObject::tr("&Attributes"));
+        tabs.addTab(attributes(), QObject::tr("&Attributes"));
         tabs.addTab(comingTab(QObject::tr("Every message of the queue in every state."), &tabs), QObject::tr("&Messages"));
         if (const QueueOverview *queue = model.queue(ref.name); queue && queue->isDeadLetterQueue)
             tabs.addTab(new EntityOverviewTab(host, model, actions, ref, Content::Sources, &tabs), QObject::tr("&Sources"));
         break;
     case Entity::Topic:
-        tabs.addTab(comingTab(QObject::tr("The topic's attributes."), &tabs), QObject::tr("&Attributes"));
-        tabs.addTab(comingTab(QObject::tr("The topic's delivery policy."), &tabs), QObject::tr("&Policy"));
+        tabs.addTab(attributes(), QObject::tr("&Attributes"));
+        tabs.addTab(policy(), QObject::tr("&Policy"));
         tabs.addTab(new EntityOverviewTab(host, model, actions, ref, Content::Subscriptions, &tabs),
                     QObject::tr("S&ubscriptions"));
         break;
     case Entity::Subscription:
-        tabs.addTab(comingTab(QObject::tr("The subscription's attributes."), &tabs), QObject::tr("&Attributes"));
-        tabs.addTab(comingTab(QObject::tr("The subscription's delivery policy, effective values and origins."), &tabs),
-                    QObject::tr("&Policy"));
+        tabs.addTab(attributes(), QObject::tr("&Attributes"));
+        tabs.addTab(policy(), QObject::tr("&Policy"));
         break;
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/policy_editor.h"
 
+#include "views/accessible_names.h"
 #include "views/policy_context_bar.h"
 #include "views/policy_field_form.h"
 #include "views/policy_issue_list.h"
@@ -110,6 +111,7 @@ PolicyEditor::PolicyEditor(QWidget *parent)
     layout->addWidget(m_message);
     layout->addWidget(m_mainSplitter, 1);
     setKeyboardOrder();
+    nameInputsAfterTheirLabels(this);
 
     applyPreset(QStringLiteral("sns-default"));
 }
@@ -257,16 +259,20 @@ bool PolicyEditor::openPolicyFile(const QString &path, QString *error)
             *error = tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
         return false;
     }
-    const QString text = QString::fromUtf8(file.readAll());
-    m_source = QFileInfo(path).fileName();
+    m_lastDirectory = QFileInfo(path).absolutePath();
+    loadDocument(QString::fromUtf8(file.readAll()), QFileInfo(path).fileName());
+    emit statusMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)));
+    return true;
+}
+
+void PolicyEditor::loadDocument(const QString &text, const QString &source)
+{
+    m_source = source;
     m_modified = false;
     m_managedOrigin.reset();
-    m_lastDirectory = QFileInfo(path).absolutePath();
     showMessage({}, false);
     replaceText(text);
     evaluate();
-    emit statusMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)));
-    return true;
 }
 
 bool PolicyEditor::savePolicyFile(const QString &path, QString *error)

@@ -39,6 +39,9 @@ public:
 
     // Replaces the document, as if the user had typed `text`.
     void setJsonText(const QString &text);
+    // Replaces the document with `text` read from `source` (a file name, "the
+    // DeliveryPolicy of events"): not edited, `source` names it on the chart.
+    void loadDocument(const QString &text, const QString &source);
     QString jsonText() const;
     // Loads a preset (SPEC 3.4) into the editor.
     bool applyPreset(const QString &name);

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+#include "views/accessible_names.h"
+
+#include <QLabel>
+
+namespace relaydesk {
+
+QString accessibleLabelText(QString text)
+{
+    text.remove(QLatin1Char('&'));
+    text = text.trimmed();
+    if (text.endsWith(QLatin1Char(':')))
+        text.chop(1);
+    return text;
+}
+
+void nameInputsAfterTheirLabels(QWidget *root)
+{
+    for (const QLabel *label : root->findChildren<QLabel *>()) {
+        QWidget *buddy = label->buddy();
+        if (buddy && buddy->accessibleName().isEmpty())
+            buddy->setAccessibleName(accessibleLabelText(label->text()));
+    }
+}
+
+} // namespace relaydesk
