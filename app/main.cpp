@@ -117,6 +117,9 @@ int runWindow(int argc, char **argv, const QStringList &arguments)
         std::fflush(stdout);
     });
     window.show();
+    // Paint first: opening a large database checks it (O(size)) before the broker starts.
+    QCoreApplication::processEvents();
+    QCoreApplication::processEvents();
     window.startBroker(options);
     return app.exec();
 #else
