@@ -3,6 +3,7 @@
 #include "engine/command_help.h"
 #include "engine/policy_command.h"
 #include "net/serve_command.h"
+#include "net/serve_options.h"
 
 #ifdef RELAYDESK_HAS_GUI
 #include "charts/policy_render_command.h"
@@ -16,6 +17,7 @@
 #include <QStringList>
 
 #include <cerrno>
+#include <variant>
 #include <cstdio>
 
 #include <sys/stat.h>
@@ -25,25 +27,33 @@ namespace {
 
 // The top-level help, in the format of engine/command_help.h (the man page's source).
 const char *const kUsage =
-    "Usage: relaydesk [--db PATH]\n"
+    "Usage: relaydesk [options]\n"
     "       relaydesk serve [options]\n"
     "       relaydesk policy explain|validate|render|diff [options] ...\n"
     "\n"
     "Relaydesk administers message queues, topics and notification retry policies: a desktop window, a headless\n"
     "broker that AWS SDKs and the aws CLI talk to as they would to Amazon SQS and SNS, and commands that explain,\n"
-    "check and draw delivery policies. Without a command it opens the window.\n"
+    "check and draw delivery policies. Without a command it opens the window, which runs its own broker on one\n"
+    "port (9911, or the next free one) shared with your code; the options below are the window's broker's.\n"
     "\n"
     "Commands:\n"
     "  serve                  the headless broker: SQS, SNS and the native JSON API on one port\n"
     "  policy                 explain, validate, render or diff a delivery policy\n"
-    "\n"
-    "Options:\n"
-    "  --db PATH              database the window opens (default: relaydesk.db in the application data folder)\n"
-    "  -h, --help             this text\n"
-    "  --version              the version\n"
+    "\n";
+
+const char *const kUsageEnd =
     "\n"
     "Each command has its own help: relaydesk serve --help, relaydesk policy --help.\n"
     "Exit status: 0 ok, 1 failure, 2 usage error.\n";
+
+// The top-level help: kUsage, the window's broker options (one list with serve's), kUsageEnd.
+QString topLevelHelp()
+{
+    const QString options = relaydesk::windowOptionsHelp();
+    const qsizetype from = options.indexOf(QLatin1String("Options:"));
+    const qsizetype to = options.indexOf(QLatin1String("\n\n"), from);
+    return QLatin1String(kUsage) + options.mid(from, to - from + 1) + QLatin1String(kUsageEnd);
+}
 
 QStringList argumentsOf(int argc, char **argv)
 {
@@ -105,21 +115,20 @@ int runPolicy(int argc, char **argv, const QStringList &arguments)
 
 int runWindow(int argc, char **argv, const QStringList &arguments)
 {
-    for (int i = 0; i < arguments.size(); ++i) {
-        if (arguments[i] == QLatin1String("--help") || arguments[i] == QLatin1String("-h")) {
-            print(stdout, QLatin1String(kUsage));
-            return relaydesk::kExitOk;
-        }
-        if (arguments[i] == QLatin1String("--version")) {
-            print(stdout, relaydesk::versionText());
-            return relaydesk::kExitOk;
-        }
+    // Before the options: the default database is under these names (AppDataLocation).
+    QCoreApplication::setOrganizationName(QStringLiteral("Relaydesk"));
+    QCoreApplication::setApplicationName(QStringLiteral("Relaydesk"));
+    const auto parsed = relaydesk::parseServeOptions(arguments, relaydesk::OptionsFor::Window);
+    if (const QString *usage = std::get_if<QString>(&parsed))
+        return usageError(*usage);
+    const relaydesk::ServeOptions options = std::get<relaydesk::ServeOptions>(parsed);
+    if (options.showHelp) {
+        print(stdout, topLevelHelp());
+        return relaydesk::kExitOk;
     }
-    for (int i = 0; i < arguments.size(); ++i) {
-        if (arguments[i] == QLatin1String("--db") && i + 1 < arguments.size())
-            ++i; // the broker that uses it comes with a later version; accepted so scripts keep working
-        else
-            return usageError(QStringLiteral("unknown option or command \"%1\"").arg(arguments[i]));
+    if (options.showVersion) {
+        print(stdout, relaydesk::versionText());
+        return relaydesk::kExitOk;
     }
 #ifdef RELAYDESK_HAS_GUI
     if (!displayAvailable()) {
@@ -129,12 +138,22 @@ int runWindow(int argc, char **argv, const QStringList &arguments)
         return 1;
     }
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Relaydesk"));
-    QApplication::setApplicationName(QStringLiteral("Relaydesk"));
     QApplication::setApplicationVersion(QStringLiteral(RELAYDESK_VERSION));
     QGuiApplication::setDesktopFileName(QLatin1String(kDesktopFileName));
     relaydesk::MainWindow window;
+    // Exactly one ready line, for the first broker (scripts and tests read it).
+    QObject::connect(&window, &relaydesk::MainWindow::brokerStarted, &window, [printed = false](const QString &url) mutable {
+        if (printed)
+            return;
+        printed = true;
+        print(stdout, QStringLiteral("relaydesk: listening on %1\n").arg(url));
+        std::fflush(stdout);
+    });
     window.show();
+    // Paint first: opening a large database checks it (O(size)) before the broker starts.
+    QCoreApplication::processEvents();
+    QCoreApplication::processEvents();
+    window.startBroker(options);
     return app.exec();
 #else
     (void)argc;

@@ -11,11 +11,9 @@ namespace relaydesk {
 
 namespace {
 
-const QString kHelp = QStringLiteral(
-    "Usage: relaydesk serve [options]\n"
-    "\n"
-    "The headless broker: SQS (JSON and query protocols), SNS and the native JSON API on one port.\n"
-    "\n"
+// The broker options both commands take (one `  --name VALUE   text` line each: the man page and
+// the completion are generated from them).
+const QString kBrokerOptions = QStringLiteral(
     "Options:\n"
     "  --db PATH|:memory:     database file (default: the application data folder's relaydesk.db)\n"
     "  --bind ADDRESS         address to listen on (default 127.0.0.1; any other prints a warning)\n"
@@ -32,11 +30,28 @@ const QString kHelp = QStringLiteral(
     "  --account ID           the 12-digit account id in ARNs and queue URLs (default: the config file's, else 000000000000)\n"
     "  --advertised-url URL   base of every URL handed out, e.g. http://host.docker.internal:9911 (default: queue URLs follow the request's Host)\n"
     "  -h, --help             this text\n"
-    "  --version              the version\n"
-    "\n"
-    "When ready it prints one line, relaydesk: listening on http://HOST:PORT (127.0.0.1 for a wildcard bind),\n"
-    "and GET /health answers 200.\n"
-    "It stops on SIGINT or SIGTERM with everything committed.\n");
+    "  --version              the version\n");
+
+const QString kServeHelp =
+    QStringLiteral("Usage: relaydesk serve [options]\n"
+                   "\n"
+                   "The headless broker: SQS (JSON and query protocols), SNS and the native JSON API on one port.\n"
+                   "\n") +
+    kBrokerOptions +
+    QStringLiteral("\n"
+                   "When ready it prints one line, relaydesk: listening on http://HOST:PORT (127.0.0.1 for a wildcard bind),\n"
+                   "and GET /health answers 200.\n"
+                   "It stops on SIGINT or SIGTERM with everything committed.\n");
+
+const QString kWindowHelp =
+    QStringLiteral("Usage: relaydesk [options]\n"
+                   "\n"
+                   "The window, with its own broker: SQS, SNS and the native JSON API on one port, shared with your code.\n"
+                   "\n") +
+    kBrokerOptions +
+    QStringLiteral("\n"
+                   "Without --port the window takes 9911, or the next free port when 9911 is taken.\n"
+                   "When ready it prints one line: relaydesk: listening on http://HOST:PORT\n");
 
 QString defaultDatabasePath()
 {
@@ -72,9 +87,10 @@ QString readIdentityOptions(const QCommandLineParser &parser, const QCommandLine
 
 } // namespace
 
-QString serveOptionsHelp() { return kHelp; }
+QString serveOptionsHelp() { return kServeHelp; }
+QString windowOptionsHelp() { return kWindowHelp; }
 
-std::variant<ServeOptions, QString> parseServeOptions(const QStringList &arguments)
+std::variant<ServeOptions, QString> parseServeOptions(const QStringList &arguments, OptionsFor command)
 {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -96,7 +112,8 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
     const QCommandLineOption version(QStringLiteral("version"));
     parser.addOptions({db, bind, port, config, clock, scale, jitter, seed, requestTimeout, caFile, autoConfirm, region, account,
                        advertisedUrl, help, version});
-    if (!parser.parse(QStringList{QStringLiteral("relaydesk serve")} + arguments))
+    const QString program = command == OptionsFor::Serve ? QStringLiteral("relaydesk serve") : QStringLiteral("relaydesk");
+    if (!parser.parse(QStringList{program} + arguments))
         return parser.errorText();
     if (!parser.positionalArguments().isEmpty())
         return QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first());
@@ -115,6 +132,7 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
         if (!ok || value > 65535)
             return QStringLiteral("--port: '%1' is not a port number (0–65535)").arg(parser.value(port));
         options.port = static_cast<quint16>(value);
+        options.portGiven = true;
     }
     options.configFile = parser.value(config);
     if (parser.isSet(clock)) {

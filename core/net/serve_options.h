@@ -22,6 +22,7 @@ struct ServeOptions {
     QString databasePath;             // ":memory:" or a file; default: AppDataLocation/relaydesk.db
     QHostAddress bind = QHostAddress::LocalHost;
     quint16 port = kDefaultPort;      // 0: any free port
+    bool portGiven = false;           // --port was on the command line (the window then keeps to it)
     QString configFile;               // empty: none
     ClockMode clockMode = ClockMode::Real;
     double timeScale = 1.0;           // scaled mode
@@ -47,9 +48,17 @@ struct ServeOptions {
     bool bindsBeyondLoopback() const { return !bind.isLoopback(); }
 };
 
+// Who parses: `relaydesk serve` or the window (`relaydesk [options]`), which
+// takes the same broker options (one parser for both) and only words its
+// usage differently.
+enum class OptionsFor { Serve, Window };
+
 // The options or the usage error's message. Pure.
-std::variant<ServeOptions, QString> parseServeOptions(const QStringList &arguments);
+std::variant<ServeOptions, QString> parseServeOptions(const QStringList &arguments,
+                                                      OptionsFor command = OptionsFor::Serve);
 
 QString serveOptionsHelp();
+// The usage of the window's command line (`relaydesk [options]`).
+QString windowOptionsHelp();
 
 } // namespace relaydesk

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The main window frame: menus, status bar, entity dock placeholder, the policy
-// editor as first page, icon, and layout remembered through QSettings.
+// The main window frame without a broker: title, icon, menus and their
+// shortcuts, the status bar, the policy editor under Tools, and the layout
+// remembered through QSettings.
 #include "views/main_window.h"
 #include "views/policy_editor.h"
+#include "views/policy_editor_window.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -11,11 +13,10 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
-#include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace relaydesk;
@@ -58,102 +59,91 @@ private slots:
         QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
     }
 
-    void init()
-    {
-        QSettings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk")).clear();
-    }
+    void init() { QSettings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk")).clear(); }
 
-    void frame_hasTitleIconStatusAndPlaceholder()
+    void frame_withoutBroker_saysSo()
     {
         MainWindow window;
         QCOMPARE(window.windowTitle(), QStringLiteral("Relaydesk"));
         QVERIFY(QFile::exists(QStringLiteral(":/icons/relaydesk.svg")));
         QVERIFY(!window.windowIcon().pixmap(QSize(32, 32)).isNull());
-
-        auto *broker = window.findChild<QLabel *>(QStringLiteral("brokerStateLabel"));
-        QVERIFY(broker);
-        QCOMPARE(broker->text(), QStringLiteral("Broker: not running — policy editor only"));
-        QCOMPARE(broker->parentWidget(), static_cast<QWidget *>(window.statusBar()));
-
-        auto *placeholder = window.findChild<QLabel *>(QStringLiteral("entityPlaceholder"));
-        QVERIFY(placeholder);
-        QVERIFY(placeholder->text().startsWith(QStringLiteral("Topics and queues appear here")));
+        auto *state = window.findChild<QLabel *>(QStringLiteral("brokerStateLabel"));
+        QVERIFY(state);
+        QCOMPARE(state->text(), QStringLiteral("Broker: stopped"));
+        QCOMPARE(window.findChild<QLabel *>(QStringLiteral("databaseLabel"))->text(), QStringLiteral("No database open"));
+        QVERIFY(!window.findChild<QToolButton *>(QStringLiteral("endpointButton"))->isEnabled());
         QVERIFY(window.findChild<QDockWidget *>(QStringLiteral("entityDock")));
-
-        auto *pages = window.findChild<QTabWidget *>(QStringLiteral("entityPages"));
-        QVERIFY(pages);
-        QCOMPARE(pages->currentWidget(), static_cast<QWidget *>(window.policyEditor()));
+        QVERIFY(!window.broker());
+        QVERIFY(!window.currentPage());
     }
 
-    void menus_arePresentAndWired()
+    void menus_arePresentWithShortcuts()
     {
         MainWindow window;
         QCOMPARE(actionTexts(window.menuBar()->actions()),
                  (QStringList{QStringLiteral("File"), QStringLiteral("Edit"), QStringLiteral("View"),
-                              QStringLiteral("Help")}));
+                              QStringLiteral("Broker"), QStringLiteral("Tools"), QStringLiteral("Help")}));
         QMenu *file = menuNamed(window, QStringLiteral("File"));
         QVERIFY(file);
         QCOMPARE(actionTexts(file->actions()),
-                 (QStringList{QStringLiteral("Open Policy…"), QStringLiteral("Save Policy As…"),
-                              QStringLiteral("Export Chart (PNG/SVG)…"), QStringLiteral("Quit")}));
+                 (QStringList{QStringLiteral("New Database…"), QStringLiteral("Open Database…"),
+                              QStringLiteral("Open Recent"), QStringLiteral("Import Configuration…"),
+                              QStringLiteral("Export Configuration…"), QStringLiteral("Quit")}));
         for (QAction *action : file->actions()) {
-            if (!action->isSeparator())
+            if (!action->isSeparator() && !action->menu())
                 QVERIFY2(!action->shortcut().isEmpty(), qPrintable(action->text()));
         }
-        const QStringList edit = actionTexts(menuNamed(window, QStringLiteral("Edit"))->actions());
-        QVERIFY(edit.contains(QStringLiteral("Presets")));
-        QVERIFY(edit.contains(QStringLiteral("Compare With")));
-        QVERIFY(edit.contains(QStringLiteral("Clear Comparison")));
-        QVERIFY(actionTexts(menuNamed(window, QStringLiteral("View"))->actions()).contains(QStringLiteral("Topics and Queues")));
-        QVERIFY(actionTexts(menuNamed(window, QStringLiteral("Help"))->actions()).contains(QStringLiteral("About Relaydesk")));
-
-        // The Edit menu's presets are the editor's: choosing one loads it.
-        QMenu *presets = nullptr;
-        for (QAction *action : menuNamed(window, QStringLiteral("Edit"))->actions()) {
-            if (action->menu() && action->text().remove(QLatin1Char('&')) == QLatin1String("Presets"))
-                presets = action->menu();
+        const QStringList broker = actionTexts(menuNamed(window, QStringLiteral("Broker"))->actions());
+        for (const char *expected : {"New Queue…", "New Topic…", "Subscribe…", "Send Message…", "Publish…", "Purge…",
+                                     "Move Dead Letters Back…", "Delete…", "Pause", "+1 s", "+1 min", "Next event"})
+            QVERIFY2(broker.contains(QString::fromUtf8(expected)), expected);
+        for (QAction *action : menuNamed(window, QStringLiteral("Broker"))->actions()) {
+            if (!action->isSeparator()) {
+                QVERIFY2(!action->shortcut().isEmpty(), qPrintable(action->text()));
+                QVERIFY2(!action->isEnabled(), qPrintable(action->text())); // no broker: nothing to act on
+            }
         }
-        QVERIFY(presets);
-        QSignalSpy evaluated(window.policyEditor(), &PolicyEditor::evaluated);
-        for (QAction *action : presets->actions()) {
+        QVERIFY(actionTexts(menuNamed(window, QStringLiteral("Edit"))->actions()).contains(QStringLiteral("Find…")));
+        QVERIFY(actionTexts(menuNamed(window, QStringLiteral("View"))->actions()).contains(QStringLiteral("Topics and Queues")));
+    }
+
+    void toolsMenu_opensThePolicyEditor()
+    {
+        MainWindow window;
+        QAction *open = window.findChild<QAction *>(QStringLiteral("policyEditorAction"));
+        QVERIFY(open);
+        open->trigger();
+        auto *editorWindow = window.findChild<PolicyEditorWindow *>();
+        QVERIFY(editorWindow);
+        QVERIFY(editorWindow->isVisible());
+        QSignalSpy evaluated(editorWindow->editor(), &PolicyEditor::evaluated);
+        for (QAction *action : editorWindow->editor()->presetMenu()->actions()) {
             if (action->data().toString() == QLatin1String("zaqar-default"))
                 action->trigger();
         }
         QCOMPARE(evaluated.count(), 1);
-        QVERIFY(window.policyEditor()->jsonText().contains(QStringLiteral("_retry_policy")));
+        QVERIFY(editorWindow->editor()->jsonText().contains(QStringLiteral("_retry_policy")));
     }
 
-    void geometryAndLayout_savedAndRestored()
+    void geometryAndDock_savedAndRestored()
     {
-        QList<int> splitterSizes;
         {
             MainWindow window;
             window.resize(1000, 700);
             window.findChild<QDockWidget *>(QStringLiteral("entityDock"))->hide();
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
-            auto *splitter = window.findChild<QSplitter *>(QStringLiteral("editorSplitter"));
-            QVERIFY(splitter);
-            const int total = splitter->sizes().at(0) + splitter->sizes().at(1);
-            QVERIFY(total > 600);
-            const QList<int> before = splitter->sizes();
-            splitter->setSizes({before.at(0) - 60, before.at(1) + 60});
-            splitterSizes = splitter->sizes();
-            QCOMPARE(splitterSizes.at(0), before.at(0) - 60);
             QVERIFY(window.close());
         }
         const QSettings settings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk"));
         QVERIFY(settings.contains(QStringLiteral("mainWindow/geometry")));
         QVERIFY(settings.contains(QStringLiteral("mainWindow/state")));
         QVERIFY(QFileInfo(settings.fileName()).absoluteFilePath().startsWith(m_settingsDir.path()));
-
         MainWindow restored;
         QCOMPARE(restored.size(), QSize(1000, 700));
         restored.show();
         QVERIFY(QTest::qWaitForWindowExposed(&restored));
-        QCOMPARE(restored.size(), QSize(1000, 700));
         QVERIFY(restored.findChild<QDockWidget *>(QStringLiteral("entityDock"))->isHidden());
-        QCOMPARE(restored.findChild<QSplitter *>(QStringLiteral("editorSplitter"))->sizes(), splitterSizes);
     }
 
     void firstStart_usesDefaultSize()

@@ -1,100 +1,139 @@
 // SPDX-License-Identifier: MIT
 #include "views/main_window.h"
 
-#include "views/policy_editor.h"
-#include "views/policy_schedule_panel.h"
+#include "dialogs/database_problem_dialog.h"
+#include "models/entity_tree_model.h"
+#include "models/ui_resources.h"
+#include "net/broker_host.h"
+#include "views/clock_toolbar.h"
+#include "views/dashboard_page.h"
+#include "views/entity_actions.h"
+#include "views/entity_page.h"
+#include "views/entity_tree_panel.h"
+#include "views/policy_editor_window.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
-#include <QTabWidget>
-#include <QVBoxLayout>
-
-// The resources live in a static library: register them before first use
-// (outside any namespace, as Q_INIT_RESOURCE requires).
-static void initRelaydeskResources()
-{
-    Q_INIT_RESOURCE(relaydesk);
-}
+#include <QToolBar>
+#include <QToolButton>
 
 namespace relaydesk {
+
 namespace {
 
-const char *const kOrganisation = "Relaydesk";
-const char *const kApplication = "Relaydesk";
 const char *const kGeometryKey = "mainWindow/geometry";
 const char *const kStateKey = "mainWindow/state";
-const char *const kEditorLayoutKey = "policyEditor/layout";
+const char *const kTreeHeaderKey = "entityTree/header";
+const char *const kEntityKey = "mainWindow/openEntity";
+const char *const kRecentKey = "mainWindow/recentDatabases";
 
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
 {
-    initRelaydeskResources();
+    ensureUiResources();
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Relaydesk"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/relaydesk.svg")));
 
-    m_policyEditor = new PolicyEditor(this);
-    m_pages = new QTabWidget(this);
+    m_actions = new EntityActions(this);
+    connect(m_actions, &EntityActions::statusMessage, this,
+            [this](const QString &message) { statusBar()->showMessage(message, 8000); });
+    m_pages = new QStackedWidget(this);
     m_pages->setObjectName(QStringLiteral("entityPages"));
-    m_pages->setDocumentMode(true);
-    m_pages->addTab(m_policyEditor, tr("Delivery policy"));
+    m_dashboard = new DashboardPage(*m_actions, m_pages);
+    m_pages->addWidget(m_dashboard);
     setCentralWidget(m_pages);
 
-    createEntityDock();
-    createMenus();
-
-    m_brokerState = new QLabel(tr("Broker: not running — policy editor only"), this);
-    m_brokerState->setObjectName(QStringLiteral("brokerStateLabel"));
-    m_brokerState->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    statusBar()->addPermanentWidget(m_brokerState);
-    connect(m_policyEditor, &PolicyEditor::statusMessage, this,
-            [this](const QString &message) { statusBar()->showMessage(message, 8000); });
-
-    resize(1280, 800);
-    restoreSettings();
-}
-
-MainWindow::~MainWindow() = default;
-
-void MainWindow::createEntityDock()
-{
     m_entityDock = new QDockWidget(tr("Topics and Queues"), this);
     m_entityDock->setObjectName(QStringLiteral("entityDock"));
     m_entityDock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
     m_entityDock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable);
-
-    auto *placeholder = new QLabel(tr("Topics and queues appear here when the broker runs."), m_entityDock);
-    placeholder->setObjectName(QStringLiteral("entityPlaceholder"));
-    placeholder->setAlignment(Qt::AlignCenter);
-    placeholder->setWordWrap(true);
-    placeholder->setForegroundRole(QPalette::PlaceholderText);
-    placeholder->setMargin(16);
-    placeholder->setMinimumWidth(150);
-    auto *content = new QWidget(m_entityDock);
-    auto *layout = new QVBoxLayout(content);
-    layout->addWidget(placeholder, 1);
-    m_entityDock->setWidget(content);
+    m_panel = new EntityTreePanel(m_entityDock);
+    m_entityDock->setWidget(m_panel);
     addDockWidget(Qt::LeftDockWidgetArea, m_entityDock);
-    resizeDocks({m_entityDock}, {190}, Qt::Horizontal);
+    resizeDocks({m_entityDock}, {470}, Qt::Horizontal);
+    connect(m_panel, &EntityTreePanel::currentEntityChanged, this, &MainWindow::showEntity);
+    connect(m_panel, &EntityTreePanel::contextMenuRequested, this,
+            [this](const EntityRef &ref, EntityChange::Entity group, const QPoint &at) {
+                QMenu *menu = m_actions->contextMenu(ref, group, this);
+                menu->setAttribute(Qt::WA_DeleteOnClose);
+                menu->popup(at);
+            });
+
+    createToolbars();
+    createMenus();
+    createStatusBar();
+    resize(1280, 800);
+    restoreSettings();
+    showBrokerState();
+}
+
+MainWindow::~MainWindow() { stopBroker(); }
+
+void MainWindow::createToolbars()
+{
+    QToolBar *entities = addToolBar(tr("Entities"));
+    entities->setObjectName(QStringLiteral("entityToolbar"));
+    auto *newButton = new QToolButton(entities);
+    newButton->setText(tr("New"));
+    newButton->setAccessibleName(tr("New"));
+    newButton->setPopupMode(QToolButton::InstantPopup);
+    newButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto *newMenu = new QMenu(newButton);
+    newMenu->addAction(m_actions->newQueue());
+    newMenu->addAction(m_actions->newTopic());
+    newMenu->addAction(m_actions->subscribe());
+    newButton->setMenu(newMenu);
+    entities->addWidget(newButton);
+    entities->addAction(m_actions->send());
+    entities->addAction(m_actions->publish());
+    entities->addAction(m_actions->purge());
+    entities->setToolButtonStyle(Qt::ToolButtonTextOnly);
+
+    m_clock = new ClockToolbar(this);
+    addToolBar(m_clock);
+    connect(m_clock, &ClockToolbar::statusMessage, this,
+            [this](const QString &message) { statusBar()->showMessage(message, 6000); });
+    connect(m_clock, &ClockToolbar::clockChanged, this, [this] {
+        if (m_model)
+            m_model->refresh(); // counts depend on the time
+    });
 }
 
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->setObjectName(QStringLiteral("fileMenu"));
-    file->addAction(m_policyEditor->openAction());
-    file->addAction(m_policyEditor->saveAsAction());
+    QAction *newDatabase = file->addAction(tr("&New Database…"), this, &MainWindow::chooseNewDatabase);
+    newDatabase->setShortcut(QKeySequence::New);
+    newDatabase->setObjectName(QStringLiteral("newDatabaseAction"));
+    QAction *openDatabaseAction = file->addAction(tr("&Open Database…"), this, &MainWindow::chooseDatabaseToOpen);
+    openDatabaseAction->setShortcut(QKeySequence::Open);
+    openDatabaseAction->setObjectName(QStringLiteral("openDatabaseAction"));
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    rebuildRecentMenu();
     file->addSeparator();
-    file->addAction(m_policyEditor->schedulePanel()->exportAction());
+    QAction *import = file->addAction(tr("&Import Configuration…"), this, &MainWindow::importConfiguration);
+    import->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    import->setObjectName(QStringLiteral("importConfigurationAction"));
+    QAction *exportAction = file->addAction(tr("&Export Configuration…"), this, &MainWindow::exportConfiguration);
+    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportAction->setObjectName(QStringLiteral("exportConfigurationAction"));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
@@ -102,21 +141,53 @@ void MainWindow::createMenus()
 
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     edit->setObjectName(QStringLiteral("editMenu"));
-    edit->addAction(m_policyEditor->copyJsonAction());
+    edit->addAction(m_actions->copyUrl());
+    edit->addAction(m_actions->copyArn());
     edit->addSeparator();
-    edit->addMenu(m_policyEditor->presetMenu());
-    edit->addMenu(m_policyEditor->schedulePanel()->compareMenu());
-    edit->addAction(m_policyEditor->schedulePanel()->clearComparisonAction());
+    QAction *find = edit->addAction(tr("&Find…"), this, [this] {
+        m_entityDock->show();
+        m_panel->filterEdit()->setFocus(Qt::ShortcutFocusReason);
+        m_panel->filterEdit()->selectAll();
+    });
+    find->setShortcut(QKeySequence::Find);
+    find->setObjectName(QStringLiteral("findAction"));
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("viewMenu"));
     QAction *dock = m_entityDock->toggleViewAction();
     dock->setText(tr("&Topics and Queues"));
+    dock->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
     view->addAction(dock);
+    QAction *clock = m_clock->toggleViewAction();
+    clock->setText(tr("&Clock Toolbar"));
+    view->addAction(clock);
     QAction *status = view->addAction(tr("&Status Bar"));
     status->setCheckable(true);
     status->setChecked(true);
     connect(status, &QAction::toggled, this, [this](bool on) { statusBar()->setVisible(on); });
+
+    QMenu *broker = menuBar()->addMenu(tr("&Broker"));
+    broker->setObjectName(QStringLiteral("brokerMenu"));
+    broker->addAction(m_actions->newQueue());
+    broker->addAction(m_actions->newTopic());
+    broker->addAction(m_actions->subscribe());
+    broker->addSeparator();
+    broker->addAction(m_actions->send());
+    broker->addAction(m_actions->publish());
+    broker->addAction(m_actions->purge());
+    broker->addAction(m_actions->moveDeadLetters());
+    broker->addSeparator();
+    broker->addAction(m_actions->deleteEntity());
+    broker->addSeparator();
+    for (QAction *action : {m_clock->pauseAction(), m_clock->stepSecondAction(), m_clock->stepMinuteAction(),
+                            m_clock->stepNextAction()})
+        broker->addAction(action);
+
+    QMenu *tools = menuBar()->addMenu(tr("&Tools"));
+    tools->setObjectName(QStringLiteral("toolsMenu"));
+    QAction *editor = tools->addAction(tr("Delivery &Policy Editor…"), this, &MainWindow::showPolicyEditor);
+    editor->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    editor->setObjectName(QStringLiteral("policyEditorAction"));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
@@ -126,36 +197,144 @@ void MainWindow::createMenus()
     aboutQt->setMenuRole(QAction::AboutQtRole);
 }
 
+void MainWindow::createStatusBar()
+{
+    m_endpoint = new QToolButton(this);
+    m_endpoint->setObjectName(QStringLiteral("endpointButton"));
+    m_endpoint->setAutoRaise(true);
+    m_endpoint->setToolTip(tr("The broker's endpoint: click to copy"));
+    connect(m_endpoint, &QToolButton::clicked, this, [this] {
+        if (!m_host)
+            return;
+        QGuiApplication::clipboard()->setText(m_host->endpointUrl());
+        statusBar()->showMessage(tr("Copied %1").arg(m_host->endpointUrl()), 5000);
+    });
+    m_database = new QLabel(this);
+    m_database->setObjectName(QStringLiteral("databaseLabel"));
+    m_database->setTextFormat(Qt::PlainText);
+    m_database->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_brokerState = new QLabel(this);
+    m_brokerState->setObjectName(QStringLiteral("brokerStateLabel"));
+    m_brokerState->setTextFormat(Qt::PlainText);
+    statusBar()->addPermanentWidget(m_endpoint);
+    statusBar()->addPermanentWidget(m_database, 1);
+    statusBar()->addPermanentWidget(m_brokerState);
+}
+
+void MainWindow::showBrokerState()
+{
+    if (!m_host) {
+        m_endpoint->setText(tr("no endpoint"));
+        m_endpoint->setAccessibleName(m_endpoint->text());
+        m_endpoint->setEnabled(false);
+        m_database->setText(tr("No database open"));
+        m_brokerState->setText(tr("Broker: stopped"));
+        setWindowTitle(tr("Relaydesk"));
+        return;
+    }
+    m_endpoint->setEnabled(true);
+    m_endpoint->setText(m_host->endpointUrl());
+    m_endpoint->setAccessibleName(m_host->endpointUrl());
+    m_database->setText(m_host->databasePath());
+    m_database->setToolTip(tr("The database file"));
+    QString state = tr("Broker: ready");
+    if (m_model) {
+        const EntityOverview &overview = m_model->overview();
+        state = tr("%1 queues, %2 topics · ready").arg(overview.queues.size()).arg(overview.topics.size());
+    }
+    if (m_host->portMoved())
+        state = tr("port %1 was taken · ").arg(m_options.port) + state;
+    m_brokerState->setText(state);
+    const QString file = m_host->databasePath() == QLatin1String(":memory:")
+                             ? tr("in memory")
+                             : QFileInfo(m_host->databasePath()).absoluteFilePath();
+    setWindowTitle(tr("Relaydesk — %1").arg(file));
+}
+
+void MainWindow::showEntity(const EntityRef &ref)
+{
+    m_actions->setCurrent(ref);
+    if (m_page && m_page->entity() == ref)
+        return;
+    if (m_page) {
+        m_pages->removeWidget(m_page);
+        m_page->deleteLater();
+        m_page = nullptr;
+    }
+    if (ref.isNull() || !m_host || !m_model) {
+        m_pages->setCurrentWidget(m_dashboard);
+        return;
+    }
+    m_page = new EntityPage(*m_host, *m_model, *m_actions, ref, m_pages);
+    m_pages->addWidget(m_page);
+    m_pages->setCurrentWidget(m_page);
+    m_wantedEntity = {};
+    QSettings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk")).setValue(QLatin1String(kEntityKey), entityRefKey(ref));
+}
+
+void MainWindow::onEntityRemoved(const EntityRef &ref)
+{
+    if (m_page && m_page->entity() == ref)
+        statusBar()->showMessage(tr("The %1 %2 was deleted; its page is closed.").arg(entityKindWord(ref.kind), ref.name),
+                                 10000);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = recentDatabases();
+    for (int i = 0; i < recent.size(); ++i) {
+        QAction *action = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(recent[i]));
+        connect(action, &QAction::triggered, this, [this, path = recent[i]] { openDatabase(path); });
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+QStringList MainWindow::recentDatabases() const
+{
+    return QSettings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk")).value(QLatin1String(kRecentKey)).toStringList();
+}
+
+void MainWindow::showPolicyEditor()
+{
+    if (!m_policyEditor)
+        m_policyEditor = new PolicyEditorWindow(this);
+    m_policyEditor->show();
+    m_policyEditor->raise();
+    m_policyEditor->activateWindow();
+}
+
 void MainWindow::showAbout()
 {
     QMessageBox::about(this, tr("About Relaydesk"),
                        tr("<h3>Relaydesk %1</h3>"
                           "<p>Administer message queues, topics and notification delivery policies, "
-                          "with an embedded broker.</p>"
-                          "<p>This version edits and explains delivery policies: the schedule of every retry, "
-                          "validation against the service's limits, and comparison of two policies.</p>")
+                          "with a broker of its own that your code reaches over SQS, SNS and a native API.</p>")
                            .arg(QStringLiteral(RELAYDESK_VERSION)));
 }
 
 void MainWindow::saveSettings() const
 {
-    QSettings settings(QString::fromLatin1(kOrganisation), QString::fromLatin1(kApplication));
+    QSettings settings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk"));
     settings.setValue(QLatin1String(kGeometryKey), saveGeometry());
     settings.setValue(QLatin1String(kStateKey), saveState());
-    settings.setValue(QLatin1String(kEditorLayoutKey), m_policyEditor->saveLayoutState());
+    settings.setValue(QLatin1String(kTreeHeaderKey), m_panel->saveHeaderState());
 }
 
 void MainWindow::restoreSettings()
 {
-    const QSettings settings(QString::fromLatin1(kOrganisation), QString::fromLatin1(kApplication));
+    const QSettings settings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk"));
     restoreGeometry(settings.value(QLatin1String(kGeometryKey)).toByteArray());
     restoreState(settings.value(QLatin1String(kStateKey)).toByteArray());
-    m_policyEditor->restoreLayoutState(settings.value(QLatin1String(kEditorLayoutKey)).toByteArray());
+    m_panel->restoreHeaderState(settings.value(QLatin1String(kTreeHeaderKey)).toByteArray());
+    m_wantedEntity = entityRefFromKey(settings.value(QLatin1String(kEntityKey)).toString());
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     saveSettings();
+    if (m_policyEditor)
+        m_policyEditor->close();
     QMainWindow::closeEvent(event);
 }
 

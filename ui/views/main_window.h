@@ -1,21 +1,46 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "models/entity_ref.h"
+#include "net/serve_options.h"
+
 #include <QMainWindow>
+
+#include <memory>
 
 class QDockWidget;
 class QLabel;
-class QTabWidget;
+class QMenu;
+class QStackedWidget;
+class QToolButton;
 
 namespace relaydesk {
 
-class PolicyEditor;
+class BrokerHost;
+class ClockToolbar;
+class DashboardPage;
+class DatabaseProblemDialog;
+class EntityActions;
+class EntityPage;
+class EntityTreeModel;
+class EntityTreePanel;
+class PolicyEditorWindow;
+struct BrokerHostProblem;
 
-// The Relaydesk window (SPEC 8.4): menus, the entity tree dock (empty until
-// the broker runs in the window), the pages for the selected entity — for
-// now the delivery-policy editor — and the status bar. Window geometry, dock
-// and splitter layout are remembered in QSettings ("Relaydesk"/"Relaydesk").
-// GUI thread only; owns its child widgets.
+// The Relaydesk window (SPEC 8.4, WINDOW.md). It owns a broker (BrokerHost:
+// database, engine, delivery worker, HTTP port — shared with the user's own
+// code) and shows it: the entity tree dock on the left, the page of the
+// selected entity (or the dashboard) in the middle, the clock toolbar with
+// the broker's time, the status bar with the endpoint URL (click to copy),
+// the database file and the broker state. File opens, creates and
+// remembers databases and imports/exports configurations; a database that
+// cannot be used brings up DatabaseProblemDialog, never a crash and never a
+// changed file. Layout, the open page and recent databases are remembered
+// (QSettings "Relaydesk"/"Relaydesk").
+//
+// Ownership: owns the broker and every widget; stops the broker (after the
+// pages and models that use it) when another database opens and on
+// destruction. Thread: GUI.
 class MainWindow final : public QMainWindow {
     Q_OBJECT
 public:
@@ -24,24 +49,70 @@ public:
     MainWindow(const MainWindow &) = delete;
     MainWindow &operator=(const MainWindow &) = delete;
 
-    PolicyEditor *policyEditor() const { return m_policyEditor; }
+    // Stops the running broker and starts one with `options` — the window
+    // takes the next free port when the default one is taken and --port was
+    // not given. On failure shows DatabaseProblemDialog (window-modal, not
+    // blocking) and returns false; the window then runs without a broker.
+    bool startBroker(const ServeOptions &options);
+    // startBroker with the current options and another database file.
+    bool openDatabase(const QString &path);
 
-    // Window layout to and from QSettings; saveSettings() runs on close.
+    BrokerHost *broker() const { return m_host.get(); }
+    EntityTreeModel *entityModel() const { return m_model; }
+    EntityTreePanel *entityPanel() const { return m_panel; }
+    EntityActions *entityActions() const { return m_actions; }
+    ClockToolbar *clockToolbar() const { return m_clock; }
+    // The page of the selected entity; null when the dashboard shows.
+    EntityPage *currentPage() const { return m_page; }
+    DatabaseProblemDialog *problemDialog() const;
+    QStringList recentDatabases() const;
+
     void saveSettings() const;
     void restoreSettings();
+
+signals:
+    // A broker is ready at `endpointUrl` ("http://HOST:PORT").
+    void brokerStarted(const QString &endpointUrl);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    // main_window.cpp: frame, menus, toolbars, settings.
     void createMenus();
-    void createEntityDock();
+    void createToolbars();
+    void createStatusBar();
     void showAbout();
+    void showPolicyEditor();
+    void showEntity(const EntityRef &ref);
+    void showBrokerState();
+    void rebuildRecentMenu();
+    // main_window_broker.cpp: the broker's lifetime and the File actions.
+    void stopBroker();
+    void showProblem(const QString &path, const BrokerHostProblem &problem);
+    void addRecent(const QString &path);
+    void chooseDatabaseToOpen();
+    void chooseNewDatabase();
+    void importConfiguration();
+    void exportConfiguration();
+    void onEntityRemoved(const EntityRef &ref);
 
-    PolicyEditor *m_policyEditor = nullptr;
-    QTabWidget *m_pages = nullptr;
+    ServeOptions m_options;
+    std::unique_ptr<BrokerHost> m_host;
+    EntityTreeModel *m_model = nullptr;  // owned; lives while m_host does
+    EntityActions *m_actions = nullptr;
+    EntityTreePanel *m_panel = nullptr;
     QDockWidget *m_entityDock = nullptr;
+    ClockToolbar *m_clock = nullptr;
+    QStackedWidget *m_pages = nullptr;
+    DashboardPage *m_dashboard = nullptr;
+    EntityPage *m_page = nullptr;
+    EntityRef m_wantedEntity; // restored from the settings; selected once it is in the tree
+    QToolButton *m_endpoint = nullptr;
+    QLabel *m_database = nullptr;
     QLabel *m_brokerState = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    PolicyEditorWindow *m_policyEditor = nullptr;
 };
 
 } // namespace relaydesk

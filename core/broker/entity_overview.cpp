@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#include "broker/entity_overview.h"
+
+#include "broker/store_calls.h"
+
+#include <algorithm>
+#include <set>
+
+namespace relaydesk {
+
+namespace {
+
+constexpr std::string_view kQueues =
+    "SELECT id, name, fifo, dead_letter_queue FROM queues ORDER BY name";
+// One walk over a queue's rows (its index), every count at once.
+constexpr std::string_view kCounts =
+    "SELECT count(*) FILTER (WHERE visible_at_ms <= :now),"
+    " count(*) FILTER (WHERE visible_at_ms > :now AND state = 'inflight'),"
+    " count(*) FILTER (WHERE visible_at_ms > :now AND state = 'queued'),"
+    " count(*) FILTER (WHERE visible_at_ms > :now AND state = 'scheduled'),"
+    " count(*) FILTER (WHERE dead_letter_reason IS NOT NULL),"
+    " min(visible_at_ms) FILTER (WHERE visible_at_ms > :now)"
+    " FROM messages WHERE queue_id = :queue";
+constexpr std::string_view kTopics = "SELECT name, fifo FROM topics ORDER BY name";
+constexpr std::string_view kSubscriptions =
+    "SELECT t.name, s.uuid, s.protocol, s.endpoint, s.state FROM subscriptions s"
+    " JOIN topics t ON t.id = s.topic_id ORDER BY t.name, s.uuid";
+
+Status readCounts(Database &db, std::int64_t queueId, std::int64_t nowMs, QueueOverview &queue)
+{
+    auto row = selectRow(db, kCounts, named(":now", nowMs), named(":queue", queueId));
+    if (!row)
+        return row.error();
+    if (!*row)
+        return {};
+    Statement &statement = ***row;
+    queue.counts = QueueCounts{statement.columnInt64(0), statement.columnInt64(1), statement.columnInt64(2),
+                               statement.columnInt64(3), statement.columnInt64(4)};
+    if (const auto next = statement.columnOptionalInt64(5))
+        queue.nextVisible = fromEpochMilliseconds(*next);
+    return {};
+}
+
+Status readQueues(Database &db, std::int64_t nowMs, EntityOverview &overview)
+{
+    std::vector<std::int64_t> ids;
+    {
+        auto statement = prepareBound(db, kQueues);
+        if (!statement)
+            return statement.error();
+        Status walked = forEachRow(**statement, [&](Statement &row) {
+            QueueOverview queue;
+            queue.name = row.columnText(1);
+            queue.fifo = row.columnInt64(2) != 0;
+            queue.deadLetterQueue = row.columnOptionalText(3);
+            ids.push_back(row.columnInt64(0));
+            overview.queues.push_back(std::move(queue));
+        });
+        if (!walked)
+            return walked;
+    }
+    std::set<std::string> targets;
+    for (const QueueOverview &queue : overview.queues)
+        if (queue.deadLetterQueue)
+            targets.insert(*queue.deadLetterQueue);
+    for (std::size_t i = 0; i < overview.queues.size(); ++i) {
+        QueueOverview &queue = overview.queues[i];
+        queue.isDeadLetterQueue = targets.count(queue.name) > 0;
+        if (Status read = readCounts(db, ids[i], nowMs, queue); !read)
+            return read;
+        if (queue.nextVisible && (!overview.nextVisible || *queue.nextVisible < *overview.nextVisible))
+            overview.nextVisible = queue.nextVisible;
+    }
+    return {};
+}
+
+} // namespace
+
+Result<EntityOverview> readEntityOverview(Database &db, const BrokerIdentity &identity, ClockTime now)
+{
+    EntityOverview overview;
+    {
+        auto topics = prepareBound(db, kTopics);
+        if (!topics)
+            return topics.error();
+        Status walked = forEachRow(**topics, [&](Statement &row) {
+            overview.topics.push_back(TopicOverview{row.columnText(0), row.columnInt64(1) != 0});
+        });
+        if (!walked)
+            return walked.error();
+    }
+    {
+        auto subscriptions = prepareBound(db, kSubscriptions);
+        if (!subscriptions)
+            return subscriptions.error();
+        Status walked = forEachRow(**subscriptions, [&](Statement &row) {
+            const std::string topic = row.columnText(0);
+            overview.subscriptions.push_back(SubscriptionOverview{identity.subscriptionArn(topic, row.columnText(1)),
+                                                                  topic, row.columnText(2), row.columnText(3),
+                                                                  row.columnText(4) == "pending"});
+        });
+        if (!walked)
+            return walked.error();
+    }
+    if (Status read = readQueues(db, toEpochMilliseconds(now), overview); !read)
+        return read.error();
+    return overview;
+}
+
+} // namespace relaydesk

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/broker_identity.h"
+#include "net/serve_options.h"
+#include "store/store_status.h"
+
+#include <QString>
+
+#include <memory>
+#include <variant>
+
+
+namespace relaydesk {
+
+class BrokerEngine;
+class BrokerHealth;
+class BrokerHttpServer;
+class BrokerService;
+class DeliveryWorker;
+class MockEndpoints;
+class SystemWallTimeSource;
+
+// Why a broker could not start, in words for a person (the text after
+// "relaydesk serve: " on the command line; the window shows it in its
+// database dialog). `storeKind` says what was wrong with the database file
+// when `kind` is Database, so the window can offer the right way out.
+struct BrokerHostProblem {
+    enum class Kind { Config, CaFile, Database, Port, SigningKey };
+    Kind kind = Kind::Database;
+    StoreStatus::Kind storeKind = StoreStatus::Kind::Ok;
+    QString message;
+};
+
+// One running broker (ARCHITECTURE "Flow of data"): the database opened
+// read-write, the engine, the signing key, the delivery worker, the service,
+// the mock endpoints and the HTTP server on one port — the parts `relaydesk
+// serve` runs and the window owns, built in one place and stopped in order.
+//
+// start() checks in this order, changing nothing before the check that
+// refuses: the --config file (read whole), the --ca-file, the database (never
+// created over a file it refuses; a refused file is left untouched), the port
+// (with `nextFreePort`, the next free port after a taken one, up to 100
+// further), the signing key; then it applies the config as one unit and
+// starts the worker. The caller prints the ready line itself.
+//
+// Ownership: owns every part. Thread: the thread with the Qt event loop that
+// made it (the HTTP server and the engine's change signal live there); a
+// QCoreApplication must exist. The destructor stops the HTTP server first,
+// then the worker (requests in flight are dropped, their rows stay pending),
+// the service and last the engine, which commits everything pending.
+class BrokerHost final {
+public:
+    static std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> start(const ServeOptions &options,
+                                                                            bool nextFreePort = false);
+    ~BrokerHost();
+    BrokerHost(const BrokerHost &) = delete;
+    BrokerHost &operator=(const BrokerHost &) = delete;
+
+    BrokerEngine &engine() const { return *m_engine; }
+    BrokerService &service() const { return *m_service; }
+    MockEndpoints &mocks() const { return *m_mocks; }
+    const BrokerIdentity &identity() const { return m_identity; }
+    // "http://HOST:PORT", the endpoint clients use and the ready line prints.
+    // (127.0.0.1 for a wildcard bind; the identity's endpoint may be --advertised-url).
+    const QString &endpointUrl() const { return m_endpointUrl; }
+    quint16 port() const { return m_port; }
+    // The database file as given (":memory:" for an in-memory database).
+    const QString &databasePath() const { return m_databasePath; }
+    // Whether the port is another than the one asked for (it was taken).
+    bool portMoved() const { return m_portMoved; }
+
+private:
+    BrokerHost() = default;
+
+    std::unique_ptr<SystemWallTimeSource> m_wall; // outlives the engine (member order)
+    std::unique_ptr<BrokerEngine> m_engine;
+    std::unique_ptr<DeliveryWorker> m_worker;
+    std::unique_ptr<BrokerService> m_service;
+    std::unique_ptr<MockEndpoints> m_mocks;
+    std::unique_ptr<BrokerHealth> m_health;       // GET /health
+    std::unique_ptr<BrokerHttpServer> m_server;
+    BrokerIdentity m_identity;
+    QString m_endpointUrl;
+    QString m_databasePath;
+    quint16 m_port = 0;
+    bool m_portMoved = false;
+};
+
+// The text of a host for a URL: IPv6 in brackets.
+QString urlHostText(const QHostAddress &address);
+
+} // namespace relaydesk

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+// window_screenshot OUTDIR [WIDTHxHEIGHT]: the real window with its own broker
+// (a database in a temporary folder, virtual clock, any free port) on the
+// display it is given (xvfb-run, see editor_screenshot.sh), filled the way a
+// new user would (a topic with an sqs and a mock http subscription, queues
+// with a dead-letter queue, messages in several states), and a grab of each
+// page as OUTDIR/window-<page>.png for a person to look at. Exits 1 when a
+// grab fails or comes out blank. Never touches the user's settings.
+#include "../engine/call_and_wait.h"
+#include "screenshot_support.h"
+
+#include "dialogs/database_problem_dialog.h"
+#include "engine/broker_engine.h"
+#include "engine/broker_service.h"
+#include "models/entity_tree_model.h"
+#include "net/broker_host.h"
+#include "net/mock_endpoints.h"
+#include "store/database.h"
+#include "views/entity_actions.h"
+#include "views/entity_page.h"
+#include "views/entity_tree_panel.h"
+#include "views/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDialog>
+#include <QLineEdit>
+#include <QDir>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstdio>
+#include <functional>
+
+using namespace relaydesk;
+using namespace relaydesk::testing;
+
+namespace {
+
+bool fill(BrokerHost &host)
+{
+    BrokerService &service = host.service();
+    const BrokerIdentity &identity = host.identity();
+    auto queue = [&](const std::string &name, AttributeMap attributes) {
+        return callAndWait<std::string>([&](auto r) { service.createQueue(name, attributes, {}, nullptr, r); }).ok();
+    };
+    auto send = [&](const std::string &name, const std::string &body, std::optional<int> delay,
+                    std::optional<std::string> group = {}) {
+        SendRequest request;
+        request.body = body;
+        request.delaySeconds = delay;
+        request.groupId = group;
+        return callAndWait<SendReceipt>([&](auto r) { service.sendMessage(name, request, nullptr, r); }).ok();
+    };
+    bool ok = queue("orders-dlq", {});
+    ok = ok && queue("orders", {{"RedrivePolicy", "{\"deadLetterTargetArn\":\"" + identity.queueArn("orders-dlq") +
+                                                     "\",\"maxReceiveCount\":\"3\"}"}});
+    ok = ok && queue("jobs.fifo", {{"FifoQueue", "true"}, {"ContentBasedDeduplication", "true"}});
+    ok = ok && callAndWait<std::string>([&](auto r) { service.createTopic("events", {}, {}, nullptr, r); }).ok();
+    ok = ok && callAndWait<SubscribeReceipt>([&](auto r) {
+                   service.subscribe("events", "sqs", identity.queueArn("orders"), {}, false, nullptr, r);
+               }).ok();
+    ok = ok && host.mocks().set("audit", "200").ok();
+    ok = ok && callAndWait<SubscribeReceipt>([&](auto r) {
+                   service.subscribe("events", "http", host.endpointUrl().toStdString() + "/_mock/audit", {}, false,
+                                     nullptr, r);
+               }).ok();
+    for (int i = 0; i < 12 && ok; ++i)
+        ok = send("orders", "{\"order\": " + std::to_string(1000 + i) + ", \"item\": \"book\"}", std::nullopt);
+    ok = ok && send("orders", "later", 120) && send("orders", "much later", 600);
+    for (int i = 0; i < 3 && ok; ++i)
+        ok = send("jobs.fifo", "job " + std::to_string(i), std::nullopt, std::string("g1"));
+    ok = ok && send("orders-dlq", "failed order", std::nullopt);
+    PublishRequest publish;
+    publish.message = "{\"event\": \"created\"}";
+    ok = ok && callAndWait<PublishReceipt>([&](auto r) { service.publish("events", publish, nullptr, r); }).ok();
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Relaydesk"));
+    QApplication::setApplicationName(QStringLiteral("Relaydesk"));
+    const ScreenshotRun run(app.arguments());
+    MainWindow window;
+    if (!run.show(window)) {
+        std::fprintf(stderr, "window_screenshot: the window was never exposed\n");
+        return 1;
+    }
+    ServeOptions options;
+    const QTemporaryDir dir;
+    options.databasePath = dir.filePath(QStringLiteral("relaydesk.db"));
+    options.port = 0;
+    options.portGiven = true;
+    options.clockMode = ClockMode::Virtual;
+    if (!window.startBroker(options) || !fill(*window.broker())) {
+        std::fprintf(stderr, "window_screenshot: the broker did not start or refused the example entities\n");
+        return 1;
+    }
+    auto settle = [&] {
+        QSignalSpy refreshed(window.entityModel(), &EntityTreeModel::refreshed);
+        window.entityModel()->refresh();
+        refreshed.wait(5000);
+    };
+    for (int i = 0; i < 10 && window.entityModel()->overview().subscriptions.size() < 2; ++i)
+        settle(); // a read in flight may predate the last changes
+    if (window.entityModel()->overview().subscriptions.size() < 2) {
+        std::fprintf(stderr, "window_screenshot: the tree never showed the example entities\n");
+        return 1;
+    }
+    auto select = [&](EntityChange::Entity kind, const QString &name, int tab) {
+        window.entityPanel()->selectEntity(EntityRef{kind, name});
+        if (window.currentPage())
+            window.currentPage()->tabs()->setCurrentIndex(tab);
+        settle();
+    };
+    const QString subscriptionArn = QString::fromStdString(window.entityModel()->overview().subscriptions.front().arn);
+    const std::vector<std::pair<QString, std::function<void()>>> pages = {
+        {QStringLiteral("dashboard"), [] {}},
+        {QStringLiteral("queue-overview"), [&] { select(EntityChange::Entity::Queue, QStringLiteral("orders"), 0); }},
+        {QStringLiteral("queue-messages"), [&] { select(EntityChange::Entity::Queue, QStringLiteral("orders"), 2); }},
+        {QStringLiteral("queue-attributes"), [&] { select(EntityChange::Entity::Queue, QStringLiteral("orders"), 1); }},
+        {QStringLiteral("dead-letter-queue"), [&] { select(EntityChange::Entity::Queue, QStringLiteral("orders-dlq"), 0); }},
+        {QStringLiteral("dead-letter-sources"), [&] { select(EntityChange::Entity::Queue, QStringLiteral("orders-dlq"), 3); }},
+        {QStringLiteral("topic-subscriptions"), [&] { select(EntityChange::Entity::Topic, QStringLiteral("events"), 3); }},
+        {QStringLiteral("topic-policy"), [&] { select(EntityChange::Entity::Topic, QStringLiteral("events"), 2); }},
+        {QStringLiteral("subscription"), [&] { select(EntityChange::Entity::Subscription, subscriptionArn, 0); }},
+        {QStringLiteral("subscription-policy"), [&] { select(EntityChange::Entity::Subscription, subscriptionArn, 2); }},
+        {QStringLiteral("filtered"),
+         [&] {
+             window.entityPanel()->selectEntity(EntityRef{EntityChange::Entity::Queue, QStringLiteral("jobs.fifo")});
+             window.findChild<QAction *>(QStringLiteral("findAction"))->trigger();
+             QTest::keyClicks(window.entityPanel()->filterEdit(), QStringLiteral("order"));
+         }},
+    };
+    bool ok = true;
+    for (const auto &[name, drive] : pages) {
+        drive();
+        ok = shootWindow(window, run.out.filePath(QStringLiteral("window-%1.png").arg(name))) && ok;
+    }
+    // The dialogs a person meets: a create dialog, and a database that cannot be used.
+    window.entityActions()->newQueue()->trigger();
+    if (auto *dialog = window.findChild<QDialog *>()) {
+        (void)QTest::qWaitForWindowExposed(dialog);
+        ok = shootWindow(*dialog, run.out.filePath(QStringLiteral("dialog-new-queue.png"))) && ok;
+        dialog->reject();
+    }
+    auto held = Database::open(dir.filePath(QStringLiteral("busy.db")).toStdString());
+    window.openDatabase(dir.filePath(QStringLiteral("busy.db")));
+    if (DatabaseProblemDialog *problem = window.problemDialog()) {
+        (void)QTest::qWaitForWindowExposed(problem);
+        ok = shootWindow(*problem, run.out.filePath(QStringLiteral("dialog-database-in-use.png"))) && ok;
+        ok = shootWindow(window, run.out.filePath(QStringLiteral("window-no-broker.png"))) && ok;
+    } else {
+        std::fprintf(stderr, "window_screenshot: no dialog for a database in use\n");
+        ok = false;
+    }
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/entity_change.h"
+
+#include <QMetaType>
+#include <QString>
+
+namespace relaydesk {
+
+// Which entity a tree node, page or action is about: a queue or topic by
+// name, a subscription by ARN. A null ref (empty name) is "nothing". Plain
+// value type.
+struct EntityRef {
+    EntityChange::Entity kind = EntityChange::Entity::Queue;
+    QString name;
+
+    bool isNull() const { return name.isEmpty(); }
+    bool operator==(const EntityRef &) const = default;
+};
+
+// "queue", "topic", "subscription".
+QString entityKindWord(EntityChange::Entity kind);
+// The settings form "queue:orders" and back (null for an unknown text).
+QString entityRefKey(const EntityRef &ref);
+EntityRef entityRefFromKey(const QString &key);
+
+} // namespace relaydesk
+
+Q_DECLARE_METATYPE(relaydesk::EntityRef)

@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: MIT
+#include "models/entity_tree_model.h"
+
+#include "engine/broker_engine.h"
+#include "engine/entity_overview_reader.h"
+#include "models/ui_resources.h"
+
+#include <QFont>
+#include <QIcon>
+#include <QLocale>
+
+#include <map>
+
+namespace relaydesk {
+
+struct EntityTreeModel::Node {
+    enum class Type { Root, TopicsGroup, QueuesGroup, Topic, Subscription, Queue };
+    Type type = Type::Root;
+    QString key; // name, or ARN for a subscription
+    Node *parent = nullptr;
+    std::vector<std::unique_ptr<Node>> children;
+    TopicOverview topic;
+    SubscriptionOverview subscription;
+    QueueOverview queue;
+
+    int row() const
+    {
+        if (!parent)
+            return 0;
+        for (std::size_t i = 0; i < parent->children.size(); ++i)
+            if (parent->children[i].get() == this)
+                return static_cast<int>(i);
+        return 0;
+    }
+};
+
+namespace {
+
+QString groupTitle(const QString &word, std::size_t count)
+{
+    return QStringLiteral("%1 (%2)").arg(word).arg(count);
+}
+
+// The queue name an sqs endpoint ARN ends in, a URL's path for http(s).
+QString endpointShort(const SubscriptionOverview &subscription)
+{
+    const QString endpoint = QString::fromStdString(subscription.endpoint);
+    if (subscription.protocol == "sqs")
+        return endpoint.section(QLatin1Char(':'), -1);
+    const qsizetype scheme = endpoint.indexOf(QStringLiteral("://"));
+    const qsizetype slash = scheme < 0 ? -1 : endpoint.indexOf(QLatin1Char('/'), scheme + 3);
+    return slash < 0 ? endpoint : endpoint.mid(slash);
+}
+
+std::int64_t countOf(const QueueCounts &counts, int column)
+{
+    switch (column) {
+    case EntityTreeModel::AvailableColumn:
+        return counts.available;
+    case EntityTreeModel::InFlightColumn:
+        return counts.inFlight;
+    case EntityTreeModel::DelayedColumn:
+        return counts.delayed;
+    case EntityTreeModel::ScheduledColumn:
+        return counts.scheduled;
+    case EntityTreeModel::DeadLetteredColumn:
+        return counts.deadLettered;
+    default:
+        return 0;
+    }
+}
+
+QIcon icon(const char *name)
+{
+    return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name)));
+}
+
+} // namespace
+
+EntityTreeModel::EntityTreeModel(BrokerEngine *engine, BrokerIdentity identity, QObject *parent)
+    : QAbstractItemModel(parent)
+    , m_engine(engine)
+    , m_identity(std::move(identity))
+    , m_root(std::make_unique<Node>())
+{
+    ensureUiResources();
+    for (auto type : {Node::Type::TopicsGroup, Node::Type::QueuesGroup}) {
+        auto group = std::make_unique<Node>();
+        group->type = type;
+        group->parent = m_root.get();
+        m_root->children.push_back(std::move(group));
+    }
+    if (m_engine) {
+        connect(m_engine, &BrokerEngine::changesPublished, this, &EntityTreeModel::onChanges);
+        read();
+    }
+}
+
+EntityTreeModel::~EntityTreeModel() = default;
+
+void EntityTreeModel::onChanges() { refresh(); }
+
+void EntityTreeModel::refresh()
+{
+    if (!m_engine)
+        return;
+    if (m_reading) {
+        m_dirty = true; // read once more when the current read is back
+        return;
+    }
+    read();
+}
+
+void EntityTreeModel::read()
+{
+    m_reading = true;
+    m_dirty = false;
+    readEntityOverview(*m_engine, m_identity, this, [this](Result<EntityOverview> overview) {
+        m_reading = false;
+        if (overview)
+            apply(*overview);
+        else
+            emit readFailed(QString::fromStdString(overview.error().message));
+        if (m_dirty)
+            read();
+    });
+}
+
+template <class Item, class KeyOf, class Fill>
+void EntityTreeModel::sync(Node *parent, const std::vector<const Item *> &items, KeyOf keyOf, Fill fill)
+{
+    const QModelIndex parentIndex = indexOfNode(parent);
+    std::map<QString, const Item *> wanted;
+    for (const Item *item : items)
+        wanted.emplace(keyOf(*item), item);
+    // Removed rows first, from the end, so earlier rows keep their numbers.
+    for (int row = static_cast<int>(parent->children.size()) - 1; row >= 0; --row) {
+        Node *child = parent->children[static_cast<std::size_t>(row)].get();
+        if (wanted.count(child->key))
+            continue;
+        std::vector<EntityRef> gone;
+        gone.push_back(qvariant_cast<EntityRef>(nodeData(*child, 0, EntityRefRole)));
+        for (const auto &grandChild : child->children)
+            gone.push_back(qvariant_cast<EntityRef>(nodeData(*grandChild, 0, EntityRefRole)));
+        beginRemoveRows(parentIndex, row, row);
+        parent->children.erase(parent->children.begin() + row);
+        endRemoveRows();
+        for (const EntityRef &ref : gone)
+            emit entityRemoved(ref);
+    }
+    // Then new rows at their place (both lists are ordered by key), and changes in place.
+    int row = 0;
+    for (const auto &[key, item] : wanted) {
+        const bool exists = row < static_cast<int>(parent->children.size()) &&
+                            parent->children[static_cast<std::size_t>(row)]->key == key;
+        if (!exists) {
+            auto node = std::make_unique<Node>();
+            node->key = key;
+            node->parent = parent;
+            fill(*node, *item);
+            beginInsertRows(parentIndex, row, row);
+            parent->children.insert(parent->children.begin() + row, std::move(node));
+            endInsertRows();
+        } else {
+            Node *node = parent->children[static_cast<std::size_t>(row)].get();
+            if (fill(*node, *item))
+                emit dataChanged(indexOfNode(node, 0), indexOfNode(node, ColumnCount - 1));
+        }
+        ++row;
+    }
+}
+
+void EntityTreeModel::apply(const EntityOverview &overview)
+{
+    Node *topics = m_root->children[0].get();
+    Node *queues = m_root->children[1].get();
+    const std::size_t topicCount = topics->children.size();
+    const std::size_t queueCount = queues->children.size();
+
+    std::vector<const TopicOverview *> topicItems;
+    for (const TopicOverview &topic : overview.topics)
+        topicItems.push_back(&topic);
+    sync(topics, topicItems, [](const TopicOverview &t) { return QString::fromStdString(t.name); },
+         [](Node &node, const TopicOverview &t) {
+             const bool changed = !(node.topic == t);
+             node.type = Node::Type::Topic;
+             node.topic = t;
+             return changed;
+         });
+    for (const auto &topicNode : topics->children) {
+        std::vector<const SubscriptionOverview *> subscriptionItems;
+        for (const SubscriptionOverview &subscription : overview.subscriptions)
+            if (QString::fromStdString(subscription.topicName) == topicNode->key)
+                subscriptionItems.push_back(&subscription);
+        sync(topicNode.get(), subscriptionItems,
+             [](const SubscriptionOverview &s) { return QString::fromStdString(s.arn); },
+             [](Node &node, const SubscriptionOverview &s) {
+                 const bool changed = !(node.subscription == s);
+                 node.type = Node::Type::Subscription;
+                 node.subscription = s;
+                 return changed;
+             });
+    }
+    std::vector<const QueueOverview *> queueItems;
+    for (const QueueOverview &queue : overview.queues)
+        queueItems.push_back(&queue);
+    sync(queues, queueItems, [](const QueueOverview &q) { return QString::fromStdString(q.name); },
+         [](Node &node, const QueueOverview &q) {
+             const bool changed = !(node.queue == q);
+             node.type = Node::Type::Queue;
+             node.queue = q;
+             return changed;
+         });
+    m_overview = overview;
+    if (topicCount != topics->children.size())
+        emit dataChanged(topicsGroup(), topicsGroup());
+    if (queueCount != queues->children.size())
+        emit dataChanged(queuesGroup(), queuesGroup());
+    emit refreshed();
+}
+
+QModelIndex EntityTreeModel::indexOf(const EntityRef &ref) const
+{
+    const Node *group = m_root->children[ref.kind == EntityChange::Entity::Queue ? 1 : 0].get();
+    for (const auto &node : group->children) {
+        if (ref.kind != EntityChange::Entity::Subscription) {
+            if (node->key == ref.name)
+                return indexOfNode(node.get());
+            continue;
+        }
+        for (const auto &child : node->children)
+            if (child->key == ref.name)
+                return indexOfNode(child.get());
+    }
+    return {};
+}
+
+const QueueOverview *EntityTreeModel::queue(const QString &name) const
+{
+    for (const auto &node : m_root->children[1]->children)
+        if (node->key == name)
+            return &node->queue;
+    return nullptr;
+}
+
+const SubscriptionOverview *EntityTreeModel::subscription(const QString &arn) const
+{
+    const QModelIndex found = indexOf(EntityRef{EntityChange::Entity::Subscription, arn});
+    return found.isValid() ? &nodeOf(found)->subscription : nullptr;
+}
+
+EntityTreeModel::Node *EntityTreeModel::nodeOf(const QModelIndex &index) const
+{
+    return index.isValid() ? static_cast<Node *>(index.internalPointer()) : m_root.get();
+}
+
+QModelIndex EntityTreeModel::indexOfNode(const Node *node, int column) const
+{
+    if (!node || node == m_root.get())
+        return {};
+    return createIndex(node->row(), column, const_cast<Node *>(node));
+}
+
+QModelIndex EntityTreeModel::index(int row, int column, const QModelIndex &parent) const
+{
+    if (!hasIndex(row, column, parent))
+        return {};
+    const Node *node = nodeOf(parent);
+    return createIndex(row, column, node->children[static_cast<std::size_t>(row)].get());
+}
+
+QModelIndex EntityTreeModel::parent(const QModelIndex &child) const
+{
+    if (!child.isValid())
+        return {};
+    return indexOfNode(nodeOf(child)->parent);
+}
+
+int EntityTreeModel::rowCount(const QModelIndex &parent) const
+{
+    if (parent.column() > 0)
+        return 0;
+    return static_cast<int>(nodeOf(parent)->children.size());
+}
+
+int EntityTreeModel::columnCount(const QModelIndex &) const { return ColumnCount; }
+
+QVariant EntityTreeModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    return nodeData(*nodeOf(index), index.column(), role);
+}
+
+QVariant EntityTreeModel::nodeData(const Node &node, int column, int role) const
+{
+    using Type = Node::Type;
+    if (role == EntityRefRole) {
+        switch (node.type) {
+        case Type::Topic:
+            return QVariant::fromValue(EntityRef{EntityChange::Entity::Topic, node.key});
+        case Type::Queue:
+            return QVariant::fromValue(EntityRef{EntityChange::Entity::Queue, node.key});
+        case Type::Subscription:
+            return QVariant::fromValue(EntityRef{EntityChange::Entity::Subscription, node.key});
+        default:
+            return QVariant::fromValue(EntityRef{});
+        }
+    }
+    if (role == UrlOrArnRole) {
+        switch (node.type) {
+        case Type::Topic:
+            return QString::fromStdString(m_identity.topicArn(node.key.toStdString()));
+        case Type::Queue:
+            return QString::fromStdString(m_identity.queueUrl(node.key.toStdString()));
+        case Type::Subscription:
+            return node.key;
+        default:
+            return {};
+        }
+    }
+    if (role == DeadLetterQueueRole)
+        return node.type == Type::Queue && node.queue.isDeadLetterQueue;
+    if (role == PendingRole)
+        return node.type == Type::Subscription && node.subscription.pending;
+    if (column > NameColumn) {
+        if (node.type != Type::Queue)
+            return {};
+        const qint64 count = countOf(node.queue.counts, column);
+        if (role == CountRole)
+            return count;
+        if (role == Qt::DisplayRole)
+            return count == 0 && column != AvailableColumn ? QString() : QLocale().toString(count);
+        if (role == Qt::TextAlignmentRole)
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        if (role == Qt::ToolTipRole)
+            return headerData(column, Qt::Horizontal, Qt::ToolTipRole);
+        return {};
+    }
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (node.type) {
+        case Type::TopicsGroup:
+            return groupTitle(tr("Topics"), node.children.size());
+        case Type::QueuesGroup:
+            return groupTitle(tr("Queues"), node.children.size());
+        case Type::Subscription:
+            return QStringLiteral("%1 → %2%3")
+                .arg(QString::fromStdString(node.subscription.protocol), endpointShort(node.subscription),
+                     node.subscription.pending ? tr(" (pending)") : QString());
+        default:
+            return node.key;
+        }
+    case Qt::DecorationRole:
+        switch (node.type) {
+        case Type::Topic:
+            return icon("topic");
+        case Type::Subscription:
+            return icon(node.subscription.pending ? "subscription-pending" : "subscription");
+        case Type::Queue:
+            return icon(node.queue.isDeadLetterQueue ? "queue-dlq" : node.queue.fifo ? "queue-fifo" : "queue");
+        default:
+            return icon("group");
+        }
+    case Qt::ToolTipRole:
+        switch (node.type) {
+        case Type::Topic:
+            return tr("Topic %1%2").arg(node.key, node.topic.fifo ? tr(" (FIFO)") : QString());
+        case Type::Subscription:
+            return tr("%1 subscription to %2%3")
+                .arg(QString::fromStdString(node.subscription.protocol), QString::fromStdString(node.subscription.endpoint),
+                     node.subscription.pending ? tr(" — waiting for confirmation") : QString());
+        case Type::Queue: {
+            QString text = tr("%1 queue %2").arg(node.queue.fifo ? tr("FIFO") : tr("Standard"), node.key);
+            if (node.queue.isDeadLetterQueue) {
+                QStringList sources;
+                for (const QueueOverview &other : m_overview.queues)
+                    if (other.deadLetterQueue && *other.deadLetterQueue == node.queue.name)
+                        sources << QString::fromStdString(other.name);
+                text += tr("\nDead-letter queue of: %1").arg(sources.join(QStringLiteral(", ")));
+            }
+            if (node.queue.deadLetterQueue)
+                text += tr("\nDead letters go to: %1").arg(QString::fromStdString(*node.queue.deadLetterQueue));
+            return text;
+        }
+        default:
+            return {};
+        }
+    case Qt::FontRole:
+        if (node.type == Type::TopicsGroup || node.type == Type::QueuesGroup) {
+            QFont bold;
+            bold.setBold(true);
+            return bold;
+        }
+        if (node.type == Type::Subscription && node.subscription.pending) {
+            QFont italic;
+            italic.setItalic(true);
+            return italic;
+        }
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant EntityTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    static const char *const kTitles[] = {QT_TR_NOOP("Name"), QT_TR_NOOP("Avail"), QT_TR_NOOP("Flight"),
+                                          QT_TR_NOOP("Delay"), QT_TR_NOOP("Sched"), QT_TR_NOOP("DLQ")};
+    static const char *const kTips[] = {
+        QT_TR_NOOP("Topics with their subscriptions, and queues"),
+        QT_TR_NOOP("Available: messages a receive can take now"),
+        QT_TR_NOOP("In flight: messages received and locked (visibility timeout running)"),
+        QT_TR_NOOP("Delayed: messages whose delay has not ended"),
+        QT_TR_NOOP("Scheduled: messages waiting for their scheduled enqueue time"),
+        QT_TR_NOOP("Dead-lettered: messages that were moved here as dead letters")};
+    if (section < 0 || section >= ColumnCount)
+        return {};
+    if (role == Qt::DisplayRole)
+        return tr(kTitles[section]);
+    if (role == Qt::ToolTipRole)
+        return tr(kTips[section]);
+    if (role == Qt::TextAlignmentRole && section > NameColumn)
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+} // namespace relaydesk

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/broker_identity.h"
+#include "broker/entity_overview.h"
+#include "models/entity_ref.h"
+
+#include <QAbstractItemModel>
+#include <QList>
+
+#include <memory>
+#include <vector>
+
+namespace relaydesk {
+
+class BrokerEngine;
+
+// The entity tree (SPEC 8.4): two groups, "Topics" with their subscriptions
+// as children and "Queues", each with live counts in columns (available, in
+// flight, delayed, scheduled, dead-lettered). Fed by the engine: every
+// changesPublished (coalesced, a few per second) asks readEntityOverview for
+// a fresh overview — at most one read in flight, one more afterwards when
+// changes came meanwhile — and apply() changes rows in place: removed
+// entities leave with rowsRemoved (and entityRemoved), new ones arrive with
+// rowsInserted, changed ones emit dataChanged; the model is never reset, so
+// views keep selection and scroll.
+//
+// Ownership: borrows the engine (null: an empty model that apply() alone
+// feeds, for tests). Thread: the GUI thread.
+class EntityTreeModel final : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Column { NameColumn, AvailableColumn, InFlightColumn, DelayedColumn, ScheduledColumn, DeadLetteredColumn,
+                  ColumnCount };
+    enum Role {
+        EntityRefRole = Qt::UserRole + 1, // EntityRef (null on group rows)
+        CountRole,                        // qint64 of a count column
+        UrlOrArnRole,                     // queue URL, topic or subscription ARN
+        DeadLetterQueueRole,              // bool: another queue's dead-letter queue
+        PendingRole,                      // bool: a subscription waiting for confirmation
+    };
+
+    EntityTreeModel(BrokerEngine *engine, BrokerIdentity identity, QObject *parent = nullptr);
+    ~EntityTreeModel() override;
+
+    // Asks for a fresh overview now (the first one is asked by the constructor).
+    void refresh();
+    // Replaces what the tree shows by `overview`, row by row (see above).
+    void apply(const EntityOverview &overview);
+    const EntityOverview &overview() const { return m_overview; }
+    // The node of `ref`, or an invalid index.
+    QModelIndex indexOf(const EntityRef &ref) const;
+    QModelIndex topicsGroup() const { return index(0, 0); }
+    QModelIndex queuesGroup() const { return index(1, 0); }
+    // The overview entries of one entity (nullptr when not in the tree).
+    const QueueOverview *queue(const QString &name) const;
+    const SubscriptionOverview *subscription(const QString &arn) const;
+    const BrokerIdentity &identity() const { return m_identity; }
+
+    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
+    QModelIndex parent(const QModelIndex &child) const override;
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+signals:
+    // After each apply(): the tree is current.
+    void refreshed();
+    // An entity left the tree (deleted through the window, the API or as idle).
+    void entityRemoved(const relaydesk::EntityRef &ref);
+    // A read of the overview failed (the message, for the status bar).
+    void readFailed(const QString &message);
+
+private:
+    struct Node;
+    void onChanges();
+    void read();
+    Node *nodeOf(const QModelIndex &index) const;
+    QModelIndex indexOfNode(const Node *node, int column = 0) const;
+    template <class Item, class KeyOf, class Fill>
+    void sync(Node *parent, const std::vector<const Item *> &items, KeyOf keyOf, Fill fill);
+    QVariant nodeData(const Node &node, int column, int role) const;
+
+    BrokerEngine *m_engine = nullptr;
+    BrokerIdentity m_identity;
+    std::unique_ptr<Node> m_root;
+    EntityOverview m_overview;
+    bool m_reading = false;
+    bool m_dirty = false;
+};
+
+} // namespace relaydesk

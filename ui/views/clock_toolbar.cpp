@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+#include "views/clock_toolbar.h"
+
+#include "broker/broker_error.h"
+#include "engine/broker_engine.h"
+#include "engine/entity_overview_reader.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QComboBox>
+#include <QDateTime>
+#include <QLabel>
+#include <QTimer>
+
+namespace relaydesk {
+
+namespace {
+
+constexpr double kFactors[] = {1.0, 10.0, 60.0, 600.0};
+
+QString clockText(ClockTime time)
+{
+    return QDateTime::fromMSecsSinceEpoch(toEpochMilliseconds(time), Qt::UTC)
+        .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'"));
+}
+
+} // namespace
+
+ClockToolbar::ClockToolbar(QWidget *parent)
+    : QToolBar(tr("Clock"), parent)
+{
+    setObjectName(QStringLiteral("clockToolbar"));
+    auto *caption = new QLabel(tr("Clock:"), this);
+    addWidget(caption);
+    m_modes = new QActionGroup(this);
+    m_real = addAction(tr("Real"));
+    m_real->setToolTip(tr("Real time: the broker's clock follows the wall clock"));
+    m_warp = addAction(tr("Warp"));
+    m_warp->setToolTip(tr("Time warp: the clock runs faster by the factor beside it"));
+    m_virtual = addAction(tr("Virtual"));
+    m_virtual->setToolTip(tr("Virtual time: the clock stands still until you step it"));
+    for (QAction *action : {m_real, m_warp, m_virtual}) {
+        action->setCheckable(true);
+        m_modes->addAction(action);
+    }
+    m_real->setObjectName(QStringLiteral("clockRealAction"));
+    m_warp->setObjectName(QStringLiteral("clockWarpAction"));
+    m_virtual->setObjectName(QStringLiteral("clockVirtualAction"));
+    connect(m_real, &QAction::triggered, this, [this] { switchTo(0, 1.0); });
+    connect(m_warp, &QAction::triggered, this, [this] { switchTo(1, chosenFactor()); });
+    connect(m_virtual, &QAction::triggered, this, [this] { switchTo(2, 1.0); });
+
+    m_factor = new QComboBox(this);
+    m_factor->setObjectName(QStringLiteral("warpFactor"));
+    m_factor->setAccessibleName(tr("Warp factor"));
+    m_factor->setToolTip(tr("Warp factor"));
+    for (double factor : kFactors)
+        m_factor->addItem(QStringLiteral("%1×").arg(factor), factor);
+    m_factor->setCurrentIndex(2);
+    addWidget(m_factor);
+    connect(m_factor, &QComboBox::activated, this, [this] { switchTo(1, chosenFactor()); });
+
+    addSeparator();
+    m_pause = addAction(tr("Pause"));
+    m_pause->setObjectName(QStringLiteral("clockPauseAction"));
+    m_pause->setCheckable(true);
+    m_pause->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+    m_pause->setToolTip(tr("Stop the clock (Ctrl+.); again to let it run as before"));
+    connect(m_pause, &QAction::triggered, this, [this](bool paused) {
+        if (!m_engine)
+            return;
+        if (paused) {
+            m_modeBeforePause = static_cast<int>(m_engine->clock().mode());
+            m_scaleBeforePause = m_engine->clock().scale();
+            switchTo(2, 1.0);
+        } else {
+            switchTo(m_modeBeforePause, m_scaleBeforePause);
+        }
+    });
+    m_stepSecond = addAction(tr("+1 s"));
+    m_stepSecond->setObjectName(QStringLiteral("clockStepSecondAction"));
+    m_stepSecond->setToolTip(tr("Move the virtual clock one second on (Ctrl+])"));
+    m_stepSecond->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_BracketRight));
+    connect(m_stepSecond, &QAction::triggered, this, [this] { step(std::chrono::seconds(1)); });
+    m_stepMinute = addAction(tr("+1 min"));
+    m_stepMinute->setObjectName(QStringLiteral("clockStepMinuteAction"));
+    m_stepMinute->setToolTip(tr("Move the virtual clock one minute on (Ctrl+Shift+])"));
+    m_stepMinute->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_BracketRight));
+    connect(m_stepMinute, &QAction::triggered, this, [this] { step(std::chrono::minutes(1)); });
+    m_stepNext = addAction(tr("Next event"));
+    m_stepNext->setObjectName(QStringLiteral("clockStepNextAction"));
+    m_stepNext->setToolTip(tr("Move the virtual clock to the next due event: a delivery, a retry, the end of a "
+                              "delay, lock or schedule (Ctrl+Alt+])"));
+    m_stepNext->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_BracketRight));
+    connect(m_stepNext, &QAction::triggered, this, [this] { step(std::nullopt); });
+
+    addSeparator();
+    m_time = new QLabel(this);
+    m_time->setObjectName(QStringLiteral("clockTime"));
+    m_time->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_time->setMargin(4);
+    QFont mono = m_time->font();
+    mono.setStyleHint(QFont::Monospace);
+    mono.setFamily(QStringLiteral("monospace"));
+    m_time->setFont(mono);
+    addWidget(m_time);
+
+    m_tick = new QTimer(this);
+    m_tick->setInterval(250);
+    connect(m_tick, &QTimer::timeout, this, &ClockToolbar::showClock);
+    setEngine(nullptr);
+}
+
+void ClockToolbar::setEngine(BrokerEngine *engine, std::function<std::optional<ClockTime>()> nextMessageDue)
+{
+    m_engine = engine;
+    m_nextMessageDue = std::move(nextMessageDue);
+    m_busy = false;
+    if (engine) {
+        const ClockMode mode = engine->clock().mode();
+        if (mode == ClockMode::Scaled) {
+            const double scale = engine->clock().scale();
+            int best = 0;
+            for (int i = 0; i < m_factor->count(); ++i)
+                if (qAbs(m_factor->itemData(i).toDouble() - scale) < qAbs(m_factor->itemData(best).toDouble() - scale))
+                    best = i;
+            m_factor->setCurrentIndex(best);
+        }
+        m_pause->setChecked(false);
+        m_modeBeforePause = mode == ClockMode::Virtual ? 0 : static_cast<int>(mode);
+        m_scaleBeforePause = engine->clock().scale();
+        m_tick->start();
+    } else {
+        m_tick->stop();
+    }
+    showClock();
+}
+
+double ClockToolbar::chosenFactor() const { return m_factor->currentData().toDouble(); }
+
+void ClockToolbar::switchTo(int mode, double scale)
+{
+    if (!m_engine || m_busy)
+        return;
+    m_busy = true;
+    m_engine->setClockMode(static_cast<ClockMode>(mode), scale, this, [this](Status status) {
+        m_busy = false;
+        if (!status)
+            emit statusMessage(tr("Clock: %1").arg(QString::fromStdString(status.error().message)));
+        showClock();
+        emit clockChanged();
+    });
+}
+
+void ClockToolbar::step(std::optional<ClockDuration> by)
+{
+    if (!m_engine || m_busy)
+        return;
+    m_busy = true;
+    auto done = [this](Result<ClockTime> time) {
+        m_busy = false;
+        if (!time)
+            emit statusMessage(tr("Clock: %1").arg(QString::fromStdString(time.error().message)));
+        else
+            emit statusMessage(tr("Clock now %1").arg(clockText(*time)));
+        showClock();
+        emit clockChanged();
+    };
+    if (by)
+        m_engine->advanceClock(*by, this, done);
+    else
+        advanceClockToNextDue(*m_engine, m_nextMessageDue ? m_nextMessageDue() : std::nullopt, this, done);
+}
+
+void ClockToolbar::showClock()
+{
+    const bool running = m_engine != nullptr;
+    for (QAction *action : {m_real, m_warp, m_virtual, m_pause})
+        action->setEnabled(running);
+    m_factor->setEnabled(running);
+    if (!running) {
+        for (QAction *action : {m_stepSecond, m_stepMinute, m_stepNext})
+            action->setEnabled(false);
+        m_time->setText(tr("no broker"));
+        m_time->setAccessibleName(tr("Broker time: no broker"));
+        return;
+    }
+    const ClockMode mode = m_engine->clock().mode();
+    const bool isVirtual = mode == ClockMode::Virtual;
+    m_real->setChecked(mode == ClockMode::Real);
+    m_warp->setChecked(mode == ClockMode::Scaled);
+    m_virtual->setChecked(isVirtual);
+    m_pause->setChecked(isVirtual && m_pause->isChecked());
+    for (QAction *action : {m_stepSecond, m_stepMinute, m_stepNext})
+        action->setEnabled(isVirtual && !m_busy);
+    QString text = clockText(m_engine->clock().now());
+    if (mode == ClockMode::Scaled)
+        text += QStringLiteral("  (%1×)").arg(m_engine->clock().scale());
+    m_time->setText(text);
+    m_time->setAccessibleName(tr("Broker time: %1").arg(text));
+    m_time->setToolTip(tr("The broker's clock"));
+}
+
+} // namespace relaydesk

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/clock_time.h"
+
+#include <QToolBar>
+
+#include <functional>
+#include <optional>
+
+class QAction;
+class QActionGroup;
+class QComboBox;
+class QLabel;
+class QTimer;
+
+namespace relaydesk {
+
+class BrokerEngine;
+
+// The clock toolbar (SPEC 7, WINDOW.md "time is always visible"): the mode
+// (Real / Warp / Virtual), the warp factor 1× 10× 60× 600×, Pause (the
+// clock stands still: virtual; again: back to the mode before), and in
+// virtual mode the steps +1 s, +1 min and "to the next due event"; beside
+// them the broker's current time, updated four times a second from the
+// clock (thread-safe reads). Every change goes through the engine
+// asynchronously; the controls show the clock's mode once it replied.
+//
+// Ownership: borrows the engine (null: no broker, all disabled).
+// Thread: GUI.
+class ClockToolbar final : public QToolBar {
+    Q_OBJECT
+public:
+    explicit ClockToolbar(QWidget *parent = nullptr);
+
+    // `nextMessageDue` says when the next message becomes available (for
+    // "next"); may be empty.
+    void setEngine(BrokerEngine *engine, std::function<std::optional<ClockTime>()> nextMessageDue = {});
+    QLabel *timeLabel() const { return m_time; }
+    QAction *realAction() const { return m_real; }
+    QAction *warpAction() const { return m_warp; }
+    QAction *virtualAction() const { return m_virtual; }
+    QAction *pauseAction() const { return m_pause; }
+    QAction *stepSecondAction() const { return m_stepSecond; }
+    QAction *stepMinuteAction() const { return m_stepMinute; }
+    QAction *stepNextAction() const { return m_stepNext; }
+    QComboBox *warpFactor() const { return m_factor; }
+
+signals:
+    void statusMessage(const QString &message);
+    // After a step or a mode change took effect.
+    void clockChanged();
+
+private:
+    void switchTo(int mode, double scale);
+    void step(std::optional<ClockDuration> by);
+    void showClock();
+    double chosenFactor() const;
+
+    BrokerEngine *m_engine = nullptr;
+    std::function<std::optional<ClockTime>()> m_nextMessageDue;
+    QActionGroup *m_modes = nullptr;
+    QAction *m_real = nullptr;
+    QAction *m_warp = nullptr;
+    QAction *m_virtual = nullptr;
+    QAction *m_pause = nullptr;
+    QAction *m_stepSecond = nullptr;
+    QAction *m_stepMinute = nullptr;
+    QAction *m_stepNext = nullptr;
+    QComboBox *m_factor = nullptr;
+    QLabel *m_time = nullptr;
+    QTimer *m_tick = nullptr;
+    int m_modeBeforePause = 0;
+    double m_scaleBeforePause = 1.0;
+    bool m_busy = false;
+};
+
+} // namespace relaydesk

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "models/entity_ref.h"
+
+#include <QObject>
+
+#include <functional>
+
+class QAction;
+class QMenu;
+class QWidget;
+
+namespace relaydesk {
+
+class BrokerHost;
+class EntityTreeModel;
+
+// The operations on entities, one QAction each, shared by the menus, the
+// toolbar, the context menus and the pages (WINDOW.md: one action object,
+// many places): New Queue/Topic, Subscribe, Send, Publish, Purge, Delete,
+// Move Dead Letters Back, Copy URL, Copy ARN. They act on the current entity
+// (setCurrent) — or, from a context menu, on the node under the mouse — and
+// are enabled only where they apply. Destructive ones confirm with the
+// object's name and what will happen ("Purge 1 204 messages from orders?");
+// every call is asynchronous, its outcome goes to statusMessage.
+//
+// Ownership: borrows the host and the model (null: no broker, everything
+// disabled); the actions are children of this object. Thread: GUI.
+class EntityActions final : public QObject {
+    Q_OBJECT
+public:
+    explicit EntityActions(QWidget *dialogParent);
+
+    void setBroker(BrokerHost *host, EntityTreeModel *model);
+    void setCurrent(const EntityRef &ref);
+    const EntityRef &current() const { return m_current; }
+
+    // A menu for a tree node (`ref` null: the group of `group`); caller owns it.
+    QMenu *contextMenu(const EntityRef &ref, EntityChange::Entity group, QWidget *parent);
+
+    QAction *newQueue() const { return m_newQueue; }
+    QAction *newTopic() const { return m_newTopic; }
+    QAction *subscribe() const { return m_subscribe; }
+    QAction *send() const { return m_send; }
+    QAction *publish() const { return m_publish; }
+    QAction *purge() const { return m_purge; }
+    QAction *deleteEntity() const { return m_delete; }
+    QAction *moveDeadLetters() const { return m_moveBack; }
+    QAction *copyUrl() const { return m_copyUrl; }
+    QAction *copyArn() const { return m_copyArn; }
+
+    // Test hook: answers confirmations instead of a message box.
+    void setConfirmForTesting(std::function<bool(const QString &question)> confirm) { m_confirm = std::move(confirm); }
+
+signals:
+    void statusMessage(const QString &message);
+
+private:
+    QAction *make(const QString &text, const QString &objectName, const QKeySequence &shortcut, void (EntityActions::*run)());
+    void updateEnabled();
+    bool confirm(const QString &question, const QString &acceptText);
+    void runNewQueue();
+    void runNewTopic();
+    void runSubscribe();
+    void runSend();
+    void runPublish();
+    void runPurge();
+    void runDelete();
+    void runMoveDeadLetters();
+    void runCopyUrl();
+    void runCopyArn();
+    QString arnOf(const EntityRef &ref) const;
+
+    QWidget *m_parent = nullptr;
+    BrokerHost *m_host = nullptr;
+    EntityTreeModel *m_model = nullptr;
+    EntityRef m_current;
+    std::function<bool(const QString &)> m_confirm;
+    QAction *m_newQueue = nullptr;
+    QAction *m_newTopic = nullptr;
+    QAction *m_subscribe = nullptr;
+    QAction *m_send = nullptr;
+    QAction *m_publish = nullptr;
+    QAction *m_purge = nullptr;
+    QAction *m_delete = nullptr;
+    QAction *m_moveBack = nullptr;
+    QAction *m_copyUrl = nullptr;
+    QAction *m_copyArn = nullptr;
+};
+
+} // namespace relaydesk

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QString>
+
+class QDialog;
+class QWidget;
+
+namespace relaydesk {
+
+class BrokerHost;
+
+// The one place that chooses the dialog of each operation on an entity
+// (create, subscribe, send, publish, move dead letters back). Each opens
+// window-modal and non-blocking, calls the broker itself, shows the
+// broker's error and stays open on failure, and deletes itself when closed.
+// Returns the dialog (tests drive it). GUI thread; `host` must outlive it
+// (the window closes dialogs before it stops a broker).
+QDialog *openCreateQueueDialog(BrokerHost &host, QWidget *parent);
+QDialog *openCreateTopicDialog(BrokerHost &host, QWidget *parent);
+QDialog *openSubscribeDialog(BrokerHost &host, const QString &topicName, QWidget *parent);
+QDialog *openSendDialog(BrokerHost &host, const QString &queueName, QWidget *parent);
+QDialog *openPublishDialog(BrokerHost &host, const QString &topicName, QWidget *parent);
+QDialog *openMoveDeadLettersDialog(BrokerHost &host, const QString &deadLetterQueueName, QWidget *parent);
+
+// "QueueDoesNotExist: The specified queue does not exist." — a broker
+// error's text for a person.
+QString brokerErrorText(const struct BrokerError &error);
+
+} // namespace relaydesk

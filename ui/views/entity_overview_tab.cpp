@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+#include "views/entity_overview_tab.h"
+
+#include "models/entity_tree_model.h"
+#include "net/broker_host.h"
+#include "views/entity_actions.h"
+
+#include <QAction>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace relaydesk {
+
+namespace {
+
+using Entity = EntityChange::Entity;
+
+QToolButton *buttonFor(QAction *action, QWidget *parent)
+{
+    auto *button = new QToolButton(parent);
+    button->setDefaultAction(action);
+    button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    return button;
+}
+
+} // namespace
+
+EntityOverviewTab::EntityOverviewTab(BrokerHost &host, EntityTreeModel &model, EntityActions &actions,
+                                     const EntityRef &ref, Content content, QWidget *parent)
+    : QWidget(parent)
+    , m_host(host)
+    , m_model(model)
+    , m_ref(ref)
+    , m_content(content)
+{
+    auto *layout = new QVBoxLayout(this);
+    if (content == Content::Facts) {
+        auto *buttons = new QHBoxLayout;
+        switch (ref.kind) {
+        case Entity::Queue:
+            buttons->addWidget(buttonFor(actions.send(), this));
+            buttons->addWidget(buttonFor(actions.purge(), this));
+            buttons->addWidget(buttonFor(actions.moveDeadLetters(), this));
+            break;
+        case Entity::Topic:
+            buttons->addWidget(buttonFor(actions.publish(), this));
+            buttons->addWidget(buttonFor(actions.subscribe(), this));
+            break;
+        case Entity::Subscription:
+            break;
+        }
+        buttons->addWidget(buttonFor(actions.deleteEntity(), this));
+        buttons->addStretch(1);
+        layout->addLayout(buttons);
+    }
+    m_form = new QFormLayout;
+    m_form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
+    layout->addLayout(m_form);
+    layout->addStretch(1);
+    connect(&model, &EntityTreeModel::refreshed, this, &EntityOverviewTab::refresh);
+    refresh();
+}
+
+void EntityOverviewTab::addRow(const QString &label, const QString &value)
+{
+    m_rows.append({label, value});
+}
+
+void EntityOverviewTab::showRows()
+{
+    if (m_rows == m_shown)
+        return; // unchanged: keep the labels (and any text selected in them)
+    m_shown = m_rows;
+    while (m_form->rowCount() > 0)
+        m_form->removeRow(0);
+    for (const auto &[label, value] : std::as_const(m_rows))
+        showRow(label, value);
+}
+
+void EntityOverviewTab::showRow(const QString &label, const QString &value)
+{
+    auto *text = new QLabel(value, this);
+    text->setTextFormat(Qt::PlainText);
+    text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    text->setWordWrap(false); // identifiers must not break; several lines come as several lines
+    auto *caption = new QLabel(label, this);
+    caption->setBuddy(text);
+    text->setAccessibleName(QString(label).remove(QLatin1Char(':')));
+    m_form->addRow(caption, text);
+}
+
+void EntityOverviewTab::refresh()
+{
+    m_rows.clear();
+    collectRows();
+    showRows();
+}
+
+void EntityOverviewTab::collectRows()
+{
+    const BrokerIdentity &identity = m_host.identity();
+    const EntityOverview &overview = m_model.overview();
+    const std::string name = m_ref.name.toStdString();
+    if (m_content == Content::Subscriptions) {
+        int count = 0;
+        for (const SubscriptionOverview &s : overview.subscriptions) {
+            if (s.topicName != name)
+                continue;
+            addRow(tr("%1:").arg(QString::fromStdString(s.protocol)),
+                   QStringLiteral("%1%2\n%3").arg(QString::fromStdString(s.endpoint),
+                                                  s.pending ? tr("  (waiting for confirmation)") : QString(),
+                                                  QString::fromStdString(s.arn)));
+            ++count;
+        }
+        if (count == 0)
+            addRow(tr("Subscriptions:"), tr("None yet. Subscribe a queue (sqs) or an HTTP endpoint with Subscribe…"));
+        return;
+    }
+    if (m_content == Content::Sources) {
+        QStringList sources;
+        for (const QueueOverview &q : overview.queues)
+            if (q.deadLetterQueue && *q.deadLetterQueue == name)
+                sources << QString::fromStdString(q.name);
+        addRow(tr("Dead letters come from:"), sources.isEmpty() ? tr("no queue") : sources.join(QStringLiteral("\n")));
+        return;
+    }
+    switch (m_ref.kind) {
+    case Entity::Queue: {
+        const QueueOverview *queue = m_model.queue(m_ref.name);
+        addRow(tr("URL:"), QString::fromStdString(identity.queueUrl(name)));
+        addRow(tr("ARN:"), QString::fromStdString(identity.queueArn(name)));
+        if (!queue)
+            return;
+        addRow(tr("Type:"), queue->fifo ? tr("FIFO (first in, first out; exactly once)") : tr("Standard"));
+        const QLocale locale;
+        addRow(tr("Messages:"), tr("%1 available, %2 in flight, %3 delayed, %4 scheduled")
+                                    .arg(locale.toString(queue->counts.available), locale.toString(queue->counts.inFlight),
+                                         locale.toString(queue->counts.delayed), locale.toString(queue->counts.scheduled)));
+        addRow(tr("Dead letters go to:"), queue->deadLetterQueue ? QString::fromStdString(*queue->deadLetterQueue)
+                                                                 : tr("nowhere (no redrive policy)"));
+        if (queue->isDeadLetterQueue)
+            addRow(tr("Dead-lettered here:"), locale.toString(queue->counts.deadLettered));
+        return;
+    }
+    case Entity::Topic: {
+        addRow(tr("ARN:"), QString::fromStdString(identity.topicArn(name)));
+        int count = 0;
+        for (const SubscriptionOverview &s : overview.subscriptions)
+            count += s.topicName == name ? 1 : 0;
+        addRow(tr("Subscriptions:"), QString::number(count));
+        addRow(tr("Publish from code:"),
+               QStringLiteral("aws --endpoint-url %1 sns publish --topic-arn %2 --message hello")
+                   .arg(m_host.endpointUrl(), QString::fromStdString(identity.topicArn(name))));
+        return;
+    }
+    case Entity::Subscription: {
+        addRow(tr("ARN:"), m_ref.name);
+        if (const SubscriptionOverview *s = m_model.subscription(m_ref.name)) {
+            addRow(tr("Topic:"), QString::fromStdString(s->topicName));
+            addRow(tr("Protocol:"), QString::fromStdString(s->protocol));
+            addRow(tr("Endpoint:"), QString::fromStdString(s->endpoint));
+            addRow(tr("Status:"), s->pending ? tr("waiting for confirmation") : tr("confirmed"));
+        }
+        return;
+    }
+    }
+}
+
+} // namespace relaydesk

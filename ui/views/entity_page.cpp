@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+#include "views/entity_page.h"
+
+#include "models/entity_tree_model.h"
+#include "views/entity_actions.h"
+#include "views/entity_page_tabs.h"
+
+#include <QAction>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace relaydesk {
+
+namespace {
+
+using Entity = EntityChange::Entity;
+
+QLabel *chip(QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    label->setObjectName(QStringLiteral("countChip"));
+    label->setFrameShape(QFrame::StyledPanel);
+    label->setBackgroundRole(QPalette::AlternateBase);
+    label->setAutoFillBackground(true);
+    label->setMargin(3);
+    label->setTextFormat(Qt::PlainText);
+    return label;
+}
+
+} // namespace
+
+EntityPage::EntityPage(BrokerHost &host, EntityTreeModel &model, EntityActions &actions, const EntityRef &ref,
+                       QWidget *parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_ref(ref)
+{
+    setObjectName(QStringLiteral("entityPage"));
+    auto *layout = new QVBoxLayout(this);
+    auto *title = new QHBoxLayout;
+    // A subscription is named as in the tree ("sqs → orders"); its ARN is on the Overview.
+    const QString shown = ref.kind == Entity::Subscription ? model.indexOf(ref).data().toString() : ref.name;
+    auto *name = new QLabel(shown.isEmpty() ? ref.name : shown, this);
+    name->setObjectName(QStringLiteral("entityName"));
+    name->setTextFormat(Qt::PlainText);
+    name->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont big = name->font();
+    big.setPointSizeF(big.pointSizeF() * 1.4);
+    big.setBold(true);
+    name->setFont(big);
+    title->addWidget(name);
+    m_kind = new QLabel(this);
+    m_kind->setObjectName(QStringLiteral("entityKind"));
+    m_kind->setForegroundRole(QPalette::PlaceholderText);
+    title->addWidget(m_kind);
+    title->addStretch(1);
+    auto addCopy = [&](QAction *action) {
+        auto *button = new QToolButton(this);
+        button->setDefaultAction(action);
+        title->addWidget(button);
+    };
+    if (ref.kind == Entity::Queue)
+        addCopy(actions.copyUrl());
+    addCopy(actions.copyArn());
+    layout->addLayout(title);
+
+    if (ref.kind == Entity::Queue) {
+        auto *chips = new QHBoxLayout;
+        for (int i = 0; i < 5; ++i) {
+            m_chips << chip(this);
+            chips->addWidget(m_chips.last());
+        }
+        chips->addStretch(1);
+        layout->addLayout(chips);
+    }
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("entityTabs"));
+    m_tabs->setDocumentMode(true);
+    addEntityTabs(*m_tabs, host, model, actions, ref);
+    layout->addWidget(m_tabs, 1);
+    connect(&model, &EntityTreeModel::refreshed, this, &EntityPage::refreshHeader);
+    refreshHeader();
+}
+
+void EntityPage::refreshHeader()
+{
+    switch (m_ref.kind) {
+    case Entity::Queue: {
+        const QueueOverview *queue = m_model.queue(m_ref.name);
+        if (!queue)
+            return;
+        m_kind->setText(tr("queue · %1%2").arg(queue->fifo ? tr("FIFO") : tr("standard"),
+                                               queue->isDeadLetterQueue ? tr(" · dead-letter queue") : QString()));
+        const QLocale locale;
+        const QStringList texts{tr("● %1 available").arg(locale.toString(queue->counts.available)),
+                                tr("◐ %1 in flight").arg(locale.toString(queue->counts.inFlight)),
+                                tr("◷ %1 delayed").arg(locale.toString(queue->counts.delayed)),
+                                tr("◇ %1 scheduled").arg(locale.toString(queue->counts.scheduled)),
+                                tr("✗ %1 dead-lettered").arg(locale.toString(queue->counts.deadLettered))};
+        for (int i = 0; i < m_chips.size(); ++i) {
+            m_chips[i]->setText(texts[i]);
+            m_chips[i]->setAccessibleName(texts[i].mid(2));
+        }
+        return;
+    }
+    case Entity::Topic:
+        m_kind->setText(m_ref.name.endsWith(QLatin1String(".fifo")) ? tr("topic · FIFO") : tr("topic · standard"));
+        return;
+    case Entity::Subscription:
+        if (const SubscriptionOverview *s = m_model.subscription(m_ref.name))
+            m_kind->setText(tr("subscription of %1%2")
+                                .arg(QString::fromStdString(s->topicName), s->pending ? tr(" · pending") : QString()));
+        return;
+    }
+}
+
+} // namespace relaydesk

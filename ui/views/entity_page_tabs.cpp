@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#include "views/entity_page_tabs.h"
+
+#include "models/entity_tree_model.h"
+#include "net/broker_host.h"
+#include "views/delivery_policy_page.h"
+#include "views/entity_attributes_page.h"
+#include "views/entity_overview_tab.h"
+
+#include <QLabel>
+#include <QTabWidget>
+
+namespace relaydesk {
+
+namespace {
+
+using Entity = EntityChange::Entity;
+using Content = EntityOverviewTab::Content;
+
+// A tab whose full page comes with a later merge (messages / attributes
+// branches): says what it will hold. The integrator replaces the calls below.
+QWidget *comingTab(const QString &what, QWidget *parent)
+{
+    auto *label = new QLabel(what, parent);
+    label->setObjectName(QStringLiteral("placeholderTab"));
+    label->setAlignment(Qt::AlignCenter);
+    label->setWordWrap(true);
+    label->setForegroundRole(QPalette::PlaceholderText);
+    label->setMargin(24);
+    return label;
+}
+
+} // namespace
+
+void addEntityTabs(QTabWidget &tabs, BrokerHost &host, EntityTreeModel &model, EntityActions &actions,
+                   const EntityRef &ref)
+{
+    auto attributes = [&] { return new EntityAttributesPage(host.service(), host.engine(), ref.kind, ref.name, &tabs); };
+    auto policy = [&] { return new DeliveryPolicyPage(host.service(), host.engine(), ref.kind, ref.name, &tabs); };
+    tabs.addTab(new EntityOverviewTab(host, model, actions, ref, Content::Facts, &tabs), QObject::tr("&Overview"));
+    switch (ref.kind) {
+    case Entity::Queue:
+        tabs.addTab(attributes(), QObject::tr("&Attributes"));
+        tabs.addTab(comingTab(QObject::tr("Every message of the queue in every state."), &tabs), QObject::tr("&Messages"));
+        if (const QueueOverview *queue = model.queue(ref.name); queue && queue->isDeadLetterQueue)
+            tabs.addTab(new EntityOverviewTab(host, model, actions, ref, Content::Sources, &tabs), QObject::tr("&Sources"));
+        break;
+    case Entity::Topic:
+        tabs.addTab(attributes(), QObject::tr("&Attributes"));
+        tabs.addTab(policy(), QObject::tr("&Policy"));
+        tabs.addTab(new EntityOverviewTab(host, model, actions, ref, Content::Subscriptions, &tabs),
+                    QObject::tr("S&ubscriptions"));
+        break;
+    case Entity::Subscription:
+        tabs.addTab(attributes(), QObject::tr("&Attributes"));
+        tabs.addTab(policy(), QObject::tr("&Policy"));
+        break;
+    }
+}
+
+} // namespace relaydesk

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "models/entity_ref.h"
+
+class QTabWidget;
+
+namespace relaydesk {
+
+class BrokerHost;
+class EntityActions;
+class EntityTreeModel;
+
+// The one place that chooses the tabs of an entity's page (WINDOW.md):
+//   queue:        Overview, Attributes, Messages (+ Sources for a dead-letter queue)
+//   topic:        Overview, Attributes, Policy, Subscriptions
+//   subscription: Overview, Attributes, Policy
+// Tabs are children of `tabs`; each keeps itself current. GUI thread.
+void addEntityTabs(QTabWidget &tabs, BrokerHost &host, EntityTreeModel &model, EntityActions &actions,
+                   const EntityRef &ref);
+
+} // namespace relaydesk

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+#include "views/entity_tree_panel.h"
+
+#include "models/entity_tree_model.h"
+
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace relaydesk {
+
+EntityTreePanel::EntityTreePanel(QWidget *parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("entityTreePanel"));
+    m_filter = new QLineEdit(this);
+    m_filter->setObjectName(QStringLiteral("entityFilter"));
+    m_filter->setPlaceholderText(tr("Filter (Ctrl+F)"));
+    m_filter->setAccessibleName(tr("Filter topics and queues"));
+    m_filter->setClearButtonEnabled(true);
+
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setRecursiveFilteringEnabled(true);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setFilterKeyColumn(EntityTreeModel::NameColumn);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, [this](const QString &text) {
+        m_proxy->setFilterFixedString(text);
+        if (!text.isEmpty())
+            m_tree->expandAll();
+    });
+
+    m_tree = new QTreeView(this);
+    m_tree->setObjectName(QStringLiteral("entityTree"));
+    m_tree->setAccessibleName(tr("Topics and queues"));
+    m_tree->setModel(m_proxy);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAllColumnsShowFocus(true);
+    m_tree->setTextElideMode(Qt::ElideMiddle);
+    m_tree->setIndentation(14);
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setMinimumSectionSize(28);
+    // Queued: when the current row is removed, the view first moves to a
+    // neighbour; by the time this runs entityRemoved has cleared the
+    // selection, so a deleted entity's page closes instead of jumping on.
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this] { QMetaObject::invokeMethod(this, [this] { onCurrentChanged(m_tree->currentIndex()); },
+                                               Qt::QueuedConnection); });
+    connect(m_tree, &QWidget::customContextMenuRequested, this, [this](const QPoint &position) {
+        const QModelIndex at = m_tree->indexAt(position);
+        if (!at.isValid())
+            return;
+        const EntityRef ref = qvariant_cast<EntityRef>(at.siblingAtColumn(0).data(EntityTreeModel::EntityRefRole));
+        const QModelIndex source = m_proxy->mapToSource(at.siblingAtColumn(0));
+        const bool queues = m_model && source.isValid() &&
+                            (source == m_model->queuesGroup() || source.parent() == m_model->queuesGroup());
+        emit contextMenuRequested(ref, queues ? EntityChange::Entity::Queue : EntityChange::Entity::Topic,
+                                  m_tree->viewport()->mapToGlobal(position));
+    });
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(4);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_tree, 1);
+}
+
+void EntityTreePanel::setModel(EntityTreeModel *model)
+{
+    m_model = model;
+    m_proxy->setSourceModel(model);
+    m_current = {};
+    if (!model)
+        return;
+    QHeaderView *header = m_tree->header();
+    header->setSectionResizeMode(EntityTreeModel::NameColumn, QHeaderView::Stretch);
+    for (int column = EntityTreeModel::AvailableColumn; column < EntityTreeModel::ColumnCount; ++column)
+        header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    if (!m_headerState.isEmpty())
+        header->restoreState(m_headerState);
+    m_tree->expandAll();
+    // New topics show their subscriptions; groups stay open.
+    connect(model, &QAbstractItemModel::rowsInserted, m_tree, [this](const QModelIndex &parent) {
+        m_tree->expand(m_proxy->mapFromSource(parent));
+    });
+    connect(model, &EntityTreeModel::entityRemoved, this, [this](const EntityRef &ref) {
+        if (ref == m_current) {
+            m_tree->selectionModel()->clear();
+            m_current = {};
+            emit currentEntityChanged(m_current);
+        }
+    });
+}
+
+EntityRef EntityTreePanel::currentEntity() const { return m_current; }
+
+bool EntityTreePanel::selectEntity(const EntityRef &ref)
+{
+    if (!m_model)
+        return false;
+    const QModelIndex index = m_proxy->mapFromSource(m_model->indexOf(ref));
+    if (!index.isValid())
+        return false;
+    m_tree->setCurrentIndex(index);
+    m_tree->scrollTo(index);
+    onCurrentChanged(index);
+    return true;
+}
+
+void EntityTreePanel::onCurrentChanged(const QModelIndex &current)
+{
+    const EntityRef ref = qvariant_cast<EntityRef>(current.siblingAtColumn(0).data(EntityTreeModel::EntityRefRole));
+    if (ref == m_current)
+        return;
+    m_current = ref;
+    emit currentEntityChanged(ref);
+}
+
+QByteArray EntityTreePanel::saveHeaderState() const
+{
+    return m_model ? m_tree->header()->saveState() : m_headerState;
+}
+
+void EntityTreePanel::restoreHeaderState(const QByteArray &state)
+{
+    m_headerState = state; // applied when a model (with its columns) arrives
+    if (m_model && !state.isEmpty())
+        m_tree->header()->restoreState(state);
+}
+
+} // namespace relaydesk

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "models/entity_ref.h"
+
+#include <QWidget>
+
+class QLineEdit;
+class QModelIndex;
+class QSortFilterProxyModel;
+class QTreeView;
+
+namespace relaydesk {
+
+class EntityTreeModel;
+
+// The entity dock's content: a filter box over the entity tree (recursive:
+// a subscription that matches keeps its topic), the tree with its count
+// columns, the current entity and context menus. The selection is kept
+// across the model's in-place updates; when the selected entity leaves,
+// the current entity becomes null.
+//
+// Ownership: borrows the model (null: an empty tree). Thread: GUI.
+class EntityTreePanel final : public QWidget {
+    Q_OBJECT
+public:
+    explicit EntityTreePanel(QWidget *parent = nullptr);
+
+    void setModel(EntityTreeModel *model);
+    EntityRef currentEntity() const;
+    // Selects `ref` (and shows it); false when it is not in the tree (yet).
+    bool selectEntity(const EntityRef &ref);
+    QLineEdit *filterEdit() const { return m_filter; }
+    QTreeView *treeView() const { return m_tree; }
+    // Header layout (column widths) for QSettings.
+    QByteArray saveHeaderState() const;
+    void restoreHeaderState(const QByteArray &state);
+
+signals:
+    void currentEntityChanged(const relaydesk::EntityRef &ref);
+    // Right click or the menu key on a node (`ref` null on a group row:
+    // `group` is then the kind of that group).
+    void contextMenuRequested(const relaydesk::EntityRef &ref, relaydesk::EntityChange::Entity group,
+                              const QPoint &globalPosition);
+
+private:
+    void onCurrentChanged(const QModelIndex &current);
+
+    EntityTreeModel *m_model = nullptr;
+    QLineEdit *m_filter = nullptr;
+    QTreeView *m_tree = nullptr;
+    QSortFilterProxyModel *m_proxy = nullptr;
+    EntityRef m_current;
+    QByteArray m_headerState;
+};
+
+} // namespace relaydesk

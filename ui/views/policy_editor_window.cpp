@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#include "views/policy_editor_window.h"
+
+#include "views/policy_editor.h"
+#include "views/policy_schedule_panel.h"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QMenuBar>
+#include <QSettings>
+#include <QStatusBar>
+
+namespace relaydesk {
+
+namespace {
+const char *const kLayoutKey = "policyEditor/layout";
+const char *const kGeometryKey = "policyEditor/geometry";
+} // namespace
+
+PolicyEditorWindow::PolicyEditorWindow(QWidget *parent)
+    : QMainWindow(parent, Qt::Window)
+{
+    setObjectName(QStringLiteral("policyEditorWindow"));
+    setWindowTitle(tr("Delivery Policy Editor — Relaydesk"));
+    m_editor = new PolicyEditor(this);
+    setCentralWidget(m_editor);
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_editor->openAction());
+    file->addAction(m_editor->saveAsAction());
+    file->addSeparator();
+    file->addAction(m_editor->schedulePanel()->exportAction());
+    file->addSeparator();
+    QAction *close = file->addAction(tr("&Close"), this, &QWidget::close);
+    close->setShortcut(QKeySequence::Close);
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(m_editor->copyJsonAction());
+    edit->addSeparator();
+    edit->addMenu(m_editor->presetMenu());
+    edit->addMenu(m_editor->schedulePanel()->compareMenu());
+    edit->addAction(m_editor->schedulePanel()->clearComparisonAction());
+    connect(m_editor, &PolicyEditor::statusMessage, this,
+            [this](const QString &message) { statusBar()->showMessage(message, 8000); });
+    resize(1200, 760);
+    const QSettings settings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk"));
+    restoreGeometry(settings.value(QLatin1String(kGeometryKey)).toByteArray());
+    m_editor->restoreLayoutState(settings.value(QLatin1String(kLayoutKey)).toByteArray());
+}
+
+void PolicyEditorWindow::closeEvent(QCloseEvent *event)
+{
+    QSettings settings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk"));
+    settings.setValue(QLatin1String(kGeometryKey), saveGeometry());
+    settings.setValue(QLatin1String(kLayoutKey), m_editor->saveLayoutState());
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace relaydesk

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QMainWindow>
+
+namespace relaydesk {
+
+class PolicyEditor;
+
+// The delivery-policy editor on its own (Tools ▸ Delivery Policy Editor…):
+// a policy that belongs to no entity yet — explain, validate, compare,
+// export the chart. Its menus are the editor's own actions; its splitter
+// layout is remembered (QSettings "policyEditor/layout").
+// Thread: GUI; owns the editor.
+class PolicyEditorWindow final : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit PolicyEditorWindow(QWidget *parent = nullptr);
+    PolicyEditor *editor() const { return m_editor; }
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    PolicyEditor *m_editor = nullptr;
+};
+
+} // namespace relaydesk
