@@ -10,7 +10,6 @@
 #include "dialogs/create_queue_dialog.h"
 #include "dialogs/database_problem_dialog.h"
 #include "dialogs/entity_name_field.h"
-#include "dialogs/quick_entity_dialog.h"
 #include "engine/broker_engine.h"
 #include "models/entity_tree_model.h"
 #include "store/database.h"

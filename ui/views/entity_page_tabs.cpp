@@ -6,8 +6,8 @@
 #include "views/delivery_policy_page.h"
 #include "views/entity_attributes_page.h"
 #include "views/entity_overview_tab.h"
+#include "views/queue_messages_page.h"
 
-#include <QLabel>
 #include <QTabWidget>
 
 namespace relaydesk {
@@ -16,19 +16,6 @@ namespace {
 
 using Entity = EntityChange::Entity;
 using Content = EntityOverviewTab::Content;
-
-// A tab whose full page comes with a later merge (messages / attributes
-// branches): says what it will hold. The integrator replaces the calls below.
-QWidget *comingTab(const QString &what, QWidget *parent)
-{
-    auto *label = new QLabel(what, parent);
-    label->setObjectName(QStringLiteral("placeholderTab"));
-    label->setAlignment(Qt::AlignCenter);
-    label->setWordWrap(true);
-    label->setForegroundRole(QPalette::PlaceholderText);
-    label->setMargin(24);
-    return label;
-}
 
 } // namespace
 
@@ -41,7 +28,7 @@ void addEntityTabs(QTabWidget &tabs, BrokerHost &host, EntityTreeModel &model, E
     switch (ref.kind) {
     case Entity::Queue:
         tabs.addTab(attributes(), QObject::tr("&Attributes"));
-        tabs.addTab(comingTab(QObject::tr("Every message of the queue in every state."), &tabs), QObject::tr("&Messages"));
+        tabs.addTab(new QueueMessagesPage(host.service(), host.engine(), ref.name, &tabs), QObject::tr("&Messages"));
         if (const QueueOverview *queue = model.queue(ref.name); queue && queue->isDeadLetterQueue)
             tabs.addTab(new EntityOverviewTab(host, model, actions, ref, Content::Sources, &tabs), QObject::tr("&Sources"));
         break;
