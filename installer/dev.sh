@@ -131,6 +131,26 @@ check_package() {
   return $status
 }
 
+# check_fresh [--keep DIR]: `installer/dev.sh test` in a brand-new Debian 12 root on a
+# clean clone of HEAD. The root gets this machine's extra certificate authorities
+# (/usr/local/share/ca-certificates: a TLS-inspecting proxy's, where outgoing TLS
+# goes through one) before the run, so that npm reaches its registry as the machine
+# does; nothing else of the machine goes in.
+check_fresh() {
+  local tool=$ROOT/../shared/tools/fresh-debian root keep=""
+  if [ "${1:-}" = "--keep" ]; then keep=$2; root=$2; else root=$(mktemp -d /var/tmp/relaydesk-check-fresh.XXXXXX); fi
+  (cd "$ROOT" && "$tool" --keep "$root" -- true)
+  if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+    cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+    chroot "$root" update-ca-certificates >/dev/null
+  fi
+  local status=0 start=$SECONDS
+  (cd "$ROOT" && "$tool" --reuse "$root" -- installer/dev.sh test) || status=$?
+  log "check-fresh: exit status $status after $(( (SECONDS - start) / 60 )) min $(( (SECONDS - start) % 60 )) s"
+  [ -n "$keep" ] || rm -rf --one-file-system "$root"
+  return $status
+}
+
 has_display() {
   [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]
 }
@@ -171,8 +191,7 @@ case "$command" in
     check_package
     ;;
   check-fresh)   # [--keep DIR]: leave the root there afterwards (fresh-debian --reuse DIR runs more in it)
-    cd "$ROOT"
-    exec ../shared/tools/fresh-debian "$@" -- installer/dev.sh test
+    check_fresh "$@"
     ;;
   *)
     echo "usage: installer/dev.sh run [ARGS...] | test | build | check-fresh | package | check-package" >&2
