@@ -31,7 +31,7 @@ const std::string kTopic = "arn:aws:sns:us-east-1:000000000000:t";
 std::string subscriptionOf(long i) { return kTopic + ":sub-" + std::to_string(i % 10); }
 
 // Row i: messages of 5 attempts each; mostly 503 retries, every 5th attempt
-// delivered, 1 in 500 a 404 (permanent), 1 in 100 a timeout.
+// delivered, 1 in 503 a 404 (permanent), 1 in 101 a timeout.
 AttemptRecord rowOf(long i, ClockTime start)
 {
     static const char *phases[] = {"initial", "immediate", "preBackoff", "backoff", "postBackoff"};
@@ -43,10 +43,10 @@ AttemptRecord rowOf(long i, ClockTime start)
     record.plannedAt = start + std::chrono::milliseconds(i * 100);
     record.startedAt = record.plannedAt;
     record.durationMs = 3;
-    if (i % 500 == 7) {
+    if (i % 503 == 7) {
         record.httpStatus = 404;
         record.outcome = "permanent";
-    } else if (i % 100 == 3) {
+    } else if (i % 101 == 3) {
         record.errorKind = "timeout";
         record.outcome = "timeout";
     } else if (i % 5 == 4) {
@@ -146,6 +146,11 @@ int main(int argc, char **argv)
         {"one subscription, no filter", query([](AttemptQuery &) {})},
         {"outcome=permanent (1 in 500)", query([](AttemptQuery &q) { q.outcome = "permanent"; })},
         {"statusClass=4xx (1 in 500)", query([](AttemptQuery &q) { q.statusClass = "4xx"; })},
+        {"whole topic, statusClass=4xx", query([](AttemptQuery &q) {
+             q.subscriptionArn.reset();
+             q.topicArn = kTopic;
+             q.statusClass = "4xx";
+         })},
         {"statusClass=none (1 in 100)", query([](AttemptQuery &q) { q.statusClass = "none"; })},
         {"phase=backoff (1 in 5)", query([](AttemptQuery &q) { q.phase = "backoff"; })},
         {"messageId", query([](AttemptQuery &q) { q.messageId = "message-13"; })},

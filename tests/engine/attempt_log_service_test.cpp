@@ -347,15 +347,19 @@ private slots:
     {
         QTest::addColumn<bool>("newestFirst");
         QTest::addColumn<int>("pageSize");
-        QTest::newRow("oldest first, 40") << false << 40;
-        QTest::newRow("newest first, 40") << true << 40;
-        QTest::newRow("newest first, 1") << true << 1;
-        QTest::newRow("oldest first, exact pages") << false << 50;
+        QTest::addColumn<bool>("topic");   // a topic's pages are merged from its subscriptions'
+        QTest::newRow("oldest first, 40") << false << 40 << false;
+        QTest::newRow("newest first, 40") << true << 40 << false;
+        QTest::newRow("newest first, 1") << true << 1 << false;
+        QTest::newRow("oldest first, exact pages") << false << 50 << false;
+        QTest::newRow("topic, newest first, 40") << true << 40 << true;
+        QTest::newRow("topic, oldest first, 33") << false << 33 << true;
     }
     void paging()
     {
         QFETCH(bool, newestFirst);
         QFETCH(int, pageSize);
+        QFETCH(bool, topic);
         AttemptServiceBench bench(m_dir, nextFile().c_str());
         std::vector<AttemptRecord> records;
         for (int i = 0; i < 250; ++i)
@@ -364,6 +368,8 @@ private slots:
         AttemptQuery query;
         query.order = newestFirst ? AttemptOrder::NewestFirst : AttemptOrder::OldestFirst;
         query.limit = std::size_t(pageSize);
+        if (topic)
+            query.topicArn = "arn:aws:sns:us-east-1:000000000000:t";
         std::vector<std::int64_t> ids;
         for (int pages = 0;; ++pages) {
             QVERIFY(pages <= 250);
