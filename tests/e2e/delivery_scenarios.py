@@ -147,6 +147,16 @@ class DeliveryScenarios(unittest.TestCase):
             self.sns.set_subscription_attributes(SubscriptionArn=arn, AttributeName=name, AttributeValue=value)
         return arn
 
+    def confirmed_subscription(self, failures):
+        """A topic "orders" and a confirmed subscription (POLICY) of an Endpoint(failures)."""
+        endpoint = Endpoint(failures=failures)
+        self.addCleanup(endpoint.close)
+        topic = self.sns.create_topic(Name="orders")["TopicArn"]
+        arn = self.subscribe_with_policy(topic, endpoint.url)
+        self.server.advance(0)
+        self.assertTrue(endpoint.confirmed.wait(WAIT), "no SubscriptionConfirmation came")
+        return endpoint, topic, arn
+
     def check_retries(self, arn, message_id, failures):
         """Advances the clock through PLAN, checking each attempt when it is due."""
         self.server.advance(0)
@@ -178,12 +188,7 @@ class DeliveryScenarios(unittest.TestCase):
 
     def test_subscribeUrlConfirmation_retriesByPolicy_deliveredAndSigned(self):
         self.start()
-        endpoint = Endpoint(failures=4)
-        self.addCleanup(endpoint.close)
-        topic = self.sns.create_topic(Name="orders")["TopicArn"]
-        arn = self.subscribe_with_policy(topic, endpoint.url)
-        self.server.advance(0)
-        self.assertTrue(endpoint.confirmed.wait(WAIT), "no SubscriptionConfirmation came")
+        endpoint, topic, arn = self.confirmed_subscription(failures=4)
         confirmation = endpoint.of_type("SubscriptionConfirmation")[0][1]
         self.assertEqual(confirmation["TopicArn"], topic)
         attributes = self.sns.get_subscription_attributes(SubscriptionArn=arn)["Attributes"]
@@ -289,12 +294,7 @@ class DeliveryScenarios(unittest.TestCase):
 
     def test_attemptFilters_csvExport_andRedeliver(self):
         self.start()
-        endpoint = Endpoint(failures=4)
-        self.addCleanup(endpoint.close)
-        topic = self.sns.create_topic(Name="orders")["TopicArn"]
-        arn = self.subscribe_with_policy(topic, endpoint.url)
-        self.server.advance(0)
-        self.assertTrue(endpoint.confirmed.wait(WAIT), "no SubscriptionConfirmation came")
+        endpoint, topic, arn = self.confirmed_subscription(failures=4)
         message_id = self.sns.publish(TopicArn=topic, Message="paid, \"twice\"\nreally")["MessageId"]
         self.check_retries(arn, message_id, failures=4)
 
