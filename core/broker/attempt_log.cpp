@@ -69,13 +69,9 @@ Conditions conditionsOf(const AttemptQuery &query)
     if (query.phase)
         conditions.add("phase = :phase", ":phase", *query.phase);
     if (query.statusClass) {
-        if (*query.statusClass == "none") {
-            conditions.add("http_status IS NULL");
-        } else {
-            const std::int64_t low = (query.statusClass->front() - '0') * 100;
-            conditions.add("http_status >= :statusLow", ":statusLow", low);
-            conditions.add("http_status < :statusHigh", ":statusHigh", low + 100);
-        }
+        // The virtual column status_class (migration 8): http_status / 100, 0 without one.
+        const std::int64_t statusClass = *query.statusClass == "none" ? 0 : query.statusClass->front() - '0';
+        conditions.add("status_class = :statusClass", ":statusClass", statusClass);
     }
     if (query.since)
         conditions.add("started_ms >= :since", ":since", toEpochMilliseconds(*query.since));
