@@ -165,6 +165,16 @@ std::vector<std::vector<std::string>> parseCsv(const std::string &text)
     return records;
 }
 
+// Whether the engine published `change` (a changesPublished spy).
+bool heard(const QSignalSpy &spy, const EntityChange &change)
+{
+    for (const QList<QVariant> &signal : spy) {
+        if (signal.at(0).value<QList<EntityChange>>().contains(change))
+            return true;
+    }
+    return false;
+}
+
 std::optional<std::string> optionalField(const std::string &field)
 {
     return field.empty() ? std::nullopt : std::optional<std::string>(field);
@@ -229,15 +239,30 @@ private slots:
         // The window learns of the rows without polling.
         const EntityChange logged{EntityChange::Kind::AttemptsLogged, EntityChange::Entity::Subscription,
                                   QString::fromStdString(arn)};
-        QTRY_VERIFY_WITH_TIMEOUT(
-            [&] {
-                for (const QList<QVariant> &signal : spy) {
-                    if (signal.at(0).value<QList<EntityChange>>().contains(logged))
-                        return true;
-                }
-                return false;
-            }(),
-            30000);
+        QTRY_VERIFY_WITH_TIMEOUT(heard(spy, logged), 30000);
+    }
+
+    // A fan-out an SQS queue refuses is logged by the publish; the window
+    // hears of it like any other attempt.
+    void refusedFanOut_reportsAttemptsLogged()
+    {
+        AttemptServiceBench bench(m_dir, nextFile().c_str());
+        QVERIFY(callAndWait<std::string>([&](auto reply) {
+            bench.service().createQueue("small", {{"MaximumMessageSize", "1024"}}, {}, nullptr, reply);
+        }));
+        QVERIFY(callAndWait<std::string>(
+            [&](auto reply) { bench.service().createTopic("orders", {}, {}, nullptr, reply); }));
+        const Result<SubscribeReceipt> subscribed = callAndWait<SubscribeReceipt>([&](auto reply) {
+            bench.service().subscribe("orders", "sqs", BrokerIdentity{}.queueArn("small"), {{"RawMessageDelivery", "true"}},
+                                      true, nullptr, reply);
+        });
+        QVERIFY(subscribed);
+        QSignalSpy spy(&bench.engine(), &BrokerEngine::changesPublished);
+        QVERIFY(!bench.publish(std::string(2000, 'm')).empty());
+        QCOMPARE(bench.rows(subscribed->subscriptionArn).size(), std::size_t(1));
+        const EntityChange logged{EntityChange::Kind::AttemptsLogged, EntityChange::Entity::Subscription,
+                                  QString::fromStdString(subscribed->subscriptionArn)};
+        QTRY_VERIFY_WITH_TIMEOUT(heard(spy, logged), 30000);
     }
 
     void filters_data()
