@@ -149,6 +149,26 @@ private slots:
         QVERIFY(!metrics.snapshotAt(kStart).queue("unknown"));
     }
 
+    void afterLoad_goneEntityCountsOnlyInTotals()
+    {
+        ManualWallTimeSource wall;
+        Clock clock(wall, ClockMode::Virtual, 1.0, kStart);
+        BrokerMetrics metrics(clock);
+        metrics.loadEntities(EntityOverview{}, kStart);
+        // A delivery in flight when its topic went, a count racing a deleted queue.
+        metrics.record({topicEvent(TopicCounter::Retryable, "gone"), queueEvent(QueueCounter::Sent, "gone")}, kStart);
+        metrics.markStale("gone");
+        MetricsSnapshot snapshot = metrics.snapshotAt(kStart);
+        QVERIFY(snapshot.queues.empty());
+        QVERIFY(snapshot.topics.empty());
+        QCOMPARE(snapshot.total(TopicCounter::Retryable).total, std::int64_t(1));
+        QCOMPARE(snapshot.total(QueueCounter::Sent).total, std::int64_t(1));
+        metrics.addQueue("new"); // created: appears, its depths to be read
+        metrics.record({queueEvent(QueueCounter::Sent, "new")}, kStart);
+        QCOMPARE(metrics.snapshotAt(kStart).queue("new")->counters[0].total, std::int64_t(1));
+        QCOMPARE(metrics.queuesToRefresh(kStart), std::vector<std::string>{"new"});
+    }
+
     void counterNames_areTheAttemptLogWords()
     {
         QCOMPARE(queueCounterName(QueueCounter::Sent), std::string_view("sent"));
