@@ -146,8 +146,9 @@ struct MetricsSnapshot {
 // queue whose next visibility time has passed counts as stale too. So a
 // snapshot's depths are at most one change interval old after an operation;
 // a state change by time alone is seen at the next refresh (refreshQueueDepths
-// in engine/queue_depth_refresh.h; the dashboard may call it before it reads).
-// At start the engine reads every queue and topic from the store.
+// in engine/metrics_recording.h; the dashboard may call it before it reads).
+// At start (BrokerHost: the first refresh) every queue and topic is read
+// from the store, so the depths are right from the first snapshot on.
 //
 // Entities: a queue or topic appears when created (or, before the first
 // refresh read the store, when it is first counted) and its series go when
@@ -158,7 +159,7 @@ struct MetricsSnapshot {
 // Thread: every method is safe from any thread (one mutex; the record
 // methods are called on the broker thread after each commit, snapshot()
 // from the GUI thread or an HTTP route — it copies under the mutex and
-// never touches the store).
+// never touches the store: about 0.3 ms with 1 000 queues, README "Figures").
 class BrokerMetrics final {
 public:
     explicit BrokerMetrics(const Clock &clock);
@@ -170,7 +171,8 @@ public:
     MetricsSnapshot snapshotAt(ClockTime now) const;
 
     // --- Recording (the engine; tests). Any thread. ---
-    // Counts `events` at clock time `at` (see seriesLocked for unknown names).
+    // Counts `events` at clock time `at`; an entity not known after
+    // loadEntities (deleted meanwhile) gets the totals only.
     void record(const std::vector<MetricEvent> &events, ClockTime at);
     // Entities appearing and going (the engine applies the committed
     // EntityChanges: Created/Deleted of queues and topics). A queue added
