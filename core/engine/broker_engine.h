@@ -13,6 +13,8 @@
 #include <QPointer>
 #include <QThread>
 
+#include <atomic>
+
 #include <chrono>
 #include <functional>
 #include <future>
@@ -26,6 +28,7 @@
 
 namespace relaydesk {
 
+class BrokerMetrics;
 class BrokerThread;
 class ClockScheduler;
 class Database;
@@ -114,6 +117,13 @@ public:
     Status setClockModeAndWait(ClockMode mode, double scale = 1.0);
     // Reading the clock is safe from any thread; change it only through the engine.
     const Clock &clock() const { return *m_clock; }
+    // Any thread: the counters of committed units and the queues' depths
+    // (see BrokerMetrics for what is counted and how fresh the depths are).
+    // The engine records each unit's counts (UnitContext::countQueue/Topic)
+    // and applies its Created/Deleted/CountsChanged after its batch
+    // committed; when it publishes coalesced changes and some queue's depths
+    // are stale, it re-reads them in a unit (refreshQueueDepths).
+    BrokerMetrics &metrics() const { return *m_metrics; }
     // Any thread: the path the write connection was opened with (":memory:"
     // for an in-memory database), for read-only connections (browse).
     const std::string &databasePath() const { return m_databasePath; }
@@ -144,6 +154,9 @@ public:
     CommitQueueStats commitStats() const;
     // Test hook (see CommitQueue): runs on the broker thread before each COMMIT.
     void setBeforeCommitHookForTesting(std::function<void()> hook);
+    // Test hook (benchmarks): false stops all metrics work — units count
+    // nothing, commits record nothing, no depth refresh — to measure its cost.
+    void setMetricsCountingForTesting(bool counting) { m_counting.store(counting); }
     // Test hook (see CommitQueue): the next COMMIT fails with `failure`.
     void failNextCommitForTesting(StoreStatus failure);
 
@@ -168,12 +181,14 @@ private:
                  std::shared_ptr<void> workToken);
 
     std::unique_ptr<Clock> m_clock;
+    std::unique_ptr<BrokerMetrics> m_metrics; // borrows m_clock
     const std::string m_databasePath;
     QThread *m_thread = nullptr; // child
     BrokerThread *m_core = nullptr; // owned; lives on m_thread until stop()
     mutable std::shared_mutex m_lifetime; // exclusive in stop(), shared while submitting
     bool m_stopped = false;
     CommitQueueStats m_finalStats;
+    std::atomic<bool> m_counting{true};
 };
 
 template <class Unit, class Reply>

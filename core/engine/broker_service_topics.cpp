@@ -16,6 +16,14 @@ using namespace service_unit;
 
 namespace {
 
+// One message published, and sent into each queue its fan-out enqueued it into.
+void countPublished(UnitContext &unit, const std::string &topicName, const PublishReceipt &receipt)
+{
+    unit.countTopic(TopicCounter::Published, topicName);
+    for (const std::string &queue : receipt.enqueuedInto)
+        unit.countQueue(QueueCounter::Sent, queue);
+}
+
 std::int64_t subscriptionCount(Database &db, const BrokerIdentity &identity, const std::string &topicName)
 {
     auto attributes = TopicCatalog(db, identity).topicAttributes(topicName);
@@ -200,6 +208,7 @@ void BrokerService::publish(std::string topicName, PublishRequest request, QObje
                 return receipt;
             if (Status reported = reportAttemptsSince(unit, *logged); !reported)
                 return reported.error();
+            countPublished(unit, topicName, *receipt);
             auto queues = sqsQueuesOf(unit.database(), state, topicName);
             if (!queues)
                 return queues.error();
@@ -231,6 +240,9 @@ void BrokerService::publishBatch(std::string topicName, std::vector<BatchEntry<P
                 return results;
             if (Status reported = reportAttemptsSince(unit, *logged); !reported)
                 return reported.error();
+            for (const auto &entry : *results)
+                if (entry.ok() && !entry.value->duplicate)
+                    countPublished(unit, topicName, *entry.value);
             auto queues = sqsQueuesOf(unit.database(), state, topicName);
             if (!queues)
                 return queues.error();
