@@ -225,6 +225,7 @@ BrokerService::BrokerService(BrokerEngine &engine, BrokerIdentity identity, std:
     // Arms the lifetime timer for what the database already holds.
     run<Unit>(m_state, [](UnitContext &, State &, std::vector<std::string> &) -> Result<Unit> { return Unit{}; },
               nullptr, [](Result<Unit>) {});
+    resumeMoveTasks(m_state);
 }
 
 BrokerService::~BrokerService()
@@ -235,6 +236,9 @@ BrokerService::~BrokerService()
         if (state->lifetimeTimer != 0)
             state->engine.scheduler().cancel(state->lifetimeTimer);
         state->lifetimeTimer = 0;
+        for (const auto &[handle, timer] : state->moveChunkTimers)
+            state->engine.scheduler().cancel(timer);
+        state->moveChunkTimers.clear();
     });
 }
 
