@@ -160,6 +160,7 @@ QWidget *CreateSubscriptionDialog::buildEndpointPage()
     if (m_mockName->count() == 0)
         m_mockName->addItem(m_topic + QStringLiteral("-endpoint"));
     addRow(tr("Mock &name"), m_mockName, tr("An existing mock, or a new name (letters, digits, '.', '_', '-')."));
+    nameEditableComboText(m_mockName);
     m_script = new QLineEdit(QString::fromLatin1(kDefaultScript), page);
     m_script->setObjectName(QStringLiteral("mockScript"));
     addRow(tr("Sc&ript"), m_script,
