@@ -98,12 +98,14 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setStretchLastSection(false);
     header->setSectionResizeMode(MessageBrowseModel::BodyColumn, QHeaderView::Stretch);
-    header->resizeSection(MessageBrowseModel::StateColumn, 200);
-    header->resizeSection(MessageBrowseModel::CountdownColumn, 180);
-    header->resizeSection(MessageBrowseModel::IdColumn, 150);
+    // Narrow enough that the body keeps room beside the tree dock; it takes what is left.
+    header->setMinimumSectionSize(60);
+    header->resizeSection(MessageBrowseModel::StateColumn, 160);
+    header->resizeSection(MessageBrowseModel::CountdownColumn, 150);
+    header->resizeSection(MessageBrowseModel::IdColumn, 130);
     header->resizeSection(MessageBrowseModel::SentColumn, 170);
     header->resizeSection(MessageBrowseModel::ReceivesColumn, 70);
-    header->resizeSection(MessageBrowseModel::GroupColumn, 80);
+    header->resizeSection(MessageBrowseModel::GroupColumn, 70);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
         showSelected();
         updateActions();
