@@ -442,6 +442,21 @@ private slots:
         verifyEachJobOnce(25);
     }
 
+    void moveTask_brokerStoppedMidMove_goesOnWhenItStarts()
+    {
+        prepareManyDeadLetters(12);
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(startMove(BrokerIdentity{}.queueArn("dead"), std::nullopt, 5).ok());
+        QCOMPARE(lastMove().approximateNumberOfMessagesMoved, std::int64_t(5));
+        m_benches.reopen(kBenchStart + 1min);
+        QTRY_COMPARE_WITH_TIMEOUT(lastMove().approximateNumberOfMessagesMoved, std::int64_t(10), kWaitMs);
+        QCOMPARE(lastMove().status, std::string("RUNNING"));
+        QVERIFY(bench().engine().advanceClockAndWait(1s).ok());
+        QCOMPARE(lastMove().status, std::string("COMPLETED"));
+        verifyEachJobOnce(12);
+    }
+
     void moveTask_secondWhileOneRuns_refused()
     {
         prepareDeadLetters(3);
