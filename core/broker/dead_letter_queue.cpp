@@ -84,12 +84,20 @@ Result<MessageMoveOutcome> moveDeadLettersBack(Database &db, std::string_view de
             return BrokerError(Code::ResourceNotFound, "Source queue must be configured as a Dead Letter Queue.");
     }
 
+    // Only messages that can move are taken (a fixed target, or a source
+    // queue of the same kind that still exists), in the queue's own order by
+    // an index: SequenceNumber on FIFO, storage order on standard. So a move
+    // in chunks never takes the same unmovable message twice.
+    const std::string movable =
+        fixedTarget ? std::string() : std::string("AND source_queue_id IN (SELECT id FROM queues WHERE fifo = ?) ");
+    const std::string order = dlq->isFifo() ? "AND sequence_number IS NOT NULL ORDER BY sequence_number " : "ORDER BY id ";
+    const std::string select =
+        "SELECT id, source_queue_id FROM messages WHERE queue_id = ? AND state <> 'scheduled' " + movable + order + "LIMIT ?";
     std::vector<std::pair<std::int64_t, std::optional<std::int64_t>>> rows;
     {
         Result<CachedStatement> statement =
-            prepareBound(db, "SELECT id, source_queue_id FROM messages WHERE queue_id = ? AND state <> 'scheduled' "
-                             "ORDER BY coalesce(sequence_number, 0), id LIMIT ?",
-                         dlq->id, maxMessages.value_or(-1));
+            fixedTarget ? prepareBound(db, select, dlq->id, maxMessages.value_or(-1))
+                        : prepareBound(db, select, dlq->id, std::int64_t(dlq->isFifo() ? 1 : 0), maxMessages.value_or(-1));
         if (!statement)
             return statement.error();
         const Status read = forEachRow(**statement, [&](Statement &row) {
@@ -100,26 +108,31 @@ Result<MessageMoveOutcome> moveDeadLettersBack(Database &db, std::string_view de
     }
 
     MessageMoveOutcome outcome;
-    std::map<std::int64_t, std::optional<QueueRecord>> sources;
+    std::map<std::int64_t, QueueRecord> sources;
     for (const auto &[rowId, sourceId] : rows) {
         const QueueRecord *target = fixedTarget ? &*fixedTarget : nullptr;
-        if (!target && sourceId) {
+        if (!target) {
             if (!sources.contains(*sourceId)) {
                 Result<std::optional<QueueRecord>> found = queue_records::findById(db, *sourceId);
                 if (!found)
                     return found.error();
-                sources[*sourceId] = std::move(found).value();
+                sources.emplace(*sourceId, std::move(**found));   // it exists: the query asked for that
             }
-            if (sources[*sourceId] && sources[*sourceId]->isFifo() == dlq->isFifo())
-                target = &*sources[*sourceId];
-        }
-        if (!target) {
-            ++outcome.failed;
-            continue;
+            target = &sources.at(*sourceId);
         }
         if (Status placed = placeInto(db, *target, rowId, std::nullopt, std::nullopt, now); !placed)
             return placed.error();
         ++outcome.moved;
+    }
+    if (!fixedTarget) {
+        Result<std::optional<std::int64_t>> left = selectOptionalInt64(
+            db,
+            "SELECT count(*) FROM messages WHERE queue_id = ? AND state <> 'scheduled' AND (source_queue_id IS NULL "
+            "OR source_queue_id NOT IN (SELECT id FROM queues WHERE fifo = ?))",
+            dlq->id, std::int64_t(dlq->isFifo() ? 1 : 0));
+        if (!left)
+            return left.error();
+        outcome.failed = left->value_or(0);
     }
     return outcome;
 }

@@ -31,15 +31,17 @@ Result<bool> moveToDeadLetterQueue(Database &db, const QueueRecord &source, std:
 
 struct MessageMoveOutcome {
     std::int64_t moved = 0;
-    std::int64_t failed = 0;   // left in the dead-letter queue: their source no longer exists
+    std::int64_t failed = 0;   // left in the dead-letter queue with no queue to go back to (source gone)
 };
 
-// StartMessageMoveTask, run to completion inside the caller's transaction
-// (a move is one commit unit; the engine reports it as a finished task):
-// moves up to `maxMessages` (all when empty) dead-lettered messages of
-// `deadLetterQueue`, oldest first, back to the queue each came from, or all to
-// `destination` when given. Moved messages are available at once with
-// receive count 0 and no dead-letter reason. Errors: QueueDoesNotExist
+// One step of StartMessageMoveTask inside the caller's transaction (a task
+// moves in chunks, one commit unit each: message_move_tasks): moves up to
+// `maxMessages` (all when empty) dead-lettered messages of `deadLetterQueue`
+// that can move, oldest first (SequenceNumber on FIFO), back to the queue
+// each came from, or all to `destination` when given. Messages whose source
+// queue is gone are never taken; `failed` counts those left (when no
+// destination is given). Moved messages are available at once with receive
+// count 0 and no dead-letter reason. Errors: QueueDoesNotExist
 // (ResourceNotFound for a dead-letter queue that is no queue's target and
 // no destination given), InvalidParameterValue for a destination of the other
 // kind (FIFO vs standard).

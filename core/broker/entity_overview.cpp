@@ -24,8 +24,31 @@ constexpr std::string_view kCounts =
 constexpr std::string_view kQueueByName = "SELECT id, name, fifo, dead_letter_queue FROM queues WHERE name = ?";
 constexpr std::string_view kTopics = "SELECT name, fifo FROM topics ORDER BY name";
 constexpr std::string_view kSubscriptions =
-    "SELECT t.name, s.uuid, s.protocol, s.endpoint, s.state FROM subscriptions s"
+    "SELECT t.name, s.uuid, s.protocol, s.endpoint, s.state,"
+    " (SELECT count(*) FROM pending_deliveries p WHERE p.subscription_id = s.id) FROM subscriptions s"
     " JOIN topics t ON t.id = s.topic_id ORDER BY t.name, s.uuid";
+// Along the attempt log's index of one subscription.
+constexpr std::string_view kDelivered =
+    "SELECT count(*) FROM delivery_attempts WHERE subscription_arn = ? AND final = 'delivered'";
+constexpr std::string_view kLastAttempt =
+    "SELECT outcome, http_status FROM delivery_attempts WHERE subscription_arn = ? ORDER BY id DESC LIMIT 1";
+
+Status readDeliveries(Database &db, SubscriptionOverview &subscription)
+{
+    auto delivered = selectOptionalInt64(db, kDelivered, subscription.arn);
+    if (!delivered)
+        return delivered.error();
+    subscription.delivered = delivered->value_or(0);
+    auto last = selectRow(db, kLastAttempt, subscription.arn);
+    if (!last)
+        return last.error();
+    if (*last) {
+        subscription.lastOutcome = (**last)->columnText(0);
+        if (const auto status = (**last)->columnOptionalInt64(1))
+            subscription.lastHttpStatus = static_cast<int>(*status);
+    }
+    return {};
+}
 
 Status readCounts(Database &db, std::int64_t queueId, std::int64_t nowMs, QueueOverview &queue)
 {
@@ -96,12 +119,20 @@ Result<EntityOverview> readEntityOverview(Database &db, const BrokerIdentity &id
             return subscriptions.error();
         Status walked = forEachRow(**subscriptions, [&](Statement &row) {
             const std::string topic = row.columnText(0);
-            overview.subscriptions.push_back(SubscriptionOverview{identity.subscriptionArn(topic, row.columnText(1)),
-                                                                  topic, row.columnText(2), row.columnText(3),
-                                                                  row.columnText(4) == "pending"});
+            SubscriptionOverview subscription;
+            subscription.arn = identity.subscriptionArn(topic, row.columnText(1));
+            subscription.topicName = topic;
+            subscription.protocol = row.columnText(2);
+            subscription.endpoint = row.columnText(3);
+            subscription.pending = row.columnText(4) == "pending";
+            subscription.pendingDeliveries = row.columnInt64(5);
+            overview.subscriptions.push_back(std::move(subscription));
         });
         if (!walked)
             return walked.error();
+        for (SubscriptionOverview &subscription : overview.subscriptions)
+            if (Status read = readDeliveries(db, subscription); !read)
+                return read.error();
     }
     if (Status read = readQueues(db, toEpochMilliseconds(now), overview); !read)
         return read.error();

@@ -47,6 +47,13 @@ struct SubscriptionOverview {
     std::string protocol;   // "http", "https", "sqs"
     std::string endpoint;   // URL, or the queue ARN for sqs
     bool pending = false;   // waiting for confirmation
+    // Deliveries (http/https; sqs fan-out is immediate): notifications still
+    // to deliver, those the attempt log has as delivered, and the newest
+    // attempt's outcome ("delivered", "http-5xx", …; empty before any).
+    std::int64_t pendingDeliveries = 0;
+    std::int64_t delivered = 0;
+    std::string lastOutcome;
+    std::optional<int> lastHttpStatus;
 
     bool operator==(const SubscriptionOverview &) const = default;
 };

@@ -5,6 +5,7 @@
 #include "broker/store_calls.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace relaydesk {
 
@@ -21,20 +22,65 @@ bool isAttributeNameCharacter(char c)
         || c == '.';
 }
 
-// The query of one browse page, narrowed by `search`.
-std::string browseSql(const BrowseSearch &search)
+// The query of one browse page: every message in order from the token,
+// with a column `hit` saying whether it matches `search` (the caller counts
+// what it examined and keeps the hits).
+std::string browseSql(const BrowseSearch &search, bool newestFirst)
 {
-    std::string sql =
-        "SELECT m.id, m.message_id, m.body, m.attributes, m.state, m.group_id, m.dedup_id, m.sequence_number, "
-        "m.sent_ms, m.enqueued_ms, m.scheduled_ms, m.visible_at_ms, m.expires_at_ms, m.receive_count, "
-        "m.first_receive_ms, m.dead_letter_reason, s.name FROM messages m INDEXED BY messages_by_queue "
-        "LEFT JOIN queues s ON s.id = m.source_queue_id WHERE m.queue_id = ? AND m.id > ? ";
+    std::string hit = "1";
     switch (search.kind) {
     case BrowseSearch::Kind::Everything: break;
-    case BrowseSearch::Kind::Attribute: sql += "AND json_extract(m.attributes, ?) = ? "; break;
-    case BrowseSearch::Kind::Text: sql += "AND (m.message_id = ? OR instr(m.body, ?) > 0) "; break;
+    case BrowseSearch::Kind::Attribute: hit = "json_extract(m.attributes, ?) IS ?"; break;
+    case BrowseSearch::Kind::Text: hit = "(m.message_id = ? OR instr(m.body, ?) > 0)"; break;
     }
-    return sql + "ORDER BY m.id LIMIT ?";
+    return "SELECT m.id, " + hit
+         + ", m.message_id, m.body, m.attributes, m.state, m.group_id, m.dedup_id, m.sequence_number, "
+           "m.sent_ms, m.enqueued_ms, m.scheduled_ms, m.visible_at_ms, m.expires_at_ms, m.receive_count, "
+           "m.first_receive_ms, m.dead_letter_reason, s.name FROM messages m INDEXED BY messages_by_queue "
+           "LEFT JOIN queues s ON s.id = m.source_queue_id WHERE m.queue_id = ? AND m.id "
+         + (newestFirst ? "< ? ORDER BY m.id DESC" : "> ? ORDER BY m.id") + " LIMIT ?";
+}
+
+// One stored row (columns as browseSql) as a browsed message at `nowMs`.
+BrowsedMessage readMessage(Statement &row, std::int64_t nowMs)
+{
+    BrowsedMessage message;
+    message.messageId = row.columnText(2);
+    message.body = row.columnText(3);
+    message.attributes = queue_records::readMessageAttributes(row.columnText(4));
+    const std::string stored = row.columnText(5);
+    message.groupId = row.columnOptionalText(6);
+    if (std::optional<std::string> dedup = row.columnOptionalText(7)) {
+        const std::size_t mark = dedup->find('\x1f');
+        message.deduplicationId = mark == std::string::npos ? *dedup : dedup->substr(mark + 1);
+    }
+    message.sequenceNumber = row.columnOptionalInt64(8);
+    message.sent = fromEpochMilliseconds(row.columnInt64(9));
+    message.enqueued = fromEpochMilliseconds(row.columnInt64(10));
+    message.scheduledEnqueueTime = optionalTime(row.columnOptionalInt64(11));
+    const std::int64_t visibleAt = row.columnInt64(12);
+    message.visibleAt = fromEpochMilliseconds(visibleAt);
+    const std::optional<std::int64_t> expiresAt = row.columnOptionalInt64(13);
+    message.expiresAt = optionalTime(expiresAt);
+    message.receiveCount = static_cast<int>(row.columnInt64(14));
+    message.firstReceive = optionalTime(row.columnOptionalInt64(15));
+    message.deadLetterReason = row.columnOptionalText(16);
+    message.sourceQueue = row.columnOptionalText(17);
+
+    const bool locked = visibleAt > nowMs;
+    if (expiresAt && *expiresAt <= nowMs && !(locked && stored == "inflight"))
+        message.state = MessageState::Expired;
+    else if (locked && stored == "inflight")
+        message.state = MessageState::InFlight;
+    else if (locked && message.scheduledEnqueueTime)
+        message.state = MessageState::Scheduled;
+    else if (locked)
+        message.state = MessageState::Delayed;
+    else if (message.deadLetterReason)
+        message.state = MessageState::DeadLettered;
+    else
+        message.state = MessageState::Available;
+    return message;
 }
 
 } // namespace
@@ -73,6 +119,16 @@ std::string_view messageStateName(MessageState state)
 Result<BrowsePage> browseQueue(Database &db, std::string_view queueName, ClockTime now,
                                std::optional<std::int64_t> after, int pageSize, std::string_view search)
 {
+    BrowseRequest request;
+    request.after = after;
+    request.pageSize = pageSize;
+    request.search = std::string(search);
+    return browseQueue(db, queueName, now, request);
+}
+
+Result<BrowsePage> browseQueue(Database &db, std::string_view queueName, ClockTime now, const BrowseRequest &request)
+{
+    const int pageSize = request.pageSize;
     if (pageSize < 1 || pageSize > 1000)
         return BrokerError(BrokerErrorCode::InvalidParameterValue,
                            "Value " + std::to_string(pageSize) + " for parameter PageSize is invalid. Reason: must be "
@@ -80,71 +136,63 @@ Result<BrowsePage> browseQueue(Database &db, std::string_view queueName, ClockTi
     Result<QueueRecord> queue = queue_records::require(db, queueName);
     if (!queue)
         return queue.error();
-    const BrowseSearch narrowed = parseBrowseSearch(search);
-    const std::string sql = browseSql(narrowed);
+    const BrowseSearch narrowed = parseBrowseSearch(request.search);
+    const bool searching = narrowed.kind != BrowseSearch::Kind::Everything;
+    const std::int64_t from =
+        request.after.value_or(request.newestFirst ? std::numeric_limits<std::int64_t>::max() : 0);
+    // Without a search a page is pageSize rows and one to know there is more.
+    const std::int64_t limit = searching ? request.scanLimit.value_or(-1) : pageSize + 1;
+    const std::string sql = browseSql(narrowed, request.newestFirst);
     Result<CachedStatement> statement = [&] {
         switch (narrowed.kind) {
         case BrowseSearch::Kind::Attribute:
-            return prepareBound(db, sql, queue->id, after.value_or(0),
-                                "$.\"" + narrowed.attributeName + "\".StringValue", narrowed.value, pageSize + 1);
+            return prepareBound(db, sql, "$.\"" + narrowed.attributeName + "\".StringValue", narrowed.value, queue->id,
+                                from, limit);
         case BrowseSearch::Kind::Text:
-            return prepareBound(db, sql, queue->id, after.value_or(0), narrowed.value, narrowed.value, pageSize + 1);
+            return prepareBound(db, sql, narrowed.value, narrowed.value, queue->id, from, limit);
         case BrowseSearch::Kind::Everything: break;
         }
-        return prepareBound(db, sql, queue->id, after.value_or(0), pageSize + 1);
+        return prepareBound(db, sql, queue->id, from, limit);
     }();
     if (!statement)
         return statement.error();
     const std::int64_t nowMs = toEpochMilliseconds(now);
     BrowsePage page;
-    std::int64_t lastRow = 0;
+    std::int64_t lastRow = 0;       // the last message on the page
+    std::int64_t lastScanned = 0;   // the last message examined
+    std::int64_t examined = 0;
+    std::int64_t examinedToLastHit = 0;   // what the next page does not read again
+    bool full = false;
     const Status read = forEachRow(**statement, [&](Statement &row) {
-        if (page.messages.size() == static_cast<std::size_t>(pageSize)) {
+        const bool hit = row.columnInt64(1) != 0;
+        if (hit && page.messages.size() == static_cast<std::size_t>(pageSize)) {
+            full = true;
             page.nextPageToken = lastRow;
             return false;
         }
+        ++examined;
+        lastScanned = row.columnInt64(0);
+        if (!hit)
+            return true;
+        examinedToLastHit = examined;
         lastRow = row.columnInt64(0);
-        BrowsedMessage message;
-        message.messageId = row.columnText(1);
-        message.body = row.columnText(2);
-        message.attributes = queue_records::readMessageAttributes(row.columnText(3));
-        const std::string stored = row.columnText(4);
-        message.groupId = row.columnOptionalText(5);
-        if (std::optional<std::string> dedup = row.columnOptionalText(6)) {
-            const std::size_t mark = dedup->find('\x1f');
-            message.deduplicationId = mark == std::string::npos ? *dedup : dedup->substr(mark + 1);
-        }
-        message.sequenceNumber = row.columnOptionalInt64(7);
-        message.sent = fromEpochMilliseconds(row.columnInt64(8));
-        message.enqueued = fromEpochMilliseconds(row.columnInt64(9));
-        message.scheduledEnqueueTime = optionalTime(row.columnOptionalInt64(10));
-        const std::int64_t visibleAt = row.columnInt64(11);
-        message.visibleAt = fromEpochMilliseconds(visibleAt);
-        const std::optional<std::int64_t> expiresAt = row.columnOptionalInt64(12);
-        message.expiresAt = optionalTime(expiresAt);
-        message.receiveCount = static_cast<int>(row.columnInt64(13));
-        message.firstReceive = optionalTime(row.columnOptionalInt64(14));
-        message.deadLetterReason = row.columnOptionalText(15);
-        message.sourceQueue = row.columnOptionalText(16);
-
-        const bool locked = visibleAt > nowMs;
-        if (expiresAt && *expiresAt <= nowMs && !(locked && stored == "inflight"))
-            message.state = MessageState::Expired;
-        else if (locked && stored == "inflight")
-            message.state = MessageState::InFlight;
-        else if (locked && message.scheduledEnqueueTime)
-            message.state = MessageState::Scheduled;
-        else if (locked)
-            message.state = MessageState::Delayed;
-        else if (message.deadLetterReason)
-            message.state = MessageState::DeadLettered;
-        else
-            message.state = MessageState::Available;
-        page.messages.push_back(std::move(message));
+        page.messages.push_back(readMessage(row, nowMs));
         return true;
     });
     if (!read)
         return read.error();
+    page.scanned = full ? examinedToLastHit : examined;
+    if (searching && !full && request.scanLimit && examined >= *request.scanLimit) {
+        page.scanLimitReached = true;
+        page.nextPageToken = lastScanned;
+    }
+    if (searching && !request.after) {
+        Result<std::optional<std::int64_t>> total =
+            selectOptionalInt64(db, "SELECT count(*) FROM messages WHERE queue_id = ?", queue->id);
+        if (!total)
+            return total.error();
+        page.total = total->value_or(0);
+    }
     return page;
 }
 

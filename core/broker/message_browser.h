@@ -46,18 +46,39 @@ struct BrowsedMessage {
 struct BrowsePage {
     std::vector<BrowsedMessage> messages;
     std::optional<std::int64_t> nextPageToken;   // pass as `after` for the next page; empty on the last page
+    // A search's progress: the messages it examined for this page; whether it
+    // stopped at its scan limit before the page was full (the next page goes
+    // on from nextPageToken); on its first page, the queue's message count.
+    std::int64_t scanned = 0;
+    bool scanLimitReached = false;
+    std::optional<std::int64_t> total;
+};
+
+// What one browse call asks for.
+struct BrowseRequest {
+    std::optional<std::int64_t> after;       // the previous page's nextPageToken
+    int pageSize = 100;                      // 1–1000
+    std::string search;                      // see browseQueue
+    bool newestFirst = false;                // storage order backwards (the newest message first)
+    std::optional<std::int64_t> scanLimit;   // at most this many messages examined per page by a search
 };
 
 // Browse (peek without receiving, SPEC 8.2/8.4): every message of a queue in
-// every state, in storage order, `pageSize` (1–1000) at a time after the
-// token of the previous page. Changes nothing (works on a read-only
+// every state, in storage order — the order they arrived in, so by sent
+// time — or that order backwards (newestFirst), both read along the
+// messages_by_queue index, `pageSize` (1–1000) at a time after the token of
+// the previous page. Changes nothing (works on a read-only
 // connection). QueueDoesNotExist / InvalidParameterValue. Thread of `db`.
 // `search` (the window's search box) narrows it: empty shows every message;
 // `key=value`, where key is a valid attribute name, the messages whose
 // String or Number attribute `key` is exactly `value`; any other text the
 // message with that id and the messages whose body contains it (bytewise,
-// case-sensitive). A page may then hold fewer rows than `pageSize` only on
-// the last page.
+// case-sensitive). A search examines the messages in order and, with a
+// scanLimit, stops after that many even when it found fewer than pageSize
+// (scanLimitReached), so a search that matches nothing costs a bounded read
+// per page, never a scan of the whole queue; without one a page may hold
+// fewer rows than `pageSize` only on the last page.
+Result<BrowsePage> browseQueue(Database &db, std::string_view queueName, ClockTime now, const BrowseRequest &request);
 Result<BrowsePage> browseQueue(Database &db, std::string_view queueName, ClockTime now,
                                std::optional<std::int64_t> after = std::nullopt, int pageSize = 100,
                                std::string_view search = {});

@@ -233,6 +233,7 @@ BrokerService::BrokerService(BrokerEngine &engine, BrokerIdentity identity, std:
     // Arms the lifetime timer for what the database already holds.
     run<Unit>(m_state, [](UnitContext &, State &, std::vector<std::string> &) -> Result<Unit> { return Unit{}; },
               nullptr, [](Result<Unit>) {});
+    resumeMoveTasks(m_state);
 }
 
 BrokerService::~BrokerService()
@@ -243,6 +244,9 @@ BrokerService::~BrokerService()
         if (state->lifetimeTimer != 0)
             state->engine.scheduler().cancel(state->lifetimeTimer);
         state->lifetimeTimer = 0;
+        for (const auto &[handle, timer] : state->moveChunkTimers)
+            state->engine.scheduler().cancel(timer);
+        state->moveChunkTimers.clear();
     });
 }
 

@@ -148,18 +148,25 @@ public:
                      Reply<BrowsePage> reply);
     void browseQueue(std::string queueName, std::optional<std::int64_t> after, int pageSize, std::string search,
                      QObject *context, Reply<BrowsePage> reply);
+    // Every browse option: order, search and its scan limit (BrowseRequest).
+    void browseQueue(std::string queueName, BrowseRequest request, QObject *context, Reply<BrowsePage> reply);
     void listScheduledMessages(std::string queueName, QObject *context, Reply<std::vector<ScheduledMessage>> reply);
     // Reports CountsChanged (queue).
     void cancelScheduledMessage(std::string queueName, std::string messageId, QObject *context, Reply<void> reply);
-    // The task handle; the move is done when the reply comes. Reports
-    // CountsChanged for the dead-letter queue and the queues it moved to,
-    // and wakes their waiting receives. Rules: message_move_tasks.
+    // The task handle, after the first chunk of the move committed; the
+    // next chunks run on the ClockScheduler (a clock second apart with a
+    // rate, else one after the other) until the task ends or is cancelled.
+    // Every chunk reports CountsChanged for the dead-letter queue (its task's
+    // progress, for ListMessageMoveTasks) and the queues it moved to, and
+    // wakes their waiting receives. RUNNING tasks found in the database when
+    // the service starts go on. Rules: message_move_tasks.
     void startMessageMoveTask(std::string sourceArn, std::optional<std::string> destinationArn,
                               std::optional<std::int64_t> maxNumberOfMessagesPerSecond, QObject *context,
                               Reply<std::string> reply);
     void listMessageMoveTasks(std::string sourceArn, std::optional<int> maxResults, QObject *context,
                               Reply<std::vector<MessageMoveTask>> reply);
-    // ApproximateNumberOfMessagesMoved; ResourceNotFound for a finished task.
+    // Stops a RUNNING task before its next chunk; ApproximateNumberOfMessagesMoved
+    // (those stay moved). ResourceNotFound for a task that ended.
     void cancelMessageMoveTask(std::string taskHandle, QObject *context, Reply<std::int64_t> reply);
 
     // --- Topics and subscriptions (broker_service_topics.cpp); TopicCatalog,

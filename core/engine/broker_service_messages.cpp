@@ -111,10 +111,20 @@ void BrokerService::browseQueue(std::string queueName, std::optional<std::int64_
 void BrokerService::browseQueue(std::string queueName, std::optional<std::int64_t> after, int pageSize,
                                 std::string search, QObject *context, Reply<BrowsePage> reply)
 {
+    BrowseRequest request;
+    request.after = after;
+    request.pageSize = pageSize;
+    request.search = std::move(search);
+    browseQueue(std::move(queueName), std::move(request), context, std::move(reply));
+}
+
+void BrokerService::browseQueue(std::string queueName, BrowseRequest request, QObject *context,
+                                Reply<BrowsePage> reply)
+{
     readCommitted<BrowsePage>(
         m_state,
-        [queueName = std::move(queueName), after, pageSize, search = std::move(search)](Database &db, ClockTime now) {
-            return relaydesk::browseQueue(db, queueName, now, after, pageSize, search);
+        [queueName = std::move(queueName), request = std::move(request)](Database &db, ClockTime now) {
+            return relaydesk::browseQueue(db, queueName, now, request);
         },
         context, std::move(reply));
 }
@@ -148,26 +158,103 @@ void BrokerService::cancelScheduledMessage(std::string queueName, std::string me
         context, toStatusReply(std::move(reply)));
 }
 
+namespace service_unit {
+
+namespace {
+
+constexpr ClockDuration kMoveRetryDelay{1000};
+
+// Reports what a chunk changed and names the queues whose receives to wake.
+void reportMoveChunk(UnitContext &unit, MessageMoveChunk &chunk, std::vector<std::string> &wake)
+{
+    for (const std::string &queue : chunk.changedQueues)
+        reportQueueCounts(unit, queue);   // the dead-letter queue always: its task's progress changed
+    if (chunk.moved > 0)
+        wake = chunk.changedQueues;
+}
+
+void runMoveChunk(const StatePtr &state, const std::string &taskHandle, std::optional<std::int64_t> perSecond)
+{
+    run<MessageMoveChunk>(
+        state,
+        [taskHandle](UnitContext &unit, BrokerService::State &state,
+                     std::vector<std::string> &wake) -> Result<MessageMoveChunk> {
+            auto chunk = message_move_tasks::moveNextChunk(unit.database(), state.identity, taskHandle, unit.now());
+            if (chunk)
+                reportMoveChunk(unit, *chunk, wake);
+            return chunk;
+        },
+        nullptr,
+        [state, taskHandle, perSecond](Result<MessageMoveChunk> chunk) {
+            const ClockTime now = state->engine.clock().now();
+            if (!chunk) // a store failure: try again a little later
+                return scheduleMoveChunk(state, taskHandle, perSecond, now + kMoveRetryDelay);
+            if (!chunk->ended)
+                scheduleMoveChunk(state, taskHandle, perSecond, now + message_move_tasks::chunkInterval(perSecond));
+        });
+}
+
+} // namespace
+
+void scheduleMoveChunk(const StatePtr &state, const std::string &taskHandle, std::optional<std::int64_t> perSecond,
+                       ClockTime due)
+{
+    if (state->stopped)
+        return;
+    ClockScheduler &scheduler = state->engine.scheduler();
+    if (const auto old = state->moveChunkTimers.find(taskHandle); old != state->moveChunkTimers.end())
+        scheduler.cancel(old->second);
+    state->moveChunkTimers[taskHandle] = scheduler.schedule(due, [state, taskHandle, perSecond](ClockTime) {
+        state->moveChunkTimers.erase(taskHandle);
+        runMoveChunk(state, taskHandle, perSecond);
+    });
+}
+
+void resumeMoveTasks(const StatePtr &state)
+{
+    run<std::vector<std::pair<std::string, std::optional<std::int64_t>>>>(
+        state,
+        [](UnitContext &unit, BrokerService::State &, std::vector<std::string> &) {
+            return message_move_tasks::runningTasks(unit.database());
+        },
+        nullptr,
+        [state](Result<std::vector<std::pair<std::string, std::optional<std::int64_t>>>> tasks) {
+            if (!tasks)
+                return;
+            for (const auto &[handle, perSecond] : *tasks)
+                scheduleMoveChunk(state, handle, perSecond, state->engine.clock().now());
+        });
+}
+
+} // namespace service_unit
+
 void BrokerService::startMessageMoveTask(std::string sourceArn, std::optional<std::string> destinationArn,
                                          std::optional<std::int64_t> maxNumberOfMessagesPerSecond, QObject *context,
                                          Reply<std::string> reply)
 {
-    run<std::string>(
+    StatePtr state = m_state;
+    run<StartedMessageMoveTask>(
         m_state,
         [sourceArn = std::move(sourceArn), destinationArn = std::move(destinationArn), maxNumberOfMessagesPerSecond](
-            UnitContext &unit, State &state, std::vector<std::string> &wake) -> Result<std::string> {
+            UnitContext &unit, State &state, std::vector<std::string> &wake) -> Result<StartedMessageMoveTask> {
             auto started = message_move_tasks::start(unit.database(), state.identity, *state.ids, sourceArn,
                                                      destinationArn, maxNumberOfMessagesPerSecond, unit.now());
-            if (!started)
-                return started.error();
-            if (started->moved > 0) {
-                for (const std::string &queue : started->changedQueues)
-                    reportQueueCounts(unit, queue);
-                wake = std::move(started->changedQueues);
-            }
-            return std::move(started->taskHandle);
+            if (started)
+                reportMoveChunk(unit, started->first, wake);
+            return started;
         },
-        context, std::move(reply));
+        context,
+        [reply = std::move(reply)](Result<StartedMessageMoveTask> started) {
+            if (!started)
+                return reply(started.error());
+            reply(std::move(started->taskHandle));
+        },
+        [state, maxNumberOfMessagesPerSecond](const StartedMessageMoveTask &started) {
+            if (!started.first.ended)
+                scheduleMoveChunk(state, started.taskHandle, maxNumberOfMessagesPerSecond,
+                                  state->engine.clock().now()
+                                      + message_move_tasks::chunkInterval(maxNumberOfMessagesPerSecond));
+        });
 }
 
 void BrokerService::listMessageMoveTasks(std::string sourceArn, std::optional<int> maxResults, QObject *context,
@@ -186,11 +273,16 @@ void BrokerService::cancelMessageMoveTask(std::string taskHandle, QObject *conte
 {
     run<std::int64_t>(
         m_state,
-        [taskHandle = std::move(taskHandle)](UnitContext &unit, State &,
+        [taskHandle](UnitContext &unit, State &,
                                              std::vector<std::string> &) -> Result<std::int64_t> {
             return message_move_tasks::cancel(unit.database(), taskHandle);
         },
-        context, std::move(reply));
+        context, std::move(reply), [state = m_state, taskHandle](const std::int64_t &) {
+            if (const auto timer = state->moveChunkTimers.find(taskHandle); timer != state->moveChunkTimers.end()) {
+                state->engine.scheduler().cancel(timer->second);
+                state->moveChunkTimers.erase(timer);
+            }
+        });
 }
 
 } // namespace relaydesk

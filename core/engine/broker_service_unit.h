@@ -20,6 +20,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,6 +40,7 @@ struct BrokerService::State {
     // Broker thread only:
     ClockTimerId lifetimeTimer = 0;
     std::optional<ClockTime> lifetimeDue;
+    std::map<std::string, ClockTimerId> moveChunkTimers;   // the next chunk of each running move task
     bool stopped = false;
     // Any thread: the delivery worker told about committed deliveries (null: none).
     std::atomic<DeliveryWorker *> worker{nullptr};
@@ -83,6 +85,13 @@ void startOnPool(std::function<void()> work);
 Result<std::optional<ClockTime>> lifetimeDue(Database &db, ClockTime now);
 // Broker thread: moves the lifetime timer earlier to `due`, if it is.
 void lowerLifetimeTimer(const StatePtr &state, std::optional<ClockTime> due);
+// Broker thread: runs the next chunk of move task `taskHandle` at `due`, and
+// the chunks after it, until the task ends (broker_service_messages.cpp).
+void scheduleMoveChunk(const StatePtr &state, const std::string &taskHandle, std::optional<std::int64_t> perSecond,
+                       ClockTime due);
+// Broker thread or any: schedules the chunks of the tasks still RUNNING in the
+// database (a broker stopped mid-move goes on where it stopped).
+void resumeMoveTasks(const StatePtr &state);
 
 // Any thread: runs `body` as a unit; on the broker thread after the commit,
 // moves the lifetime timer, wakes the receives of `wake`, calls `afterCommit`

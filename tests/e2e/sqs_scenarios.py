@@ -6,8 +6,11 @@ Debian's python3-boto3 1.26 (SQS query protocol). RELAYDESK_BINARY names the
 binary. Every check is made on what the SDK returns to its caller.
 """
 import hashlib
+import json
 import threading
 import unittest
+import urllib.error
+import urllib.request
 
 import botocore
 from botocore.exceptions import ClientError
@@ -171,6 +174,52 @@ class SqsScenarios(unittest.TestCase):
             self.assertEqual(status, 200)
         moved = self.sqs.receive_message(QueueUrl=url)["Messages"]
         self.assertEqual(moved[0]["Body"], "poison")
+
+    def sqs_json(self, action, body):
+        """One SQS JSON-protocol call, as the newer SDKs make it (Debian's boto3 1.26 has no move tasks)."""
+        request = urllib.request.Request(self.server.endpoint + "/", data=json.dumps(body).encode(), method="POST",
+                                         headers={"X-Amz-Target": "AmazonSQS." + action,
+                                                  "Content-Type": "application/x-amz-json-1.0"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as reply:
+                return reply.status, json.loads(reply.read() or b"{}")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"{}")
+
+    def test_moveTask_ratedRunsInChunks_andCancelStopsItHalfWay(self):
+        dlq = self.sqs.create_queue(QueueName="dead")["QueueUrl"]
+        dlq_arn = self.sqs.get_queue_attributes(QueueUrl=dlq, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        url = self.sqs.create_queue(QueueName="source", Attributes={
+            "RedrivePolicy": '{"deadLetterTargetArn": "%s", "maxReceiveCount": "1"}' % dlq_arn})["QueueUrl"]
+        for index in range(12):
+            self.sqs.send_message(QueueUrl=url, MessageBody="m%d" % index)
+        for _ in range(8):  # received once, then a second receive dead-letters them
+            self.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, VisibilityTimeout=0)
+        counts = self.sqs.get_queue_attributes(QueueUrl=dlq, AttributeNames=["ApproximateNumberOfMessages"])
+        self.assertEqual(counts["Attributes"]["ApproximateNumberOfMessages"], "12")
+
+        status, started = self.sqs_json("StartMessageMoveTask",
+                                        {"SourceArn": dlq_arn, "MaxNumberOfMessagesPerSecond": 5})
+        self.assertEqual(status, 200, started)
+        status, listed = self.sqs_json("ListMessageMoveTasks", {"SourceArn": dlq_arn})
+        task = listed["Results"][0]
+        self.assertEqual(task["Status"], "RUNNING")
+        self.assertEqual(task["TaskHandle"], started["TaskHandle"])
+        self.assertEqual((task["ApproximateNumberOfMessagesMoved"], task["ApproximateNumberOfMessagesToMove"]), (5, 12))
+        self.server.advance(1)  # the next chunk, a clock second later
+        status, listed = self.sqs_json("ListMessageMoveTasks", {"SourceArn": dlq_arn})
+        self.assertEqual(listed["Results"][0]["ApproximateNumberOfMessagesMoved"], 10)
+        status, cancelled = self.sqs_json("CancelMessageMoveTask", {"TaskHandle": started["TaskHandle"]})
+        self.assertEqual(status, 200, cancelled)
+        self.assertEqual(cancelled["ApproximateNumberOfMessagesMoved"], 10)
+        self.server.advance(10)  # nothing moves after the cancel
+        status, listed = self.sqs_json("ListMessageMoveTasks", {"SourceArn": dlq_arn})
+        self.assertEqual(listed["Results"][0]["Status"], "CANCELLED")
+        self.assertNotIn("TaskHandle", listed["Results"][0])
+        left = self.sqs.get_queue_attributes(QueueUrl=dlq, AttributeNames=["ApproximateNumberOfMessages"])
+        back = self.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["ApproximateNumberOfMessages"])
+        self.assertEqual((back["Attributes"]["ApproximateNumberOfMessages"],
+                          left["Attributes"]["ApproximateNumberOfMessages"]), ("10", "2"))
 
     def test_longPoll_returnsAsSoonAsAMessageArrives(self):
         url = self.sqs.create_queue(QueueName="poll")["QueueUrl"]

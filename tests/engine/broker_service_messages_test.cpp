@@ -2,7 +2,8 @@
 // BrokerService message operations through the engine on a virtual clock:
 // ChangeMessageVisibility (waking long polls, the 12-hour cap), browsing in
 // pages, scheduled messages, and message move tasks (start, list shapes,
-// cancel, errors; a refused request changes nothing in the store).
+// chunks at the rate under the virtual clock, cancel half-way with nothing
+// lost or moved twice, errors; a refused request changes nothing in the store).
 #include "engine/broker_service.h"
 
 #include "engine_test_support.h"
@@ -12,6 +13,7 @@
 #include <chrono>
 #include <future>
 #include <memory>
+#include <set>
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -336,6 +338,158 @@ private slots:
         QCOMPARE(task.approximateNumberOfMessagesToMove, std::int64_t(2));
         QVERIFY(!task.failureReason.has_value());
         QCOMPARE(task.startedTimestamp, kBenchStart);
+    }
+
+    // The bodies a queue holds now (browsed, so nothing is received).
+    std::multiset<std::string> bodiesIn(const std::string &queue)
+    {
+        std::multiset<std::string> bodies;
+        std::optional<std::int64_t> after;
+        do {
+            auto page = bench().call<BrowsePage>(
+                [&](auto reply) { service().browseQueue(queue, after, 1000, nullptr, reply); });
+            if (!page.ok())
+                break;
+            for (const BrowsedMessage &message : page->messages)
+                bodies.insert(message.body);
+            after = page->nextPageToken;
+        } while (after);
+        return bodies;
+    }
+
+    MessageMoveTask lastMove()
+    {
+        auto tasks = listMoves(BrokerIdentity{}.queueArn("dead"), std::nullopt);
+        return tasks.ok() && !tasks->empty() ? tasks->front() : MessageMoveTask{};
+    }
+
+    // Every job is in exactly one of the two queues: nothing lost, nothing twice.
+    void verifyEachJobOnce(int count)
+    {
+        std::multiset<std::string> all = bodiesIn("work");
+        all.merge(bodiesIn("dead"));
+        std::multiset<std::string> expected;
+        for (int i = 0; i < count; ++i)
+            expected.insert("job " + std::to_string(i));
+        QCOMPARE(all, expected);
+    }
+
+    // "dead" holding `count` messages dead-lettered from "work" (any count).
+    void prepareManyDeadLetters(int count)
+    {
+        QVERIFY(bench().createQueue("dead"));
+        QVERIFY(bench().createQueue("work", {{"RedrivePolicy", redriveTo("dead", 1)}}));
+        for (int i = 0; i < count; ++i)
+            QVERIFY(bench().send("work", message("job " + std::to_string(i))).ok());
+        for (int round = 0; round < 4 * count && bodiesIn("dead").size() < std::size_t(count); ++round)
+            QVERIFY(bench().receive("work", 0).ok());   // a second receive dead-letters
+        QCOMPARE(bodiesIn("dead").size(), std::size_t(count));
+    }
+
+    void moveTask_rated_movesOneChunkPerClockSecond()
+    {
+        prepareManyDeadLetters(25);
+        if (QTest::currentTestFailed())
+            return;
+        auto handle = startMove(BrokerIdentity{}.queueArn("dead"), std::nullopt, 10);
+        QVERIFY(handle.ok());
+        // The first chunk moved with the start; the task runs on.
+        MessageMoveTask task = lastMove();
+        QCOMPARE(task.status, std::string("RUNNING"));
+        QCOMPARE(task.taskHandle, std::optional<std::string>(*handle));
+        QCOMPARE(task.approximateNumberOfMessagesMoved, std::int64_t(10));
+        QCOMPARE(task.approximateNumberOfMessagesToMove, std::int64_t(25));
+        QCOMPARE(bodiesIn("work").size(), std::size_t(10));
+        QVERIFY(bench().engine().advanceClockAndWait(1s).ok());
+        QCOMPARE(lastMove().approximateNumberOfMessagesMoved, std::int64_t(20));
+        QCOMPARE(bodiesIn("dead").size(), std::size_t(5));
+        QVERIFY(bench().engine().advanceClockAndWait(1s).ok());
+        task = lastMove();
+        QCOMPARE(task.status, std::string("COMPLETED"));
+        QVERIFY(!task.taskHandle);
+        QCOMPARE(task.approximateNumberOfMessagesMoved, std::int64_t(25));
+        QVERIFY(bodiesIn("dead").empty());
+        verifyEachJobOnce(25);
+    }
+
+    void moveTask_cancelHalfWay_keepsWhatMoved()
+    {
+        prepareManyDeadLetters(25);
+        if (QTest::currentTestFailed())
+            return;
+        auto handle = startMove(BrokerIdentity{}.queueArn("dead"), std::nullopt, 10);
+        QVERIFY(handle.ok());
+        QVERIFY(bench().engine().advanceClockAndWait(1s).ok());
+        auto moved = bench().call<std::int64_t>(
+            [&](auto reply) { service().cancelMessageMoveTask(*handle, nullptr, reply); });
+        QVERIFY(moved.ok());
+        QCOMPARE(*moved, std::int64_t(20));
+        QVERIFY(bench().engine().advanceClockAndWait(10s).ok());   // no chunk runs after the cancel
+        const MessageMoveTask task = lastMove();
+        QCOMPARE(task.status, std::string("CANCELLED"));
+        QVERIFY(!task.taskHandle);
+        QCOMPARE(task.approximateNumberOfMessagesMoved, std::int64_t(20));
+        QCOMPARE(bodiesIn("work").size(), std::size_t(20));
+        QCOMPARE(bodiesIn("dead").size(), std::size_t(5));
+        verifyEachJobOnce(25);
+        // Cancelled is ended: a second cancel is refused, a new move may start and takes the rest.
+        auto again = bench().call<std::int64_t>(
+            [&](auto reply) { service().cancelMessageMoveTask(*handle, nullptr, reply); });
+        QCOMPARE(again.error().code, Code::ResourceNotFound);
+        QVERIFY(startMove(BrokerIdentity{}.queueArn("dead")).ok());
+        QCOMPARE(lastMove().status, std::string("COMPLETED"));
+        QCOMPARE(lastMove().approximateNumberOfMessagesMoved, std::int64_t(5));
+        verifyEachJobOnce(25);
+    }
+
+    void moveTask_brokerStoppedMidMove_goesOnWhenItStarts()
+    {
+        prepareManyDeadLetters(12);
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(startMove(BrokerIdentity{}.queueArn("dead"), std::nullopt, 5).ok());
+        QCOMPARE(lastMove().approximateNumberOfMessagesMoved, std::int64_t(5));
+        m_benches.reopen(kBenchStart + 1min);
+        QTRY_COMPARE_WITH_TIMEOUT(lastMove().approximateNumberOfMessagesMoved, std::int64_t(10), kWaitMs);
+        QCOMPARE(lastMove().status, std::string("RUNNING"));
+        QVERIFY(bench().engine().advanceClockAndWait(1s).ok());
+        QCOMPARE(lastMove().status, std::string("COMPLETED"));
+        verifyEachJobOnce(12);
+    }
+
+    void moveTask_secondWhileOneRuns_refused()
+    {
+        prepareDeadLetters(3);
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(startMove(BrokerIdentity{}.queueArn("dead"), std::nullopt, 1).ok());
+        auto second = startMove(BrokerIdentity{}.queueArn("dead"));
+        QVERIFY(!second.ok());
+        QCOMPARE(second.error().code, Code::InvalidParameterValue);
+        QCOMPARE(bodiesIn("dead").size(), std::size_t(2));   // the second moved nothing
+    }
+
+    void moveTask_unrated_runsChunkAfterChunkWithoutTheClock()
+    {
+        // Sent straight into the dead-letter queue; moved to a chosen queue (they have no source).
+        const int count = int(message_move_tasks::kUnratedChunk) + 5;
+        QVERIFY(bench().createQueue("dead"));
+        QVERIFY(bench().createQueue("work", {{"RedrivePolicy", redriveTo("dead", 1)}}));
+        for (int first = 0; first < count; first += 10) {
+            std::vector<BatchEntry<SendRequest>> entries;
+            for (int i = first; i < std::min(first + 10, count); ++i)
+                entries.push_back({std::to_string(i), message("job " + std::to_string(i))});
+            auto sent = bench().call<std::vector<BatchEntryResult<SendReceipt>>>(
+                [&](auto reply) { service().sendMessageBatch("dead", entries, nullptr, reply); });
+            QVERIFY(sent.ok());
+        }
+        QCOMPARE(bodiesIn("dead").size(), std::size_t(count));
+        QVERIFY(startMove(BrokerIdentity{}.queueArn("dead"), BrokerIdentity{}.queueArn("work")).ok());
+        const std::int64_t first = lastMove().approximateNumberOfMessagesMoved;
+        QVERIFY(first <= message_move_tasks::kUnratedChunk);
+        QTRY_COMPARE_WITH_TIMEOUT(lastMove().status, std::string("COMPLETED"), kWaitMs);
+        QCOMPARE(lastMove().approximateNumberOfMessagesMoved, std::int64_t(count));
+        verifyEachJobOnce(count);
     }
 
     void moveTask_listMostRecentFirstUpToMaxResults()

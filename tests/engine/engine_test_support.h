@@ -233,6 +233,13 @@ public:
         m_bench = std::make_unique<ServiceBench>(m_dir, file.c_str(), start);
     }
     void close() { m_bench.reset(); }
+    // The same database file again: a broker that stopped and started, its clock at `start`.
+    void reopen(ClockTime start = kBenchStart)
+    {
+        const std::string file = m_prefix + std::to_string(m_files) + ".db";
+        m_bench.reset();
+        m_bench = std::make_unique<ServiceBench>(m_dir, file.c_str(), start);
+    }
     ServiceBench &bench() { return *m_bench; }
 
 private:

@@ -220,6 +220,7 @@ private slots:
         typeInto(dialog.mockScript(), QStringLiteral("503 x 3, then 200"));
         typeInto(dialog.filterPolicy(), QStringLiteral("{\"kind\": [\"order\"]}"));
         QCOMPARE(dialog.url()->text(), base + QStringLiteral("/_mock/flaky"));
+        QCOMPARE(dialog.mockName()->lineEdit()->accessibleName(), QStringLiteral("Mock name"));   // AT-SPI shows it as an input
         saveScreenshot(dialog, QStringLiteral("create_subscription_mock"));
         QVERIFY(pressOk(dialog));
         QVERIFY2(!dialog.createdArn().isEmpty(), qPrintable(dialog.message()));

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // MessageBrowseModel against a real engine on a real database file and a
 // virtual clock: lazy pages, every state with its countdown, live updates in
-// place (rowsInserted / dataChanged / rowsRemoved, never a reset), search.
+// place (rowsInserted / dataChanged / rowsRemoved, never a reset), search
+// with a bounded scan per page, sorting the whole queue by Sent.
 #include "models/message_browse_model.h"
 
 #include "message_test_broker.h"
@@ -272,6 +273,99 @@ private slots:
         for (int row = 0; row < model.rowCount(); ++row)
             seen << QString::fromStdString(model.messageAt(row)->body);
         QCOMPARE(seen, bodies);
+    }
+
+    // `count` messages "m0".. in "big", sent in batches of ten.
+    static void sendMany(MessageTestBroker &broker, int count, const std::string &last = {})
+    {
+        QVERIFY(broker.createQueue("big"));
+        std::vector<BatchEntry<SendRequest>> batch;
+        for (int i = 0; i < count; ++i) {
+            batch.push_back({std::to_string(i % 10), bodyOnly(i == count - 1 && !last.empty() ? last : "m" + std::to_string(i))});
+            if (batch.size() == 10 || i == count - 1) {
+                QVERIFY(callAndWait<std::vector<BatchEntryResult<SendReceipt>>>([&](auto reply) {
+                            broker.service().sendMessageBatch("big", batch, nullptr, reply);
+                        }).ok());
+                batch.clear();
+            }
+        }
+    }
+
+    void sortBySent_ordersTheWholeQueue_otherColumnsDoNot()
+    {
+        const std::string file = nextFile();
+        MessageTestBroker broker(m_dir, file.c_str());
+        sendMany(broker, 450);
+        MessageBrowseModel model(broker.service(), broker.engine(), QStringLiteral("big"));
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.fetchMore({});
+        waitLoaded(model);
+        QCOMPARE(model.messageAt(0)->body, std::string("m0"));
+        // Newest first: the first page is the queue's last 200 messages, none of which was loaded.
+        model.sort(MessageBrowseModel::SentColumn, Qt::DescendingOrder);
+        waitLoaded(model);
+        QCOMPARE(model.rowCount(), MessageBrowseModel::kPageSize);
+        QCOMPARE(model.messageAt(0)->body, std::string("m449"));
+        QCOMPARE(model.messageAt(199)->body, std::string("m250"));
+        QCOMPARE(model.sortOrder(), Qt::DescendingOrder);
+        // Paging goes on backwards to the oldest.
+        while (model.canFetchMore({})) {
+            model.fetchMore({});
+            waitLoaded(model);
+        }
+        QCOMPARE(model.rowCount(), 450);
+        QCOMPARE(model.messageAt(449)->body, std::string("m0"));
+        // A new message arrives at the top when newest first.
+        QVERIFY(broker.send("big", bodyOnly("newest")).ok());
+        QTRY_COMPARE_WITH_TIMEOUT(cell(model, 0, MessageBrowseModel::BodyColumn), QStringLiteral("newest"), kWaitMs);
+        waitLoaded(model);
+        while (model.canFetchMore({})) {   // the re-read kept as many rows; the oldest comes with the next page
+            model.fetchMore({});
+            waitLoaded(model);
+        }
+        QCOMPARE(model.rowCount(), 451);
+        QCOMPARE(model.messageAt(450)->body, std::string("m0"));
+        // Other columns do not sort (the list stays), and their header says why.
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        model.sort(MessageBrowseModel::BodyColumn, Qt::AscendingOrder);
+        model.sort(MessageBrowseModel::ReceivesColumn, Qt::DescendingOrder);
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(model.messageAt(0)->body, std::string("newest"));
+        for (int column = 0; column < MessageBrowseModel::ColumnCount; ++column) {
+            const QString tip = model.headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString();
+            QCOMPARE(tip.startsWith(QStringLiteral("Not sortable")), column != MessageBrowseModel::SentColumn);
+        }
+    }
+
+    void search_examinesABoundedNumberPerPage_thenGoesOnWhenAsked()
+    {
+        const std::string file = nextFile();
+        MessageTestBroker broker(m_dir, file.c_str());
+        sendMany(broker, 450, "needle");
+        MessageBrowseModel model(broker.service(), broker.engine(), QStringLiteral("big"));
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSearchScanLimit(100);
+        model.setSearch(QStringLiteral("needle"));
+        waitLoaded(model);
+        QCOMPARE(model.rowCount(), 0);
+        QVERIFY(model.isSearchPaused());
+        QVERIFY(!model.canFetchMore({}));   // a view scrolling to the end does not read on by itself
+        QCOMPARE(model.searchedCount(), 100);
+        QCOMPARE(model.queueTotal(), 450);
+        for (int expected : {200, 300, 400}) {
+            model.continueSearch();
+            waitLoaded(model);
+            QCOMPARE(model.searchedCount(), expected);
+            QVERIFY(model.isSearchPaused());
+            QCOMPARE(model.rowCount(), 0);
+        }
+        model.continueSearch();
+        waitLoaded(model);
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.messageAt(0)->body, std::string("needle"));
+        QVERIFY(!model.isSearchPaused());
+        QVERIFY(model.atEnd());
+        QCOMPARE(model.searchedCount(), 450);
     }
 
     void deletedQueue_emptiesTheList()

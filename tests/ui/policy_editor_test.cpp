@@ -15,6 +15,7 @@
 #include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLineEdit>
 #include <QFile>
 #include <QGroupBox>
 #include <QImage>
@@ -135,7 +136,10 @@ private slots:
         child<QSpinBox>(editor, "maxReceivesPerSecond")->setValue(7);
         QCOMPARE(parsed(editor.jsonText())["throttlePolicy"]["maxReceivesPerSecond"].get<int>(), 7);
 
-        child<QComboBox>(editor, "headerContentType")->setEditText(QStringLiteral("application/json"));
+        auto *contentType = child<QComboBox>(editor, "headerContentType");
+        QVERIFY(!contentType->accessibleName().isEmpty());
+        QCOMPARE(contentType->lineEdit()->accessibleName(), contentType->accessibleName());   // AT-SPI shows it as an input
+        contentType->setEditText(QStringLiteral("application/json"));
         QCOMPARE(parsed(editor.jsonText())["requestPolicy"]["headerContentType"].get<std::string>(), "application/json");
         QVERIFY(editor.evaluation().valid());
     }

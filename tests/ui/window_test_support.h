@@ -12,6 +12,8 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QUrl>
 
@@ -19,6 +21,14 @@
 #include <variant>
 
 namespace relaydesk::testing {
+
+// The window's settings (recent files, layout) go to `dir`, not the user's.
+inline void keepSettingsIn(const QTemporaryDir &dir)
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
+}
 
 inline ServeOptions testBrokerOptions(const QString &databasePath)
 {

@@ -28,7 +28,7 @@ CreateDialogFrame buildCreateDialogFrame(QDialog *dialog, QWidget *top, QList<QW
     scroll->setMinimumSize(640, 420);
 
     CreateDialogFrame frame;
-    frame.message = makeErrorLine(QStringLiteral("dialog"), dialog);
+    frame.message = new FieldError(nullptr, QStringLiteral("dialog"), dialog);
     frame.buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, dialog);
     QObject::connect(frame.buttons, &QDialogButtonBox::accepted, dialog, &QDialog::accept);
     QObject::connect(frame.buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
@@ -40,11 +40,6 @@ CreateDialogFrame buildCreateDialogFrame(QDialog *dialog, QWidget *top, QList<QW
     layout->addWidget(frame.buttons);
     dialog->resize(720, 640);
     return frame;
-}
-
-void showCreateDialogMessage(QLabel *message, const QString &text)
-{
-    showFieldError(nullptr, message, text);
 }
 
 } // namespace relaydesk

@@ -5,16 +5,17 @@
 
 class QDialog;
 class QDialogButtonBox;
-class QLabel;
 class QWidget;
 
 namespace relaydesk {
+
+class FieldError;
 
 // The frame the create dialogs share: the name row on top, the attribute
 // form (and what else the dialog asks) in a scroll area, a message line for
 // refusals that name no field, and Create / Cancel. GUI thread only.
 struct CreateDialogFrame {
-    QLabel *message = nullptr;
+    FieldError *message = nullptr;
     QDialogButtonBox *buttons = nullptr;
 };
 
@@ -26,7 +27,5 @@ inline CreateDialogFrame buildCreateDialogFrame(QDialog *dialog, QWidget *top, Q
     return buildCreateDialogFrame(dialog, top, QList<QWidget *>{scrolled});
 }
 
-// Shows `text` in the frame's message line (empty hides it).
-void showCreateDialogMessage(QLabel *message, const QString &text);
 
 } // namespace relaydesk

@@ -3,6 +3,7 @@
 
 #include "dialogs/entity_name_field.h"
 #include "dialogs/create_dialog_frame.h"
+#include "views/field_error.h"
 #include "engine/broker_service.h"
 #include "views/attribute_form.h"
 #include "views/entity_attribute_calls.h"
@@ -47,7 +48,7 @@ void CreateQueueDialog::accept()
     const QString name = m_name->name(m_form->isFifo());
     m_name->showError({});
     m_form->clearErrors();
-    showCreateDialogMessage(m_message, {});
+    m_message->clearMessage();
     if (name.isEmpty()) {
         m_name->showError(tr("Give the queue a name."));
         return;
@@ -91,7 +92,7 @@ void CreateQueueDialog::showRefusal(const QString &text, bool nameProblem)
     if (nameProblem)
         m_name->showError(text);
     else
-        showCreateDialogMessage(m_message, text);
+        m_message->setMessage(text);
     setBusy(false);
     emit answered();
 }

@@ -4,9 +4,10 @@
 #include <QDialog>
 
 class QDialogButtonBox;
-class QLabel;
 
 namespace relaydesk {
+
+class FieldError;
 
 class AttributeForm;
 class BrokerService;
@@ -51,7 +52,7 @@ private:
     BrokerService &m_service;
     EntityNameField *m_name = nullptr;
     AttributeForm *m_form = nullptr;
-    QLabel *m_message = nullptr;
+    FieldError *m_message = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
     QString m_created;
 };

@@ -58,7 +58,7 @@ CreateSubscriptionDialog::CreateSubscriptionDialog(BrokerService &service, MockE
         grid->addWidget(input, row++, 1);
         if (!help.isEmpty())
             grid->addWidget(helpLine(help, this), row++, 1);
-        QLabel *error = makeErrorLine(input->objectName(), this);
+        auto *error = new FieldError(input, this);
         m_errorLines.append({input, error});
         grid->addWidget(error, row++, 1);
     };
@@ -95,7 +95,7 @@ CreateSubscriptionDialog::CreateSubscriptionDialog(BrokerService &service, MockE
     addRow(tr("Ra&w message delivery"), m_raw, tr("Deliver the body as published, without the SNS JSON envelope."));
     grid->setColumnStretch(1, 1);
 
-    m_message = makeErrorLine(QStringLiteral("dialog"), this);
+    m_message = new FieldError(nullptr, QStringLiteral("dialog"), this);
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("&Subscribe"));
     connect(m_buttons, &QDialogButtonBox::accepted, this, &CreateSubscriptionDialog::accept);
@@ -138,7 +138,7 @@ QWidget *CreateSubscriptionDialog::buildEndpointPage()
             line->setObjectName(input->objectName() + QStringLiteral("Help"));
             grid->addWidget(line, row++, 1);
         }
-        QLabel *error = makeErrorLine(input->objectName(), page);
+        auto *error = new FieldError(input, page);
         m_errorLines.append({input, error});
         grid->addWidget(error, row++, 1);
     };
@@ -160,6 +160,7 @@ QWidget *CreateSubscriptionDialog::buildEndpointPage()
     if (m_mockName->count() == 0)
         m_mockName->addItem(m_topic + QStringLiteral("-endpoint"));
     addRow(tr("Mock &name"), m_mockName, tr("An existing mock, or a new name (letters, digits, '.', '_', '-')."));
+    nameEditableComboText(m_mockName);
     m_script = new QLineEdit(QString::fromLatin1(kDefaultScript), page);
     m_script->setObjectName(QStringLiteral("mockScript"));
     addRow(tr("Sc&ript"), m_script,
@@ -199,7 +200,7 @@ QWidget *CreateSubscriptionDialog::buildQueuePage()
     m_queue->setAccessibleName(tr("Queue"));
     auto *caption = new QLabel(tr("&Queue"), page);
     caption->setBuddy(m_queue);
-    QLabel *error = makeErrorLine(QStringLiteral("queue"), page);
+    auto *error = new FieldError(m_queue, QStringLiteral("queue"), page);
     m_errorLines.append({m_queue, error});
     grid->addWidget(caption, 0, 0);
     grid->addWidget(m_queue, 0, 1);
@@ -240,7 +241,7 @@ QString CreateSubscriptionDialog::endpoint() const
     return m_url->text().trimmed();
 }
 
-QLabel *CreateSubscriptionDialog::errorLineOf(QWidget *input) const
+FieldError *CreateSubscriptionDialog::errorLineOf(QWidget *input) const
 {
     for (const auto &[widget, line] : m_errorLines) {
         if (widget == input)
@@ -251,20 +252,20 @@ QLabel *CreateSubscriptionDialog::errorLineOf(QWidget *input) const
 
 QString CreateSubscriptionDialog::errorAt(QWidget *input) const
 {
-    const QLabel *line = errorLineOf(input);
-    return line && !line->isHidden() ? line->text() : QString();
+    const FieldError *line = errorLineOf(input);
+    return line ? line->message() : QString();
 }
 
 QString CreateSubscriptionDialog::message() const
 {
-    return m_message->isHidden() ? QString() : m_message->text();
+    return m_message->message();
 }
 
 void CreateSubscriptionDialog::accept()
 {
     for (const auto &[widget, line] : m_errorLines)
-        showFieldError(widget, line, {});
-    showFieldError(nullptr, m_message, {});
+        line->clearMessage();
+    m_message->clearMessage();
     const QString protocol = m_protocol->currentText();
     const bool sqs = protocol == QLatin1String("sqs");
     const bool mock = !sqs && !m_useMock->isHidden() && m_useMock->isChecked() && m_mocks;
@@ -324,8 +325,8 @@ void CreateSubscriptionDialog::accept()
 
 void CreateSubscriptionDialog::refuse(const QString &text, QWidget *at)
 {
-    QLabel *line = at ? errorLineOf(at) : nullptr;
-    showFieldError(line ? at : nullptr, line ? line : m_message, text);
+    FieldError *line = at ? errorLineOf(at) : nullptr;
+    (line ? line : m_message)->setMessage(text);
     if (line)
         at->setFocus(Qt::OtherFocusReason);
     setBusy(false);

@@ -13,6 +13,8 @@ class QStackedWidget;
 
 namespace relaydesk {
 
+class FieldError;
+
 class BrokerService;
 class MockEndpoints;
 
@@ -65,7 +67,7 @@ private:
     void updateEndpoint();
     void refuse(const QString &text, QWidget *at);
     void setBusy(bool busy);
-    QLabel *errorLineOf(QWidget *input) const;
+    FieldError *errorLineOf(QWidget *input) const;
 
     BrokerService &m_service;
     MockEndpoints *m_mocks = nullptr;
@@ -81,8 +83,8 @@ private:
     QCheckBox *m_confirm = nullptr;
     QPlainTextEdit *m_filter = nullptr;
     QCheckBox *m_raw = nullptr;
-    QList<QPair<QWidget *, QLabel *>> m_errorLines;
-    QLabel *m_message = nullptr;
+    QList<QPair<QWidget *, FieldError *>> m_errorLines;
+    FieldError *m_message = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
     QString m_created;
 };

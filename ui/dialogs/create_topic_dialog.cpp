@@ -70,7 +70,7 @@ QWidget *CreateTopicDialog::buildPolicyBox()
                             box);
     help->setWordWrap(true);
     help->setForegroundRole(QPalette::PlaceholderText);
-    m_policyError = makeErrorLine(QStringLiteral("DeliveryPolicy"), box);
+    m_policyError = new FieldError(m_policy, QStringLiteral("DeliveryPolicy"), box);
     connect(m_preset, &QComboBox::activated, this, &CreateTopicDialog::showPreset);
 
     auto *grid = new QGridLayout(box);
@@ -98,7 +98,7 @@ void CreateTopicDialog::showPreset(int index)
 
 QString CreateTopicDialog::deliveryPolicyError() const
 {
-    return m_policyError->isHidden() ? QString() : m_policyError->text();
+    return m_policyError->message();
 }
 
 QString CreateTopicDialog::message() const
@@ -111,8 +111,8 @@ void CreateTopicDialog::accept()
     const QString name = m_name->name(m_form->isFifo());
     m_name->showError({});
     m_form->clearErrors();
-    showFieldError(m_policy, m_policyError, {});
-    showCreateDialogMessage(m_message, {});
+    m_policyError->clearMessage();
+    m_message->clearMessage();
     if (name.isEmpty()) {
         m_name->showError(tr("Give the topic a name."));
         return;
@@ -160,9 +160,9 @@ void CreateTopicDialog::refuse(const QString &text, QWidget *at)
     if (at == m_name)
         m_name->showError(text);
     else if (at == m_policy)
-        showFieldError(m_policy, m_policyError, text);
+        m_policyError->setMessage(text);
     else
-        showCreateDialogMessage(m_message, text);
+        m_message->setMessage(text);
     setBusy(false);
     emit answered();
 }

@@ -5,10 +5,11 @@
 
 class QComboBox;
 class QDialogButtonBox;
-class QLabel;
 class QPlainTextEdit;
 
 namespace relaydesk {
+
+class FieldError;
 
 class AttributeForm;
 class BrokerService;
@@ -56,8 +57,8 @@ private:
     AttributeForm *m_form = nullptr;
     QComboBox *m_preset = nullptr;
     QPlainTextEdit *m_policy = nullptr;
-    QLabel *m_policyError = nullptr;
-    QLabel *m_message = nullptr;
+    FieldError *m_policyError = nullptr;
+    FieldError *m_message = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
     QString m_created;
 };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "dialogs/dialog_form.h"
 
-#include "dialogs/field_error_line.h"
+#include "views/field_error.h"
 
 #include <QCoreApplication>
 #include <QFormLayout>
@@ -14,7 +14,7 @@
 
 namespace relaydesk {
 
-FieldErrorLine *addFormRow(QFormLayout *form, const QString &label, QWidget *field)
+FieldError *addFormRow(QFormLayout *form, const QString &label, QWidget *field)
 {
     QWidget *owner = form->parentWidget();
     QString name = label;
@@ -30,7 +30,7 @@ FieldErrorLine *addFormRow(QFormLayout *form, const QString &label, QWidget *fie
     column->setSpacing(2);
     field->setParent(cell);
     column->addWidget(field);
-    auto *error = new FieldErrorLine(field, cell);
+    auto *error = new FieldError(field, cell);
     column->addWidget(error);
     form->addRow(caption, cell);
     return error;
@@ -54,7 +54,7 @@ FifoIdRows addFifoIdRows(QFormLayout *form, bool fifo, const QString &entity)
     return rows;
 }
 
-QSpinBox *addTimeToLiveRow(QFormLayout *form, const QString &defaultText, FieldErrorLine **error)
+QSpinBox *addTimeToLiveRow(QFormLayout *form, const QString &defaultText, FieldError **error)
 {
     auto *seconds = new QSpinBox;
     seconds->setObjectName(QStringLiteral("timeToLive"));
@@ -67,9 +67,9 @@ QSpinBox *addTimeToLiveRow(QFormLayout *form, const QString &defaultText, FieldE
     return seconds;
 }
 
-FieldErrorLine *lineForRefusal(const QString &message,
-                               std::initializer_list<std::pair<const char *, FieldErrorLine *>> lines,
-                               FieldErrorLine *otherwise)
+FieldError *lineForRefusal(const QString &message,
+                           std::initializer_list<std::pair<const char *, FieldError *>> lines,
+                           FieldError *otherwise)
 {
     for (const auto &[word, line] : lines)
         if (message.contains(QLatin1String(word), Qt::CaseInsensitive))

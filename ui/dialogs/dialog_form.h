@@ -13,32 +13,32 @@ class QWidget;
 
 namespace relaydesk {
 
-class FieldErrorLine;
+class FieldError;
 
 // Adds the row `label` → `field` to a dialog's form, with the field's error
 // line under it: the label is the field's buddy (keyboard mnemonic) and its
 // text, without '&' and ':', the field's accessible name. Returns the error
 // line (owned by the form's widget). GUI thread.
-FieldErrorLine *addFormRow(QFormLayout *form, const QString &label, QWidget *field);
+FieldError *addFormRow(QFormLayout *form, const QString &label, QWidget *field);
 
 // The rows "Message group ID" and "Deduplication ID" of the send and
 // publish dialogs, enabled only when `fifo`; `entity` ("queue", "topic")
 // words their placeholders.
 struct FifoIdRows {
     QLineEdit *groupId = nullptr;
-    FieldErrorLine *groupIdError = nullptr;
+    FieldError *groupIdError = nullptr;
     QLineEdit *deduplicationId = nullptr;
-    FieldErrorLine *deduplicationIdError = nullptr;
+    FieldError *deduplicationIdError = nullptr;
 };
 FifoIdRows addFifoIdRows(QFormLayout *form, bool fifo, const QString &entity);
 
 // The row "Time to live" in seconds; 0 shows `defaultText` (no TTL of its own).
-QSpinBox *addTimeToLiveRow(QFormLayout *form, const QString &defaultText, FieldErrorLine **error);
+QSpinBox *addTimeToLiveRow(QFormLayout *form, const QString &defaultText, FieldError **error);
 
 // The error line of the field a broker refusal names: the first of `lines`
 // whose word the message contains (case-insensitive), else `otherwise`.
-FieldErrorLine *lineForRefusal(const QString &message,
-                               std::initializer_list<std::pair<const char *, FieldErrorLine *>> lines,
-                               FieldErrorLine *otherwise);
+FieldError *lineForRefusal(const QString &message,
+                           std::initializer_list<std::pair<const char *, FieldError *>> lines,
+                           FieldError *otherwise);
 
 } // namespace relaydesk

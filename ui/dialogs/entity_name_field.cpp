@@ -24,7 +24,7 @@ EntityNameField::EntityNameField(const QString &hint, QWidget *parent)
     help->setObjectName(QStringLiteral("nameHelp"));
     help->setWordWrap(true);
     help->setForegroundRole(QPalette::PlaceholderText);
-    m_error = makeErrorLine(QStringLiteral("name"), this);
+    m_error = new FieldError(m_input, QStringLiteral("name"), this);
     auto *grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setVerticalSpacing(1);
@@ -47,14 +47,14 @@ QString EntityNameField::name(bool fifo) const
 
 void EntityNameField::showError(const QString &message)
 {
-    showFieldError(m_input, m_error, message);
+    m_error->setMessage(message);
     if (!message.isEmpty())
         m_input->setFocus(Qt::OtherFocusReason);
 }
 
 QString EntityNameField::error() const
 {
-    return m_error->isHidden() ? QString() : m_error->text();
+    return m_error->message();
 }
 
 } // namespace relaydesk

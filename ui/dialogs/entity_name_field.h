@@ -3,10 +3,11 @@
 
 #include <QWidget>
 
-class QLabel;
 class QLineEdit;
 
 namespace relaydesk {
+
+class FieldError;
 
 // The name row of the create dialogs: "&Name" (buddy and accessible name),
 // the input, a hint on what a name may hold, and the error line for the
@@ -27,7 +28,7 @@ public:
 
 private:
     QLineEdit *m_input = nullptr;
-    QLabel *m_error = nullptr;
+    FieldError *m_error = nullptr;
 };
 
 } // namespace relaydesk

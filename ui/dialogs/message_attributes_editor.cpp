@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "dialogs/message_attributes_editor.h"
 
+#include "views/accessible_names.h"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -59,6 +61,7 @@ void MessageAttributesEditor::addAttribute(const QString &name, const QString &t
     types->addItems({QStringLiteral("String"), QStringLiteral("Number"), QStringLiteral("Binary")});
     types->setCurrentText(type);
     types->setAccessibleName(tr("Type"));
+    nameEditableComboText(types);
     m_table->setCellWidget(row, TypeColumn, types);
     m_table->setItem(row, ValueColumn, new QTableWidgetItem(value));
 }

@@ -2,7 +2,7 @@
 #include "dialogs/publish_dialog.h"
 
 #include "dialogs/dialog_form.h"
-#include "dialogs/field_error_line.h"
+#include "views/field_error.h"
 #include "dialogs/message_attributes_editor.h"
 #include "engine/broker_service.h"
 
@@ -76,15 +76,15 @@ void PublishDialog::accept()
 {
     if (m_publishing)
         return;
-    for (FieldErrorLine *line : {m_messageError, m_subjectError, m_structureError, m_attributesError, m_groupIdError,
+    for (FieldError *line : {m_messageError, m_subjectError, m_structureError, m_attributesError, m_groupIdError,
                                  m_deduplicationIdError, m_timeToLiveError})
-        line->clear();
+        line->clearMessage();
     PublishRequest request;
     request.message = m_message->toPlainText().toStdString();
     if (m_structure->currentData().toString() == QLatin1String("json")) {
         Result<std::string> plain = defaultMessageOfJsonStructure(request.message);
         if (!plain)
-            return m_structureError->show(QString::fromStdString(plain.error().message));
+            return m_structureError->setMessage(QString::fromStdString(plain.error().message));
         request.message = std::move(plain).value();
     }
     if (!m_subject->text().isEmpty())
@@ -92,7 +92,7 @@ void PublishDialog::accept()
     QString problem;
     std::optional<MessageAttributes> attributes = m_attributes->attributes(&problem);
     if (!attributes)
-        return m_attributesError->show(problem);
+        return m_attributesError->setMessage(problem);
     request.attributes = std::move(*attributes);
     if (m_fifo && !m_groupId->text().isEmpty())
         request.groupId = m_groupId->text().toStdString();
@@ -115,7 +115,7 @@ void PublishDialog::accept()
 
 void PublishDialog::showRefusal(const QString &message)
 {
-    FieldErrorLine *line = lineForRefusal(message,
+    FieldError *line = lineForRefusal(message,
                                           {{"MessageGroupId", m_groupIdError},
                                            {"MessageDeduplicationId", m_deduplicationIdError},
                                            {"ContentBasedDeduplication", m_deduplicationIdError},
@@ -123,7 +123,7 @@ void PublishDialog::showRefusal(const QString &message)
                                            {"TimeToLive", m_timeToLiveError},
                                            {"attribute", m_attributesError}},
                                           m_messageError);
-    line->show(message);
+    line->setMessage(message);
 }
 
 } // namespace relaydesk

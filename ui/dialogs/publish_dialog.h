@@ -13,7 +13,7 @@ class QSpinBox;
 namespace relaydesk {
 
 class BrokerService;
-class FieldErrorLine;
+class FieldError;
 class MessageAttributesEditor;
 
 // Publish to one topic with every option of SNS Publish: message, subject,
@@ -50,13 +50,13 @@ private:
     QLineEdit *m_deduplicationId = nullptr;
     QSpinBox *m_timeToLive = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
-    FieldErrorLine *m_messageError = nullptr;
-    FieldErrorLine *m_subjectError = nullptr;
-    FieldErrorLine *m_structureError = nullptr;
-    FieldErrorLine *m_attributesError = nullptr;
-    FieldErrorLine *m_groupIdError = nullptr;
-    FieldErrorLine *m_deduplicationIdError = nullptr;
-    FieldErrorLine *m_timeToLiveError = nullptr;
+    FieldError *m_messageError = nullptr;
+    FieldError *m_subjectError = nullptr;
+    FieldError *m_structureError = nullptr;
+    FieldError *m_attributesError = nullptr;
+    FieldError *m_groupIdError = nullptr;
+    FieldError *m_deduplicationIdError = nullptr;
+    FieldError *m_timeToLiveError = nullptr;
 };
 
 } // namespace relaydesk

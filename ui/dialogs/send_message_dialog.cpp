@@ -3,7 +3,7 @@
 
 #include "broker/clock.h"
 #include "dialogs/dialog_form.h"
-#include "dialogs/field_error_line.h"
+#include "views/field_error.h"
 #include "dialogs/message_attributes_editor.h"
 #include "engine/broker_service.h"
 
@@ -141,9 +141,9 @@ void SendMessageDialog::setClock(const Clock *clock)
 
 void SendMessageDialog::clearErrors()
 {
-    for (FieldErrorLine *line : {m_bodyError, m_attributesError, m_groupIdError, m_deduplicationIdError, m_delayError,
+    for (FieldError *line : {m_bodyError, m_attributesError, m_groupIdError, m_deduplicationIdError, m_delayError,
                                  m_timeToLiveError, m_scheduleError})
-        line->clear();
+        line->clearMessage();
 }
 
 void SendMessageDialog::accept()
@@ -156,7 +156,7 @@ void SendMessageDialog::accept()
     QString problem;
     std::optional<MessageAttributes> attributes = m_attributes->attributes(&problem);
     if (!attributes)
-        return m_attributesError->show(problem);
+        return m_attributesError->setMessage(problem);
     request.attributes = std::move(*attributes);
     if (m_fifo && !m_groupId->text().isEmpty())
         request.groupId = m_groupId->text().toStdString();
@@ -185,7 +185,7 @@ void SendMessageDialog::accept()
 // The broker names the parameter it refuses; the refusal goes to that field.
 void SendMessageDialog::showRefusal(const QString &message)
 {
-    FieldErrorLine *line = lineForRefusal(message,
+    FieldError *line = lineForRefusal(message,
                                           {{"MessageGroupId", m_groupIdError},
                                            {"MessageDeduplicationId", m_deduplicationIdError},
                                            {"ContentBasedDeduplication", m_deduplicationIdError},
@@ -194,7 +194,7 @@ void SendMessageDialog::showRefusal(const QString &message)
                                            {"Scheduled", m_scheduleError},
                                            {"attribute", m_attributesError}},
                                           m_bodyError);
-    line->show(message);
+    line->setMessage(message);
 }
 
 void SendMessageDialog::rememberSend()

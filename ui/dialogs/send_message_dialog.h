@@ -16,7 +16,7 @@ namespace relaydesk {
 
 class BrokerService;
 class Clock;
-class FieldErrorLine;
+class FieldError;
 class MessageAttributesEditor;
 struct SendRequest;
 
@@ -67,13 +67,13 @@ private:
     QCheckBox *m_schedule = nullptr;
     QDateTimeEdit *m_scheduledTime = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
-    FieldErrorLine *m_bodyError = nullptr;
-    FieldErrorLine *m_attributesError = nullptr;
-    FieldErrorLine *m_groupIdError = nullptr;
-    FieldErrorLine *m_deduplicationIdError = nullptr;
-    FieldErrorLine *m_delayError = nullptr;
-    FieldErrorLine *m_timeToLiveError = nullptr;
-    FieldErrorLine *m_scheduleError = nullptr;
+    FieldError *m_bodyError = nullptr;
+    FieldError *m_attributesError = nullptr;
+    FieldError *m_groupIdError = nullptr;
+    FieldError *m_deduplicationIdError = nullptr;
+    FieldError *m_delayError = nullptr;
+    FieldError *m_timeToLiveError = nullptr;
+    FieldError *m_scheduleError = nullptr;
 };
 
 } // namespace relaydesk

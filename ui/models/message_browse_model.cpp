@@ -10,7 +10,6 @@
 #include <QPalette>
 
 #include <algorithm>
-#include <limits>
 #include <unordered_set>
 
 namespace relaydesk {
@@ -38,17 +37,6 @@ QString stateText(const BrowsedMessage &message)
         text += QStringLiteral(" (%1)").arg(words);
     }
     return text;
-}
-
-// When the countdown column counts to (for sorting), else the sent time.
-std::int64_t dueMs(const BrowsedMessage &message)
-{
-    switch (message.state) {
-    case MessageState::InFlight:
-    case MessageState::Delayed:
-    case MessageState::Scheduled: return toEpochMilliseconds(message.visibleAt);
-    default: return message.expiresAt ? toEpochMilliseconds(*message.expiresAt) : std::numeric_limits<std::int64_t>::max();
-    }
 }
 
 } // namespace
@@ -107,14 +95,6 @@ QVariant MessageBrowseModel::data(const QModelIndex &index, int role) const
         if (index.column() == SentColumn)
             return QStringLiteral("Enqueued %1").arg(message_text::timeText(message->enqueued));
         return {};
-    case SortRole:
-        switch (index.column()) {
-        case StateColumn: return static_cast<int>(message->state);
-        case CountdownColumn: return QVariant::fromValue<qint64>(dueMs(*message));
-        case SentColumn: return QVariant::fromValue<qint64>(toEpochMilliseconds(message->sent));
-        case ReceivesColumn: return message->receiveCount;
-        default: return data(index, Qt::DisplayRole);
-        }
     case Qt::DisplayRole:
         switch (index.column()) {
         case StateColumn: return stateText(*message);
@@ -132,6 +112,11 @@ QVariant MessageBrowseModel::data(const QModelIndex &index, int role) const
 
 QVariant MessageBrowseModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole)
+        return isSortable(section)
+                   ? tr("Click to sort the whole queue by the time sent, oldest or newest first.")
+                   : tr("Not sortable: ordering a whole queue by this column would read every message. "
+                        "Sort by Sent, or search.");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
@@ -148,7 +133,35 @@ QVariant MessageBrowseModel::headerData(int section, Qt::Orientation orientation
 
 bool MessageBrowseModel::canFetchMore(const QModelIndex &parent) const
 {
-    return !parent.isValid() && !m_loading && (!m_started || !m_atEnd);
+    return !parent.isValid() && !m_loading && !m_searchPaused && (!m_started || !m_atEnd);
+}
+
+BrowseRequest MessageBrowseModel::request(std::optional<std::int64_t> after, int pageSize) const
+{
+    BrowseRequest request;
+    request.after = after;
+    request.pageSize = pageSize;
+    request.search = m_search.toStdString();
+    request.newestFirst = m_newestFirst;
+    request.scanLimit = m_scanLimit;
+    return request;
+}
+
+void MessageBrowseModel::sort(int column, Qt::SortOrder order)
+{
+    const bool newestFirst = order == Qt::DescendingOrder;
+    if (!isSortable(column) || newestFirst == m_newestFirst)
+        return;
+    m_newestFirst = newestFirst;
+    restart();
+}
+
+void MessageBrowseModel::continueSearch()
+{
+    if (!m_searchPaused)
+        return;
+    m_searchPaused = false;
+    fetchMore({});
 }
 
 void MessageBrowseModel::fetchMore(const QModelIndex &parent)
@@ -158,7 +171,7 @@ void MessageBrowseModel::fetchMore(const QModelIndex &parent)
     m_started = true;
     setLoading(true);
     const std::uint64_t generation = m_generation;
-    m_service->browseQueue(m_queueName.toStdString(), m_after, kPageSize, m_search.toStdString(), this,
+    m_service->browseQueue(m_queueName.toStdString(), request(m_after, kPageSize), this,
                            [this, generation](Result<BrowsePage> page) {
                                if (generation != m_generation)
                                    return;
@@ -173,24 +186,37 @@ void MessageBrowseModel::fetchMore(const QModelIndex &parent)
                                }
                                m_after = page->nextPageToken;
                                m_atEnd = !m_after;
+                               m_searched += page->scanned;
+                               if (page->total)
+                                   m_total = *page->total;
+                               m_searchPaused = page->scanLimitReached;
                                finish(generation, {});
                            });
 }
 
 void MessageBrowseModel::setSearch(const QString &search)
 {
+    m_search = search.trimmed();
+    restart();
+}
+
+void MessageBrowseModel::restart()
+{
     ++m_generation;   // whatever is under way belongs to the old list
     beginResetModel();
-    m_search = search.trimmed();
     m_messages.clear();
+    m_searchPaused = false;
+    m_searched = 0;
+    m_total = 0;
     m_after.reset();
     m_atEnd = false;
     m_started = false;
     m_reloadWanted = false;
     m_lastError.clear();
+    m_loading = false;   // before the reset is announced: a view may fetch from within it
     endResetModel();
-    setLoading(false);
-    fetchMore({});
+    emit loadingChanged(m_loading);
+    fetchMore({});   // nothing when a view already did
 }
 
 void MessageBrowseModel::reload()
@@ -253,31 +279,38 @@ void MessageBrowseModel::startReload()
     setLoading(true);
     // As many rows as are loaded (at least a page), so the view keeps what it shows.
     const int target = std::max(static_cast<int>(m_messages.size()), kPageSize);
-    readForReload(m_generation, std::nullopt, target, std::make_shared<std::vector<BrowsedMessage>>());
+    readForReload(m_generation, std::nullopt, target, std::make_shared<std::vector<BrowsedMessage>>(), 0);
 }
 
+// A search's re-read examines as far as the search had got, not further.
 void MessageBrowseModel::readForReload(std::uint64_t generation, std::optional<std::int64_t> after, int target,
-                                       std::shared_ptr<std::vector<BrowsedMessage>> collected)
+                                       std::shared_ptr<std::vector<BrowsedMessage>> collected, qint64 searched)
 {
     const int pageSize = std::min(kReloadPageSize, target - static_cast<int>(collected->size()));
     m_service->browseQueue(
-        m_queueName.toStdString(), after, pageSize, m_search.toStdString(), this,
-        [this, generation, target, collected](Result<BrowsePage> page) {
+        m_queueName.toStdString(), request(after, pageSize), this,
+        [this, generation, target, collected, searched](Result<BrowsePage> page) {
             if (generation != m_generation)
                 return;
             if (!page)
                 return finish(generation, QString::fromStdString(page.error().message));
             std::move(page->messages.begin(), page->messages.end(), std::back_inserter(*collected));
-            if (page->nextPageToken && static_cast<int>(collected->size()) < target)
-                return readForReload(generation, page->nextPageToken, target, collected);
+            const qint64 nowSearched = searched + page->scanned;
+            const bool searchGoesOn = !page->scanLimitReached || nowSearched < m_searched;
+            if (page->nextPageToken && static_cast<int>(collected->size()) < target && searchGoesOn)
+                return readForReload(generation, page->nextPageToken, target, collected, nowSearched);
             m_after = page->nextPageToken;
             m_atEnd = !m_after;
+            if (!m_search.isEmpty()) {
+                m_searched = nowSearched;
+                m_searchPaused = page->scanLimitReached;
+            }
             merge(std::move(*collected));
             finish(generation, {});
         });
 }
 
-// `fresh` is the new list in storage order; rows that stay keep their place.
+// `fresh` is the new list in the list's order; rows that stay keep their place.
 void MessageBrowseModel::merge(std::vector<BrowsedMessage> fresh)
 {
     std::unordered_set<std::string> freshIds;

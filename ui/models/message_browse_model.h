@@ -20,9 +20,20 @@ class BrokerService;
 // The messages of one queue as a table, browsed without receiving
 // (BrokerService::browseQueue, the read-only connection): every state —
 // available, in flight, delayed, scheduled, expired, dead-lettered — in
-// storage order, fetched a page at a time (canFetchMore/fetchMore), so a
-// queue of a million messages opens with its first page. A search (message
-// id, body text, or key=value on an attribute; see browseQueue) narrows it.
+// storage order (the order they arrived: by sent time), oldest or newest
+// first, fetched a page at a time (canFetchMore/fetchMore), so a queue of a
+// million messages opens with its first page.
+//
+// Sorting orders the whole queue, not the loaded rows: only the Sent column
+// sorts (sort(): the broker reads the queue's index forwards or backwards,
+// and the list starts again); the other columns would need every message
+// read, so they do not sort and their header tooltip says so.
+//
+// A search (message id, body text, or key=value on an attribute; see
+// browseQueue) narrows it. Each page of a search examines at most
+// kSearchScanRows messages: when that many gave fewer matches than a page,
+// fetching stops (searchPaused) and searchedCount() of queueTotal() says how
+// far it got, until continueSearch() reads on.
 //
 // Live: the engine's change events for the queue re-read the loaded rows and
 // apply the difference in place (rowsRemoved / dataChanged / rowsInserted,
@@ -42,10 +53,10 @@ public:
     enum Role {
         MessageIdRole = Qt::UserRole + 1,   // QString
         StateRole,                          // int (MessageState)
-        SortRole,                           // a value that sorts the column sensibly
     };
     static constexpr int kPageSize = 200;
     static constexpr int kReloadPageSize = 1000;
+    static constexpr std::int64_t kSearchScanRows = 50000;
 
     MessageBrowseModel(BrokerService &service, BrokerEngine &engine, QString queueName, QObject *parent = nullptr);
     ~MessageBrowseModel() override;
@@ -58,6 +69,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     bool canFetchMore(const QModelIndex &parent) const override;
     void fetchMore(const QModelIndex &parent) override;
+    // SentColumn: oldest first (ascending) or newest first; other columns are ignored.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    static bool isSortable(int column) { return column == SentColumn; }
+    Qt::SortOrder sortOrder() const { return m_newestFirst ? Qt::DescendingOrder : Qt::AscendingOrder; }
 
     const QString &queueName() const { return m_queueName; }
     // Null when `row` is out of range. Valid until the model next changes.
@@ -75,6 +90,14 @@ public:
     bool isLoading() const { return m_loading; }
     // Every message (of the search) is loaded.
     bool atEnd() const { return m_atEnd; }
+    // A search stopped at its scan limit; continueSearch() reads on.
+    bool isSearchPaused() const { return m_searchPaused; }
+    void continueSearch();
+    // Messages a search examines per page (kSearchScanRows unless a test sets fewer).
+    void setSearchScanLimit(qint64 rows) { m_scanLimit = rows; }
+    // How many messages the search has examined, of the queue's count when it started.
+    qint64 searchedCount() const { return m_searched; }
+    qint64 queueTotal() const { return m_total; }
     // The last failure (e.g. the queue was deleted); empty after a success.
     const QString &lastError() const { return m_lastError; }
 
@@ -88,8 +111,10 @@ private:
     void onChanges(const QList<relaydesk::EntityChange> &changes);
     void setLoading(bool loading);
     void startReload();
+    void restart();
+    BrowseRequest request(std::optional<std::int64_t> after, int pageSize) const;
     void readForReload(std::uint64_t generation, std::optional<std::int64_t> after, int target,
-                       std::shared_ptr<std::vector<BrowsedMessage>> collected);
+                       std::shared_ptr<std::vector<BrowsedMessage>> collected, qint64 searched);
     void merge(std::vector<BrowsedMessage> fresh);
     void finish(std::uint64_t generation, const QString &error);
 
@@ -100,6 +125,11 @@ private:
     std::vector<BrowsedMessage> m_messages;
     std::optional<std::int64_t> m_after;   // token of the next page
     bool m_atEnd = false;
+    bool m_newestFirst = false;
+    bool m_searchPaused = false;
+    qint64 m_searched = 0;
+    qint64 m_total = 0;
+    qint64 m_scanLimit = kSearchScanRows;
     bool m_started = false;                // the first page was asked for
     bool m_loading = false;
     bool m_reloadWanted = false;           // a change came while loading

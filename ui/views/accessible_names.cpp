@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "views/accessible_names.h"
 
+#include <QComboBox>
 #include <QLabel>
+#include <QLineEdit>
 
 namespace relaydesk {
 
@@ -21,6 +23,15 @@ void nameInputsAfterTheirLabels(QWidget *root)
         if (buddy && buddy->accessibleName().isEmpty())
             buddy->setAccessibleName(accessibleLabelText(label->text()));
     }
+    for (QComboBox *combo : root->findChildren<QComboBox *>())
+        nameEditableComboText(combo);
+}
+
+void nameEditableComboText(QComboBox *combo)
+{
+    QLineEdit *text = combo->lineEdit();
+    if (text && text->accessibleName().isEmpty())
+        text->setAccessibleName(combo->accessibleName());
 }
 
 } // namespace relaydesk

@@ -103,7 +103,7 @@ void AttributeForm::buildRow(Row &row, QWidget *section)
     QFont small = help->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     help->setFont(small);
-    row.error = makeErrorLine(d.name, row.rowWidget);
+    row.error = new FieldError(row.input, d.name, row.rowWidget);
 
     auto *line = new QHBoxLayout;
     line->addWidget(row.input, d.input == In::Json || d.input == In::Text || d.input == In::ReadOnly ? 1 : 0);
@@ -398,7 +398,7 @@ void AttributeForm::showError(const QString &name, const QString &message)
 {
     for (Row &row : m_rows) {
         if (row.description.name == name) {
-            showFieldError(row.input, row.error, message);
+            row.error->setMessage(message);
             if (message.isEmpty() || !row.input->isVisible())
                 continue;
             row.input->setFocus(Qt::OtherFocusReason);
@@ -416,8 +416,8 @@ void AttributeForm::showError(const QString &name, const QString &message)
 void AttributeForm::clearErrors()
 {
     for (Row &row : m_rows) {
-        if (!row.error->text().isEmpty())
-            showFieldError(row.input, row.error, QString());
+        if (!row.error->message().isEmpty())
+            row.error->clearMessage();
     }
 }
 
@@ -425,7 +425,7 @@ QString AttributeForm::errorAt(const QString &name) const
 {
     for (const Row &row : m_rows) {
         if (row.description.name == name)
-            return row.error->text();
+            return row.error->message();
     }
     return {};
 }

@@ -13,6 +13,8 @@ class QLabel;
 
 namespace relaydesk {
 
+class FieldError;
+
 // Attribute values by wire name, as the broker reads and writes them.
 using AttributeValues = QMap<QString, QString>;
 // The broker's queues as (name, ARN), for dead-letter choices.
@@ -79,7 +81,7 @@ private:
         QWidget *extra = nullptr;        // QueueRedrive: the max-receive-count QLineEdit
         QWidget *rowWidget = nullptr;    // hidden together for FIFO-only rows
         QLabel *label = nullptr;
-        QLabel *error = nullptr;
+        FieldError *error = nullptr;
     };
 
     void buildRow(Row &row, QWidget *section);

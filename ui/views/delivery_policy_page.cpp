@@ -120,7 +120,8 @@ DeliveryPolicyPage::DeliveryPolicyPage(BrokerService &service, BrokerEngine &eng
 
     m_editor = new PolicyEditor(this);
     connect(m_editor, &PolicyEditor::evaluated, this, &DeliveryPolicyPage::updateState);
-    m_error = makeErrorLine(QStringLiteral("deliveryPolicy"), this);
+    m_error = new FieldError(m_editor->findChild<QPlainTextEdit *>(QStringLiteral("policyJson")),
+                             QStringLiteral("deliveryPolicy"), this);
 
     QWidget *centre = m_editor;
     if (isSubscription()) {
@@ -343,8 +344,7 @@ void DeliveryPolicyPage::apply()
 
 void DeliveryPolicyPage::showBrokerError(const QString &message)
 {
-    auto *json = m_editor->findChild<QPlainTextEdit *>(QStringLiteral("policyJson"));
-    showFieldError(json, m_error, message);
+    m_error->setMessage(message);
     if (message.isEmpty())
         return;
     // "…DeliveryPolicy: <field> <problem>; <field> <problem>" (SPEC 10): mark each field named.
@@ -423,7 +423,7 @@ QString DeliveryPolicyPage::message() const
 
 QString DeliveryPolicyPage::brokerError() const
 {
-    return m_error->isHidden() ? QString() : m_error->text();
+    return m_error->message();
 }
 
 QString DeliveryPolicyPage::overrideNote() const

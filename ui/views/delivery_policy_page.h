@@ -15,6 +15,8 @@ class QTableWidget;
 
 namespace relaydesk {
 
+class FieldError;
+
 class ApplyBar;
 class BrokerEngine;
 class BrokerService;
@@ -92,7 +94,7 @@ private:
     QLabel *m_fixedNote = nullptr;
     QTableWidget *m_effective = nullptr;
     QLabel *m_override = nullptr;
-    QLabel *m_error = nullptr;
+    FieldError *m_error = nullptr;
     ChangedElsewhereBanner *m_banner = nullptr;
     ApplyBar *m_bar = nullptr;
     bool m_busy = false;

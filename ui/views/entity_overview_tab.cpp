@@ -164,6 +164,16 @@ void EntityOverviewTab::collectRows()
             addRow(tr("Protocol:"), QString::fromStdString(s->protocol));
             addRow(tr("Endpoint:"), QString::fromStdString(s->endpoint));
             addRow(tr("Status:"), s->pending ? tr("waiting for confirmation") : tr("confirmed"));
+            if (s->protocol != "sqs") {
+                QString deliveries = tr("%1 delivered · %2 pending")
+                                         .arg(QLocale().toString(s->delivered), QLocale().toString(s->pendingDeliveries));
+                if (!s->lastOutcome.empty())
+                    deliveries += s->lastHttpStatus ? tr(" · last attempt: %1 (HTTP %2)")
+                                                          .arg(QString::fromStdString(s->lastOutcome))
+                                                          .arg(*s->lastHttpStatus)
+                                                    : tr(" · last attempt: %1").arg(QString::fromStdString(s->lastOutcome));
+                addRow(tr("Deliveries:"), deliveries);
+            }
         }
         return;
     }

@@ -3,7 +3,6 @@
 
 #include "views/field_issue_marker.h"
 
-#include <QLabel>
 
 namespace relaydesk {
 namespace {
@@ -28,25 +27,30 @@ qsizetype wholeWordAt(const QString &text, const QString &name)
 
 } // namespace
 
-QLabel *makeErrorLine(const QString &name, QWidget *parent)
+FieldError::FieldError(QWidget *field, QWidget *parent)
+    : FieldError(field, field ? field->objectName() : QString(), parent)
 {
-    auto *line = new QLabel(parent);
-    line->setObjectName(name + QStringLiteral("Error"));
-    line->setWordWrap(true);
-    line->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    line->setStyleSheet(QStringLiteral("color: #d93025;"));   // the policy editor's error colour
-    line->hide();
-    return line;
 }
 
-void showFieldError(QWidget *input, QLabel *line, const QString &message)
+FieldError::FieldError(QWidget *field, const QString &name, QWidget *parent) : QLabel(parent), m_field(field)
 {
-    if (input)
-        FieldIssueMarker::mark(input, message.isEmpty() ? QString() : QStringLiteral("error"), message);
-    if (line) {
-        line->setText(message);
-        line->setVisible(!message.isEmpty());
-    }
+    setObjectName(name + QStringLiteral("Error"));
+    setWordWrap(true);
+    setTextFormat(Qt::PlainText);
+    setTextInteractionFlags(Qt::TextSelectableByMouse);
+    hide();
+}
+
+void FieldError::setMessage(const QString &message)
+{
+    m_message = message;
+    if (m_field)
+        FieldIssueMarker::mark(m_field, message.isEmpty() ? QString() : QStringLiteral("error"), message);
+    // The field's frame carries the colour; the sign marks the line in every palette.
+    setText(message.isEmpty() ? QString() : QStringLiteral("\u26a0 ") + message);
+    setVisible(!message.isEmpty());
+    if (!message.isEmpty() && m_field && m_field->isVisible())
+        m_field->setFocus(Qt::OtherFocusReason);
 }
 
 QString attributeNamedIn(const QString &message, const QStringList &names)

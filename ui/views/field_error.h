@@ -1,23 +1,37 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QLabel>
 #include <QString>
 #include <QStringList>
 
-class QLabel;
-class QWidget;
-
 namespace relaydesk {
 
-// Errors at the place of the problem (WINDOW.md "Feel"): the input gets the
-// FieldIssueMarker frame and the line under it the broker's message verbatim.
-// GUI thread only.
+// Errors at the place of the problem (WINDOW.md "Feel"): the line under one
+// input that says what is wrong with it — the broker's message verbatim, as
+// plain text, selectable — while the input wears the FieldIssueMarker frame.
+// Hidden while the field is fine. With no field it is the message line of a
+// whole form (a refusal that names no field). Its objectName is NAME
+// "Error" (NAME: the field's objectName unless given). Owned by its parent
+// widget; GUI thread only.
+class FieldError final : public QLabel {
+    Q_OBJECT
+public:
+    FieldError(QWidget *field, QWidget *parent);
+    FieldError(QWidget *field, const QString &name, QWidget *parent);
 
-// A hidden, word-wrapped, selectable error line (objectName "NAMEError") in
-// the editor's error colour, owned by `parent`.
-QLabel *makeErrorLine(const QString &name, QWidget *parent);
-// Shows `message` at `input` and in `line`; an empty message clears both.
-void showFieldError(QWidget *input, QLabel *line, const QString &message);
+    // Shows `message` under the field and frames the field; an empty message
+    // clears both and hides the line. A shown message gives the field the focus.
+    void setMessage(const QString &message);
+    void clearMessage() { setMessage({}); }
+    // The message shown (without the warning sign); empty when hidden.
+    const QString &message() const { return m_message; }
+    QWidget *field() const { return m_field; }
+
+private:
+    QWidget *m_field = nullptr;
+    QString m_message;
+};
 
 // Which of `names` (attribute or parameter names) a broker error message is
 // about: the one it names as a whole word ("… parameter VisibilityTimeout …",

@@ -17,7 +17,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollBar>
-#include <QSortFilterProxyModel>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
@@ -39,9 +39,6 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
 {
     setObjectName(QStringLiteral("queueMessagesPage"));
     m_model = new MessageBrowseModel(service, engine, queueName, this);
-    m_sorted = new QSortFilterProxyModel(this);
-    m_sorted->setSourceModel(m_model);
-    m_sorted->setSortRole(MessageBrowseModel::SortRole);
 
     auto *searchLabel = new QLabel(tr("&Search:"), this);
     m_search = new QLineEdit(this);
@@ -68,6 +65,11 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
     m_moveBack = button(tr("&Move dead letters back…"), "moveDeadLettersBack",
                         tr("Move the messages of this dead-letter queue back to their source queues"));
     m_moveBack->setVisible(false);
+    m_searchFurther = button(tr("Search &further"), "searchFurther",
+                             tr("Examine the next %1 messages for the search")
+                                 .arg(QLocale().toString(MessageBrowseModel::kSearchScanRows)));
+    m_searchFurther->setVisible(false);
+    connect(m_searchFurther, &QPushButton::clicked, m_model, &MessageBrowseModel::continueSearch);
     connect(m_send, &QPushButton::clicked, this, &QueueMessagesPage::openSendDialog);
     connect(m_purge, &QPushButton::clicked, this, &QueueMessagesPage::purge);
     connect(m_cancelScheduled, &QPushButton::clicked, this, &QueueMessagesPage::cancelSelectedScheduled);
@@ -76,26 +78,34 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("messages"));
     m_table->setAccessibleName(tr("Messages"));
-    m_table->setModel(m_sorted);
+    m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(-1, Qt::AscendingOrder);   // storage order until a header is clicked
+    m_table->setSortingEnabled(true);   // the model sorts the whole queue, by Sent only
+    m_table->sortByColumn(MessageBrowseModel::SentColumn, Qt::AscendingOrder);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->setTabKeyNavigation(false);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     QHeaderView *header = m_table->horizontalHeader();
+    connect(header, &QHeaderView::sortIndicatorChanged, this, [this, header](int column, Qt::SortOrder) {
+        if (MessageBrowseModel::isSortable(column))
+            return;
+        const QSignalBlocker quiet(header);   // a column that does not sort keeps no indicator
+        header->setSortIndicator(MessageBrowseModel::SentColumn, m_model->sortOrder());
+    });
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setStretchLastSection(false);
     header->setSectionResizeMode(MessageBrowseModel::BodyColumn, QHeaderView::Stretch);
-    header->resizeSection(MessageBrowseModel::StateColumn, 200);
-    header->resizeSection(MessageBrowseModel::CountdownColumn, 180);
-    header->resizeSection(MessageBrowseModel::IdColumn, 150);
+    // Narrow enough that the body keeps room beside the tree dock; it takes what is left.
+    header->setMinimumSectionSize(60);
+    header->resizeSection(MessageBrowseModel::StateColumn, 160);
+    header->resizeSection(MessageBrowseModel::CountdownColumn, 150);
+    header->resizeSection(MessageBrowseModel::IdColumn, 130);
     header->resizeSection(MessageBrowseModel::SentColumn, 170);
     header->resizeSection(MessageBrowseModel::ReceivesColumn, 70);
-    header->resizeSection(MessageBrowseModel::GroupColumn, 80);
+    header->resizeSection(MessageBrowseModel::GroupColumn, 70);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
         showSelected();
         updateActions();
@@ -109,6 +119,7 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
     auto *bar = new QHBoxLayout;
     bar->addWidget(searchLabel);
     bar->addWidget(m_search, 1);
+    bar->addWidget(m_searchFurther);
     bar->addWidget(m_send);
     bar->addWidget(m_purge);
     bar->addWidget(m_cancelScheduled);
@@ -148,7 +159,7 @@ bool QueueMessagesPage::selectMessage(const QString &messageId)
     const int row = m_model->rowOf(messageId);
     if (row < 0)
         return false;
-    const QModelIndex index = m_sorted->mapFromSource(m_model->index(row, 0));
+    const QModelIndex index = m_model->index(row, 0);
     m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_table->scrollTo(index);
     return true;
@@ -157,7 +168,7 @@ bool QueueMessagesPage::selectMessage(const QString &messageId)
 int QueueMessagesPage::selectedSourceRow() const
 {
     const QModelIndex current = m_table->selectionModel()->currentIndex();
-    return current.isValid() ? m_sorted->mapToSource(current).row() : -1;
+    return current.isValid() ? current.row() : -1;
 }
 
 void QueueMessagesPage::showSelected()
@@ -194,8 +205,12 @@ void QueueMessagesPage::updateStatus()
                        ? (one ? tr("1 message loaded") : tr("%1 messages loaded").arg(count))
                        : (one ? tr("1 message matches “%1”").arg(m_model->search())
                               : tr("%1 messages match “%2”").arg(count, m_model->search()));
-    if (!m_model->atEnd())
+    if (m_model->isSearchPaused())
+        text += tr(" · searched %1 of %2 messages — Search further goes on")
+                    .arg(QLocale().toString(m_model->searchedCount()), QLocale().toString(m_model->queueTotal()));
+    else if (!m_model->atEnd())
         text += tr(" · more load as you scroll");
+    m_searchFurther->setVisible(m_model->isSearchPaused());
     if (m_model->isLoading())
         text += tr(" · reading…");
     m_status->setText(text + tr(" · browsing does not receive"));
@@ -209,16 +224,8 @@ void QueueMessagesPage::tick()
         return;
     int last = m_table->rowAt(height - 1);
     if (last < 0)
-        last = m_sorted->rowCount() - 1;
-    // Sorted by another column the rows in view are scattered in the model: tick their span.
-    int low = std::numeric_limits<int>::max();
-    int high = -1;
-    for (int row = first; row <= last; ++row) {
-        const int source = m_sorted->mapToSource(m_sorted->index(row, 0)).row();
-        low = std::min(low, source);
-        high = std::max(high, source);
-    }
-    m_model->tick(low, high);
+        last = m_model->rowCount() - 1;
+    m_model->tick(first, last);
 }
 
 void QueueMessagesPage::onChanges(const QList<EntityChange> &changes)

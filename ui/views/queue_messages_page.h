@@ -10,7 +10,6 @@
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QSortFilterProxyModel;
 class QTableView;
 class QTimer;
 
@@ -22,8 +21,9 @@ class MessageBrowseModel;
 class MessageViewer;
 
 // The Messages tab of a queue (SPEC 8.4): its messages in every state,
-// browsed without receiving (MessageBrowseModel: paged, live, searchable,
-// sortable by column over what is loaded), the selected message in a
+// browsed without receiving (MessageBrowseModel: paged, live, searchable on
+// Enter with a bounded scan per page — "Search further" reads on — and
+// sortable by Sent over the whole queue), the selected message in a
 // MessageViewer, and the actions on them: Send…, Purge… (confirmed with the
 // count and the queue's name), Cancel scheduled (the selected scheduled
 // message), and — on a dead-letter queue — Move dead letters back….
@@ -71,12 +71,12 @@ private:
     QString m_queueName;
     bool m_deadLetterQueue = false;
     MessageBrowseModel *m_model = nullptr;
-    QSortFilterProxyModel *m_sorted = nullptr;
     QLineEdit *m_search = nullptr;
     QPushButton *m_send = nullptr;
     QPushButton *m_purge = nullptr;
     QPushButton *m_cancelScheduled = nullptr;
     QPushButton *m_moveBack = nullptr;
+    QPushButton *m_searchFurther = nullptr;   // shown while a search is paused at its scan limit
     QTableView *m_table = nullptr;
     MessageViewer *m_viewer = nullptr;
     QLabel *m_status = nullptr;

@@ -56,7 +56,7 @@ TagEditor::TagEditor(QWidget *parent)
     });
     m_add = add;
     m_remove = remove;
-    m_error = makeErrorLine(QStringLiteral("tags"), this);
+    m_error = new FieldError(m_table, QStringLiteral("tags"), this);
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(add);
@@ -100,7 +100,7 @@ TagEditor::Tags TagEditor::tags() const
 
 void TagEditor::showError(const QString &message)
 {
-    showFieldError(m_table, m_error, message);
+    m_error->setMessage(message);
 }
 
 QList<QWidget *> TagEditor::focusChain() const

@@ -6,10 +6,11 @@
 #include <map>
 #include <string>
 
-class QLabel;
 class QTableWidget;
 
 namespace relaydesk {
+
+class FieldError;
 
 // The tags of a queue or topic as an editable key/value table with Add and
 // Remove; rows with an empty key are ignored. The baseline is what setTags()
@@ -39,7 +40,7 @@ private:
     QTableWidget *m_table = nullptr;
     QWidget *m_add = nullptr;
     QWidget *m_remove = nullptr;
-    QLabel *m_error = nullptr;
+    FieldError *m_error = nullptr;
     Tags m_baseline;
     bool m_updating = false;
 };

@@ -37,6 +37,7 @@ private slots:
     void moveBack_toSource_availableAgain();
     void moveBack_toChosenQueue_andLimits();
     void moveBack_notADeadLetterQueue_resourceNotFound();
+    void moveBack_sourceGone_neverTakenAndCounted();
 };
 
 void QueueDeadLetterTest::receivedMaxTimes_movesOnNextReceive_data()
@@ -149,6 +150,32 @@ void QueueDeadLetterTest::moveBack_notADeadLetterQueue_resourceNotFound()
              BrokerErrorCode::ResourceNotFound);
     QCOMPARE(moveDeadLettersBack(broker.db(), "nope", std::nullopt, std::nullopt, at(0)).error().code,
              BrokerErrorCode::QueueDoesNotExist);
+}
+
+void QueueDeadLetterTest::moveBack_sourceGone_neverTakenAndCounted()
+{
+    QueueTestBroker broker;
+    QVERIFY(broker.create("dlq").ok());
+    QVERIFY(broker.create("gone", redrive("dlq", 1)).ok());
+    QVERIFY(broker.create("q", redrive("dlq", 1)).ok());
+    QVERIFY(broker.send("gone", "orphan", at(0)).ok());
+    QVERIFY(broker.send("q", "m", at(0)).ok());
+    for (const char *queue : {"gone", "q"}) {
+        QCOMPARE(broker.receiveBodies(queue, 1, at(0), 0).size(), 1);
+        QCOMPARE(broker.receiveBodies(queue, 1, at(1)), QStringList{});
+    }
+    QVERIFY(broker.unit([&] { return QueueCatalog(broker.db(), broker.identity()).deleteQueue("gone"); }).ok());
+    // A chunk of one takes the movable message, not the orphan before it; the orphan is counted as left.
+    Result<MessageMoveOutcome> moved =
+        broker.unit([&] { return moveDeadLettersBack(broker.db(), "dlq", std::nullopt, std::int64_t(1), at(2)); });
+    QVERIFY(moved.ok());
+    QCOMPARE(moved->moved, 1);
+    QCOMPARE(moved->failed, 1);
+    Result<MessageMoveOutcome> again =
+        broker.unit([&] { return moveDeadLettersBack(broker.db(), "dlq", std::nullopt, std::int64_t(1), at(2)); });
+    QCOMPARE(again->moved, 0);
+    QCOMPARE(again->failed, 1);
+    QCOMPARE(broker.receiveBodies("q", 1, at(3)), QStringList{"m"});
 }
 
 QTEST_GUILESS_MAIN(QueueDeadLetterTest)
