@@ -26,6 +26,7 @@
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QToolBar>
 #include <QToolButton>
 
@@ -52,6 +53,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_actions = new EntityActions(this);
     connect(m_actions, &EntityActions::statusMessage, this,
             [this](const QString &message) { statusBar()->showMessage(message, 8000); });
+    connect(m_actions, &EntityActions::openRequested, this, &MainWindow::openEntity);
     m_pages = new QStackedWidget(this);
     m_pages->setObjectName(QStringLiteral("entityPages"));
     m_dashboard = new DashboardPage(*m_actions, m_pages);
@@ -270,6 +272,28 @@ void MainWindow::showEntity(const EntityRef &ref)
     m_pages->setCurrentWidget(m_page);
     m_wantedEntity = {};
     QSettings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk")).setValue(QLatin1String(kEntityKey), entityRefKey(ref));
+}
+
+void MainWindow::openEntity(const EntityRef &ref, const QString &tab)
+{
+    m_wantedTab = tab;
+    if (m_panel->selectEntity(ref)) {
+        m_wantedEntity = {};
+        showWantedTab();
+        return;
+    }
+    m_wantedEntity = ref;
+}
+
+void MainWindow::showWantedTab()
+{
+    if (!m_page || m_wantedTab.isEmpty())
+        return;
+    QTabWidget *tabs = m_page->tabs();
+    for (int i = 0; i < tabs->count(); ++i)
+        if (tabs->widget(i)->objectName() == m_wantedTab)
+            tabs->setCurrentIndex(i);
+    m_wantedTab.clear();
 }
 
 void MainWindow::onEntityRemoved(const EntityRef &ref)

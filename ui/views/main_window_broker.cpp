@@ -61,8 +61,10 @@ bool MainWindow::startBroker(const ServeOptions &options)
     connect(m_model, &EntityTreeModel::entityRemoved, this, &MainWindow::onEntityRemoved);
     connect(m_model, &EntityTreeModel::refreshed, this, [this] {
         showBrokerState();
-        if (!m_wantedEntity.isNull() && m_panel->selectEntity(m_wantedEntity))
+        if (!m_wantedEntity.isNull() && m_panel->selectEntity(m_wantedEntity)) {
             m_wantedEntity = {};
+            showWantedTab();
+        }
     });
     connect(m_model, &EntityTreeModel::readFailed, this,
             [this](const QString &message) { statusBar()->showMessage(tr("Reading the broker failed: %1").arg(message), 8000); });
