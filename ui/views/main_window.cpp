@@ -8,6 +8,7 @@
 #include "views/clock_toolbar.h"
 #include "views/dashboard_page.h"
 #include "views/entity_actions.h"
+#include "views/entity_dialogs.h"
 #include "views/entity_page.h"
 #include "views/entity_tree_panel.h"
 #include "views/policy_editor_window.h"
@@ -321,8 +322,14 @@ QStringList MainWindow::recentDatabases() const
 
 void MainWindow::showPolicyEditor()
 {
-    if (!m_policyEditor)
+    if (!m_policyEditor) {
         m_policyEditor = new PolicyEditorWindow(this);
+        connect(m_policyEditor, &PolicyEditorWindow::tryPolicyRequested, this, [this](const QString &json) {
+            if (m_host)
+                openTryPolicyDialog(*m_host, *m_actions, json, m_policyEditor);
+        });
+    }
+    m_policyEditor->tryAction()->setEnabled(m_host != nullptr);
     m_policyEditor->show();
     m_policyEditor->raise();
     m_policyEditor->activateWindow();

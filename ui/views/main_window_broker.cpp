@@ -3,6 +3,8 @@
 // File actions (new/open/recent database, import/export configuration).
 #include "views/main_window.h"
 
+#include "views/policy_editor_window.h"
+
 #include "dialogs/database_problem_dialog.h"
 #include "engine/broker_engine.h"
 #include "models/entity_tree_model.h"
@@ -12,6 +14,7 @@
 #include "views/dashboard_page.h"
 #include "views/entity_actions.h"
 #include "views/entity_tree_panel.h"
+#include "views/policy_editor_window.h"
 
 #include <QFile>
 #include <QFileDialog>
@@ -74,6 +77,8 @@ bool MainWindow::startBroker(const ServeOptions &options)
     m_clock->setEngine(&m_host->engine(), [model = m_model] { return model->overview().nextVisible; });
     addRecent(options.databasePath);
     showBrokerState();
+    if (m_policyEditor)
+        m_policyEditor->tryAction()->setEnabled(true);
     emit brokerStarted(m_host->endpointUrl());
     return true;
 }
@@ -90,6 +95,8 @@ void MainWindow::stopBroker()
 {
     if (!m_host)
         return;
+    if (m_policyEditor)
+        m_policyEditor->tryAction()->setEnabled(false);
     // Dialogs and pages first: they hold the broker's service and engine.
     for (QDialog *dialog : findChildren<QDialog *>()) {
         if (!qobject_cast<DatabaseProblemDialog *>(dialog))
