@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <variant>
+
 namespace relaydesk::attempt_log {
 
 namespace {
@@ -14,16 +16,137 @@ constexpr std::pair<std::string_view, std::string_view> kKinds[] = {
     {"SubscriptionConfirmation", "subscriptionConfirmation"},
     {"UnsubscribeConfirmation", "unsubscribeConfirmation"}};
 
-// The first condition of a query: one subscription, a topic's (ARNs
-// between "TOPIC:" and "TOPIC;", ';' being the character after ':'), or all.
-// ?1 and ?7 are always bound so the three texts take the same parameters.
-const char *arnCondition(const AttemptQuery &query)
+constexpr std::string_view kOutcomes[] = {"delivered", "retryable", "permanent", "timeout", "connectionError",
+                                          "throttled-wait"};
+constexpr std::string_view kPhases[] = {"initial", "immediate", "preBackoff", "backoff", "postBackoff"};
+constexpr std::string_view kStatusClasses[] = {"2xx", "3xx", "4xx", "5xx", "none"};
+
+template <std::size_t N>
+bool oneOf(const std::string_view (&names)[N], std::string_view name)
 {
-    if (query.subscriptionArn)
-        return "subscription_arn = ?1 AND ?7 IS NULL";
-    if (query.topicArn)
-        return "subscription_arn > ?1 AND subscription_arn < ?7";
-    return "?1 IS NULL AND ?7 IS NULL";
+    for (std::string_view known : names) {
+        if (known == name)
+            return true;
+    }
+    return false;
+}
+
+// The WHERE clause of a query with only the conditions it uses (so SQLite
+// picks the index of each: message, subscription, outcome or row id), and
+// the values of its named parameters.
+struct Conditions {
+    std::string where;
+    std::vector<std::pair<const char *, std::variant<std::int64_t, std::string>>> values;
+
+    void add(const char *condition) { where += (where.empty() ? " WHERE " : " AND ") + std::string(condition); }
+    template <class V>
+    void add(const char *condition, const char *name, V value)
+    {
+        add(condition);
+        values.emplace_back(name, std::move(value));
+    }
+};
+
+Conditions conditionsOf(const AttemptQuery &query)
+{
+    Conditions conditions;
+    if (query.subscriptionArn) {
+        conditions.add("subscription_arn = :subscription", ":subscription", *query.subscriptionArn);
+    } else if (query.topicArn) {
+        // The ARNs of a topic's subscriptions lie between "TOPIC:" and
+        // "TOPIC;" (';' is the character after ':').
+        conditions.add("subscription_arn > :topicFirst", ":topicFirst", *query.topicArn + ":");
+        conditions.add("subscription_arn < :topicEnd", ":topicEnd", *query.topicArn + ";");
+    }
+    if (query.messageId)
+        conditions.add("message_id = :message", ":message", *query.messageId);
+    if (query.kind)
+        conditions.add("kind = :kind", ":kind", *query.kind);
+    if (query.outcome)
+        conditions.add("outcome = :outcome", ":outcome", *query.outcome);
+    if (query.phase)
+        conditions.add("phase = :phase", ":phase", *query.phase);
+    if (query.statusClass) {
+        if (*query.statusClass == "none") {
+            conditions.add("http_status IS NULL");
+        } else {
+            const std::int64_t low = (query.statusClass->front() - '0') * 100;
+            conditions.add("http_status >= :statusLow", ":statusLow", low);
+            conditions.add("http_status < :statusHigh", ":statusHigh", low + 100);
+        }
+    }
+    if (query.since)
+        conditions.add("started_ms >= :since", ":since", toEpochMilliseconds(*query.since));
+    if (query.until)
+        conditions.add("started_ms < :until", ":until", toEpochMilliseconds(*query.until));
+    if (query.afterId)
+        conditions.add("id > :after", ":after", *query.afterId);
+    if (query.beforeId)
+        conditions.add("id < :before", ":before", *query.beforeId);
+    return conditions;
+}
+
+// `sql` (ending in the conditions' WHERE clause and `tail`) prepared and bound.
+Result<CachedStatement> prepareQuery(Database &db, const std::string &sql, const Conditions &conditions,
+                                     std::optional<std::int64_t> limit)
+{
+    Result<CachedStatement> statement = prepareBound(db, sql);
+    if (!statement)
+        return statement.error();
+    for (const auto &[name, value] : conditions.values) {
+        const StoreStatus bound = std::visit([&](const auto &v) { return (*statement)->bind(name, v); }, value);
+        if (!bound.ok())
+            return queue_records::storeFailure(bound);
+    }
+    if (limit) {
+        if (const StoreStatus bound = (*statement)->bind(":limit", *limit); !bound.ok())
+            return queue_records::storeFailure(bound);
+    }
+    return statement;
+}
+
+constexpr const char *kColumns = "SELECT id, message_id, subscription_arn, attempt, phase, planned_ms, started_ms, "
+                                 "duration_ms, http_status, error_kind, outcome, final, kind, redelivery "
+                                 "FROM delivery_attempts";
+
+AttemptRecord readRecord(Statement &row)
+{
+    AttemptRecord record;
+    record.id = row.columnInt64(0);
+    record.messageId = row.columnText(1);
+    record.subscriptionArn = row.columnText(2);
+    record.attempt = row.columnInt64(3);
+    record.phase = row.columnText(4);
+    record.plannedAt = fromEpochMilliseconds(row.columnInt64(5));
+    record.startedAt = fromEpochMilliseconds(row.columnInt64(6));
+    record.durationMs = row.columnInt64(7);
+    if (const std::optional<std::int64_t> status = row.columnOptionalInt64(8))
+        record.httpStatus = static_cast<int>(*status);
+    record.errorKind = row.columnOptionalText(9);
+    record.outcome = row.columnText(10);
+    record.final = row.columnOptionalText(11);
+    record.kind = row.columnText(12);
+    record.redelivery = row.columnInt64(13);
+    return record;
+}
+
+// At most `limit` rows of `query` in its order (limit 0: all of them).
+Result<std::vector<AttemptRecord>> select(Database &db, const AttemptQuery &query, std::size_t limit)
+{
+    const Conditions conditions = conditionsOf(query);
+    std::string sql = kColumns + conditions.where +
+                      (query.order == AttemptOrder::NewestFirst ? " ORDER BY id DESC" : " ORDER BY id");
+    if (limit > 0)
+        sql += " LIMIT :limit";
+    Result<CachedStatement> statement = prepareQuery(
+        db, sql, conditions, limit > 0 ? std::optional<std::int64_t>(static_cast<std::int64_t>(limit)) : std::nullopt);
+    if (!statement)
+        return statement.error();
+    std::vector<AttemptRecord> records;
+    const Status read = forEachRow(**statement, [&](Statement &row) { records.push_back(readRecord(row)); });
+    if (!read)
+        return read.error();
+    return records;
 }
 
 } // namespace
@@ -36,6 +159,10 @@ std::string kindOfDelivery(std::string_view deliveryKind)
     }
     return {};
 }
+
+bool isAttemptOutcome(std::string_view outcome) { return oneOf(kOutcomes, outcome); }
+bool isAttemptPhase(std::string_view phase) { return oneOf(kPhases, phase); }
+bool isStatusClass(std::string_view statusClass) { return oneOf(kStatusClasses, statusClass); }
 
 bool isAttemptKind(std::string_view kind)
 {
@@ -51,11 +178,11 @@ Result<std::int64_t> append(Database &db, const AttemptRecord &record)
     Status stored = executeStatement(
         db,
         "INSERT INTO delivery_attempts (message_id, subscription_arn, kind, attempt, phase, planned_ms, started_ms, "
-        "duration_ms, http_status, error_kind, outcome, final) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "duration_ms, http_status, error_kind, outcome, final, redelivery) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         record.messageId, record.subscriptionArn, record.kind, record.attempt, record.phase, toEpochMilliseconds(record.plannedAt),
         toEpochMilliseconds(record.startedAt), record.durationMs,
         record.httpStatus ? std::optional<std::int64_t>(*record.httpStatus) : std::nullopt, record.errorKind,
-        record.outcome, record.final);
+        record.outcome, record.final, record.redelivery);
     if (!stored)
         return stored.error();
     return db.lastInsertRowId();
@@ -76,55 +203,70 @@ Result<std::optional<std::int64_t>> lastRowOf(Database &db, const std::string &s
 
 Result<std::vector<AttemptRecord>> query(Database &db, const AttemptQuery &query)
 {
-    const auto milliseconds = [](const std::optional<ClockTime> &time) {
-        return time ? std::optional<std::int64_t>(toEpochMilliseconds(*time)) : std::nullopt;
-    };
-    const std::string sql =
-        std::string("SELECT id, message_id, subscription_arn, attempt, phase, planned_ms, started_ms, duration_ms, "
-                    "http_status, error_kind, outcome, final, kind FROM delivery_attempts WHERE ") +
-        arnCondition(query) +
-        " AND (?2 IS NULL OR message_id = ?2) AND (?3 IS NULL OR started_ms >= ?3) AND (?4 IS NULL OR started_ms < ?4) "
-        "AND (?6 IS NULL OR kind = ?6) ORDER BY id LIMIT ?5";
-    std::optional<std::string> first = query.subscriptionArn;
-    std::optional<std::string> topicEnd;
-    if (!first && query.topicArn) {
-        first = *query.topicArn + ":";
-        topicEnd = *query.topicArn + ";";
-    }
+    if (query.limit == 0)
+        return std::vector<AttemptRecord>();
+    return select(db, query, query.limit);
+}
+
+Result<AttemptPage> queryPage(Database &db, const AttemptQuery &query)
+{
+    AttemptPage page;
+    if (query.limit == 0)
+        return page;
+    Result<std::vector<AttemptRecord>> rows = select(db, query, query.limit + 1);
+    if (!rows)
+        return rows.error();
+    page.more = rows->size() > query.limit;
+    if (page.more)
+        rows->pop_back();
+    page.rows = std::move(rows).value();
+    return page;
+}
+
+Result<std::vector<AttemptRecord>> all(Database &db, const AttemptQuery &query)
+{
+    return select(db, query, 0);
+}
+
+Result<std::int64_t> count(Database &db, const AttemptQuery &query)
+{
+    const Conditions conditions = conditionsOf(query);
     Result<CachedStatement> statement =
-        prepareBound(db, sql, first, query.messageId, milliseconds(query.since), milliseconds(query.until),
-                     static_cast<std::int64_t>(query.limit), query.kind, topicEnd);
+        prepareQuery(db, "SELECT count(*) FROM delivery_attempts" + conditions.where, conditions, std::nullopt);
     if (!statement)
         return statement.error();
-    std::vector<AttemptRecord> records;
-    const Status read = forEachRow(**statement, [&](Statement &row) {
-        AttemptRecord record;
-        record.id = row.columnInt64(0);
-        record.messageId = row.columnText(1);
-        record.subscriptionArn = row.columnText(2);
-        record.attempt = row.columnInt64(3);
-        record.phase = row.columnText(4);
-        record.plannedAt = fromEpochMilliseconds(row.columnInt64(5));
-        record.startedAt = fromEpochMilliseconds(row.columnInt64(6));
-        record.durationMs = row.columnInt64(7);
-        if (const std::optional<std::int64_t> status = row.columnOptionalInt64(8))
-            record.httpStatus = static_cast<int>(*status);
-        record.errorKind = row.columnOptionalText(9);
-        record.outcome = row.columnText(10);
-        record.final = row.columnOptionalText(11);
-        record.kind = row.columnText(12);
-        records.push_back(std::move(record));
-    });
-    if (!read)
-        return read.error();
-    return records;
+    Result<bool> row = nextRow(**statement);
+    if (!row)
+        return row.error();
+    return (*statement)->columnInt64(0);
+}
+
+Result<std::optional<std::int64_t>> lastRedeliveryOf(Database &db, const std::string &subscriptionArn,
+                                                     const std::string &messageId)
+{
+    return selectOptionalInt64(
+        db, "SELECT max(redelivery) FROM delivery_attempts WHERE message_id = ? AND subscription_arn = ?", messageId,
+        subscriptionArn);
 }
 
 Result<std::int64_t> prune(Database &db, std::size_t keep)
 {
-    Status deleted = executeStatement(
-        db, "DELETE FROM delivery_attempts WHERE id <= (SELECT max(id) FROM delivery_attempts) - ?",
-        static_cast<std::int64_t>(keep));
+    Result<std::optional<std::int64_t>> newest = selectOptionalInt64(db, "SELECT max(id) FROM delivery_attempts");
+    if (!newest)
+        return newest.error();
+    if (!*newest)
+        return std::int64_t{0};
+    const std::int64_t cutoff = **newest - static_cast<std::int64_t>(keep);
+    // The finished messages (kept for redelivery) whose last row goes.
+    if (Status forgotten = executeStatement(
+            db,
+            "DELETE FROM finished_messages WHERE message_id IN (SELECT message_id FROM delivery_attempts WHERE id <= ?1) "
+            "AND NOT EXISTS (SELECT 1 FROM delivery_attempts a WHERE a.message_id = finished_messages.message_id "
+            "AND a.id > ?1)",
+            cutoff);
+        !forgotten)
+        return forgotten.error();
+    Status deleted = executeStatement(db, "DELETE FROM delivery_attempts WHERE id <= ?", cutoff);
     if (!deleted)
         return deleted.error();
     return static_cast<std::int64_t>(db.changes());
@@ -147,6 +289,8 @@ std::string writeAttemptsJson(const std::vector<AttemptRecord> &records)
         entry["outcome"] = record.outcome;
         entry["final"] = record.final ? nlohmann::ordered_json(*record.final) : nlohmann::ordered_json();
         entry["errorKind"] = record.errorKind ? nlohmann::ordered_json(*record.errorKind) : nlohmann::ordered_json();
+        entry["redelivery"] = record.redelivery;
+        entry["id"] = record.id;
         list.push_back(std::move(entry));
     }
     return nlohmann::ordered_json{{"attempts", list}}.dump();

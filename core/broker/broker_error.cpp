@@ -90,6 +90,8 @@ constexpr Row kRows[] = {
                                  "The length of all the messages put together is more than the limit."}},
     {C::ClockNotVirtual, {"ClockNotVirtual", S::Native, "ClockNotVirtual", "ClockNotVirtual", 409, true,
                           "The clock can only be advanced in virtual mode."}},
+    {C::DeliveryInProgress, {"DeliveryInProgress", S::Native, "DeliveryInProgress", "DeliveryInProgress", 409, true,
+                             "The message is still being delivered to this subscription."}},
     {C::InternalError, {"InternalError", S::Native, "InternalFailure", "InternalError", 500, false,
                         "The request processing has failed because of an internal error."}},
 };

@@ -49,6 +49,7 @@ enum class BrokerErrorCode {
     SnsBatchRequestTooLong,
     // Relaydesk's own (native API; also what an SQS/SNS request gets if it hits one)
     ClockNotVirtual,                // advancing a clock that is not in virtual mode
+    DeliveryInProgress,             // redelivering a message whose delivery is still pending
     InternalError,                  // storage failure or a bug: the operation changed nothing
 };
 

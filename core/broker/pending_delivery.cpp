@@ -28,8 +28,10 @@ Result<std::optional<SubscriptionRecord>> subscriptionById(Database &db, std::in
     return std::optional<SubscriptionRecord>(std::move(page->front()));
 }
 
-// A job with only the subscription's part filled in (see loadJobs); nothing
-// when the subscription is gone.
+} // namespace
+
+namespace pending_deliveries {
+
 Result<std::optional<DeliveryJob>> subscriptionPart(Database &db, const BrokerIdentity &identity,
                                                     std::int64_t subscriptionId)
 {
@@ -63,10 +65,6 @@ Result<std::optional<DeliveryJob>> subscriptionPart(Database &db, const BrokerId
     job.schedule = planSchedule(job.effective.policy.retryOrDefault(), job.effective.policy.dialect);
     return std::optional<DeliveryJob>(std::move(job));
 }
-
-} // namespace
-
-namespace pending_deliveries {
 
 Result<std::vector<PendingDeliveryRow>> earliest(Database &db, std::size_t limit)
 {
@@ -110,7 +108,7 @@ Result<std::vector<std::optional<DeliveryJob>>> loadJobs(Database &db, const Bro
         Result<std::optional<CachedStatement>> row = selectRow(
             db,
             "SELECT p.attempt, p.due_ms, p.first_attempt_ms, p.expires_at_ms, m.kind, m.message_id, m.subject, m.body, "
-            "m.attributes, m.published_ms FROM pending_deliveries p JOIN published_messages m ON m.id = p.published_id "
+            "m.attributes, m.published_ms, p.redelivery FROM pending_deliveries p JOIN published_messages m ON m.id = p.published_id "
             "WHERE p.subscription_id = ? AND p.published_id = ?",
             key.subscriptionId, key.publishedId);
         if (!row)
@@ -132,6 +130,7 @@ Result<std::vector<std::optional<DeliveryJob>>> loadJobs(Database &db, const Bro
         job.message = found.columnText(7);
         job.attributes = queue_records::readMessageAttributes(found.columnText(8));
         job.published = fromEpochMilliseconds(found.columnInt64(9));
+        job.redelivery = found.columnInt64(10);
         row->reset(); // give the statement back before the next queries
         jobs.emplace_back(std::move(job));
     }

@@ -44,6 +44,7 @@ struct DeliveryJob {
     ClockTime due{};
     std::optional<ClockTime> firstAttempt;
     std::optional<ClockTime> expiresAt;
+    std::int64_t redelivery = 0;             // 0: the publish's delivery; n: the n-th redelivery
 
     std::string subscriptionArn;
     std::string topicArn;
@@ -81,6 +82,11 @@ struct DeliveryRequest {
 // same thread. Store failures come back as InternalError.
 namespace pending_deliveries {
 
+// A job with only the subscription's part filled in (ARNs, endpoint,
+// redrive target, effective policy and its schedule); nothing when the
+// subscription is gone.
+Result<std::optional<DeliveryJob>> subscriptionPart(Database &db, const BrokerIdentity &identity,
+                                                    std::int64_t subscriptionId);
 // The earliest `limit` pending deliveries by due time (then key).
 Result<std::vector<PendingDeliveryRow>> earliest(Database &db, std::size_t limit);
 // The jobs of `keys`, in their order; nothing for a row that is gone

@@ -19,6 +19,17 @@ Status removePending(Database &db, PendingDeliveryKey key)
                                           key.subscriptionId, key.publishedId);
         !removed)
         return removed;
+    // A notification whose last delivery ended is kept for redelivery
+    // (finished_messages, pruned with the attempt log).
+    if (Status kept = executeStatement(
+            db,
+            "INSERT OR REPLACE INTO finished_messages (message_id, topic_name, subject, body, attributes, group_id, "
+            "dedup_id, sequence_number, published_ms, kind) SELECT message_id, topic_name, subject, body, attributes, "
+            "group_id, dedup_id, sequence_number, published_ms, kind FROM published_messages WHERE id = ? AND "
+            "kind = 'Notification' AND NOT EXISTS (SELECT 1 FROM pending_deliveries WHERE published_id = ?)",
+            key.publishedId, key.publishedId);
+        !kept)
+        return kept;
     return executeStatement(db,
                             "DELETE FROM published_messages WHERE id = ? AND NOT EXISTS "
                             "(SELECT 1 FROM pending_deliveries WHERE published_id = ?)",
@@ -58,6 +69,7 @@ AttemptRecord logEntryOf(const DeliveryJob &job, ClockTime startedAt)
     entry.subscriptionArn = job.subscriptionArn;
     entry.kind = attempt_log::kindOfDelivery(job.kind);
     entry.attempt = job.attempt;
+    entry.redelivery = job.redelivery;
     entry.phase = phaseOfAttempt(job.schedule, job.attempt);
     entry.plannedAt = job.due;
     entry.startedAt = startedAt;

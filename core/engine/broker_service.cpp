@@ -5,6 +5,8 @@
 #include "broker/topic_lifetime.h"
 #include "engine/broker_service_unit.h"
 
+#include <QThreadPool>
+
 #include <algorithm>
 
 namespace relaydesk {
@@ -28,6 +30,11 @@ void deliver(const QPointer<QObject> &target, bool hasContext, std::function<voi
     }
     if (QObject *object = target.data())
         QMetaObject::invokeMethod(object, std::move(guarded), Qt::QueuedConnection);
+}
+
+void startOnPool(std::function<void()> work)
+{
+    QThreadPool::globalInstance()->start(std::move(work));
 }
 
 namespace {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "broker/attempt_export.h"
+#include "broker/attempt_log.h"
 #include "broker/attribute_text.h"
 #include "broker/broker_identity.h"
 #include "broker/message_browser.h"
@@ -8,7 +10,9 @@
 #include "broker/message_move_task.h"
 #include "broker/message_receiver.h"
 #include "broker/message_sender.h"
+#include "broker/message_timeline.h"
 #include "broker/queue_catalog.h"
+#include "broker/redelivery.h"
 #include "broker/result.h"
 #include "broker/subscription_catalog.h"
 #include "broker/topic_catalog.h"
@@ -193,6 +197,39 @@ public:
     // Reports Changed (subscription).
     void setSubscriptionAttribute(std::string subscriptionArn, std::string attribute, std::string value,
                                   QObject *context, Reply<void> reply);
+
+    // --- The attempt log (broker_service_attempts.cpp; SPEC 4.4, issue 13's
+    // Deliveries page). Reads report nothing; a file database is read on a
+    // pool thread through a read-only connection of its own (as browseQueue),
+    // so a 100 000-row log never holds up the broker thread; an in-memory one
+    // is read as a unit. Live: the delivery worker reports
+    // EntityChange{AttemptsLogged, Subscription, ARN} in the unit that logs
+    // attempts, so a view asks for the rows after its newest id then.
+    //
+    // One page of `query` (AttemptQuery: filters, afterId/beforeId, order,
+    // limit 1–10 000 else InvalidParameterValue); `more` when further rows
+    // match. An ARN no subscription or log row has gives an empty page.
+    void queryAttempts(AttemptQuery query, QObject *context, Reply<AttemptPage> reply);
+    // How many rows match the query's filters and id bounds (limit, order ignored).
+    void countAttempts(AttemptQuery query, QObject *context, Reply<std::int64_t> reply);
+    // Every row matching `query`'s filters and id bounds (not only one page:
+    // limit is ignored; the log's retention bounds it), in its order, as one
+    // document of `format` (attempt_export).
+    void exportAttempts(AttemptQuery query, AttemptExportFormat format, QObject *context,
+                        Reply<std::string> reply);
+    // The same, written to the file `path` (replaced) on the pool thread; the
+    // reply is the number of rows written. InternalError names a file that
+    // cannot be written.
+    void exportAttemptsToFile(AttemptQuery query, AttemptExportFormat format, std::string path, QObject *context,
+                              Reply<std::int64_t> reply);
+    // A message's deliveries to one subscription against the planned
+    // schedule (message_timeline::read; SnsNotFound when nothing is logged).
+    void messageTimeline(std::string subscriptionArn, std::string messageId, QObject *context,
+                         Reply<MessageTimeline> reply);
+    // Sends a finished message to the subscription again as a new delivery
+    // (redelivery::start for the rules and errors). Reports
+    // Changed (subscription) and wakes the delivery worker after the commit.
+    void redeliver(std::string subscriptionArn, std::string messageId, QObject *context, Reply<Redelivery> reply);
 
     struct State; // shared with callbacks on the broker thread
 

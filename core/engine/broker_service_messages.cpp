@@ -6,9 +6,6 @@
 #include "broker/message_sender.h"
 #include "store/database.h"
 
-#include <QPointer>
-#include <QThreadPool>
-
 #include <algorithm>
 
 namespace relaydesk {
@@ -99,10 +96,6 @@ void BrokerService::changeMessageVisibilityBatch(std::string queueName,
         context, std::move(reply));
 }
 
-// A file database is browsed on a pool thread through a read-only connection
-// of its own (ARCHITECTURE: browse never waits for or holds up the broker
-// thread's write transaction; it sees what is committed). An in-memory one
-// has no second connection: it is browsed as a unit.
 void BrokerService::browseQueue(std::string queueName, std::optional<std::int64_t> after, int pageSize,
                                 QObject *context, Reply<BrowsePage> reply)
 {
@@ -112,37 +105,10 @@ void BrokerService::browseQueue(std::string queueName, std::optional<std::int64_
 void BrokerService::browseQueue(std::string queueName, std::optional<std::int64_t> after, int pageSize,
                                 std::string search, QObject *context, Reply<BrowsePage> reply)
 {
-    const std::string &path = m_state->engine.databasePath();
-    if (path != ":memory:" && !path.empty()) {
-        const QPointer<QObject> target(context);
-        const bool hasContext = context != nullptr;
-        BrokerEngine &engine = m_state->engine;   // only used without a context (tests, on the broker thread)
-        const ClockTime now = engine.clock().now();
-        QThreadPool::globalInstance()->start([&engine, path, now, queueName = std::move(queueName), after, pageSize,
-                                              search = std::move(search), target, hasContext,
-                                              reply = std::move(reply)]() mutable {
-            DatabaseOptions options;
-            options.mode = OpenMode::ReadOnly;
-            options.checkIntegrity = false;   // the writer checked it on open
-            auto reader = Database::open(path, options);
-            auto page = std::make_shared<std::optional<Result<BrowsePage>>>();
-            if (!reader.ok())
-                page->emplace(BrokerError(BrokerErrorCode::InternalError, reader.status().message()));
-            else
-                page->emplace(relaydesk::browseQueue(**reader, queueName, now, after, pageSize, search));
-            auto answer = [reply = std::move(reply), page] { reply(std::move(**page)); };
-            if (hasContext)
-                service_unit::deliver(target, true, std::move(answer));
-            else
-                engine.post(std::move(answer));   // null context: replies come on the broker thread
-        });
-        return;
-    }
-    run<BrowsePage>(
+    readCommitted<BrowsePage>(
         m_state,
-        [queueName = std::move(queueName), after, pageSize, search = std::move(search)](
-            UnitContext &unit, State &, std::vector<std::string> &) -> Result<BrowsePage> {
-            return relaydesk::browseQueue(unit.database(), queueName, unit.now(), after, pageSize, search);
+        [queueName = std::move(queueName), after, pageSize, search = std::move(search)](Database &db, ClockTime now) {
+            return relaydesk::browseQueue(db, queueName, now, after, pageSize, search);
         },
         context, std::move(reply));
 }

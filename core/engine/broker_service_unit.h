@@ -11,6 +11,7 @@
 #include "engine/clock_scheduler.h"
 #include "engine/unit_context.h"
 #include "engine/waiter_registry.h"
+#include "store/database.h"
 
 #include <QMetaObject>
 #include <QObject>
@@ -76,6 +77,8 @@ using Body = std::function<Result<T>(UnitContext &, BrokerService::State &, std:
 // Calls `call` on `target`'s thread (dropped when it is gone), or at once
 // without a context. Nothing `call` throws escapes.
 void deliver(const QPointer<QObject> &target, bool hasContext, std::function<void()> call);
+// Runs `work` on the global thread pool.
+void startOnPool(std::function<void()> work);
 // The earliest lifetime work due after `now` (queues and topics).
 Result<std::optional<ClockTime>> lifetimeDue(Database &db, ClockTime now);
 // Broker thread: moves the lifetime timer earlier to `due`, if it is.
@@ -118,6 +121,48 @@ void run(const StatePtr &state, Body<T> body, QObject *context, BrokerService::R
             }
             deliver(target, hasContext, [reply, answer] { reply(std::move(**answer)); });
         });
+}
+
+// Any thread: runs the read `read(db, now)` where it never holds up the
+// broker thread. A file database is read on a pool thread through a
+// read-only connection of its own (it sees what is committed; ARCHITECTURE:
+// reads never wait for or block the broker thread's write transaction); an
+// in-memory one has no second connection, so it is read as a unit. The reply
+// goes to `context`'s thread, or (null context) to the broker thread.
+template <class T>
+void readCommitted(const StatePtr &state, std::function<Result<T>(Database &, ClockTime)> read, QObject *context,
+                   BrokerService::Reply<T> reply)
+{
+    const std::string &path = state->engine.databasePath();
+    if (path == ":memory:" || path.empty()) {
+        run<T>(
+            state,
+            [read = std::move(read)](UnitContext &unit, BrokerService::State &, std::vector<std::string> &) {
+                return read(unit.database(), unit.now());
+            },
+            context, std::move(reply));
+        return;
+    }
+    const QPointer<QObject> target(context);
+    const bool hasContext = context != nullptr;
+    BrokerEngine &engine = state->engine;   // only used without a context (tests, on the broker thread)
+    const ClockTime now = engine.clock().now();
+    startOnPool([&engine, path, now, read = std::move(read), target, hasContext, reply = std::move(reply)]() mutable {
+        DatabaseOptions options;
+        options.mode = OpenMode::ReadOnly;
+        options.checkIntegrity = false;   // the writer checked it on open
+        auto reader = Database::open(path, options);
+        auto answer = std::make_shared<std::optional<Result<T>>>();
+        if (!reader.ok())
+            answer->emplace(BrokerError(BrokerErrorCode::InternalError, reader.status().message()));
+        else
+            answer->emplace(read(**reader, now));
+        auto call = [reply = std::move(reply), answer] { reply(std::move(**answer)); };
+        if (hasContext)
+            deliver(target, true, std::move(call));
+        else
+            engine.post(std::move(call));   // null context: replies come on the broker thread
+    });
 }
 
 inline BrokerService::Reply<Unit> toStatusReply(BrokerService::Reply<void> reply)

@@ -84,9 +84,12 @@ public:
             const AttemptReport report =
                 reportAttempt(std::move(job), {}, started, result, self->m_jitter, self->m_engine.clock().now());
             self->m_engine.execute(
-                [report](Database &db, ClockTime) -> Result<bool> {
-                    if (Status logged = pending_delivery_outcome::recordOneOff(db, report); !logged)
+                [report](UnitContext &context) -> Result<bool> {
+                    if (Status logged = pending_delivery_outcome::recordOneOff(context.database(), report); !logged)
                         return logged.error();
+                    context.reportChange(EntityChange{EntityChange::Kind::AttemptsLogged,
+                                                      EntityChange::Entity::Subscription,
+                                                      QString::fromStdString(report.job.subscriptionArn)});
                     return true;
                 },
                 nullptr, [hold = std::move(hold)](Result<bool> logged) {
@@ -254,8 +257,10 @@ private:
         m_engine.execute(
             [job, now, arn = QString::fromStdString(job.subscriptionArn)](UnitContext &context) -> Result<bool> {
                 Result<bool> logged = pending_delivery_outcome::recordThrottledWait(context.database(), job, now);
-                if (logged && *logged)
+                if (logged && *logged) {
                     context.reportChange(EntityChange{EntityChange::Kind::CountsChanged, EntityChange::Entity::Subscription, arn});
+                    context.reportChange(EntityChange{EntityChange::Kind::AttemptsLogged, EntityChange::Entity::Subscription, arn});
+                }
                 return logged;
             },
             nullptr, [hold = m_engine.holdAdvance()](Result<bool> logged) {
@@ -351,11 +356,14 @@ private:
     }
 
     // EntityChange{CountsChanged} of the subscription and, when the message
-    // was dead-lettered, of its dead-letter queue.
+    // was dead-lettered, of its dead-letter queue; AttemptsLogged of the
+    // subscription when a row was logged.
     static void reportChanges(UnitContext &context, const AttemptReport &report, const RecordedAttempt &recorded)
     {
-        context.reportChange(EntityChange{EntityChange::Kind::CountsChanged, EntityChange::Entity::Subscription,
-                                          QString::fromStdString(report.job.subscriptionArn)});
+        const QString arn = QString::fromStdString(report.job.subscriptionArn);
+        context.reportChange(EntityChange{EntityChange::Kind::CountsChanged, EntityChange::Entity::Subscription, arn});
+        if (recorded.recorded)
+            context.reportChange(EntityChange{EntityChange::Kind::AttemptsLogged, EntityChange::Entity::Subscription, arn});
         if (recorded.end == DeliveryEnd::DeadLettered && report.job.deadLetterTargetArn) {
             if (const std::optional<ArnParts> queue = splitArn(*report.job.deadLetterTargetArn))
                 context.reportChange(EntityChange{EntityChange::Kind::CountsChanged, EntityChange::Entity::Queue,

@@ -29,12 +29,12 @@ std::optional<Kind> merge(Kind earlier, Kind later)
 
 std::size_t EntityChangeCoalescer::KeyHash::operator()(const Key &key) const
 {
-    return qHash(key.name) ^ (static_cast<std::size_t>(key.entity) * 0x9e3779b97f4a7c15ull);
+    return qHash(key.name) ^ ((static_cast<std::size_t>(key.entity) * 2 + (key.attempts ? 1 : 0)) * 0x9e3779b97f4a7c15ull);
 }
 
 void EntityChangeCoalescer::add(const EntityChange &change)
 {
-    const Key key{change.entity, change.name};
+    const Key key{change.entity, change.name, change.kind == Kind::AttemptsLogged};
     auto found = m_slotOf.find(key);
     if (found == m_slotOf.end()) {
         m_slotOf.emplace(key, m_pending.size());
@@ -43,6 +43,8 @@ void EntityChangeCoalescer::add(const EntityChange &change)
         return;
     }
     EntityChange &slot = m_pending[found->second];
+    if (key.attempts)
+        return; // AttemptsLogged + AttemptsLogged -> AttemptsLogged
     const std::optional<Kind> merged = merge(slot.kind, change.kind);
     if (merged) {
         slot.kind = *merged;

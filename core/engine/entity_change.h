@@ -13,9 +13,11 @@ namespace relaydesk {
 
 // One fact the window's models apply (ARCHITECTURE "Flow of data"): an entity
 // was created, changed (attributes), deleted, or only its message counts
-// moved. Plain value type.
+// moved; or (Subscription only) attempts of it were logged (AttemptsLogged:
+// the Deliveries page and live chart read the rows after their newest id).
+// Plain value type.
 struct EntityChange {
-    enum class Kind { Created, Changed, Deleted, CountsChanged };
+    enum class Kind { Created, Changed, Deleted, CountsChanged, AttemptsLogged };
     enum class Entity { Queue, Topic, Subscription };
 
     Kind kind = Kind::Changed;
@@ -32,6 +34,10 @@ struct EntityChange {
 //   deleted + created           -> changed (it exists again, with new attributes)
 //   anything + deleted          -> deleted
 //   changed + counts, counts + changed -> changed
+// AttemptsLogged is a fact of its own: it merges only with AttemptsLogged of
+// the same subscription (one per burst, however many rows), and neither
+// cancels nor is cancelled by the others (the log outlives its subscription);
+// it keeps the place where it first appeared.
 // Not thread-safe: one owner (the broker thread).
 class EntityChangeCoalescer final {
 public:
@@ -45,6 +51,7 @@ private:
     struct Key {
         EntityChange::Entity entity;
         QString name;
+        bool attempts = false; // an AttemptsLogged slot
         bool operator==(const Key &) const = default;
     };
     struct KeyHash {

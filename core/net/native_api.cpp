@@ -72,8 +72,13 @@ void answerNative(const NativeRequest &request, const NativeContext &context, Re
     NativeReply reply = [channel](NativeAnswer answer) mutable {
         HttpReply http;
         http.status = answer.status;
-        http.contentType = "application/json";
-        http.body = QByteArray::fromStdString(jsonText(answer.body));
+        if (answer.rawBody) {
+            http.contentType = QByteArray::fromStdString(answer.rawContentType);
+            http.body = QByteArray::fromStdString(*answer.rawBody);
+        } else {
+            http.contentType = "application/json";
+            http.body = QByteArray::fromStdString(jsonText(answer.body));
+        }
         channel.send(http);
     };
     using Route = bool (*)(const NativeRequest &, const NativeContext &, const NativeReply &);

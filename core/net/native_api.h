@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <variant>
 #include <string>
 #include <vector>
@@ -36,8 +37,15 @@ struct NativeRequest {
 // An answer: status and JSON — 200/201 with the resource, or ≥ 400 with
 // {"error": CODE, "message": …}.
 struct NativeAnswer {
+    NativeAnswer(int answerStatus = 200, nlohmann::json answerBody = nlohmann::json::object())
+        : status(answerStatus), body(std::move(answerBody)) {}
+
     int status = 200;
     nlohmann::json body = nlohmann::json::object();
+    // A body other than JSON (an export as CSV): sent as it is, with
+    // rawContentType, instead of `body`.
+    std::optional<std::string> rawBody;
+    std::string rawContentType;
 
     static NativeAnswer failure(const BrokerError &error);   // the broker's code and status
     static NativeAnswer failure(int status, std::string code, std::string message);
@@ -76,6 +84,8 @@ bool clock(const NativeRequest &, const NativeContext &, const NativeReply &);
 bool config(const NativeRequest &, const NativeContext &, const NativeReply &);
 // /attempts, /mocks, /signing-certificate (native_delivery_routes.cpp).
 bool deliveries(const NativeRequest &, const NativeContext &, const NativeReply &);
+// /attempts and /attempts/redeliver (native_attempt_routes.cpp).
+bool attempts(const NativeRequest &, const NativeContext &, const NativeReply &);
 bool policies(const NativeRequest &, const NativeContext &, const NativeReply &);
 bool queues(const NativeRequest &, const NativeContext &, const NativeReply &);
 bool topics(const NativeRequest &, const NativeContext &, const NativeReply &);

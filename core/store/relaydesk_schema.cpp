@@ -303,15 +303,44 @@ constexpr std::string_view kSchemaV6 = R"sql(
 CREATE INDEX messages_by_queue ON messages (queue_id);
 )sql";
 
-const std::array<Migration, 6> &migrations()
+// Migration 7: the Deliveries page (issue 13).
+//  - delivery_attempts.redelivery / pending_deliveries.redelivery: which
+//    delivery of a message to a subscription an attempt belongs to (0 = the
+//    publish's, n = the n-th redelivery; attempt numbers restart in each).
+//  - finished_messages: a published message whose last pending delivery
+//    ended, kept for redelivery while the attempt log holds a row of it (the
+//    log's pruning removes it with its last row).
+//  - delivery_attempts_by_outcome: filtering a large log by outcome (the
+//    rare outcomes are the ones looked for) without walking all of it.
+constexpr std::string_view kSchemaV7 = R"sql(
+ALTER TABLE delivery_attempts ADD COLUMN redelivery INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE pending_deliveries ADD COLUMN redelivery INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE finished_messages (
+    id                INTEGER PRIMARY KEY,
+    message_id        TEXT NOT NULL UNIQUE,
+    topic_name        TEXT NOT NULL,
+    subject           TEXT,
+    body              TEXT NOT NULL,
+    attributes        TEXT NOT NULL DEFAULT '{}',
+    group_id          TEXT,
+    dedup_id          TEXT,
+    sequence_number   INTEGER,
+    published_ms      INTEGER NOT NULL,
+    kind              TEXT NOT NULL DEFAULT 'Notification'
+);
+CREATE INDEX delivery_attempts_by_outcome ON delivery_attempts (outcome, id);
+)sql";
+
+const std::array<Migration, 7> &migrations()
 {
-    static const std::array<Migration, 6> list = {
+    static const std::array<Migration, 7> list = {
         Migration{1, "first broker schema", kSchemaV1, {}},
         Migration{2, "FIFO messages by sequence number", kSchemaV2, {}},
         Migration{3, "FIFO topic deduplication, per-delivery expiry", kSchemaV3, {}},
         Migration{4, "delivery kinds, signing keys, message move tasks", kSchemaV4, {}},
         Migration{5, "attempt kinds", kSchemaV5, {}},
         Migration{6, "messages in storage order per queue (browse)", kSchemaV6, {}},
+        Migration{7, "redeliveries, finished messages kept for them, attempts by outcome", kSchemaV7, {}},
     };
     return list;
 }

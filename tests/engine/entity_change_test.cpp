@@ -63,6 +63,38 @@ private slots:
             QCOMPARE(out.front(), change(merged, "t", Entity::Topic));
     }
 
+    // AttemptsLogged is a fact of its own: it merges only with itself and
+    // never cancels or is cancelled; the other kinds merge as without it.
+    void attemptsLogged_data()
+    {
+        QTest::addColumn<QList<Kind>>("added");
+        QTest::addColumn<QList<Kind>>("taken");
+        QTest::newRow("a burst is one") << QList<Kind>{Kind::AttemptsLogged, Kind::AttemptsLogged, Kind::AttemptsLogged}
+                                        << QList<Kind>{Kind::AttemptsLogged};
+        QTest::newRow("beside counts") << QList<Kind>{Kind::CountsChanged, Kind::AttemptsLogged, Kind::CountsChanged}
+                                       << QList<Kind>{Kind::CountsChanged, Kind::AttemptsLogged};
+        QTest::newRow("first seen keeps its place")
+            << QList<Kind>{Kind::AttemptsLogged, Kind::Changed, Kind::AttemptsLogged}
+            << QList<Kind>{Kind::AttemptsLogged, Kind::Changed};
+        QTest::newRow("deleted after it: both") << QList<Kind>{Kind::AttemptsLogged, Kind::Deleted}
+                                                << QList<Kind>{Kind::AttemptsLogged, Kind::Deleted};
+        QTest::newRow("created+deleted cancel, it stays")
+            << QList<Kind>{Kind::Created, Kind::AttemptsLogged, Kind::Deleted} << QList<Kind>{Kind::AttemptsLogged};
+    }
+    void attemptsLogged()
+    {
+        QFETCH(QList<Kind>, added);
+        QFETCH(QList<Kind>, taken);
+        EntityChangeCoalescer coalescer;
+        for (Kind kind : added)
+            coalescer.add(change(kind, "arn:sub", Entity::Subscription));
+        QCOMPARE(coalescer.size(), std::size_t(taken.size()));
+        QList<EntityChange> expected;
+        for (Kind kind : taken)
+            expected.push_back(change(kind, "arn:sub", Entity::Subscription));
+        QCOMPARE(coalescer.take(), expected);
+    }
+
     void differentEntities_keepFirstSeenOrder()
     {
         EntityChangeCoalescer coalescer;

@@ -255,7 +255,8 @@ void EntityAttributesPage::onChanges(const QList<EntityChange> &changes)
             m_gone = true;
             m_banner->showGone(tr("This %1 no longer exists.").arg(kindWord()));
             updateButtons();
-        } else if (change.kind != EntityChange::Kind::CountsChanged) {
+        } else if (change.kind != EntityChange::Kind::CountsChanged &&
+                   change.kind != EntityChange::Kind::AttemptsLogged) {
             m_gone = false;
             if (m_busy)
                 m_recheck = true;   // look again when the load or apply under way is done
