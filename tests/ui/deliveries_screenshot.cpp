@@ -102,6 +102,8 @@ bool run(MainWindow &window, const ScreenshotRun &shots)
     // Delivered at its 21st attempt, in postBackoff.
     if (!QTest::qWaitFor([&] { return page->model()->rowCount() > 0 && page->model()->recordAt(0)->final; }, kWait))
         return fail("the delivery never ended");
+    // Paused, as a person would to look at what happened (the chart follows the clock).
+    window.clockToolbar()->pauseAction()->trigger();
     page->chart()->redraw();
     ok = shootWindow(window, shots.out.filePath(QStringLiteral("deliveries-done.png"))) && ok;
 
@@ -136,6 +138,7 @@ bool run(MainWindow &window, const ScreenshotRun &shots)
     page = deliveriesTab(window);
     if (!page)
         return fail("no Deliveries tab on the topic");
+    window.clockToolbar()->pauseAction()->trigger(); // 600× again
     for (int i = 0; i < 40; ++i)
         if (!publish("try-policy", "{\"batch\": " + std::to_string(i) + "}"))
             return fail("cannot publish the batch");
@@ -143,6 +146,7 @@ bool run(MainWindow &window, const ScreenshotRun &shots)
     // 40 × 9 failed attempts to the failing one.
     if (!QTest::qWaitFor([&] { return page->model()->total() >= 21 + 40 + 40 * 9; }, kWait))
         return fail("the batch's attempts never came");
+    window.clockToolbar()->pauseAction()->trigger();
     page->chart()->redraw();
     ok = shootWindow(window, shots.out.filePath(QStringLiteral("deliveries-aggregated.png"))) && ok;
     if (!page->chart()->isAggregated())

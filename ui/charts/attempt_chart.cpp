@@ -339,7 +339,7 @@ void AttemptChart::drawTracks(std::int64_t xMax)
         series(name, true);
     for (auto &[name, shown] : m_series)
         shown->replace(markers.count(name) ? markers[name] : QList<QPointF>{});
-    fitAxes(yMax, byAttempt ? tr("attempt") : tr("delay before the attempt (s)"));
+    fitAxes(yMax, byAttempt ? tr("attempt") : tr("delay (s)"));
     updateLegend();
 }
 
@@ -392,7 +392,8 @@ void AttemptChart::fitAxes(double yMax, const QString &yTitle)
     m_y->setTickType(QValueAxis::TicksDynamic);
     m_y->setTickAnchor(0);
     m_y->setTickInterval(step);
-    m_y->setRange(0, std::ceil(yMax * 1.08 / step) * step);
+    // A little below 0, so markers at 0 stand clear of the axis.
+    m_y->setRange(-step * 0.12, std::ceil(yMax * 1.08 / step) * step);
     m_y->setLabelFormat(QStringLiteral("%.0f"));
     m_y->setTitleText(yTitle);
     m_x->setTitleText(tr("clock time (UTC)"));

@@ -61,6 +61,17 @@ void AttemptTracks::setWindowMs(std::int64_t windowMs)
     m_buckets.clear(); // other widths; the next rows fill them again
 }
 
+std::int64_t AttemptTracks::bucketMs() const
+{
+    constexpr std::int64_t kWidths[] = {1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000,
+                                        900000, 1800000, 3600000};
+    const std::int64_t least = m_windowMs / kBuckets;
+    for (std::int64_t width : kWidths)
+        if (width >= least)
+            return width;
+    return least;
+}
+
 void AttemptTracks::setSchedule(const QString &subscriptionArn, std::optional<RetrySchedule> schedule)
 {
     if (schedule)

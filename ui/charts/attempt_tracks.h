@@ -68,10 +68,11 @@ public:
                                                             "postBackoff"};
     static int phaseIndex(const QString &phase); // -1 for an unknown phase
 
-    // Attempts in [now − window, now] stay; the bucket width is window / kBuckets.
+    // Attempts in [now − window, now] stay; the bucket width is the first of
+    // 1, 2, 5, 10, 15, 30 s, 1, 2, 5, 10, 15, 30, 60 min at least window / kBuckets.
     void setWindowMs(std::int64_t windowMs);
     std::int64_t windowMs() const { return m_windowMs; }
-    std::int64_t bucketMs() const { return std::max<std::int64_t>(1, m_windowMs / kBuckets); }
+    std::int64_t bucketMs() const;
 
     void setSchedule(const QString &subscriptionArn, std::optional<RetrySchedule> schedule);
     const RetrySchedule *scheduleOf(const QString &subscriptionArn) const;

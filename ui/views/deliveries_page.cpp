@@ -102,16 +102,18 @@ DeliveriesPage::DeliveriesPage(BrokerHost &host, EntityActions &actions, const E
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->horizontalHeader()->resizeSection(AttemptLogModel::MessageIdColumn, 240);
+    m_table->horizontalHeader()->resizeSection(AttemptLogModel::MessageIdColumn, 150);
     for (int column : {AttemptLogModel::PlannedColumn, AttemptLogModel::StartedColumn})
         m_table->horizontalHeader()->resizeSection(column, 170);
     for (int column : {AttemptLogModel::AttemptColumn, AttemptLogModel::DurationColumn, AttemptLogModel::StatusColumn})
         m_table->horizontalHeader()->resizeSection(column, 70);
     m_timeline = new MessageTimelinePanel(lower);
-    lower->setStretchFactor(0, 3);
-    lower->setStretchFactor(1, 2);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
+    lower->setStretchFactor(0, 1);
+    lower->setStretchFactor(1, 1);
+    lower->setSizes({560, 520});
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setSizes({460, 420});
     layout->addWidget(split, 1);
 
     auto *copy = new QAction(tr("Copy Rows"), m_table);
