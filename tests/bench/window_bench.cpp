@@ -18,6 +18,7 @@
 #include "models/entity_tree_model.h"
 #include "net/broker_host.h"
 #include "views/main_window.h"
+#include "window_bench_support.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -40,15 +41,7 @@ namespace {
 
 QElapsedTimer g_sinceStart;
 
-long residentKilobytes()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmRSS:", 0) == 0)
-            return std::stol(line.substr(6));
-    return -1;
-}
+using bench::residentKilobytes;
 
 ServeOptions optionsFor(const QString &path)
 {
@@ -171,27 +164,14 @@ int lateness(const QString &path, int seconds, const QString &loadClient)
                             QStringLiteral("load"), QStringLiteral("--connections"), QStringLiteral("32"),
                             QStringLiteral("--rate"), QStringLiteral("5000"), QStringLiteral("--duration"),
                             QString::number(seconds)});
-    std::vector<double> late;
-    QElapsedTimer clock;
-    clock.start();
-    qint64 due = 10;
-    QTimer probe;
-    probe.setTimerType(Qt::PreciseTimer);
-    probe.setInterval(10);
-    QObject::connect(&probe, &QTimer::timeout, [&] {
-        const qint64 now = clock.elapsed();
-        late.push_back(static_cast<double>(std::max<qint64>(0, now - due)));
-        due = now + 10;
-    });
+    bench::LatenessProbe probe;
     probe.start();
-    QObject::connect(&load, &QProcess::finished, &probe, [&] { QCoreApplication::quit(); });
+    QObject::connect(&load, &QProcess::finished, &window, [&] { QCoreApplication::quit(); });
     QCoreApplication::exec();
     probe.stop();
-    std::sort(late.begin(), late.end());
-    auto at = [&](double q) { return late.empty() ? 0.0 : late[static_cast<std::size_t>(q * (late.size() - 1))]; };
     std::printf("UI lateness under 5000 sends/s through the API: p50 %.1f ms, p99 %.1f ms, max %.1f ms (%zu probes); "
                 "resident %ld MB\n",
-                at(0.5), at(0.99), late.empty() ? 0.0 : late.back(), late.size(), residentKilobytes() / 1024);
+                probe.quantile(0.5), probe.quantile(0.99), probe.max(), probe.probes(), residentKilobytes() / 1024);
     return 0;
 }
 

@@ -4,6 +4,8 @@
 // window_screenshot): the screen's pixels under xvfb-run, or the widget's
 // own rendering when the screen grab comes out blank.
 
+#include "net/serve_options.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QSettings>
@@ -56,6 +58,17 @@ inline bool shootWindow(QWidget &window, const QString &path)
     }
     std::printf("%s (%dx%d)\n", qPrintable(path), pixmap.width(), pixmap.height());
     return true;
+}
+
+// A broker for a screenshot: a database in `dir`, any free port, the virtual clock.
+inline ServeOptions screenshotBrokerOptions(const QTemporaryDir &dir)
+{
+    ServeOptions options;
+    options.databasePath = dir.filePath(QStringLiteral("relaydesk.db"));
+    options.port = 0;
+    options.portGiven = true;
+    options.clockMode = ClockMode::Virtual;
+    return options;
 }
 
 // The common set-up of a screenshot program: OUTDIR and WIDTHxHEIGHT from

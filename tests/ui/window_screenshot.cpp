@@ -94,12 +94,8 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "window_screenshot: the window was never exposed\n");
         return 1;
     }
-    ServeOptions options;
     const QTemporaryDir dir;
-    options.databasePath = dir.filePath(QStringLiteral("relaydesk.db"));
-    options.port = 0;
-    options.portGiven = true;
-    options.clockMode = ClockMode::Virtual;
+    const ServeOptions options = screenshotBrokerOptions(dir);
     if (!window.startBroker(options) || !fill(*window.broker())) {
         std::fprintf(stderr, "window_screenshot: the broker did not start or refused the example entities\n");
         return 1;

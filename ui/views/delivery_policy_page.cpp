@@ -171,9 +171,18 @@ DeliveryPolicyPage::DeliveryPolicyPage(BrokerService &service, BrokerEngine &eng
     connect(m_bar, &ApplyBar::applyRequested, this, &DeliveryPolicyPage::apply);
     connect(m_bar, &ApplyBar::revertRequested, this, &DeliveryPolicyPage::revert);
 
+    m_try = new QPushButton(tr("&Try a Policy…"), this);
+    m_try->setObjectName(QStringLiteral("tryPolicy"));
+    m_try->setToolTip(tr("Subscribe a mock endpoint that fails as scripted with this policy, publish a test "
+                         "message and watch its deliveries"));
+    connect(m_try, &QPushButton::clicked, this, [this] { emit tryPolicyRequested(m_editor->jsonText()); });
+
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_banner);
-    layout->addWidget(m_own);
+    auto *ownRow = new QHBoxLayout;
+    ownRow->addWidget(m_own, 1);
+    ownRow->addWidget(m_try);
+    layout->addLayout(ownRow);
     layout->addWidget(m_fixedNote);
     layout->addWidget(centre, 1);
     layout->addWidget(m_error);

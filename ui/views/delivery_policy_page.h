@@ -11,6 +11,7 @@
 
 class QCheckBox;
 class QLabel;
+class QPushButton;
 class QTableWidget;
 
 namespace relaydesk {
@@ -61,9 +62,14 @@ public:
     bool isModified() const;
     bool isBusy() const { return m_busy; }
 
+    // "Try a Policy…": asks for a trial of the editor's policy (tryPolicyRequested).
+    QPushButton *tryButton() const { return m_try; }
+
 signals:
     // After every load, apply or failure.
     void settled();
+    // Try a Policy… was pressed: the editor's JSON text, as it is now.
+    void tryPolicyRequested(const QString &policyJson);
 
 private:
     void load(bool fromChange, const QString &note = {});
@@ -97,6 +103,7 @@ private:
     FieldError *m_error = nullptr;
     ChangedElsewhereBanner *m_banner = nullptr;
     ApplyBar *m_bar = nullptr;
+    QPushButton *m_try = nullptr;
     bool m_busy = false;
     bool m_gone = false;
     bool m_recheck = false;

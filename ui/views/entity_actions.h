@@ -50,11 +50,17 @@ public:
     QAction *copyUrl() const { return m_copyUrl; }
     QAction *copyArn() const { return m_copyArn; }
 
+    // Asks the window to show `ref`'s page, on the tab whose objectName is
+    // `tab` when given (e.g. "deliveriesPage"): emits openRequested.
+    void requestOpen(const EntityRef &ref, const QString &tab = {}) { emit openRequested(ref, tab); }
+
     // Test hook: answers confirmations instead of a message box.
     void setConfirmForTesting(std::function<bool(const QString &question)> confirm) { m_confirm = std::move(confirm); }
 
 signals:
     void statusMessage(const QString &message);
+    // A page wants another entity shown (requestOpen).
+    void openRequested(const relaydesk::EntityRef &ref, const QString &tab);
 
 private:
     QAction *make(const QString &text, const QString &objectName, const QKeySequence &shortcut, void (EntityActions::*run)());

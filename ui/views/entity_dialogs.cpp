@@ -8,9 +8,12 @@
 #include "dialogs/move_dead_letters_dialog.h"
 #include "dialogs/publish_dialog.h"
 #include "dialogs/send_message_dialog.h"
+#include "dialogs/try_policy_dialog.h"
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
 #include "net/broker_host.h"
+#include "views/entity_actions.h"
+#include "views/policy_trial.h"
 
 #include <QDialog>
 
@@ -64,6 +67,24 @@ QDialog *openPublishDialog(BrokerHost &host, const QString &topicName, QWidget *
 QDialog *openMoveDeadLettersDialog(BrokerHost &host, const QString &deadLetterQueueName, QWidget *parent)
 {
     return showDialog(new MoveDeadLettersDialog(host.service(), host.engine(), deadLetterQueueName, parent));
+}
+
+QDialog *openTryPolicyDialog(BrokerHost &host, EntityActions &actions, const QString &policyJson, QWidget *parent)
+{
+    auto *dialog = new TryPolicyDialog(host.endpointUrl(), parent);
+    auto *trial = new PolicyTrial(host, dialog);
+    QObject::connect(dialog, &TryPolicyDialog::tryRequested, trial, [dialog, trial, policyJson] {
+        PolicyTrialPlan plan = dialog->plan();
+        plan.policyJson = policyJson;
+        trial->start(plan);
+    });
+    QObject::connect(trial, &PolicyTrial::failed, dialog, &TryPolicyDialog::showFailure);
+    QObject::connect(trial, &PolicyTrial::finished, dialog, [dialog, &actions](const QString &subscriptionArn) {
+        dialog->accept();
+        actions.requestOpen(EntityRef{EntityChange::Entity::Subscription, subscriptionArn},
+                            QStringLiteral("deliveriesPage"));
+    });
+    return showDialog(dialog);
 }
 
 } // namespace relaydesk

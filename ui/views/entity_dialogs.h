@@ -9,6 +9,7 @@ class QWidget;
 namespace relaydesk {
 
 class BrokerHost;
+class EntityActions;
 
 // The one place that chooses the dialog of each operation on an entity
 // (create, subscribe, send, publish, move dead letters back). Each opens
@@ -22,6 +23,10 @@ QDialog *openSubscribeDialog(BrokerHost &host, const QString &topicName, QWidget
 QDialog *openSendDialog(BrokerHost &host, const QString &queueName, QWidget *parent);
 QDialog *openPublishDialog(BrokerHost &host, const QString &topicName, QWidget *parent);
 QDialog *openMoveDeadLettersDialog(BrokerHost &host, const QString &deadLetterQueueName, QWidget *parent);
+// "Try a policy" (TryPolicyDialog + PolicyTrial) with `policyJson`; on success
+// the dialog closes and the new subscription's Deliveries tab opens
+// (EntityActions::requestOpen).
+QDialog *openTryPolicyDialog(BrokerHost &host, EntityActions &actions, const QString &policyJson, QWidget *parent);
 
 // "QueueDoesNotExist: The specified queue does not exist." — a broker
 // error's text for a person.

@@ -3,6 +3,8 @@
 
 #include "models/entity_tree_model.h"
 #include "net/broker_host.h"
+#include "views/deliveries_page.h"
+#include "views/entity_dialogs.h"
 #include "views/delivery_policy_page.h"
 #include "views/entity_attributes_page.h"
 #include "views/entity_overview_tab.h"
@@ -23,7 +25,13 @@ void addEntityTabs(QTabWidget &tabs, BrokerHost &host, EntityTreeModel &model, E
                    const EntityRef &ref)
 {
     auto attributes = [&] { return new EntityAttributesPage(host.service(), host.engine(), ref.kind, ref.name, &tabs); };
-    auto policy = [&] { return new DeliveryPolicyPage(host.service(), host.engine(), ref.kind, ref.name, &tabs); };
+    auto policy = [&] {
+        auto *page = new DeliveryPolicyPage(host.service(), host.engine(), ref.kind, ref.name, &tabs);
+        QObject::connect(page, &DeliveryPolicyPage::tryPolicyRequested, page,
+                         [&host, &actions, page](const QString &json) { openTryPolicyDialog(host, actions, json, page); });
+        return page;
+    };
+    auto deliveries = [&] { return new DeliveriesPage(host, actions, ref, &tabs); };
     tabs.addTab(new EntityOverviewTab(host, model, actions, ref, Content::Facts, &tabs), QObject::tr("&Overview"));
     switch (ref.kind) {
     case Entity::Queue:
@@ -37,10 +45,12 @@ void addEntityTabs(QTabWidget &tabs, BrokerHost &host, EntityTreeModel &model, E
         tabs.addTab(policy(), QObject::tr("&Policy"));
         tabs.addTab(new EntityOverviewTab(host, model, actions, ref, Content::Subscriptions, &tabs),
                     QObject::tr("S&ubscriptions"));
+        tabs.addTab(deliveries(), QObject::tr("&Deliveries"));
         break;
     case Entity::Subscription:
         tabs.addTab(attributes(), QObject::tr("&Attributes"));
         tabs.addTab(policy(), QObject::tr("&Policy"));
+        tabs.addTab(deliveries(), QObject::tr("&Deliveries"));
         break;
     }
 }

@@ -13,8 +13,8 @@ class EntityTreeModel;
 
 // The one place that chooses the tabs of an entity's page (WINDOW.md):
 //   queue:        Overview, Attributes, Messages (+ Sources for a dead-letter queue)
-//   topic:        Overview, Attributes, Policy, Subscriptions
-//   subscription: Overview, Attributes, Policy
+//   topic:        Overview, Attributes, Policy, Subscriptions, Deliveries
+//   subscription: Overview, Attributes, Policy, Deliveries
 // Tabs are children of `tabs`; each keeps itself current. GUI thread.
 void addEntityTabs(QTabWidget &tabs, BrokerHost &host, EntityTreeModel &model, EntityActions &actions,
                    const EntityRef &ref);

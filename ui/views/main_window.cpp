@@ -8,6 +8,7 @@
 #include "views/clock_toolbar.h"
 #include "views/dashboard_page.h"
 #include "views/entity_actions.h"
+#include "views/entity_dialogs.h"
 #include "views/entity_page.h"
 #include "views/entity_tree_panel.h"
 #include "views/policy_editor_window.h"
@@ -26,6 +27,7 @@
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QToolBar>
 #include <QToolButton>
 
@@ -52,6 +54,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_actions = new EntityActions(this);
     connect(m_actions, &EntityActions::statusMessage, this,
             [this](const QString &message) { statusBar()->showMessage(message, 8000); });
+    connect(m_actions, &EntityActions::openRequested, this, &MainWindow::openEntity);
     m_pages = new QStackedWidget(this);
     m_pages->setObjectName(QStringLiteral("entityPages"));
     m_dashboard = new DashboardPage(*m_actions, m_pages);
@@ -272,6 +275,28 @@ void MainWindow::showEntity(const EntityRef &ref)
     QSettings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk")).setValue(QLatin1String(kEntityKey), entityRefKey(ref));
 }
 
+void MainWindow::openEntity(const EntityRef &ref, const QString &tab)
+{
+    m_wantedTab = tab;
+    if (m_panel->selectEntity(ref)) {
+        m_wantedEntity = {};
+        showWantedTab();
+        return;
+    }
+    m_wantedEntity = ref;
+}
+
+void MainWindow::showWantedTab()
+{
+    if (!m_page || m_wantedTab.isEmpty())
+        return;
+    QTabWidget *tabs = m_page->tabs();
+    for (int i = 0; i < tabs->count(); ++i)
+        if (tabs->widget(i)->objectName() == m_wantedTab)
+            tabs->setCurrentIndex(i);
+    m_wantedTab.clear();
+}
+
 void MainWindow::onEntityRemoved(const EntityRef &ref)
 {
     if (m_page && m_page->entity() == ref)
@@ -297,8 +322,14 @@ QStringList MainWindow::recentDatabases() const
 
 void MainWindow::showPolicyEditor()
 {
-    if (!m_policyEditor)
+    if (!m_policyEditor) {
         m_policyEditor = new PolicyEditorWindow(this);
+        connect(m_policyEditor, &PolicyEditorWindow::tryPolicyRequested, this, [this](const QString &json) {
+            if (m_host)
+                openTryPolicyDialog(*m_host, *m_actions, json, m_policyEditor);
+        });
+    }
+    m_policyEditor->tryAction()->setEnabled(m_host != nullptr);
     m_policyEditor->show();
     m_policyEditor->raise();
     m_policyEditor->activateWindow();

@@ -67,6 +67,11 @@ public:
     DatabaseProblemDialog *problemDialog() const;
     QStringList recentDatabases() const;
 
+    // Selects `ref` in the tree and shows its page on the tab whose
+    // objectName is `tab` (when given); an entity not in the tree yet is
+    // selected when it appears. EntityActions::requestOpen comes here.
+    void openEntity(const EntityRef &ref, const QString &tab = {});
+
     void saveSettings() const;
     void restoreSettings();
 
@@ -85,6 +90,7 @@ private:
     void showAbout();
     void showPolicyEditor();
     void showEntity(const EntityRef &ref);
+    void showWantedTab();
     void showBrokerState();
     void rebuildRecentMenu();
     // main_window_broker.cpp: the broker's lifetime and the File actions.
@@ -108,6 +114,7 @@ private:
     DashboardPage *m_dashboard = nullptr;
     EntityPage *m_page = nullptr;
     EntityRef m_wantedEntity; // restored from the settings; selected once it is in the tree
+    QString m_wantedTab;      // the tab openEntity asked for
     QToolButton *m_endpoint = nullptr;
     QLabel *m_database = nullptr;
     QLabel *m_brokerState = nullptr;

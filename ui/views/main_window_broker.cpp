@@ -3,6 +3,8 @@
 // File actions (new/open/recent database, import/export configuration).
 #include "views/main_window.h"
 
+#include "views/policy_editor_window.h"
+
 #include "dialogs/database_problem_dialog.h"
 #include "engine/broker_engine.h"
 #include "models/entity_tree_model.h"
@@ -12,6 +14,7 @@
 #include "views/dashboard_page.h"
 #include "views/entity_actions.h"
 #include "views/entity_tree_panel.h"
+#include "views/policy_editor_window.h"
 
 #include <QFile>
 #include <QFileDialog>
@@ -61,8 +64,10 @@ bool MainWindow::startBroker(const ServeOptions &options)
     connect(m_model, &EntityTreeModel::entityRemoved, this, &MainWindow::onEntityRemoved);
     connect(m_model, &EntityTreeModel::refreshed, this, [this] {
         showBrokerState();
-        if (!m_wantedEntity.isNull() && m_panel->selectEntity(m_wantedEntity))
+        if (!m_wantedEntity.isNull() && m_panel->selectEntity(m_wantedEntity)) {
             m_wantedEntity = {};
+            showWantedTab();
+        }
     });
     connect(m_model, &EntityTreeModel::readFailed, this,
             [this](const QString &message) { statusBar()->showMessage(tr("Reading the broker failed: %1").arg(message), 8000); });
@@ -72,6 +77,8 @@ bool MainWindow::startBroker(const ServeOptions &options)
     m_clock->setEngine(&m_host->engine(), [model = m_model] { return model->overview().nextVisible; });
     addRecent(options.databasePath);
     showBrokerState();
+    if (m_policyEditor)
+        m_policyEditor->tryAction()->setEnabled(true);
     emit brokerStarted(m_host->endpointUrl());
     return true;
 }
@@ -88,6 +95,8 @@ void MainWindow::stopBroker()
 {
     if (!m_host)
         return;
+    if (m_policyEditor)
+        m_policyEditor->tryAction()->setEnabled(false);
     // Dialogs and pages first: they hold the broker's service and engine.
     for (QDialog *dialog : findChildren<QDialog *>()) {
         if (!qobject_cast<DatabaseProblemDialog *>(dialog))

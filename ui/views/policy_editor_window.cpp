@@ -38,6 +38,11 @@ PolicyEditorWindow::PolicyEditorWindow(QWidget *parent)
     edit->addMenu(m_editor->presetMenu());
     edit->addMenu(m_editor->schedulePanel()->compareMenu());
     edit->addAction(m_editor->schedulePanel()->clearComparisonAction());
+    QMenu *broker = menuBar()->addMenu(tr("&Broker"));
+    m_try = broker->addAction(tr("&Try a Policy…"), this, [this] { emit tryPolicyRequested(m_editor->jsonText()); });
+    m_try->setObjectName(QStringLiteral("tryPolicyAction"));
+    m_try->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    m_try->setEnabled(false);
     connect(m_editor, &PolicyEditor::statusMessage, this,
             [this](const QString &message) { statusBar()->showMessage(message, 8000); });
     resize(1200, 760);
