@@ -10,6 +10,7 @@
 #include "views/entity_actions.h"
 #include "views/entity_page.h"
 #include "views/entity_tree_panel.h"
+#include "views/mock_endpoints_window.h"
 #include "views/policy_editor_window.h"
 
 #include <QAction>
@@ -188,6 +189,10 @@ void MainWindow::createMenus()
     QAction *editor = tools->addAction(tr("Delivery &Policy Editor…"), this, &MainWindow::showPolicyEditor);
     editor->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
     editor->setObjectName(QStringLiteral("policyEditorAction"));
+    m_mockEndpointsAction = tools->addAction(tr("&Mock Endpoints…"), this, &MainWindow::showMockEndpoints);
+    m_mockEndpointsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+    m_mockEndpointsAction->setObjectName(QStringLiteral("mockEndpointsAction"));
+    m_mockEndpointsAction->setEnabled(false);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
@@ -223,6 +228,7 @@ void MainWindow::createStatusBar()
 
 void MainWindow::showBrokerState()
 {
+    m_mockEndpointsAction->setEnabled(m_host != nullptr);
     if (!m_host) {
         m_endpoint->setText(tr("no endpoint"));
         m_endpoint->setAccessibleName(m_endpoint->text());
@@ -302,6 +308,17 @@ void MainWindow::showPolicyEditor()
     m_policyEditor->show();
     m_policyEditor->raise();
     m_policyEditor->activateWindow();
+}
+
+void MainWindow::showMockEndpoints()
+{
+    if (!m_host)
+        return;
+    if (!m_mockEndpoints)
+        m_mockEndpoints = new MockEndpointsWindow(m_host->mocks(), m_host->endpointUrl(), this);
+    m_mockEndpoints->show();
+    m_mockEndpoints->raise();
+    m_mockEndpoints->activateWindow();
 }
 
 void MainWindow::showAbout()
