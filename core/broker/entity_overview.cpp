@@ -21,6 +21,7 @@ constexpr std::string_view kCounts =
     " count(*) FILTER (WHERE dead_letter_reason IS NOT NULL),"
     " min(visible_at_ms) FILTER (WHERE visible_at_ms > :now)"
     " FROM messages WHERE queue_id = :queue";
+constexpr std::string_view kQueueByName = "SELECT id, name, fifo, dead_letter_queue FROM queues WHERE name = ?";
 constexpr std::string_view kTopics = "SELECT name, fifo FROM topics ORDER BY name";
 constexpr std::string_view kSubscriptions =
     "SELECT t.name, s.uuid, s.protocol, s.endpoint, s.state FROM subscriptions s"
@@ -105,6 +106,27 @@ Result<EntityOverview> readEntityOverview(Database &db, const BrokerIdentity &id
     if (Status read = readQueues(db, toEpochMilliseconds(now), overview); !read)
         return read.error();
     return overview;
+}
+
+Result<std::optional<QueueOverview>> readQueueOverview(Database &db, const std::string &name, ClockTime now)
+{
+    QueueOverview queue;
+    std::int64_t id = 0;
+    {
+        auto row = selectRow(db, kQueueByName, name);
+        if (!row)
+            return row.error();
+        if (!*row)
+            return std::optional<QueueOverview>();
+        Statement &statement = ***row;
+        id = statement.columnInt64(0);
+        queue.name = statement.columnText(1);
+        queue.fifo = statement.columnInt64(2) != 0;
+        queue.deadLetterQueue = statement.columnOptionalText(3);
+    }
+    if (Status read = readCounts(db, id, toEpochMilliseconds(now), queue); !read)
+        return read.error();
+    return std::optional<QueueOverview>(std::move(queue));
 }
 
 } // namespace relaydesk

@@ -72,5 +72,8 @@ struct EntityOverview {
 // Reads the overview at `now`. Reads only (works on a read-only connection);
 // store failures as InternalError. Thread of `db`.
 Result<EntityOverview> readEntityOverview(Database &db, const BrokerIdentity &identity, ClockTime now);
+// One queue's overview by name (isDeadLetterQueue is not worked out: false);
+// empty when there is no such queue. Reads only; thread of `db`.
+Result<std::optional<QueueOverview>> readQueueOverview(Database &db, const std::string &name, ClockTime now);
 
 } // namespace relaydesk

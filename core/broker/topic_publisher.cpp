@@ -56,7 +56,7 @@ Result<std::optional<PublishReceipt>> findDuplicate(Database &db, std::int64_t t
     if (!*row)
         return std::optional<PublishReceipt>{};
     Statement &found = ***row;
-    return std::optional<PublishReceipt>(PublishReceipt{found.columnText(0), found.columnOptionalInt64(1), true});
+    return std::optional<PublishReceipt>(PublishReceipt{found.columnText(0), found.columnOptionalInt64(1), true, {}});
 }
 
 // A fan-out that an SQS queue refused (gone, or the message too large for
@@ -249,7 +249,7 @@ Result<PublishReceipt> TopicPublisher::publishChecked(const TopicRecord &topic, 
     return receipt;
 }
 
-Status TopicPublisher::fanOut(const TopicRecord &topic, const PublishRequest &request, const PublishReceipt &receipt,
+Status TopicPublisher::fanOut(const TopicRecord &topic, const PublishRequest &request, PublishReceipt &receipt,
                               const std::optional<std::string> &dedupId, ClockTime now)
 {
     Result<std::vector<SubscriptionRecord>> subscriptions = subscription_records::ofTopic(*m_db, topic.id, true);
@@ -296,6 +296,8 @@ Status TopicPublisher::fanOut(const TopicRecord &topic, const PublishRequest &re
             }
             if (Status touched = subscription_records::touch(*m_db, subscription.id, now); !touched)
                 return touched;
+            if (!sent->duplicate)
+                receipt.enqueuedInto.push_back(std::move(*queueName));
             continue;
         }
         if (!publishedId) {

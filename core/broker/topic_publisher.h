@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include <vector>
 
 namespace relaydesk {
 
@@ -44,6 +45,7 @@ struct PublishReceipt {
     std::string messageId;
     std::optional<std::int64_t> sequenceNumber;   // FIFO topics only
     bool duplicate = false;
+    std::vector<std::string> enqueuedInto;         // the queues the fan-out enqueued it into (sqs subscriptions)
 };
 
 // Publish and PublishBatch on one topic, with the fan-out in the same
@@ -85,7 +87,7 @@ public:
 private:
     Status check(const TopicRecord &topic, const PublishRequest &request) const;
     Result<PublishReceipt> publishChecked(const TopicRecord &topic, const PublishRequest &request, ClockTime now);
-    Status fanOut(const TopicRecord &topic, const PublishRequest &request, const PublishReceipt &receipt,
+    Status fanOut(const TopicRecord &topic, const PublishRequest &request, PublishReceipt &receipt,
                   const std::optional<std::string> &dedupId, ClockTime now);
 
     Database *m_db = nullptr;

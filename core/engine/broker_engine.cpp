@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "engine/broker_engine.h"
 
+#include "broker/broker_metrics.h"
 #include "engine/broker_thread.h"
 #include "engine/clock_scheduler.h"
+#include "engine/metrics_recording.h"
 #include "engine/waiter_registry.h"
 #include "store/database.h"
 
@@ -28,6 +30,7 @@ BrokerEngine::BrokerEngine(std::unique_ptr<Database> database, WallTimeSource &w
                            QObject *parent)
     : QObject(parent),
       m_clock(std::make_unique<Clock>(wall, options.clockMode, options.clockScale, options.clockStart)),
+      m_metrics(std::make_unique<BrokerMetrics>(*m_clock)),
       m_databasePath(database ? database->path() : std::string()),
       m_thread(new QThread(this))
 {
@@ -37,6 +40,7 @@ BrokerEngine::BrokerEngine(std::unique_ptr<Database> database, WallTimeSource &w
     m_core = new BrokerThread(std::move(database), *m_clock, options.changeInterval, [this](QList<EntityChange> changes) {
         // On the broker thread: emit on the engine's own thread. A post to a
         // deleted engine is dropped by Qt (the engine outlives m_core anyway).
+        refreshStaleQueueDepths(*this);
         QMetaObject::invokeMethod(
             this, [this, changes = std::move(changes)] { emit changesPublished(changes); }, Qt::QueuedConnection);
     });
@@ -78,19 +82,31 @@ void BrokerEngine::submitWork(UnitWork work, UnitDone done)
     }
     BrokerThread *core = m_core;
     Clock *clock = m_clock.get();
-    auto changes = std::make_shared<std::vector<EntityChange>>();
+    struct Committed {
+        std::vector<EntityChange> changes;
+        std::vector<MetricEvent> counts;
+        ClockTime at{};
+    };
+    auto committed = std::make_shared<Committed>();
     std::shared_ptr<void> token = core->acquireWork();
+    BrokerMetrics *metrics = m_metrics.get();
     core->queue().submit(
-        [work = std::move(work), changes, clock](Database &database) -> StoreStatus {
+        [work = std::move(work), committed, clock](Database &database) -> StoreStatus {
             UnitContext context(database, clock->now());
             StoreStatus status = work(context);
-            if (status.ok())
-                *changes = context.takeChanges();
+            if (status.ok()) {
+                committed->changes = context.takeChanges();
+                committed->counts = context.takeCounts();
+                committed->at = context.now();
+            }
             return status;
         },
-        [done = std::move(done), changes, core, token](const StoreStatus &status) {
-            if (status.ok() && !changes->empty())
-                core->noteChanges(*changes);
+        [done = std::move(done), committed, core, token, metrics](const StoreStatus &status) {
+            if (status.ok()) {
+                recordCommitted(*metrics, committed->counts, committed->changes, committed->at);
+                if (!committed->changes.empty())
+                    core->noteChanges(committed->changes);
+            }
             done(status, token);
         });
 }
@@ -228,7 +244,10 @@ void BrokerEngine::notify(std::string key)
 
 void BrokerEngine::publishChanges(std::vector<EntityChange> changes)
 {
-    postToCore([changes = std::move(changes)](BrokerThread &core) { core.noteChanges(changes); });
+    postToCore([this, changes = std::move(changes)](BrokerThread &core) {
+        recordCommitted(*m_metrics, {}, changes, m_clock->now());
+        core.noteChanges(changes);
+    });
 }
 
 void BrokerEngine::flushChanges()

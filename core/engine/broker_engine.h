@@ -26,6 +26,7 @@
 
 namespace relaydesk {
 
+class BrokerMetrics;
 class BrokerThread;
 class ClockScheduler;
 class Database;
@@ -114,6 +115,13 @@ public:
     Status setClockModeAndWait(ClockMode mode, double scale = 1.0);
     // Reading the clock is safe from any thread; change it only through the engine.
     const Clock &clock() const { return *m_clock; }
+    // Any thread: the counters of committed units and the queues' depths
+    // (see BrokerMetrics for what is counted and how fresh the depths are).
+    // The engine records each unit's counts (UnitContext::countQueue/Topic)
+    // and applies its Created/Deleted/CountsChanged after its batch
+    // committed; when it publishes coalesced changes and some queue's depths
+    // are stale, it re-reads them in a unit (refreshQueueDepths).
+    BrokerMetrics &metrics() const { return *m_metrics; }
     // Any thread: the path the write connection was opened with (":memory:"
     // for an in-memory database), for read-only connections (browse).
     const std::string &databasePath() const { return m_databasePath; }
@@ -168,6 +176,7 @@ private:
                  std::shared_ptr<void> workToken);
 
     std::unique_ptr<Clock> m_clock;
+    std::unique_ptr<BrokerMetrics> m_metrics; // borrows m_clock
     const std::string m_databasePath;
     QThread *m_thread = nullptr; // child
     BrokerThread *m_core = nullptr; // owned; lives on m_thread until stop()

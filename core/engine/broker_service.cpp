@@ -160,6 +160,7 @@ Body<ReceiveResult> receiveBody(const std::shared_ptr<Poll> &poll)
             return received;
         if (!received->messages.empty() || !received->deadLetterQueue.empty())
             reportQueueCounts(unit, poll->queueName);
+        unit.countQueue(QueueCounter::Received, poll->queueName, std::int64_t(received->messages.size()));
         if (!received->deadLetterQueue.empty()) {
             reportQueueCounts(unit, received->deadLetterQueue);
             wake.push_back(received->deadLetterQueue);
@@ -279,6 +280,7 @@ void BrokerService::sendMessage(std::string queueName, SendRequest request, QObj
             auto receipt = MessageSender(unit.database(), *state.ids).send(queueName, request, unit.now());
             if (receipt && !receipt->duplicate) {
                 unit.reportChange(change(EntityChange::Kind::CountsChanged, EntityChange::Entity::Queue, queueName));
+                unit.countQueue(QueueCounter::Sent, queueName);
                 wake.push_back(queueName);
             }
             return receipt;
@@ -318,6 +320,7 @@ void BrokerService::deleteMessage(std::string queueName, std::string receiptHand
             if (!deleted)
                 return deleted.error();
             unit.reportChange(change(EntityChange::Kind::CountsChanged, EntityChange::Entity::Queue, queueName));
+            unit.countQueue(QueueCounter::Deleted, queueName);
             return Unit{};
         },
         context, toStatusReply(std::move(reply)));

@@ -34,8 +34,11 @@ void BrokerService::sendMessageBatch(std::string queueName, std::vector<BatchEnt
         [queueName = std::move(queueName), entries = std::move(entries)](
             UnitContext &unit, State &state, std::vector<std::string> &wake) -> Result<Results> {
             auto results = MessageSender(unit.database(), *state.ids).sendBatch(queueName, entries, unit.now());
-            if (results && std::any_of(results->begin(), results->end(),
-                                       [](const auto &entry) { return entry.ok() && !entry.value->duplicate; })) {
+            const auto enqueued = results ? std::count_if(results->begin(), results->end(),
+                                                          [](const auto &entry) { return entry.ok() && !entry.value->duplicate; })
+                                          : 0;
+            unit.countQueue(QueueCounter::Sent, queueName, enqueued);
+            if (enqueued > 0) {
                 reportQueueCounts(unit, queueName);
                 wake.push_back(queueName);
             }
@@ -54,8 +57,11 @@ void BrokerService::deleteMessageBatch(std::string queueName, std::vector<BatchE
                                                                          std::vector<std::string> &) -> Result<Results> {
             auto results =
                 MessageReceiver(unit.database(), *state.ids).deleteMessageBatch(queueName, entries, unit.now());
-            if (results && anySucceeded(*results))
+            if (results && anySucceeded(*results)) {
                 reportQueueCounts(unit, queueName);
+                unit.countQueue(QueueCounter::Deleted, queueName,
+                                std::count_if(results->begin(), results->end(), [](const auto &entry) { return entry.ok(); }));
+            }
             return results;
         },
         context, std::move(reply));

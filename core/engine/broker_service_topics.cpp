@@ -15,6 +15,14 @@ using namespace service_unit;
 
 namespace {
 
+// One message published, and sent into each queue its fan-out enqueued it into.
+void countPublished(UnitContext &unit, const std::string &topicName, const PublishReceipt &receipt)
+{
+    unit.countTopic(TopicCounter::Published, topicName);
+    for (const std::string &queue : receipt.enqueuedInto)
+        unit.countQueue(QueueCounter::Sent, queue);
+}
+
 std::int64_t subscriptionCount(Database &db, const BrokerIdentity &identity, const std::string &topicName)
 {
     auto attributes = TopicCatalog(db, identity).topicAttributes(topicName);
@@ -172,6 +180,7 @@ void BrokerService::publish(std::string topicName, PublishRequest request, QObje
                                .publish(topicName, request, unit.now());
             if (!receipt || receipt->duplicate)
                 return receipt;
+            countPublished(unit, topicName, *receipt);
             auto queues = sqsQueuesOf(unit.database(), state, topicName);
             if (!queues)
                 return queues.error();
@@ -198,6 +207,9 @@ void BrokerService::publishBatch(std::string topicName, std::vector<BatchEntry<P
                     return entry.ok() && !entry.value->duplicate;
                 }))
                 return results;
+            for (const auto &entry : *results)
+                if (entry.ok() && !entry.value->duplicate)
+                    countPublished(unit, topicName, *entry.value);
             auto queues = sqsQueuesOf(unit.database(), state, topicName);
             if (!queues)
                 return queues.error();

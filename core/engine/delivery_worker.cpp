@@ -233,9 +233,11 @@ private:
         const bool confirmationSpent = ready.kind == "SubscriptionConfirmation" && ready.confirmed;
         if (expired || confirmationSpent) {
             m_engine.execute(
-                [ready](Database &db, ClockTime) -> Result<bool> {
-                    if (Status ended = pending_delivery_outcome::endWithoutAttempt(db, ready); !ended)
+                [ready](UnitContext &context) -> Result<bool> {
+                    if (Status ended = pending_delivery_outcome::endWithoutAttempt(context.database(), ready); !ended)
                         return ended.error();
+                    if (!ready.isConfirmation())
+                        context.countTopic(TopicCounter::Discarded, topicNameOf(ready));
                     return true;
                 },
                 nullptr, [self = shared_from_this(), key](Result<bool>) {
@@ -254,8 +256,11 @@ private:
         m_engine.execute(
             [job, now, arn = QString::fromStdString(job.subscriptionArn)](UnitContext &context) -> Result<bool> {
                 Result<bool> logged = pending_delivery_outcome::recordThrottledWait(context.database(), job, now);
-                if (logged && *logged)
+                if (logged && *logged) {
                     context.reportChange(EntityChange{EntityChange::Kind::CountsChanged, EntityChange::Entity::Subscription, arn});
+                    if (!job.isConfirmation())
+                        context.countTopic(TopicCounter::ThrottledWait, topicNameOf(job));
+                }
                 return logged;
             },
             nullptr, [hold = m_engine.holdAdvance()](Result<bool> logged) {
@@ -332,6 +337,7 @@ private:
                     if (!one)
                         return one.error();
                     reportChanges(context, report, *one);
+                    countAttempt(context, report, *one);
                     recorded.push_back(*one);
                 }
                 if (prune) {
@@ -361,6 +367,25 @@ private:
                 context.reportChange(EntityChange{EntityChange::Kind::CountsChanged, EntityChange::Entity::Queue,
                                                   QString::fromStdString(queue->resource)});
         }
+    }
+
+    // BrokerMetrics: a notification's attempt by outcome, and its end when
+    // dead-lettered or discarded, on its topic.
+    static void countAttempt(UnitContext &context, const AttemptReport &report, const RecordedAttempt &recorded)
+    {
+        if (!recorded.recorded || report.job.isConfirmation())
+            return;
+        const std::string topic = topicNameOf(report.job);
+        context.countTopic(topicCounterOf(report.outcome), topic);
+        if (recorded.end)
+            if (const std::optional<TopicCounter> end = topicCounterOf(*recorded.end))
+                context.countTopic(*end, topic);
+    }
+
+    static std::string topicNameOf(const DeliveryJob &job)
+    {
+        const std::optional<ArnParts> arn = splitArn(job.topicArn);
+        return arn ? arn->resource : job.topicArn;
     }
 
     // `recorded` empty: recording failed (warned); the row stays stored and

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "broker/broker_metrics.h"
 #include "broker/clock_time.h"
 #include "engine/entity_change.h"
 
+#include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -13,8 +16,9 @@ class Database;
 
 // What a unit of work sees while it runs on the broker thread, inside its
 // batch's transaction: the write connection, the clock time of the batch,
-// and a place to report the entity changes it makes. The changes are
-// published (coalesced) only if the unit's batch commits.
+// a place to report the entity changes it makes, and one to count what it
+// did for BrokerMetrics. The changes are published (coalesced) and the
+// counts recorded only if the unit's batch commits.
 //
 // Ownership: made by the engine for one unit run; references the Database.
 // Thread: the broker thread, for the duration of the unit only.
@@ -30,10 +34,24 @@ public:
     void reportChange(EntityChange change) { m_changes.push_back(std::move(change)); }
     std::vector<EntityChange> takeChanges() { return std::exchange(m_changes, {}); }
 
+    // Counts `count` of `counter` for a queue or topic (by name).
+    void countQueue(QueueCounter counter, const std::string &queue, std::int64_t count = 1)
+    {
+        if (count > 0)
+            m_counts.push_back(MetricEvent{MetricEvent::Entity::Queue, int(counter), queue, count});
+    }
+    void countTopic(TopicCounter counter, const std::string &topic, std::int64_t count = 1)
+    {
+        if (count > 0)
+            m_counts.push_back(MetricEvent{MetricEvent::Entity::Topic, int(counter), topic, count});
+    }
+    std::vector<MetricEvent> takeCounts() { return std::exchange(m_counts, {}); }
+
 private:
     Database &m_database;
     ClockTime m_now;
     std::vector<EntityChange> m_changes;
+    std::vector<MetricEvent> m_counts;
 };
 
 } // namespace relaydesk

@@ -7,6 +7,7 @@
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
 #include "engine/delivery_worker.h"
+#include "engine/metrics_recording.h"
 #include "net/broker_config.h"
 #include "net/broker_health.h"
 #include "net/broker_http_server.h"
@@ -161,10 +162,13 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
             return problem(BrokerHostProblem::Kind::Config,
                            QStringLiteral("%1: %2").arg(options.configFile, QString::fromStdString(applied.error().message)));
     }
+    refreshQueueDepths(engine, nullptr, {}); // the gauges start from the store
     host->m_worker->start();
     host->m_health->setState(BrokerHealth::State::Ready);
     return host;
 }
+
+BrokerMetrics &BrokerHost::metrics() const { return m_engine->metrics(); }
 
 BrokerHost::~BrokerHost()
 {

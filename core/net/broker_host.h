@@ -16,6 +16,7 @@ namespace relaydesk {
 class BrokerEngine;
 class BrokerHealth;
 class BrokerHttpServer;
+class BrokerMetrics;
 class BrokerService;
 class DeliveryWorker;
 class MockEndpoints;
@@ -60,6 +61,9 @@ public:
     BrokerEngine &engine() const { return *m_engine; }
     BrokerService &service() const { return *m_service; }
     MockEndpoints &mocks() const { return *m_mocks; }
+    // The engine's counters and depths (any thread; see broker/broker_metrics.h):
+    // the window's dashboard reads snapshot(), GET /metrics renders them.
+    BrokerMetrics &metrics() const;
     const BrokerIdentity &identity() const { return m_identity; }
     // "http://HOST:PORT", the endpoint clients use and the ready line prints.
     // (127.0.0.1 for a wildcard bind; the identity's endpoint may be --advertised-url).

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+#include "engine/metrics_recording.h"
+
+#include "broker/entity_overview.h"
+#include "engine/broker_engine.h"
+#include "engine/unit_context.h"
+
+#include <QMetaObject>
+#include <QPointer>
+
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace relaydesk {
+
+namespace {
+
+// What one refresh read, applied after its unit (in unit order with the
+// other units' recordCommitted).
+struct DepthRead {
+    std::optional<EntityOverview> everything;                         // the first refresh
+    std::vector<std::pair<std::string, std::optional<QueueOverview>>> queues; // otherwise: empty = gone
+    ClockTime at{};
+};
+
+Result<DepthRead> readDepths(UnitContext &unit, const BrokerMetrics &metrics)
+{
+    DepthRead read;
+    read.at = unit.now();
+    if (!metrics.entitiesLoaded()) {
+        Result<EntityOverview> overview = readEntityOverview(unit.database(), BrokerIdentity{}, unit.now());
+        if (!overview)
+            return overview.error();
+        read.everything = std::move(*overview);
+        return read;
+    }
+    for (std::string &name : metrics.queuesToRefresh(unit.now())) {
+        Result<std::optional<QueueOverview>> queue = readQueueOverview(unit.database(), name, unit.now());
+        if (!queue)
+            return queue.error();
+        read.queues.emplace_back(std::move(name), std::move(*queue));
+    }
+    return read;
+}
+
+void applyDepths(BrokerMetrics &metrics, const DepthRead &read)
+{
+    if (read.everything) {
+        metrics.loadEntities(*read.everything, read.at);
+        return;
+    }
+    for (const auto &[name, queue] : read.queues) {
+        if (queue)
+            metrics.setDepths(name, queue->counts, queue->nextVisible, read.at);
+        else
+            metrics.removeQueue(name);
+    }
+}
+
+} // namespace
+
+void recordCommitted(BrokerMetrics &metrics, const std::vector<MetricEvent> &counts,
+                     const std::vector<EntityChange> &changes, ClockTime at)
+{
+    metrics.record(counts, at);
+    for (const EntityChange &change : changes) {
+        if (change.entity == EntityChange::Entity::Subscription)
+            continue;
+        const std::string name = change.name.toStdString();
+        const bool queue = change.entity == EntityChange::Entity::Queue;
+        switch (change.kind) {
+        case EntityChange::Kind::Created:
+            if (queue)
+                metrics.markStale(name);
+            else
+                metrics.addTopic(name);
+            break;
+        case EntityChange::Kind::Deleted:
+            if (queue)
+                metrics.removeQueue(name);
+            else
+                metrics.removeTopic(name);
+            break;
+        case EntityChange::Kind::CountsChanged:
+            if (queue)
+                metrics.markStale(name);
+            break;
+        case EntityChange::Kind::Changed:
+            break;
+        }
+    }
+}
+
+void refreshQueueDepths(BrokerEngine &engine, QObject *context, std::function<void()> done)
+{
+    BrokerMetrics &metrics = engine.metrics();
+    const QPointer<QObject> target(context);
+    const bool hasContext = context != nullptr;
+    engine.execute([&metrics](UnitContext &unit) { return readDepths(unit, metrics); }, nullptr,
+                   [&metrics, target, hasContext, done = std::move(done)](Result<DepthRead> read) {
+                       // On the broker thread, in unit order: apply before later units' counts.
+                       if (read)
+                           applyDepths(metrics, *read);
+                       if (!done)
+                           return;
+                       if (!hasContext) {
+                           done();
+                       } else if (QObject *receiver = target.data()) {
+                           QMetaObject::invokeMethod(receiver, done, Qt::QueuedConnection);
+                       }
+                   });
+}
+
+void refreshStaleQueueDepths(BrokerEngine &engine)
+{
+    const BrokerMetrics &metrics = engine.metrics();
+    if (metrics.entitiesLoaded() && metrics.queuesToRefresh(engine.clock().now()).empty())
+        return;
+    refreshQueueDepths(engine, nullptr, {});
+}
+
+} // namespace relaydesk

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/broker_metrics.h"
+#include "broker/clock_time.h"
+#include "engine/entity_change.h"
+
+#include <functional>
+#include <vector>
+
+class QObject;
+
+namespace relaydesk {
+
+class BrokerEngine;
+
+// How the engine feeds BrokerMetrics (see broker/broker_metrics.h for the
+// contract of the counters and depths).
+
+// After a unit's batch committed: counts `counts` at `at` and applies
+// `changes` — a queue or topic Created appears (a queue with stale depths),
+// Deleted goes with its series, a queue's CountsChanged marks its depths
+// stale. Any thread (the engine calls it on the broker thread).
+void recordCommitted(BrokerMetrics &metrics, const std::vector<MetricEvent> &counts,
+                     const std::vector<EntityChange> &changes, ClockTime at);
+
+// Re-reads, in one unit on the broker thread, the depths of the queues
+// BrokerMetrics::queuesToRefresh names — the first time (per engine) every
+// queue and topic in the store, which is how the gauges come from the store
+// at start — then calls `done` on `context`'s thread (null context: on the
+// broker thread at once; must be quick). `done` may be empty. Any thread.
+// A store failure leaves the depths as they were (`done` is still called).
+void refreshQueueDepths(BrokerEngine &engine, QObject *context, std::function<void()> done);
+
+// Broker thread (the engine, when it publishes coalesced changes): starts
+// refreshQueueDepths when some queue's depths are stale; otherwise nothing.
+void refreshStaleQueueDepths(BrokerEngine &engine);
+
+} // namespace relaydesk
