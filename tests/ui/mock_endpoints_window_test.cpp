@@ -344,6 +344,9 @@ private slots:
         auto *action = window.findChild<QAction *>(QStringLiteral("mockEndpointsAction"));
         QVERIFY(action);
         QVERIFY(!action->isEnabled());
+        QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_M));
+        for (QAction *other : window.findChildren<QAction *>()) // its shortcut is its own
+            QVERIFY2(other == action || other->shortcut() != action->shortcut(), qPrintable(other->text()));
         QVERIFY(window.startBroker(testBrokerOptions(dir.filePath(QStringLiteral("tools.db")))));
         QVERIFY(action->isEnabled());
         QVERIFY(window.broker()->mocks().set("from-tools", "204").ok());

@@ -28,6 +28,8 @@ QVariant MockRequestListModel::data(const QModelIndex &index, int role) const
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::FontRole && index.column() == TargetColumn)
         return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    if (role == Qt::ToolTipRole && index.column() == TimeColumn)
+        return tr("Broker clock time, UTC");
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
     switch (index.column()) {
@@ -54,7 +56,7 @@ QVariant MockRequestListModel::headerData(int section, Qt::Orientation orientati
     case NumberColumn:
         return tr("#");
     case TimeColumn:
-        return tr("Received (broker clock, UTC)");
+        return tr("Received (UTC)");
     case MethodColumn:
         return tr("Method");
     case TargetColumn:

@@ -57,6 +57,11 @@ MainWindow::MainWindow(QWidget *parent)
     m_pages->setObjectName(QStringLiteral("entityPages"));
     m_dashboard = new DashboardPage(*m_actions, m_pages);
     m_pages->addWidget(m_dashboard);
+    connect(m_dashboard, &DashboardPage::entityChosen, this, [this](const EntityRef &ref) {
+        m_entityDock->show();
+        if (!m_panel->selectEntity(ref))
+            statusBar()->showMessage(tr("The %1 %2 is not in the tree (yet).").arg(entityKindWord(ref.kind), ref.name), 6000);
+    });
     setCentralWidget(m_pages);
 
     m_entityDock = new QDockWidget(tr("Topics and Queues"), this);
@@ -190,7 +195,7 @@ void MainWindow::createMenus()
     editor->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
     editor->setObjectName(QStringLiteral("policyEditorAction"));
     m_mockEndpointsAction = tools->addAction(tr("&Mock Endpoints…"), this, &MainWindow::showMockEndpoints);
-    m_mockEndpointsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+    m_mockEndpointsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_M));
     m_mockEndpointsAction->setObjectName(QStringLiteral("mockEndpointsAction"));
     m_mockEndpointsAction->setEnabled(false);
 

@@ -44,6 +44,8 @@ QTableView *tableFor(QAbstractItemModel *model, const QString &objectName, const
     table->verticalHeader()->hide();
     table->horizontalHeader()->setHighlightSections(false);
     table->setTabKeyNavigation(false);
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     return table;
 }
 
@@ -77,8 +79,8 @@ MockEndpointsWindow::MockEndpointsWindow(MockEndpoints &mocks, const QString &en
     buildRequestPart(bottom);
     split->addWidget(top);
     split->addWidget(bottom);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
 
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("mockStatus"));
@@ -103,6 +105,8 @@ void MockEndpointsWindow::buildEndpointPart(QWidget *part)
     m_endpointTable = tableFor(m_endpoints, QStringLiteral("mockEndpointTable"), tr("Mock endpoints"), part);
     m_endpointTable->horizontalHeader()->setSectionResizeMode(MockEndpointListModel::UrlColumn, QHeaderView::Stretch);
     m_endpointTable->horizontalHeader()->setSectionResizeMode(MockEndpointListModel::ScriptColumn, QHeaderView::Stretch);
+    m_endpointTable->setMinimumHeight(m_endpointTable->horizontalHeader()->sizeHint().height() +
+                                      m_endpointTable->verticalHeader()->defaultSectionSize() * 4 + 4);
     connect(m_endpointTable->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &MockEndpointsWindow::onEndpointSelected);
 
