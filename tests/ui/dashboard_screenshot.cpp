@@ -8,8 +8,8 @@
 // OUTDIR/dashboard-*.png and OUTDIR/mock-endpoints-*.png, in the light and
 // the dark palette, for a person to look at. Exits 1 when a grab fails or
 // comes out blank. Never touches the user's settings.
-#include "../engine/call_and_wait.h"
 #include "screenshot_support.h"
+#include "window_test_support.h"
 
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
@@ -165,13 +165,8 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "dashboard_screenshot: the window was never exposed\n");
         return 1;
     }
-    ServeOptions options;
     const QTemporaryDir dir;
-    options.databasePath = dir.filePath(QStringLiteral("relaydesk.db"));
-    options.port = 0;
-    options.portGiven = true;
-    options.clockMode = ClockMode::Virtual;
-    if (!window.startBroker(options) || !play(*window.broker())) {
+    if (!window.startBroker(testBrokerOptions(dir.filePath(QStringLiteral("relaydesk.db")))) || !play(*window.broker())) {
         std::fprintf(stderr, "dashboard_screenshot: the broker did not start or refused the example traffic\n");
         return 1;
     }
