@@ -123,18 +123,19 @@ void BrokerMetrics::record(const std::vector<MetricEvent> &events, ClockTime at)
         return;
     std::lock_guard lock(m_mutex);
     for (const MetricEvent &event : events) {
+        const auto index = std::size_t(event.counter);
         if (event.entity == MetricEvent::Entity::Queue) {
-            const auto index = std::size_t(event.counter);
             if (index >= kQueueCounterCount)
                 continue;
             m_queueTotals[index].add(at, event.count);
-            queueLocked(event.name).rings[index].add(at, event.count);
+            if (QueueSeries *series = seriesLocked(m_queues, event.name))
+                series->rings[index].add(at, event.count);
         } else {
-            const auto index = std::size_t(event.counter);
             if (index >= kTopicCounterCount)
                 continue;
             m_topicTotals[index].add(at, event.count);
-            topicLocked(event.name).rings[index].add(at, event.count);
+            if (TopicSeries *series = seriesLocked(m_topics, event.name))
+                series->rings[index].add(at, event.count);
         }
     }
 }
@@ -142,7 +143,7 @@ void BrokerMetrics::record(const std::vector<MetricEvent> &events, ClockTime at)
 void BrokerMetrics::addQueue(const std::string &name)
 {
     std::lock_guard lock(m_mutex);
-    queueLocked(name);
+    queueLocked(name).stale = true;
 }
 
 void BrokerMetrics::addTopic(const std::string &name)
@@ -166,7 +167,8 @@ void BrokerMetrics::removeTopic(const std::string &name)
 void BrokerMetrics::markStale(const std::string &name)
 {
     std::lock_guard lock(m_mutex);
-    queueLocked(name).stale = true;
+    if (QueueSeries *series = seriesLocked(m_queues, name))
+        series->stale = true;
 }
 
 std::vector<std::string> BrokerMetrics::queuesToRefresh(ClockTime now) const
@@ -223,6 +225,15 @@ bool BrokerMetrics::entitiesLoaded() const
 {
     std::lock_guard lock(m_mutex);
     return m_entitiesLoaded;
+}
+
+template <class Series>
+Series *BrokerMetrics::seriesLocked(std::map<std::string, Series, std::less<>> &entities, const std::string &name)
+{
+    if (!m_entitiesLoaded)
+        return &entities.try_emplace(name).first->second;
+    const auto it = entities.find(name);
+    return it == entities.end() ? nullptr : &it->second;
 }
 
 BrokerMetrics::QueueSeries &BrokerMetrics::queueLocked(const std::string &name)

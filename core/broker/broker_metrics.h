@@ -146,18 +146,20 @@ struct MetricsSnapshot {
 // queue whose next visibility time has passed counts as stale too. So a
 // snapshot's depths are at most one change interval old after an operation;
 // a state change by time alone is seen at the next refresh (refreshQueueDepths
-// in engine/queue_depth_refresh.h; the dashboard may call it before it reads).
-// At start the engine reads every queue and topic from the store.
+// in engine/metrics_recording.h; the dashboard may call it before it reads).
+// At start (BrokerHost: the first refresh) every queue and topic is read
+// from the store, so the depths are right from the first snapshot on.
 //
-// Entities: a queue or topic appears when created (or when it is first
-// counted or read) and its series go when it is deleted.
+// Entities: a queue or topic appears when created (or, before the first
+// refresh read the store, when it is first counted) and its series go when
+// it is deleted; a count for a queue or topic that is gone reaches the totals only.
 //
 // Ownership: made and owned by BrokerEngine (BrokerEngine::metrics(),
 // BrokerHost::metrics()); borrows the Clock, which outlives it.
 // Thread: every method is safe from any thread (one mutex; the record
 // methods are called on the broker thread after each commit, snapshot()
 // from the GUI thread or an HTTP route — it copies under the mutex and
-// never touches the store).
+// never touches the store: about 0.3 ms with 1 000 queues, README "Figures").
 class BrokerMetrics final {
 public:
     explicit BrokerMetrics(const Clock &clock);
@@ -169,10 +171,12 @@ public:
     MetricsSnapshot snapshotAt(ClockTime now) const;
 
     // --- Recording (the engine; tests). Any thread. ---
-    // Counts `events` at clock time `at`.
+    // Counts `events` at clock time `at`; an entity not known after
+    // loadEntities (deleted meanwhile) gets the totals only.
     void record(const std::vector<MetricEvent> &events, ClockTime at);
     // Entities appearing and going (the engine applies the committed
-    // EntityChanges: Created/Deleted of queues and topics).
+    // EntityChanges: Created/Deleted of queues and topics). A queue added
+    // has stale depths.
     void addQueue(const std::string &name);
     void addTopic(const std::string &name);
     void removeQueue(const std::string &name);
@@ -183,7 +187,7 @@ public:
     void loadEntities(const EntityOverview &overview, ClockTime at);
     // Whether loadEntities was called.
     bool entitiesLoaded() const;
-    // Marks a queue's depths stale (it appears if new).
+    // Marks a queue's depths stale (a name not seen yet: as record()).
     void markStale(const std::string &name);
     // The queues whose depths need a read at `now`: stale, never read, or
     // whose `nextVisible` has passed.
@@ -206,7 +210,12 @@ private:
         std::array<MinuteRing, kTopicCounterCount> rings;
     };
 
-    // Callers hold m_mutex.
+    // Callers hold m_mutex. The series a count goes to: before loadEntities
+    // any name's (made on first use), after it only an existing entity's —
+    // a count for one deleted meanwhile (a delivery in flight) reaches the
+    // totals only, so a gone entity never comes back.
+    template <class Series>
+    Series *seriesLocked(std::map<std::string, Series, std::less<>> &entities, const std::string &name);
     QueueSeries &queueLocked(const std::string &name);
     TopicSeries &topicLocked(const std::string &name);
 

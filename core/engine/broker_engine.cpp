@@ -40,7 +40,8 @@ BrokerEngine::BrokerEngine(std::unique_ptr<Database> database, WallTimeSource &w
     m_core = new BrokerThread(std::move(database), *m_clock, options.changeInterval, [this](QList<EntityChange> changes) {
         // On the broker thread: emit on the engine's own thread. A post to a
         // deleted engine is dropped by Qt (the engine outlives m_core anyway).
-        refreshStaleQueueDepths(*this);
+        if (m_counting.load(std::memory_order_relaxed))
+            refreshStaleQueueDepths(*this);
         QMetaObject::invokeMethod(
             this, [this, changes = std::move(changes)] { emit changesPublished(changes); }, Qt::QueuedConnection);
     });
@@ -89,10 +90,10 @@ void BrokerEngine::submitWork(UnitWork work, UnitDone done)
     };
     auto committed = std::make_shared<Committed>();
     std::shared_ptr<void> token = core->acquireWork();
-    BrokerMetrics *metrics = m_metrics.get();
+    BrokerMetrics *metrics = m_counting.load(std::memory_order_relaxed) ? m_metrics.get() : nullptr;
     core->queue().submit(
-        [work = std::move(work), committed, clock](Database &database) -> StoreStatus {
-            UnitContext context(database, clock->now());
+        [work = std::move(work), committed, clock, counting = metrics != nullptr](Database &database) -> StoreStatus {
+            UnitContext context(database, clock->now(), counting);
             StoreStatus status = work(context);
             if (status.ok()) {
                 committed->changes = context.takeChanges();
@@ -103,7 +104,8 @@ void BrokerEngine::submitWork(UnitWork work, UnitDone done)
         },
         [done = std::move(done), committed, core, token, metrics](const StoreStatus &status) {
             if (status.ok()) {
-                recordCommitted(*metrics, committed->counts, committed->changes, committed->at);
+                if (metrics)
+                    recordCommitted(*metrics, committed->counts, committed->changes, committed->at);
                 if (!committed->changes.empty())
                     core->noteChanges(committed->changes);
             }

@@ -13,6 +13,8 @@
 #include <QPointer>
 #include <QThread>
 
+#include <atomic>
+
 #include <chrono>
 #include <functional>
 #include <future>
@@ -152,6 +154,9 @@ public:
     CommitQueueStats commitStats() const;
     // Test hook (see CommitQueue): runs on the broker thread before each COMMIT.
     void setBeforeCommitHookForTesting(std::function<void()> hook);
+    // Test hook (benchmarks): false stops all metrics work — units count
+    // nothing, commits record nothing, no depth refresh — to measure its cost.
+    void setMetricsCountingForTesting(bool counting) { m_counting.store(counting); }
     // Test hook (see CommitQueue): the next COMMIT fails with `failure`.
     void failNextCommitForTesting(StoreStatus failure);
 
@@ -183,6 +188,7 @@ private:
     mutable std::shared_mutex m_lifetime; // exclusive in stop(), shared while submitting
     bool m_stopped = false;
     CommitQueueStats m_finalStats;
+    std::atomic<bool> m_counting{true};
 };
 
 template <class Unit, class Reply>

@@ -63,7 +63,6 @@ void applyDepths(BrokerMetrics &metrics, const DepthRead &read)
 void recordCommitted(BrokerMetrics &metrics, const std::vector<MetricEvent> &counts,
                      const std::vector<EntityChange> &changes, ClockTime at)
 {
-    metrics.record(counts, at);
     for (const EntityChange &change : changes) {
         if (change.entity == EntityChange::Entity::Subscription)
             continue;
@@ -72,7 +71,7 @@ void recordCommitted(BrokerMetrics &metrics, const std::vector<MetricEvent> &cou
         switch (change.kind) {
         case EntityChange::Kind::Created:
             if (queue)
-                metrics.markStale(name);
+                metrics.addQueue(name);
             else
                 metrics.addTopic(name);
             break;
@@ -90,6 +89,7 @@ void recordCommitted(BrokerMetrics &metrics, const std::vector<MetricEvent> &cou
             break;
         }
     }
+    metrics.record(counts, at); // after Created: a unit may make an entity and count on it
 }
 
 void refreshQueueDepths(BrokerEngine &engine, QObject *context, std::function<void()> done)

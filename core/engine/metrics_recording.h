@@ -17,10 +17,9 @@ class BrokerEngine;
 // How the engine feeds BrokerMetrics (see broker/broker_metrics.h for the
 // contract of the counters and depths).
 
-// After a unit's batch committed: counts `counts` at `at` and applies
-// `changes` — a queue or topic Created appears (a queue with stale depths),
-// Deleted goes with its series, a queue's CountsChanged marks its depths
-// stale. Any thread (the engine calls it on the broker thread).
+// After a unit's batch committed: applies `changes` — a queue or topic
+// Created appears (a queue with stale depths), Deleted goes with its series,
+// a queue's CountsChanged marks its depths stale — then counts `counts` at `at`. Any thread (the engine calls it on the broker thread).
 void recordCommitted(BrokerMetrics &metrics, const std::vector<MetricEvent> &counts,
                      const std::vector<EntityChange> &changes, ClockTime at);
 

@@ -46,6 +46,10 @@ void BrokerHttpServer::handleRequest(const HttpRequest &request, ReplyChannel ch
         channel.send(m_options.health->reply(request.method().toStdString()));
         return;
     }
+    if (url.path() == QLatin1String("/metrics")) {
+        answerPrometheus(m_engine, request.method(), std::move(channel));
+        return;
+    }
     // Replies name queues by the host the client used (unless advertised).
     const std::optional<BrokerIdentity> forHost =
         identityForHost(m_identity, m_options.advertisedEndpoint, request.value("host"));

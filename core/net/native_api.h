@@ -61,6 +61,11 @@ struct NativeContext {
 // MethodNotAllowed. Thread: the replyContext's.
 void answerNative(const NativeRequest &request, const NativeContext &context, ReplyChannel channel);
 
+// GET /metrics (outside /api/v1): refreshes the stale queue depths, then
+// answers the engine's metrics in the Prometheus text format (HEAD: the same
+// without a body; other methods 405). Thread: the channel's.
+void answerPrometheus(BrokerEngine &engine, const QByteArray &method, ReplyChannel channel);
+
 // Reads the parts of an HTTP request under /api/v1/ (body as JSON: an error
 // message when it is not a JSON object). Pure.
 std::variant<NativeRequest, std::string> readNativeRequest(const QByteArray &method, const QUrl &url,
@@ -76,6 +81,8 @@ bool clock(const NativeRequest &, const NativeContext &, const NativeReply &);
 bool config(const NativeRequest &, const NativeContext &, const NativeReply &);
 // /attempts, /mocks, /signing-certificate (native_delivery_routes.cpp).
 bool deliveries(const NativeRequest &, const NativeContext &, const NativeReply &);
+// /metrics: the engine's counters and depths as JSON (native_metrics_routes.cpp).
+bool metrics(const NativeRequest &, const NativeContext &, const NativeReply &);
 bool policies(const NativeRequest &, const NativeContext &, const NativeReply &);
 bool queues(const NativeRequest &, const NativeContext &, const NativeReply &);
 bool topics(const NativeRequest &, const NativeContext &, const NativeReply &);

@@ -4,7 +4,7 @@
 // synchronous=FULL), 256-byte bodies, producers and consumers on real
 // threads outside the broker thread (as the HTTP layer). One line per
 // figure: rate, target, messages and units per commit, machine load.
-//   broker_bench [scale=1] [memory-messages=1000000] [directory=/tmp] [figure=all]
+//   broker_bench [scale=1] [memory-messages=1000000] [directory=/tmp] [figure=all] [metrics=on|off]
 // figure: all | memory | send | send-backlog | send-unit | send-batch | receive | receive-fifo |
 //         receive-unit | receive-fifo-unit | long-poll
 // (the *-unit figures run MessageSender/MessageReceiver as bare engine units,
@@ -29,11 +29,12 @@ int main(int argc, char **argv)
     const long memoryMessages = argc > 2 ? std::atol(argv[2]) : 1000000;
     const std::filesystem::path directory = argc > 3 ? argv[3] : "/tmp";
     const std::string only = argc > 4 ? argv[4] : "all";
+    countMetrics = !(argc > 5 && std::string(argv[5]) == "metrics=off");
     const auto wanted = [&](const char *figure) { return only == "all" || only == figure; };
     const auto scaled = [scale](double count) { return std::max(1L, static_cast<long>(count * scale)); };
 
-    std::printf("broker_bench: scale %.2f, directory %s, WAL, synchronous=FULL, %u hardware threads\n", scale,
-                directory.c_str(), std::thread::hardware_concurrency());
+    std::printf("broker_bench: scale %.2f, directory %s, WAL, synchronous=FULL, %u hardware threads, metrics %s\n",
+                scale, directory.c_str(), std::thread::hardware_concurrency(), countMetrics ? "on" : "off");
     if (wanted("memory") && memoryMessages > 0)
         benchMemory(directory, memoryMessages);
     if (wanted("send"))

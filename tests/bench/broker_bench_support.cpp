@@ -14,6 +14,8 @@
 
 namespace relaydesk::bench {
 
+bool countMetrics = true;
+
 std::string bodyOf(std::uint64_t serial)
 {
     std::string body = std::to_string(serial) + ":";
@@ -133,6 +135,7 @@ BrokerBench::BrokerBench(const std::filesystem::path &directory, const std::stri
         std::exit(1);
     }
     m_engine = std::make_unique<BrokerEngine>(std::move(opened).value(), m_wall);
+    m_engine->setMetricsCountingForTesting(countMetrics);
     m_service = std::make_unique<BrokerService>(*m_engine);
 }
 

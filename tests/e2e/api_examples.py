@@ -11,6 +11,8 @@ run to run (stated in core/net/README.md too):
   - a time stands for any time of the same kind: an ISO-8601 text, a number
     of epoch milliseconds, a text of 10 digits (epoch seconds);
   - http://127.0.0.1:9911 (the default port) stands for the server's URL.
+An ```sh block followed by a ```text block (GET /metrics, Prometheus text)
+must print exactly those lines instead of JSON.
 """
 import json
 import os
@@ -94,6 +96,14 @@ def main():
             run = subprocess.run(["bash", "-euo", "pipefail", "-c", body], capture_output=True, text=True,
                                  env=environment, timeout=60)
             output = run.stdout.strip()
+            if index + 1 < len(examples) and examples[index + 1][0] == "text":
+                if output.splitlines() != examples[index + 1][1].strip().splitlines():
+                    print("FAIL example %d: expected\n%s\ngot\n%s\n%s" % (count, examples[index + 1][1].strip(),
+                                                                        output, body))
+                    failures += 1
+                else:
+                    print("ok example %d: %s" % (count, body.splitlines()[0][:100]))
+                continue
             try:
                 answer = json.loads(output)
             except ValueError:
