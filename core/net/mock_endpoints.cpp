@@ -77,6 +77,7 @@ Status MockEndpoints::set(std::string_view name, std::string_view script)
         return parsed.error();
     const std::lock_guard lock(m_mutex);
     m_endpoints.insert_or_assign(std::string(name), Endpoint{std::move(*parsed), 0, {}});
+    m_revision.fetch_add(1, std::memory_order_release);
     return {};
 }
 
@@ -87,6 +88,7 @@ bool MockEndpoints::remove(std::string_view name)
     if (found == m_endpoints.end())
         return false;
     m_endpoints.erase(found);
+    m_revision.fetch_add(1, std::memory_order_release);
     return true;
 }
 
@@ -125,6 +127,7 @@ Status MockEndpoints::clearReceived(std::string_view name)
     if (found == m_endpoints.end())
         return notFound(name);
     found->second.requests.clear();
+    m_revision.fetch_add(1, std::memory_order_release);
     return {};
 }
 
@@ -137,9 +140,11 @@ std::optional<MockStep> MockEndpoints::take(const std::string &name, MockRequest
     Endpoint &endpoint = found->second;
     const MockStep step = endpoint.script.stepFor(endpoint.requestCount++);
     request.answer = step;
+    request.number = endpoint.requestCount;
     endpoint.requests.push_back(std::move(request));
     while (endpoint.requests.size() > m_recordLimit)
         endpoint.requests.pop_front();
+    m_revision.fetch_add(1, std::memory_order_release);
     return step;
 }
 

@@ -7,6 +7,7 @@
 #include "net/http_request.h"
 #include "net/mock_script.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -30,6 +31,7 @@ struct MockRequest {
     std::string body;
     ClockTime received{};                                      // broker clock time
     MockStep answer;                                           // the script step the request took
+    std::uint64_t number = 0;                                  // 1, 2, … since the script was set
 };
 
 // One mock endpoint as listed.
@@ -62,7 +64,8 @@ struct MockEndpointSummary {
 // Ownership: does not own the Clock (which must outlive it) nor the sockets.
 // Thread-safety: handle() runs on the thread of the server's sockets (the HTTP
 // server's thread). set/remove/list/find/received/clearReceived may be called
-// from any thread (one mutex guards the endpoints).
+// from any thread (one mutex guards the endpoints); revision() too, without
+// the mutex.
 class MockEndpoints final {
 public:
     static constexpr std::size_t kDefaultRecordLimit = 1000;
@@ -88,6 +91,11 @@ public:
     // Forgets the recorded requests (the script goes on where it was).
     Status clearReceived(std::string_view name);
 
+    // Goes up on every change: an endpoint set or removed, a request
+    // received, requests cleared. A viewer polls it (lock-free, any thread)
+    // and reads list()/received() only when it moved.
+    std::uint64_t revision() const { return m_revision.load(std::memory_order_acquire); }
+
     // The URL path of endpoint `name`: "/_mock/NAME".
     static std::string pathOf(std::string_view name);
 
@@ -111,6 +119,7 @@ private:
     std::size_t m_recordLimit = kDefaultRecordLimit;
     mutable std::mutex m_mutex;
     std::map<std::string, Endpoint, std::less<>> m_endpoints; // guarded by m_mutex
+    std::atomic<std::uint64_t> m_revision{0};                 // bumped after each change, under m_mutex
 };
 
 } // namespace relaydesk

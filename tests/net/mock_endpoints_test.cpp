@@ -174,6 +174,36 @@ private slots:
         QCOMPARE(send(QStringLiteral("/_mock/busy")).status, 200); // the script goes on
     }
 
+    void records_areNumberedAndEveryChangeMovesTheRevision()
+    {
+        std::uint64_t revision = m_endpoints->revision();
+        const auto moved = [&] {
+            const std::uint64_t now = m_endpoints->revision();
+            const bool changed = now > revision;
+            revision = now;
+            return changed;
+        };
+        QVERIFY(m_endpoints->set("counted", "200").ok());
+        QVERIFY(moved());
+        for (int i = 0; i < 5; ++i) {
+            QCOMPARE(send(QStringLiteral("/_mock/counted")).status, 200);
+            QVERIFY(moved());
+        }
+        const std::vector<MockRequest> requests = received("counted"); // the last 3 of 5
+        QCOMPARE(requests.size(), std::size_t(3));
+        QCOMPARE(requests[0].number, std::uint64_t(3));
+        QCOMPARE(requests[2].number, std::uint64_t(5));
+        QVERIFY(!m_endpoints->set("counted", "oops").ok());
+        QVERIFY(!moved());
+        QVERIFY(m_endpoints->clearReceived("counted").ok());
+        QVERIFY(moved());
+        QVERIFY(m_endpoints->set("counted", "500").ok()); // a new script numbers afresh
+        QCOMPARE(send(QStringLiteral("/_mock/counted")).status, 500);
+        QCOMPARE(received("counted").front().number, std::uint64_t(1));
+        QVERIFY(m_endpoints->remove("counted"));
+        QVERIFY(moved());
+    }
+
     void close_clientSeesConnectionClosed()
     {
         QVERIFY(m_endpoints->set("dropper", "close").ok());

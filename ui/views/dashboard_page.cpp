@@ -1,15 +1,32 @@
 // SPDX-License-Identifier: MIT
 #include "views/dashboard_page.h"
 
+#include "charts/activity_chart.h"
+#include "charts/chart_style.h"
+#include "charts/depth_chart.h"
+#include "charts/metric_series.h"
+#include "engine/broker_engine.h"
+#include "engine/metrics_recording.h"
 #include "models/entity_tree_model.h"
+#include "models/rate_table_model.h"
 #include "net/broker_host.h"
+#include "views/dead_letter_list.h"
 #include "views/entity_actions.h"
 
 #include <QAction>
+#include <QButtonGroup>
+#include <QEvent>
+#include <QGridLayout>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QMenu>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace relaydesk {
@@ -34,51 +51,265 @@ QLabel *plainLabel(QWidget *parent)
     return label;
 }
 
+QLabel *heading(const QString &text, QWidget *parent)
+{
+    auto *label = new QLabel(text, parent);
+    label->setTextFormat(Qt::PlainText);
+    QFont bold = label->font();
+    bold.setBold(true);
+    label->setFont(bold);
+    return label;
+}
+
+// Whether two snapshots show the same: the figures, the depths and the clock minute.
+bool sameFigures(const MetricsSnapshot &a, const MetricsSnapshot &b)
+{
+    return MinuteRing::minuteOf(a.at) == MinuteRing::minuteOf(b.at) && a.queueTotals == b.queueTotals &&
+           a.topicTotals == b.topicTotals && a.queues == b.queues && a.topics == b.topics;
+}
+
 } // namespace
 
 DashboardPage::DashboardPage(EntityActions &actions, QWidget *parent)
     : QWidget(parent)
 {
     setObjectName(QStringLiteral("dashboardPage"));
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(24, 24, 24, 24);
-    m_title = plainLabel(this);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *content = new QWidget(scroll);
+    auto *layout = new QVBoxLayout(content);
+    layout->setContentsMargins(24, 18, 24, 18);
+    m_title = plainLabel(content);
     QFont big = m_title->font();
     big.setPointSizeF(big.pointSizeF() * 1.4);
     big.setBold(true);
     m_title->setFont(big);
-    layout->addWidget(m_title);
-    m_summary = plainLabel(this);
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_title, 1);
+    top->addWidget(buttonFor(actions.newQueue(), content));
+    top->addWidget(buttonFor(actions.newTopic(), content));
+    layout->addLayout(top);
+    m_summary = plainLabel(content);
     m_summary->setObjectName(QStringLiteral("dashboardSummary"));
     layout->addWidget(m_summary);
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(buttonFor(actions.newQueue(), this));
-    buttons->addWidget(buttonFor(actions.newTopic(), this));
-    buttons->addStretch(1);
-    layout->addLayout(buttons);
-    m_howTo = plainLabel(this);
+    m_metricsPart = buildMetricsPart();
+    m_metricsPart->setParent(content);
+    layout->addSpacing(8);
+    layout->addWidget(m_metricsPart, 1);
+    m_howTo = plainLabel(content);
     m_howTo->setObjectName(QStringLiteral("dashboardHowTo"));
     QFont mono = m_howTo->font();
     mono.setFamily(QStringLiteral("monospace"));
     mono.setStyleHint(QFont::Monospace);
     m_howTo->setFont(mono);
-    layout->addSpacing(12);
+    layout->addSpacing(8);
     layout->addWidget(m_howTo);
-    layout->addStretch(1);
-    refresh();
+    layout->addStretch(0);
+    scroll->setWidget(content);
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+
+    m_repaint = new QTimer(this);
+    m_repaint->setInterval(kRepaintIntervalMs);
+    connect(m_repaint, &QTimer::timeout, this, &DashboardPage::tick);
+    refreshSummary();
+}
+
+QWidget *DashboardPage::buildMetricsPart()
+{
+    auto *part = new QWidget;
+    part->setObjectName(QStringLiteral("dashboardMetrics"));
+    auto *windowLabel = new QLabel(tr("Rates over the last:"), part);
+    m_windowButtons = new QButtonGroup(part);
+    auto *switchRow = new QHBoxLayout;
+    switchRow->addWidget(windowLabel);
+    for (std::size_t i = 0; i < kRateWindowMinutes.size(); ++i) {
+        auto *button = new QToolButton(part);
+        button->setText(rateWindowName(i));
+        button->setAccessibleName(button->text());
+        button->setObjectName(QStringLiteral("rateWindow%1").arg(kRateWindowMinutes[i]));
+        button->setCheckable(true);
+        button->setChecked(i == m_window);
+        button->setFocusPolicy(Qt::StrongFocus);
+        m_windowButtons->addButton(button, int(i));
+        switchRow->addWidget(button);
+    }
+    connect(m_windowButtons, &QButtonGroup::idClicked, this, [this](int id) { setRateWindow(std::size_t(id)); });
+    switchRow->addStretch(1);
+    m_queueChoice = new QToolButton(part);
+    m_queueChoice->setObjectName(QStringLiteral("queueChoice"));
+    m_queueChoice->setPopupMode(QToolButton::InstantPopup);
+    m_queueChoice->setFocusPolicy(Qt::StrongFocus);
+    auto *queueMenu = new QMenu(m_queueChoice);
+    connect(queueMenu, &QMenu::aboutToShow, this, &DashboardPage::fillQueueMenu);
+    m_queueChoice->setMenu(queueMenu);
+    switchRow->addWidget(m_queueChoice);
+
+    m_rates = new RateTableModel(this);
+    m_rates->setDark(ChartColours::from(palette()).dark);
+    m_rateTable = new QTableView(part);
+    m_rateTable->setObjectName(QStringLiteral("rateTable"));
+    m_rateTable->setAccessibleName(tr("Rates"));
+    m_rateTable->setModel(m_rates);
+    m_rateTable->verticalHeader()->hide();
+    m_rateTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_rateTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_rateTable->setTabKeyNavigation(false);
+    m_rateTable->setAlternatingRowColors(true);
+    m_rateTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_rateTable->horizontalHeader()->setSectionResizeMode(RateTableModel::NameColumn, QHeaderView::Stretch);
+    m_rateTable->horizontalHeader()->setHighlightSections(false);
+    m_rateTable->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_rateTable->setMinimumHeight(m_rateTable->horizontalHeader()->sizeHint().height() +
+                                  m_rateTable->verticalHeader()->defaultSectionSize() * m_rates->rowCount() + 4);
+    m_activity = new ActivityChart(part);
+    m_depths = new DepthChart(part);
+    m_deadLetters = new DeadLetterList(part);
+    connect(m_deadLetters, &DeadLetterList::entityChosen, this, &DashboardPage::entityChosen);
+    auto *deadLetterLabel = heading(tr("&Dead letters"), part);
+    deadLetterLabel->setTextFormat(Qt::AutoText);
+    deadLetterLabel->setBuddy(m_deadLetters);
+
+    auto *grid = new QGridLayout;
+    grid->addWidget(m_activity, 0, 0);
+    grid->addWidget(m_rateTable, 0, 1);
+    grid->addWidget(m_depths, 1, 0, 2, 1);
+    grid->addWidget(deadLetterLabel, 1, 1);
+    grid->addWidget(m_deadLetters, 2, 1);
+    grid->setColumnStretch(0, 3);
+    grid->setColumnStretch(1, 2);
+    grid->setRowStretch(2, 1);
+    auto *layout = new QVBoxLayout(part);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(switchRow);
+    layout->addLayout(grid, 1);
+    setChosenQueues({});
+    return part;
 }
 
 void DashboardPage::setBroker(BrokerHost *host, EntityTreeModel *model)
 {
+    if (m_model)
+        disconnect(m_model, nullptr, this, nullptr);
     m_host = host;
     m_model = model;
+    m_shown.reset();
+    m_refreshingDepths = false;
     if (model)
-        connect(model, &EntityTreeModel::refreshed, this, &DashboardPage::refresh);
-    refresh();
+        connect(model, &EntityTreeModel::refreshed, this, &DashboardPage::refreshSummary);
+    refreshSummary();
+    tick();
 }
 
-void DashboardPage::refresh()
+void DashboardPage::setRateWindow(std::size_t window)
 {
+    window = std::min(window, kRateWindowMinutes.size() - 1);
+    if (QAbstractButton *button = m_windowButtons->button(int(window)))
+        button->setChecked(true);
+    if (window == m_window)
+        return;
+    m_window = window;
+    if (m_shown)
+        redraw(*m_shown);
+}
+
+void DashboardPage::setChosenQueues(const QStringList &queues)
+{
+    m_chosen = queues;
+    m_queueChoice->setText(queues.isEmpty() ? tr("Queues: busiest") : tr("Queues: %n chosen", nullptr, int(queues.size())));
+    m_queueChoice->setAccessibleName(m_queueChoice->text());
+    if (m_shown)
+        redraw(*m_shown);
+}
+
+void DashboardPage::fillQueueMenu()
+{
+    QMenu *menu = m_queueChoice->menu();
+    menu->clear();
+    QAction *busiest = menu->addAction(tr("The busiest %1").arg(DepthChart::kMaxQueues));
+    busiest->setCheckable(true);
+    busiest->setChecked(m_chosen.isEmpty());
+    connect(busiest, &QAction::triggered, this, [this] { setChosenQueues({}); });
+    menu->addSeparator();
+    if (!m_shown)
+        return;
+    for (const QueueMetrics &queue : m_shown->queues) {
+        const QString name = QString::fromStdString(queue.name);
+        QAction *action = menu->addAction(name);
+        action->setCheckable(true);
+        action->setChecked(m_chosen.contains(name));
+        action->setEnabled(m_chosen.contains(name) || m_chosen.size() < DepthChart::kMaxQueues);
+        connect(action, &QAction::triggered, this, [this, name](bool on) {
+            QStringList chosen = m_chosen;
+            if (on)
+                chosen << name;
+            else
+                chosen.removeAll(name);
+            setChosenQueues(chosen);
+        });
+    }
+}
+
+void DashboardPage::tick()
+{
+    m_metricsPart->setVisible(m_host != nullptr);
+    if (!m_host)
+        return;
+    MetricsSnapshot snapshot = m_host->metrics().snapshot();
+    refreshStaleDepths(snapshot);
+    if (m_shown && sameFigures(*m_shown, snapshot))
+        return;
+    redraw(snapshot);
+    m_shown = std::move(snapshot);
+}
+
+void DashboardPage::refreshStaleDepths(const MetricsSnapshot &snapshot)
+{
+    if (m_refreshingDepths || m_host->metrics().queuesToRefresh(snapshot.at).empty())
+        return;
+    m_refreshingDepths = true;
+    refreshQueueDepths(m_host->engine(), this, [this] { m_refreshingDepths = false; });
+}
+
+void DashboardPage::redraw(const MetricsSnapshot &snapshot)
+{
+    ++m_redraws;
+    m_rates->apply(snapshot, m_window);
+    m_activity->showMetrics(snapshot, m_window);
+    QStringList chosen;
+    for (const QString &name : m_chosen) {
+        if (snapshot.queue(name.toStdString()))
+            chosen << name;
+    }
+    m_depths->showMetrics(snapshot, chosen);
+    m_deadLetters->showMetrics(snapshot);
+}
+
+void DashboardPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    tick();
+    m_repaint->start();
+}
+
+void DashboardPage::hideEvent(QHideEvent *event)
+{
+    m_repaint->stop();
+    QWidget::hideEvent(event);
+}
+
+void DashboardPage::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        m_rates->setDark(ChartColours::from(palette()).dark);
+}
+
+void DashboardPage::refreshSummary()
+{
+    m_metricsPart->setVisible(m_host != nullptr);
     if (!m_host || !m_model) {
         m_title->setText(tr("No broker is running"));
         m_summary->setText(tr("Open or create a database (File menu) to start the broker."));
@@ -102,7 +333,8 @@ void DashboardPage::refresh()
                         "  aws --endpoint-url %1 sqs create-queue --queue-name orders\n"
                         "  aws --endpoint-url %1 sns create-topic --name events\n"
                         "  boto3.client(\"sqs\", endpoint_url=\"%1\", region_name=\"%2\")\n"
-                        "  curl %1/api/v1/queues")
+                        "  curl %1/api/v1/queues\n"
+                        "  curl %1/metrics")
                          .arg(url, QString::fromStdString(m_host->identity().region)));
 }
 

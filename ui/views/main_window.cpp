@@ -11,6 +11,7 @@
 #include "views/entity_dialogs.h"
 #include "views/entity_page.h"
 #include "views/entity_tree_panel.h"
+#include "views/mock_endpoints_window.h"
 #include "views/policy_editor_window.h"
 
 #include <QAction>
@@ -59,6 +60,11 @@ MainWindow::MainWindow(QWidget *parent)
     m_pages->setObjectName(QStringLiteral("entityPages"));
     m_dashboard = new DashboardPage(*m_actions, m_pages);
     m_pages->addWidget(m_dashboard);
+    connect(m_dashboard, &DashboardPage::entityChosen, this, [this](const EntityRef &ref) {
+        m_entityDock->show();
+        if (!m_panel->selectEntity(ref))
+            statusBar()->showMessage(tr("The %1 %2 is not in the tree (yet).").arg(entityKindWord(ref.kind), ref.name), 6000);
+    });
     setCentralWidget(m_pages);
 
     m_entityDock = new QDockWidget(tr("Topics and Queues"), this);
@@ -191,6 +197,10 @@ void MainWindow::createMenus()
     QAction *editor = tools->addAction(tr("Delivery &Policy Editor…"), this, &MainWindow::showPolicyEditor);
     editor->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
     editor->setObjectName(QStringLiteral("policyEditorAction"));
+    m_mockEndpointsAction = tools->addAction(tr("&Mock Endpoints…"), this, &MainWindow::showMockEndpoints);
+    m_mockEndpointsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_M));
+    m_mockEndpointsAction->setObjectName(QStringLiteral("mockEndpointsAction"));
+    m_mockEndpointsAction->setEnabled(false);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
@@ -226,6 +236,7 @@ void MainWindow::createStatusBar()
 
 void MainWindow::showBrokerState()
 {
+    m_mockEndpointsAction->setEnabled(m_host != nullptr);
     if (!m_host) {
         m_endpoint->setText(tr("no endpoint"));
         m_endpoint->setAccessibleName(m_endpoint->text());
@@ -333,6 +344,17 @@ void MainWindow::showPolicyEditor()
     m_policyEditor->show();
     m_policyEditor->raise();
     m_policyEditor->activateWindow();
+}
+
+void MainWindow::showMockEndpoints()
+{
+    if (!m_host)
+        return;
+    if (!m_mockEndpoints)
+        m_mockEndpoints = new MockEndpointsWindow(m_host->mocks(), m_host->endpointUrl(), this);
+    m_mockEndpoints->show();
+    m_mockEndpoints->raise();
+    m_mockEndpoints->activateWindow();
 }
 
 void MainWindow::showAbout()

@@ -5,9 +5,11 @@
 #include "net/serve_options.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <memory>
 
+class QAction;
 class QDockWidget;
 class QLabel;
 class QMenu;
@@ -24,6 +26,7 @@ class EntityActions;
 class EntityPage;
 class EntityTreeModel;
 class EntityTreePanel;
+class MockEndpointsWindow;
 class PolicyEditorWindow;
 struct BrokerHostProblem;
 
@@ -89,6 +92,7 @@ private:
     void createStatusBar();
     void showAbout();
     void showPolicyEditor();
+    void showMockEndpoints();
     void showEntity(const EntityRef &ref);
     void showWantedTab();
     void showBrokerState();
@@ -120,6 +124,8 @@ private:
     QLabel *m_brokerState = nullptr;
     QMenu *m_recentMenu = nullptr;
     PolicyEditorWindow *m_policyEditor = nullptr;
+    QAction *m_mockEndpointsAction = nullptr;           // enabled while a broker runs
+    QPointer<MockEndpointsWindow> m_mockEndpoints;      // a dialog: deleted with the broker
 };
 
 } // namespace relaydesk

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: MIT
+// The dashboard fed by a real engine (BrokerHost on a database file, virtual
+// clock, real HTTP to its own mock endpoints): the figures shown equal what
+// was done (sends, receives, deletes, publishes, deliveries by outcome), the
+// rate windows drop what fell out of them as the clock moves, queue depths
+// and dead letters (a click selects the entity), nothing is redrawn without
+// a change, the charts stay bounded however long it runs, and every control
+// has an accessible name.
+#include "window_test_support.h"
+
+#include "broker/broker_metrics.h"
+#include "broker/clock.h"
+#include "broker/wall_time_source.h"
+#include "charts/activity_chart.h"
+#include "charts/depth_chart.h"
+#include "charts/metric_series.h"
+#include "engine/broker_engine.h"
+#include "models/entity_tree_model.h"
+#include "models/rate_table_model.h"
+#include "net/mock_endpoints.h"
+#include "views/dashboard_page.h"
+#include "views/dead_letter_list.h"
+#include "views/entity_actions.h"
+#include "net/broker_host.h"
+
+#include <QAbstractButton>
+#include <QAbstractItemModelTester>
+#include <QBarSet>
+#include <QDateTimeAxis>
+#include <QLineSeries>
+#include <QLabel>
+#include <QListWidget>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QtTest>
+
+using namespace relaydesk;
+using namespace relaydesk::testing;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int kWait = 15000; // ms; a bound, not a pace: QTRY returns as soon as it holds
+
+int rowOf(const QString &name)
+{
+    const auto &rows = rateRows();
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (rows[i].name == name)
+            return int(i);
+    qFatal("no rate row %s", qPrintable(name));
+}
+
+} // namespace
+
+class DashboardPageTest final : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_settingsDir;
+    std::unique_ptr<TestBroker> m_broker;
+    std::unique_ptr<EntityActions> m_actions;
+    std::unique_ptr<EntityTreeModel> m_model;
+    std::unique_ptr<DashboardPage> m_page;
+
+    BrokerService &service() { return m_broker->service(); }
+    BrokerEngine &engine() { return m_broker->host->engine(); }
+
+    // The figure the page shows now (after a tick) in `column` of row `name`.
+    qint64 figure(const QString &name, int column = RateTableModel::InWindowColumn)
+    {
+        m_page->tick();
+        return m_page->rateModel()->index(rowOf(name), column).data(RateTableModel::CountRole).toLongLong();
+    }
+    QString figureText(const QString &name, int column)
+    {
+        m_page->tick();
+        return m_page->rateModel()->index(rowOf(name), column).data().toString();
+    }
+    // The depth bar of `queue` (of the kind's bar set) the page draws now.
+    qreal depthBar(const QString &queue, DepthKind kind)
+    {
+        m_page->tick();
+        DepthChart *chart = m_page->depthChart();
+        const int index = int(chart->queues().size()) - 1 - int(chart->queues().indexOf(queue)); // drawn bottom-up
+        QBarSet *set = chart->barSet(std::size_t(kind));
+        return chart->queues().contains(queue) && index < set->count() ? set->at(index) : -1;
+    }
+    std::vector<ReceivedMessage> receive(const std::string &queue, int max, std::optional<int> visibility = {})
+    {
+        ReceiveRequest request;
+        request.maxNumberOfMessages = max;
+        request.visibilityTimeout = visibility;
+        auto result = callAndWait<ReceiveResult>([&](auto r) { service().receiveMessage(queue, request, nullptr, r); });
+        return result ? result->messages : std::vector<ReceivedMessage>{};
+    }
+    bool publish(const std::string &topic, const std::string &message)
+    {
+        PublishRequest request;
+        request.message = message;
+        return callAndWait<PublishReceipt>([&](auto r) { service().publish(topic, request, nullptr, r); }).ok();
+    }
+    bool subscribeMock(const std::string &topic, const std::string &mock)
+    {
+        const std::string url = m_broker->host->endpointUrl().toStdString() + MockEndpoints::pathOf(mock);
+        return callAndWait<SubscribeReceipt>([&](auto r) {
+                   service().subscribe(topic, "http", url, {}, true, nullptr, r);
+               }).ok();
+    }
+
+    // Advances the virtual clock without blocking this thread, which serves
+    // the mock endpoints the deliveries go to (an advance waits for the
+    // requests it makes due).
+    bool advanceServing(ClockDuration by)
+    {
+        std::optional<bool> advanced;
+        engine().advanceClock(by, m_page.get(), [&advanced](Result<ClockTime> result) { advanced = result.ok(); });
+        (void)QTest::qWaitFor([&] { return advanced.has_value(); }, kWait);
+        return advanced.value_or(false);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settingsDir.path());
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
+    }
+
+    void init()
+    {
+        m_broker = std::make_unique<TestBroker>();
+        QVERIFY(m_broker->start());
+        m_actions = std::make_unique<EntityActions>(nullptr);
+        m_model = std::make_unique<EntityTreeModel>(&engine(), m_broker->host->identity());
+        m_page = std::make_unique<DashboardPage>(*m_actions);
+        m_page->setBroker(m_broker->host.get(), m_model.get());
+        new QAbstractItemModelTester(m_page->rateModel(), QAbstractItemModelTester::FailureReportingMode::QtTest,
+                                     m_page.get());
+    }
+
+    void cleanup()
+    {
+        m_page.reset();
+        m_model.reset();
+        m_actions.reset();
+        m_broker.reset();
+    }
+
+    void queueFigures_matchWhatWasDone_data()
+    {
+        QTest::addColumn<QString>("row");
+        QTest::addColumn<qint64>("expected");
+        // 5 sends to orders, 2 to jobs, 3 publishes fanned out to orders
+        // (each a send), 4 received from orders, 2 of them deleted.
+        QTest::newRow("publishes") << QStringLiteral("Publishes") << qint64(3);
+        QTest::newRow("sends") << QStringLiteral("Sends") << qint64(10);
+        QTest::newRow("receives") << QStringLiteral("Receives") << qint64(4);
+        QTest::newRow("deletes") << QStringLiteral("Deletes") << qint64(2);
+        QTest::newRow("delivered") << QStringLiteral("Delivered") << qint64(0);
+    }
+
+    void queueFigures_matchWhatWasDone()
+    {
+        QFETCH(QString, row);
+        QFETCH(qint64, expected);
+        QVERIFY(m_broker->createQueue("orders").ok());
+        QVERIFY(m_broker->createQueue("jobs").ok());
+        QVERIFY(m_broker->createTopic("events").ok());
+        QVERIFY(m_broker->subscribeQueue("events", "orders").ok());
+        for (int i = 0; i < 5; ++i)
+            QVERIFY(m_broker->send("orders", "order " + std::to_string(i)).ok());
+        for (int i = 0; i < 2; ++i)
+            QVERIFY(m_broker->send("jobs", "job").ok());
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(publish("events", "event"));
+        const std::vector<ReceivedMessage> received = receive("orders", 4);
+        QCOMPARE(received.size(), std::size_t(4));
+        for (int i = 0; i < 2; ++i)
+            QVERIFY(callAndWaitStatus([&](auto r) {
+                        service().deleteMessage("orders", received[std::size_t(i)].receiptHandle, nullptr, r);
+                    }).ok());
+
+        for (int column : {int(RateTableModel::InWindowColumn), int(RateTableModel::TotalColumn)})
+            QCOMPARE(figure(row, column), expected);
+        QCOMPARE(figureText(row, RateTableModel::PerMinuteColumn), QLocale().toString(double(expected) / 5.0, 'f', 1));
+        // Depths: orders holds 5 + 3 − 2 = 6 (2 of them still in flight), jobs 2.
+        QTRY_COMPARE_WITH_TIMEOUT(depthBar(QStringLiteral("orders"), DepthKind::Available), qreal(4), kWait);
+        QCOMPARE(depthBar(QStringLiteral("orders"), DepthKind::InFlight), qreal(2));
+        QCOMPARE(depthBar(QStringLiteral("jobs"), DepthKind::Available), qreal(2));
+        QCOMPARE(m_page->depthChart()->queues(), (QStringList{QStringLiteral("orders"), QStringLiteral("jobs")}));
+    }
+
+    void rateWindows_dropWhatFellOutAsTheClockMoves()
+    {
+        QVERIFY(m_broker->createQueue("orders").ok());
+        for (int i = 0; i < 6; ++i)
+            QVERIFY(m_broker->send("orders", "early").ok());
+        QVERIFY(engine().advanceClockAndWait(7min).ok());
+        QVERIFY(m_broker->send("orders", "late").ok());
+        QCOMPARE(figure(QStringLiteral("Sends")), qint64(1)); // 5 min: the late one only
+        auto *fifteen = m_page->findChild<QAbstractButton *>(QStringLiteral("rateWindow15"));
+        QVERIFY(fifteen);
+        QTest::mouseClick(fifteen, Qt::LeftButton);
+        QCOMPARE(m_page->rateWindow(), std::size_t(1));
+        QCOMPARE(m_page->rateModel()->headerData(RateTableModel::InWindowColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Last 15 min"));
+        QCOMPARE(figure(QStringLiteral("Sends")), qint64(7));
+        QCOMPARE(figureText(QStringLiteral("Sends"), RateTableModel::PerMinuteColumn), QLocale().toString(7.0 / 15.0, 'f', 1));
+        QCOMPARE(figure(QStringLiteral("Sends"), RateTableModel::TotalColumn), qint64(7));
+        // The activity chart spans the window, a point per minute; its sends
+        // line holds the 6 early and the 1 late send in their minutes.
+        QLineSeries *sends = m_page->activityChart()->lines()[1];
+        QCOMPARE(sends->name(), QStringLiteral("Sends"));
+        QCOMPARE(sends->count(), 15);
+        qreal sum = 0;
+        for (const QPointF &point : sends->points())
+            sum += point.y();
+        QCOMPARE(sum, qreal(7));
+        QCOMPARE(sends->points().back().y(), qreal(1));
+        QVERIFY(engine().advanceClockAndWait(61min).ok());
+        QCOMPARE(figure(QStringLiteral("Sends")), qint64(0));
+        QCOMPARE(figure(QStringLiteral("Sends"), RateTableModel::TotalColumn), qint64(7));
+    }
+
+    void deliveries_areCountedByOutcome()
+    {
+        QVERIFY(m_broker->host->mocks().set("flaky", "503 x 2, then 200").ok());
+        QVERIFY(m_broker->host->mocks().set("gone", "404").ok());
+        QVERIFY(m_broker->createTopic("hooks").ok());
+        QVERIFY(subscribeMock("hooks", "flaky"));
+        QVERIFY(subscribeMock("hooks", "gone"));
+        QVERIFY(publish("hooks", "{\"n\": 1}"));
+        // Each retry waits its planned delay of clock time: step the clock
+        // until the flaky mock has had its three requests, letting every
+        // request the mocks received be counted before the next step.
+        MockEndpoints &mocks = m_broker->host->mocks();
+        const auto received = [&] { return mocks.find("flaky")->requestCount + mocks.find("gone")->requestCount; };
+        const auto counted = [&] {
+            const MetricsSnapshot snapshot = m_broker->host->metrics().snapshot();
+            return std::uint64_t(snapshot.total(TopicCounter::Delivered).total + snapshot.total(TopicCounter::Retryable).total +
+                                 snapshot.total(TopicCounter::Permanent).total);
+        };
+        for (int step = 0; step < 40 && mocks.find("flaky")->requestCount < 3; ++step) {
+            QTRY_COMPARE_WITH_TIMEOUT(counted(), received(), kWait);
+            QVERIFY(advanceServing(10s));
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(figure(QStringLiteral("Delivered")), qint64(1), kWait);
+        QTRY_COMPARE_WITH_TIMEOUT(figure(QStringLiteral("Permanent failures")), qint64(1), kWait);
+        QCOMPARE(figure(QStringLiteral("Retryable failures")), qint64(2));
+        QCOMPARE(figure(QStringLiteral("Discarded")), qint64(1));
+        QCOMPARE(figure(QStringLiteral("Dead-lettered")), qint64(0));
+        QCOMPARE(figure(QStringLiteral("Publishes")), qint64(1));
+        QCOMPARE(figure(QStringLiteral("Timeouts")), qint64(0));
+    }
+
+    void deadLetters_areListed_andAClickChoosesTheEntity()
+    {
+        QVERIFY(m_broker->createQueue("orders-dlq").ok());
+        const std::string dlqArn = m_broker->host->identity().queueArn("orders-dlq");
+        QVERIFY(m_broker->createQueue("orders", {{"RedrivePolicy", "{\"deadLetterTargetArn\":\"" + dlqArn +
+                                                                        "\",\"maxReceiveCount\":\"1\"}"}})
+                    .ok());
+        QVERIFY(m_broker->send("orders", "poison").ok());
+        QCOMPARE(receive("orders", 1, 0).size(), std::size_t(1));
+        QCOMPARE(receive("orders", 1, 0).size(), std::size_t(0)); // moved to orders-dlq
+        DeadLetterList *list = m_page->deadLetterList();
+        QTRY_COMPARE_WITH_TIMEOUT((m_page->tick(), list->item(0)->text()),
+                                  QStringLiteral("Queue orders-dlq holds 1 dead letter"), kWait);
+        QCOMPARE(list->count(), 1);
+        QCOMPARE(depthBar(QStringLiteral("orders-dlq"), DepthKind::DeadLettered), qreal(1));
+        QVERIFY(m_page->depthChart()->queues().contains(QStringLiteral("orders-dlq")));
+        QSignalSpy chosen(m_page.get(), &DashboardPage::entityChosen);
+        list->show();
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(list->item(0)).center());
+        QCOMPARE(chosen.count(), 1);
+        QCOMPARE(chosen.front().front().value<EntityRef>(),
+                 (EntityRef{EntityChange::Entity::Queue, QStringLiteral("orders-dlq")}));
+    }
+
+    void chosenQueues_replaceTheBusiest()
+    {
+        for (const char *name : {"a", "b", "c"})
+            QVERIFY(m_broker->createQueue(name).ok());
+        QVERIFY(m_broker->send("c", "x").ok());
+        QTRY_COMPARE_WITH_TIMEOUT(depthBar(QStringLiteral("c"), DepthKind::Available), qreal(1), kWait);
+        QCOMPARE(m_page->depthChart()->queues().front(), QStringLiteral("c")); // the busiest first
+        m_page->setChosenQueues({QStringLiteral("a"), QStringLiteral("b")});
+        QCOMPARE(m_page->depthChart()->queues(), (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
+    }
+
+    void nothingChanged_nothingRedrawn()
+    {
+        QVERIFY(m_broker->createQueue("quiet").ok());
+        m_page->tick();
+        QTRY_VERIFY_WITH_TIMEOUT((m_page->tick(), m_page->depthChart()->queues().contains(QStringLiteral("quiet"))), kWait);
+        const int redraws = m_page->redrawCount();
+        for (int i = 0; i < 10; ++i)
+            m_page->tick();
+        QCOMPARE(m_page->redrawCount(), redraws);
+        QVERIFY(m_broker->send("quiet", "x").ok());
+        m_page->tick();
+        QCOMPARE(m_page->redrawCount(), redraws + 1);
+    }
+
+    void charts_stayBounded_howeverLongItRuns()
+    {
+        ManualWallTimeSource wall;
+        Clock clock(wall, ClockMode::Virtual);
+        BrokerMetrics metrics(clock);
+        ActivityChart activity;
+        DepthChart depths;
+        for (int q = 0; q < 100; ++q)
+            metrics.addQueue("queue-" + std::to_string(q));
+        for (int minute = 0; minute < 3 * 24 * 60; minute += 7) { // three days of clock time
+            QVERIFY(clock.advanceBy(7min).ok());
+            metrics.record({MetricEvent{MetricEvent::Entity::Queue, int(QueueCounter::Sent), "queue-1", 3}}, clock.now());
+            metrics.setDepths("queue-" + std::to_string(minute % 100), QueueCounts{minute, 1, 0, 0, 0, }, {}, clock.now());
+            const MetricsSnapshot snapshot = metrics.snapshot();
+            activity.showMetrics(snapshot, 2);
+            depths.showMetrics(snapshot);
+            for (QLineSeries *line : activity.lines())
+                QVERIFY(line->count() <= MinuteRing::kMinutes);
+            QVERIFY(depths.queues().size() <= DepthChart::kMaxQueues);
+            for (std::size_t kind = 0; kind < kDepthKinds.size(); ++kind)
+                QVERIFY(depths.barSet(kind)->count() <= DepthChart::kMaxQueues);
+        }
+        QCOMPARE(activity.lines()[1]->count(), 60);
+        QCOMPARE(activity.timeAxis()->max(), QDateTime::fromMSecsSinceEpoch(qint64(utcAxisValue(
+                                                   fromEpochMilliseconds(MinuteRing::minuteOf(clock.now()) * 60'000)))));
+        QCOMPARE(depths.queues().size(), DepthChart::kMaxQueues);
+    }
+
+    void controls_haveAccessibleNames()
+    {
+        m_page->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_page.get()));
+        QCOMPARE(m_page->findChild<QAbstractButton *>(QStringLiteral("rateWindow5"))->accessibleName(), QStringLiteral("5 min"));
+        QCOMPARE(m_page->activityChart()->accessibleName(), QStringLiteral("Activity per minute"));
+        QCOMPARE(m_page->depthChart()->accessibleName(), QStringLiteral("Queue depths"));
+        QCOMPARE(m_page->deadLetterList()->accessibleName(), QStringLiteral("Dead letters"));
+        for (QWidget *widget : m_page->findChildren<QWidget *>()) {
+            auto *area = qobject_cast<QAbstractScrollArea *>(widget->parentWidget());
+            if (widget->focusPolicy() == Qt::NoFocus || !widget->isVisibleTo(m_page.get()) ||
+                widget->inherits("QScrollBar") || (area && area->viewport() == widget))
+                continue;
+            auto *button = qobject_cast<QAbstractButton *>(widget);
+            auto *label = qobject_cast<QLabel *>(widget); // selectable text: its text is its name
+            const QString name = !widget->accessibleName().isEmpty() ? widget->accessibleName()
+                                 : button                          ? button->text()
+                                 : label                           ? label->text()
+                                                                   : QString();
+            if (widget->inherits("QAbstractScrollArea") && !qobject_cast<QAbstractItemView *>(widget) &&
+                !widget->inherits("QGraphicsView"))
+                continue; // the page's own scroll area
+            QVERIFY2(!name.isEmpty(), qPrintable(QStringLiteral("%1 (%2) has no accessible name")
+                                                     .arg(widget->objectName(), widget->metaObject()->className())));
+        }
+    }
+};
+
+QTEST_MAIN(DashboardPageTest)
+#include "dashboard_page_test.moc"

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+#include "charts/activity_chart.h"
+
+#include "charts/chart_style.h"
+#include "charts/metric_series.h"
+
+#include <QChart>
+#include <QDateTime>
+#include <QDateTimeAxis>
+#include <QEvent>
+#include <QLegend>
+#include <QLineSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace relaydesk {
+
+qreal utcAxisValue(ClockTime time)
+{
+    const qint64 ms = toEpochMilliseconds(time);
+    return qreal(ms + qint64(QDateTime::fromMSecsSinceEpoch(ms).offsetFromUtc()) * 1000);
+}
+
+ActivityChart::ActivityChart(QWidget *parent) : QChartView(parent)
+{
+    setObjectName(QStringLiteral("activityChart"));
+    setAccessibleName(tr("Activity per minute"));
+    setRenderHint(QPainter::Antialiasing);
+    auto *chart = new QChart;
+    chart->setTitle(tr("Activity per clock minute (UTC)"));
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->setBackgroundRoundness(0);
+    m_time = new QDateTimeAxis(chart);
+    m_time->setFormat(QStringLiteral("HH:mm"));
+    m_count = new QValueAxis(chart);
+    m_count->setLabelFormat(QStringLiteral("%d"));
+    m_count->setRange(0, 5);
+    chart->addAxis(m_time, Qt::AlignBottom);
+    chart->addAxis(m_count, Qt::AlignLeft);
+    for (const MetricSeries &series : activityLines()) {
+        auto *line = new QLineSeries(chart);
+        line->setName(series.name);
+        line->setPointsVisible(true);
+        chart->addSeries(line);
+        line->attachAxis(m_time);
+        line->attachAxis(m_count);
+        m_lines.push_back(line);
+    }
+    chart->legend()->setAlignment(Qt::AlignRight);
+    setChart(chart);
+    setMinimumHeight(240);
+    applyPalette();
+}
+
+void ActivityChart::showMetrics(const MetricsSnapshot &snapshot, std::size_t window)
+{
+    window = std::min(window, kRateWindowMinutes.size() - 1);
+    const int minutes = kRateWindowMinutes[window];
+    const std::int64_t currentMinute = MinuteRing::minuteOf(snapshot.at);
+    const auto minuteStart = [](std::int64_t minute) { return fromEpochMilliseconds(minute * 60'000); };
+    std::int64_t highest = 0;
+    for (std::size_t i = 0; i < m_lines.size(); ++i) {
+        const auto counts = activityLines()[i].byMinute(snapshot);
+        QList<QPointF> points;
+        points.reserve(minutes);
+        for (int back = minutes - 1; back >= 0; --back) {
+            const std::int64_t value = counts[std::size_t(MinuteRing::kMinutes - 1 - back)];
+            highest = std::max(highest, value);
+            points.append(QPointF(utcAxisValue(minuteStart(currentMinute - back)), qreal(value)));
+        }
+        m_lines[i]->replace(points);
+    }
+    m_time->setRange(QDateTime::fromMSecsSinceEpoch(qint64(utcAxisValue(minuteStart(currentMinute - minutes + 1)))),
+                     QDateTime::fromMSecsSinceEpoch(qint64(utcAxisValue(minuteStart(currentMinute)))));
+    m_time->setTickCount(std::min(minutes, 7));
+    m_count->setRange(0, double(std::max<std::int64_t>(highest, 4)) * 1.1);
+    m_count->applyNiceNumbers();
+}
+
+void ActivityChart::applyPalette()
+{
+    const ChartColours colours = ChartColours::from(palette());
+    applyChartColours(*this, colours);
+    for (std::size_t i = 0; i < m_lines.size(); ++i) {
+        QPen pen(activityLines()[i].colourOn(colours.dark));
+        pen.setWidthF(2.0);
+        m_lines[i]->setPen(pen);
+        m_lines[i]->setBrush(pen.color());
+    }
+}
+
+void ActivityChart::changeEvent(QEvent *event)
+{
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyPalette();
+}
+
+} // namespace relaydesk

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/broker_metrics.h"
+
+#include <QChartView>
+
+#include <vector>
+
+class QDateTimeAxis;
+class QLineSeries;
+class QValueAxis;
+
+namespace relaydesk {
+
+// The dashboard's activity chart: x = broker clock time (UTC), one point per
+// clock minute of the chosen rate window (5, 15 or 60), y = how many in that
+// minute; one line per activityLines() series (publishes, sends, receives,
+// deletes, delivered, failed attempts, dead-lettered) in its data colour.
+// Made from the snapshot's per-minute counts, so each series holds at most
+// 60 points however long the broker runs (the points are replaced, never
+// appended). Background, text and grid follow the palette (ChartColours).
+//
+// Ownership: owns its chart and series. Thread: GUI.
+class ActivityChart final : public QChartView {
+    Q_OBJECT
+public:
+    explicit ActivityChart(QWidget *parent = nullptr);
+
+    // Draws `snapshot` over `window` (index into kRateWindowMinutes).
+    void showMetrics(const MetricsSnapshot &snapshot, std::size_t window);
+    // Follows the palette (light or dark).
+    void applyPalette();
+
+    // For tests: one series per activityLines() entry, in that order.
+    const std::vector<QLineSeries *> &lines() const { return m_lines; }
+    QDateTimeAxis *timeAxis() const { return m_time; }
+    QValueAxis *countAxis() const { return m_count; }
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    std::vector<QLineSeries *> m_lines;
+    QDateTimeAxis *m_time = nullptr;
+    QValueAxis *m_count = nullptr;
+};
+
+// The x value that makes a QDateTimeAxis (which formats in local time) show
+// the UTC time of `time`: msecs since the epoch, shifted by the local offset.
+qreal utcAxisValue(ClockTime time);
+
+} // namespace relaydesk
