@@ -28,6 +28,7 @@
 #include <QBarSet>
 #include <QDateTimeAxis>
 #include <QLineSeries>
+#include <QFont>
 #include <QLabel>
 #include <QListWidget>
 #include <QSettings>
@@ -331,6 +332,28 @@ private slots:
         QCOMPARE(activity.timeAxis()->max(), QDateTime::fromMSecsSinceEpoch(qint64(utcAxisValue(
                                                    fromEpochMilliseconds(MinuteRing::minuteOf(clock.now()) * 60'000)))));
         QCOMPARE(depths.queues().size(), DepthChart::kMaxQueues);
+    }
+
+    void rateModel_marksDeadLettersBold_andSignalsOnlyWhatChanged()
+    {
+        RateTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        MetricsSnapshot snapshot;
+        snapshot.topicTotals[std::size_t(TopicCounter::DeadLettered)] = MetricCount{2, {1, 2, 2}};
+        snapshot.queueTotals[std::size_t(QueueCounter::Sent)] = MetricCount{9, {3, 6, 9}};
+        model.apply(snapshot, 0);
+        QCOMPARE(changed.count(), 2); // the two rows that are not zero
+        const QModelIndex deadLettered = model.index(rowOf(QStringLiteral("Dead-lettered")), RateTableModel::NameColumn);
+        QVERIFY(deadLettered.data(Qt::FontRole).value<QFont>().bold());
+        QVERIFY(!model.index(rowOf(QStringLiteral("Sends")), 0).data(Qt::FontRole).isValid());
+        QCOMPARE(model.index(rowOf(QStringLiteral("Sends")), RateTableModel::InWindowColumn).data().toString(),
+                 QStringLiteral("3"));
+        QCOMPARE(model.index(rowOf(QStringLiteral("Sends")), RateTableModel::PerMinuteColumn).data(RateTableModel::CountRole)
+                     .toDouble(),
+                 0.6);
+        model.apply(snapshot, 0);
+        QCOMPARE(changed.count(), 2); // nothing new, nothing signalled
     }
 
     void controls_haveAccessibleNames()

@@ -3,6 +3,7 @@
 
 #include "charts/metric_series.h"
 
+#include <QFont>
 #include <QLocale>
 
 #include <algorithm>
@@ -30,6 +31,13 @@ QVariant RateTableModel::data(const QModelIndex &index, int role) const
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::DecorationRole && index.column() == NameColumn)
         return series.colourOn(m_dark);
+    if (role == Qt::FontRole && count.total > 0 &&
+        std::find(series.topicCounters.begin(), series.topicCounters.end(), TopicCounter::DeadLettered) !=
+            series.topicCounters.end()) {
+        QFont bold;
+        bold.setBold(true); // dead letters stand out
+        return bold;
+    }
     if (role == CountRole) {
         switch (index.column()) {
         case InWindowColumn:
@@ -88,7 +96,7 @@ void RateTableModel::apply(const MetricsSnapshot &snapshot, std::size_t window)
         if (count == m_counts[row] && !windowChanged)
             continue;
         m_counts[row] = count;
-        emit dataChanged(index(static_cast<int>(row), InWindowColumn), index(static_cast<int>(row), TotalColumn));
+        emit dataChanged(index(static_cast<int>(row), NameColumn), index(static_cast<int>(row), TotalColumn));
     }
 }
 

@@ -15,7 +15,8 @@ namespace relaydesk {
 // BrokerMetrics snapshot and the window (index into kRateWindowMinutes) and
 // signals only the cells that changed (dataChanged; headerDataChanged when
 // the window changes) — the rows never move. A decoration swatch in the
-// first column carries the series' chart colour.
+// first column carries the series' chart colour; the Dead-lettered row is
+// bold once anything was dead-lettered.
 //
 // Ownership: keeps the counts it shows. Thread: GUI.
 class RateTableModel final : public QAbstractTableModel {
