@@ -7,7 +7,6 @@
 #include "broker/attempt_log.h"
 #include "engine/delivery_worker.h"
 
-#include <QFile>
 #include <QSaveFile>
 
 namespace relaydesk {

@@ -3,6 +3,7 @@
 #include "engine/broker_service_unit.h"
 
 #include "broker/pending_delivery_outcome.h"
+#include "broker/store_calls.h"
 #include "broker/subscription_records.h"
 #include "engine/delivery_worker.h"
 
@@ -33,6 +34,28 @@ std::int64_t subscriptionCount(Database &db, const BrokerIdentity &identity, con
 
 // The queues the sqs subscriptions of a topic name (a superset of where a
 // publish fanned out to: filter policies are not evaluated again).
+// The newest row id of the attempt log (0 when empty).
+Result<std::int64_t> newestAttemptId(Database &db)
+{
+    Result<std::optional<std::int64_t>> newest = selectOptionalInt64(db, "SELECT max(id) FROM delivery_attempts");
+    if (!newest)
+        return newest.error();
+    return newest->value_or(0);
+}
+
+// AttemptsLogged for the subscriptions with rows after `before` (a fan-out
+// an SQS queue refused is logged by the publish itself).
+Status reportAttemptsSince(UnitContext &unit, std::int64_t before)
+{
+    Result<std::vector<std::string>> arns = selectColumn<std::string>(
+        unit.database(), "SELECT DISTINCT subscription_arn FROM delivery_attempts WHERE id > ?", before);
+    if (!arns)
+        return arns.error();
+    for (const std::string &arn : *arns)
+        unit.reportChange(change(EntityChange::Kind::AttemptsLogged, EntityChange::Entity::Subscription, arn));
+    return {};
+}
+
 Result<std::vector<std::string>> sqsQueuesOf(Database &db, BrokerService::State &state, const std::string &topicName)
 {
     std::vector<std::string> queues;
@@ -168,10 +191,15 @@ void BrokerService::publish(std::string topicName, PublishRequest request, QObje
         m_state,
         [topicName = std::move(topicName), request = std::move(request)](
             UnitContext &unit, State &state, std::vector<std::string> &wake) -> Result<PublishReceipt> {
+            Result<std::int64_t> logged = newestAttemptId(unit.database());
+            if (!logged)
+                return logged.error();
             auto receipt = TopicPublisher(unit.database(), state.identity, *state.ids)
                                .publish(topicName, request, unit.now());
             if (!receipt || receipt->duplicate)
                 return receipt;
+            if (Status reported = reportAttemptsSince(unit, *logged); !reported)
+                return reported.error();
             auto queues = sqsQueuesOf(unit.database(), state, topicName);
             if (!queues)
                 return queues.error();
@@ -192,12 +220,17 @@ void BrokerService::publishBatch(std::string topicName, std::vector<BatchEntry<P
         m_state,
         [topicName = std::move(topicName), entries = std::move(entries)](
             UnitContext &unit, State &state, std::vector<std::string> &wake) -> Result<Results> {
+            Result<std::int64_t> logged = newestAttemptId(unit.database());
+            if (!logged)
+                return logged.error();
             auto results = TopicPublisher(unit.database(), state.identity, *state.ids)
                                .publishBatch(topicName, entries, unit.now());
             if (!results || std::none_of(results->begin(), results->end(), [](const auto &entry) {
                     return entry.ok() && !entry.value->duplicate;
                 }))
                 return results;
+            if (Status reported = reportAttemptsSince(unit, *logged); !reported)
+                return reported.error();
             auto queues = sqsQueuesOf(unit.database(), state, topicName);
             if (!queues)
                 return queues.error();

@@ -49,7 +49,10 @@ struct DeliveryWorkerOptions {
 // thread pool (RSA signing is the costliest step of an attempt). Each request in flight holds the virtual-clock
 // advance (BrokerEngine::holdAdvance), so an advance returns only when
 // everything due by then was attempted and recorded. Every recorded attempt
-// reports EntityChange{CountsChanged, Subscription, ARN}.
+// reports EntityChange{CountsChanged, Subscription, ARN} and, when it logged
+// a row, EntityChange{AttemptsLogged, Subscription, ARN} (also a
+// throttled-wait row and a logged UnsubscribeConfirmation). A pending row's
+// redelivery number goes into every row it logs.
 //
 // Restart (SPEC 4.5): start() loads the stored rows; each resumes at its
 // stored attempt and due time, and one that fell due while the broker was

@@ -257,13 +257,20 @@ void redeliver(const NativeRequest &request, const NativeContext &context, const
     const Json message = request.body.value("messageId", Json());
     if (!arn.is_string() || !message.is_string())
         return reply(invalid("The body must be {\"subscriptionArn\": ARN, \"messageId\": ID}."));
-    context.service.redeliver(arn.get<std::string>(), message.get<std::string>(), context.replyContext,
-                              answerWith<Redelivery>(reply, [](const Redelivery &started) {
-                                  return Json{{"subscriptionArn", started.subscriptionArn},
-                                              {"messageId", started.messageId},
-                                              {"redelivery", started.redelivery},
-                                              {"due", formatIso8601(started.due)}};
-                              }));
+    context.service.redeliver(
+        arn.get<std::string>(), message.get<std::string>(), context.replyContext, [reply](Result<Redelivery> started) {
+            if (!started) {
+                // Not found reads as /attempts' own 404 NotFound.
+                if (started.error().code == BrokerErrorCode::SnsNotFound)
+                    return reply(NativeAnswer::failure(404, "NotFound", started.error().message));
+                return reply(NativeAnswer::failure(started.error()));
+            }
+            reply(NativeAnswer{200,
+                               {{"subscriptionArn", started->subscriptionArn},
+                                {"messageId", started->messageId},
+                                {"redelivery", started->redelivery},
+                                {"due", formatIso8601(started->due)}}});
+        });
 }
 
 } // namespace

@@ -331,9 +331,17 @@ CREATE TABLE finished_messages (
 CREATE INDEX delivery_attempts_by_outcome ON delivery_attempts (outcome, id);
 )sql";
 
-const std::array<Migration, 7> &migrations()
+// Migration 8: filtering a large attempt log by status class (2xx … 5xx, 0 =
+// no response) walks an index in row order instead of the whole log: a
+// virtual column computed from http_status, and its index.
+constexpr std::string_view kSchemaV8 = R"sql(
+ALTER TABLE delivery_attempts ADD COLUMN status_class INTEGER GENERATED ALWAYS AS (coalesce(http_status / 100, 0)) VIRTUAL;
+CREATE INDEX delivery_attempts_by_status_class ON delivery_attempts (status_class, id);
+)sql";
+
+const std::array<Migration, 8> &migrations()
 {
-    static const std::array<Migration, 7> list = {
+    static const std::array<Migration, 8> list = {
         Migration{1, "first broker schema", kSchemaV1, {}},
         Migration{2, "FIFO messages by sequence number", kSchemaV2, {}},
         Migration{3, "FIFO topic deduplication, per-delivery expiry", kSchemaV3, {}},
@@ -341,6 +349,7 @@ const std::array<Migration, 7> &migrations()
         Migration{5, "attempt kinds", kSchemaV5, {}},
         Migration{6, "messages in storage order per queue (browse)", kSchemaV6, {}},
         Migration{7, "redeliveries, finished messages kept for them, attempts by outcome", kSchemaV7, {}},
+        Migration{8, "attempts by status class", kSchemaV8, {}},
     };
     return list;
 }

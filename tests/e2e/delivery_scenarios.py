@@ -8,7 +8,9 @@ checked with the certificate at SigningCertURL, mock endpoints (SPEC 4.7),
 the dead-letter queue of an always-failing endpoint, and the error answers
 of the native /attempts and /mocks resources."""
 import base64
+import csv
 import datetime
+import io
 import json
 import os
 import ssl
@@ -145,6 +147,16 @@ class DeliveryScenarios(unittest.TestCase):
             self.sns.set_subscription_attributes(SubscriptionArn=arn, AttributeName=name, AttributeValue=value)
         return arn
 
+    def confirmed_subscription(self, failures):
+        """A topic "orders" and a confirmed subscription (POLICY) of an Endpoint(failures)."""
+        endpoint = Endpoint(failures=failures)
+        self.addCleanup(endpoint.close)
+        topic = self.sns.create_topic(Name="orders")["TopicArn"]
+        arn = self.subscribe_with_policy(topic, endpoint.url)
+        self.server.advance(0)
+        self.assertTrue(endpoint.confirmed.wait(WAIT), "no SubscriptionConfirmation came")
+        return endpoint, topic, arn
+
     def check_retries(self, arn, message_id, failures):
         """Advances the clock through PLAN, checking each attempt when it is due."""
         self.server.advance(0)
@@ -176,12 +188,7 @@ class DeliveryScenarios(unittest.TestCase):
 
     def test_subscribeUrlConfirmation_retriesByPolicy_deliveredAndSigned(self):
         self.start()
-        endpoint = Endpoint(failures=4)
-        self.addCleanup(endpoint.close)
-        topic = self.sns.create_topic(Name="orders")["TopicArn"]
-        arn = self.subscribe_with_policy(topic, endpoint.url)
-        self.server.advance(0)
-        self.assertTrue(endpoint.confirmed.wait(WAIT), "no SubscriptionConfirmation came")
+        endpoint, topic, arn = self.confirmed_subscription(failures=4)
         confirmation = endpoint.of_type("SubscriptionConfirmation")[0][1]
         self.assertEqual(confirmation["TopicArn"], topic)
         attributes = self.sns.get_subscription_attributes(SubscriptionArn=arn)["Attributes"]
@@ -285,6 +292,48 @@ class DeliveryScenarios(unittest.TestCase):
         headers, envelope = endpoint.of_type("Notification")[0]
         self.assertEqual((envelope["MessageId"], envelope["Message"]), (message_id, "trusted"))
 
+    def test_attemptFilters_csvExport_andRedeliver(self):
+        self.start()
+        endpoint, topic, arn = self.confirmed_subscription(failures=4)
+        message_id = self.sns.publish(TopicArn=topic, Message="paid, \"twice\"\nreally")["MessageId"]
+        self.check_retries(arn, message_id, failures=4)
+
+        for query, count in [({"statusClass": "5xx"}, 4), ({"statusClass": "2xx"}, 1), ({"outcome": "delivered"}, 1),
+                             ({"phase": "backoff"}, 2), ({"kind": "notification"}, 5),
+                             ({"order": "newest", "limit": "2"}, 2)]:
+            with self.subTest(query=query):
+                self.assertEqual(len(self.attempts(arn, messageId=message_id, **query)), count)
+        newest = self.attempts(arn, messageId=message_id, order="newest", limit="1")[0]
+        self.assertEqual((newest["attempt"], newest["final"]), (4, "delivered"))
+        older = self.attempts(arn, messageId=message_id, order="newest", beforeId=str(newest["id"]))
+        self.assertEqual([entry["attempt"] for entry in older], [3, 2, 1, 0])
+
+        # The CSV export, read back by Python's csv module, is the JSON's rows.
+        url = self.server.endpoint + "/api/v1/attempts?" + urllib.parse.urlencode(
+            {"subscriptionArn": arn, "format": "csv"})
+        with urllib.request.urlopen(url, timeout=WAIT) as reply:
+            self.assertTrue(reply.headers["Content-Type"].startswith("text/csv"))
+            rows = list(csv.DictReader(io.StringIO(reply.read().decode(), newline="")))
+        entries = self.attempts(arn)
+        self.assertEqual(len(rows), len(entries))
+        for row, entry in zip(rows, entries):
+            for key, value in row.items():
+                expected = entry[key]
+                self.assertEqual(value, "" if expected is None else str(expected), key)
+
+        status, started = self.server.api("POST", "/attempts/redeliver", {"subscriptionArn": arn,
+                                                                          "messageId": message_id})
+        self.assertEqual(status, 200, started)
+        self.assertEqual((started["messageId"], started["redelivery"]), (message_id, 1))
+        status, refused = self.server.api("POST", "/attempts/redeliver", {"subscriptionArn": arn,
+                                                                          "messageId": message_id})
+        self.assertEqual((status, refused.get("error")), (409, "DeliveryInProgress"), refused)
+        self.server.advance(0)
+        again = self.attempts(arn, messageId=message_id, afterId=str(newest["id"]))
+        self.assertEqual([(e["attempt"], e["redelivery"], e["final"]) for e in again], [(0, 1, "delivered")])
+        headers, envelope = endpoint.of_type("Notification")[-1]
+        self.assertEqual((envelope["MessageId"], envelope["Message"]), (message_id, "paid, \"twice\"\nreally"))
+
     def test_nativeErrors_answeredInTheNativeShape(self):
         self.start()
         cases = [
@@ -300,6 +349,17 @@ class DeliveryScenarios(unittest.TestCase):
             ("GET", "/attempts?subscriptionArn=x&since=yesterday", None, 400, "InvalidParameterValue"),
             ("GET", "/attempts?subscriptionArn=x&until=tomorrow", None, 400, "InvalidParameterValue"),
             ("POST", "/attempts?subscriptionArn=x", {}, 405, "MethodNotAllowed"),
+            ("GET", "/attempts?outcome=fine", None, 400, "InvalidParameterValue"),
+            ("GET", "/attempts?phase=later", None, 400, "InvalidParameterValue"),
+            ("GET", "/attempts?statusClass=6xx", None, 400, "InvalidParameterValue"),
+            ("GET", "/attempts?afterId=-1", None, 400, "InvalidParameterValue"),
+            ("GET", "/attempts?beforeId=x", None, 400, "InvalidParameterValue"),
+            ("GET", "/attempts?order=sideways", None, 400, "InvalidParameterValue"),
+            ("GET", "/attempts?format=xml", None, 400, "InvalidParameterValue"),
+            ("GET", "/attempts/redeliver", None, 405, "MethodNotAllowed"),
+            ("POST", "/attempts/redeliver", {"messageId": "m"}, 400, "InvalidParameterValue"),
+            ("POST", "/attempts/redeliver", {"subscriptionArn": "arn:aws:sns:us-east-1:000000000000:none:"
+                                             "6f1b2c3d-0000-4000-8000-000000000000", "messageId": "m"}, 404, "NotFound"),
             ("PUT", "/mocks/bad", {"script": "503 x 5, then"}, 400, "InvalidParameterValue"),
             ("PUT", "/mocks/bad", {}, 400, "InvalidParameterValue"),
             ("PUT", "/mocks/no%20spaces", {"script": "200"}, 400, "InvalidParameterValue"),
@@ -314,7 +374,7 @@ class DeliveryScenarios(unittest.TestCase):
                 self.assertEqual((got, reply.get("error")), (status, code), reply)
         status, reply = self.server.api("PUT", "/mocks/bad", {"script": "503 x 5, then"})
         self.assertIn("character 14", reply["message"])
-        self.assertEqual(self.server.api("GET", "/attempts")[1], {"attempts": []})   # every subscription: none yet
+        self.assertEqual(self.server.api("GET", "/attempts")[1], {"attempts": [], "more": False})   # none yet
         status, certificate = self.server.api("GET", "/signing-certificate")
         self.assertEqual(status, 200)
         pem = urllib.request.urlopen(certificate["url"], timeout=WAIT).read().decode()

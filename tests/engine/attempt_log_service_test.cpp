@@ -10,14 +10,8 @@
 #include "engine/broker_service.h"
 
 #include "broker/attempt_export.h"
-#include "broker/id_source.h"
-#include "broker/wall_time_source.h"
-#include "engine/broker_engine.h"
-#include "engine/delivery_worker.h"
-#include "engine_test_support.h"
-
-#include "../net/script_endpoint.h"
 #include "call_and_wait.h"
+#include "delivery_service_bench.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -42,45 +36,27 @@ constexpr const char *kPolicy =
     R"({"http":{"defaultHealthyRetryPolicy":{"numRetries":3,"numNoDelayRetries":1,"numMinDelayRetries":1,)"
     R"("numMaxDelayRetries":1,"minDelayTarget":5,"maxDelayTarget":20,"backoffFunction":"linear"}}})";
 
+// DeliveryServiceBench with the calls these tests make.
 class AttemptServiceBench final {
 public:
-    explicit AttemptServiceBench(const QTemporaryDir &dir, const char *file)
-    {
-        m_engine = std::make_unique<BrokerEngine>(openDatabase(dir, file), m_wall, virtualClockOptions());
-        m_endpoint = std::make_unique<ScriptEndpoint>(&m_engine->clock());
-        DeliveryWorkerOptions options;
-        options.jitterFraction = 0;
-        m_worker = std::make_unique<DeliveryWorker>(*m_engine, m_wall, BrokerIdentity{}, options);
-        m_worker->start();
-        m_service = std::make_unique<BrokerService>(*m_engine, BrokerIdentity{}, std::make_unique<SequentialIdSource>());
-        m_service->setDeliveryWorker(m_worker.get());
-    }
-    ~AttemptServiceBench()
-    {
-        m_service->setDeliveryWorker(nullptr);
-        m_worker->stop();
-        m_worker.reset();
-        m_service.reset();
-        m_endpoint.reset();
-        m_engine->stop();
-    }
+    AttemptServiceBench(const QTemporaryDir &dir, const char *file) : m_bench(dir, file, true) {}
 
-    BrokerEngine &engine() { return *m_engine; }
-    BrokerService &service() { return *m_service; }
-    ScriptEndpoint &endpoint() { return *m_endpoint; }
+    BrokerEngine &engine() { return m_bench.engine(); }
+    BrokerService &service() { return m_bench.service(); }
+    ScriptEndpoint &endpoint() { return m_bench.endpoint(); }
 
     // Topic "orders" with kPolicy and one confirmed http subscription to the endpoint.
     std::string subscribe()
     {
         const Result<std::string> topic = callAndWait<std::string>([&](auto reply) {
-            m_service->createTopic("orders", {{"DeliveryPolicy", kPolicy}}, {}, nullptr, reply);
+            service().createTopic("orders", {{"DeliveryPolicy", kPolicy}}, {}, nullptr, reply);
         });
         if (!topic) {
             qWarning("createTopic: %s", topic.error().message.c_str());
             return {};
         }
         Result<SubscribeReceipt> receipt = callAndWait<SubscribeReceipt>([&](auto reply) {
-            m_service->subscribe("orders", "http", m_endpoint->url(), {}, true, nullptr, reply);
+            service().subscribe("orders", "http", endpoint().url(), {}, true, nullptr, reply);
         });
         return receipt ? receipt->subscriptionArn : std::string();
     }
@@ -89,12 +65,12 @@ public:
         PublishRequest request;
         request.message = message;
         Result<PublishReceipt> receipt =
-            callAndWait<PublishReceipt>([&](auto reply) { m_service->publish("orders", request, nullptr, reply); });
+            callAndWait<PublishReceipt>([&](auto reply) { service().publish("orders", request, nullptr, reply); });
         return receipt ? receipt->messageId : std::string();
     }
     Result<AttemptPage> page(const AttemptQuery &query)
     {
-        return callAndWait<AttemptPage>([&](auto reply) { m_service->queryAttempts(query, nullptr, reply); });
+        return callAndWait<AttemptPage>([&](auto reply) { service().queryAttempts(query, nullptr, reply); });
     }
     // Every row of the log, oldest first.
     std::vector<AttemptRecord> rows(const std::string &subscriptionArn)
@@ -107,18 +83,17 @@ public:
     Result<MessageTimeline> timeline(const std::string &subscriptionArn, const std::string &messageId)
     {
         return callAndWait<MessageTimeline>(
-            [&](auto reply) { m_service->messageTimeline(subscriptionArn, messageId, nullptr, reply); });
+            [&](auto reply) { service().messageTimeline(subscriptionArn, messageId, nullptr, reply); });
     }
     Result<Redelivery> redeliver(const std::string &subscriptionArn, const std::string &messageId)
     {
         return callAndWait<Redelivery>(
-            [&](auto reply) { m_service->redeliver(subscriptionArn, messageId, nullptr, reply); });
+            [&](auto reply) { service().redeliver(subscriptionArn, messageId, nullptr, reply); });
     }
     // Appends `records` to the log directly (filters and paging need no endpoint).
     bool seed(const std::vector<AttemptRecord> &records)
     {
-        return m_engine
-            ->executeAndWait([records](Database &db, ClockTime) -> Result<bool> {
+        return engine().executeAndWait([records](Database &db, ClockTime) -> Result<bool> {
                 for (const AttemptRecord &record : records) {
                     if (Result<std::int64_t> appended = attempt_log::append(db, record); !appended)
                         return appended.error();
@@ -129,11 +104,7 @@ public:
     }
 
 private:
-    SystemWallTimeSource m_wall;
-    std::unique_ptr<BrokerEngine> m_engine;
-    std::unique_ptr<ScriptEndpoint> m_endpoint;
-    std::unique_ptr<DeliveryWorker> m_worker;
-    std::unique_ptr<BrokerService> m_service;
+    DeliveryServiceBench m_bench;
 };
 
 ClockTime at(std::int64_t seconds) { return kBenchStart + std::chrono::seconds(seconds); }
@@ -192,6 +163,16 @@ std::vector<std::vector<std::string>> parseCsv(const std::string &text)
         }
     }
     return records;
+}
+
+// Whether the engine published `change` (a changesPublished spy).
+bool heard(const QSignalSpy &spy, const EntityChange &change)
+{
+    for (const QList<QVariant> &signal : spy) {
+        if (signal.at(0).value<QList<EntityChange>>().contains(change))
+            return true;
+    }
+    return false;
 }
 
 std::optional<std::string> optionalField(const std::string &field)
@@ -258,15 +239,30 @@ private slots:
         // The window learns of the rows without polling.
         const EntityChange logged{EntityChange::Kind::AttemptsLogged, EntityChange::Entity::Subscription,
                                   QString::fromStdString(arn)};
-        QTRY_VERIFY_WITH_TIMEOUT(
-            [&] {
-                for (const QList<QVariant> &signal : spy) {
-                    if (signal.at(0).value<QList<EntityChange>>().contains(logged))
-                        return true;
-                }
-                return false;
-            }(),
-            30000);
+        QTRY_VERIFY_WITH_TIMEOUT(heard(spy, logged), 30000);
+    }
+
+    // A fan-out an SQS queue refuses is logged by the publish; the window
+    // hears of it like any other attempt.
+    void refusedFanOut_reportsAttemptsLogged()
+    {
+        AttemptServiceBench bench(m_dir, nextFile().c_str());
+        QVERIFY(callAndWait<std::string>([&](auto reply) {
+            bench.service().createQueue("small", {{"MaximumMessageSize", "1024"}}, {}, nullptr, reply);
+        }));
+        QVERIFY(callAndWait<std::string>(
+            [&](auto reply) { bench.service().createTopic("orders", {}, {}, nullptr, reply); }));
+        const Result<SubscribeReceipt> subscribed = callAndWait<SubscribeReceipt>([&](auto reply) {
+            bench.service().subscribe("orders", "sqs", BrokerIdentity{}.queueArn("small"), {{"RawMessageDelivery", "true"}},
+                                      true, nullptr, reply);
+        });
+        QVERIFY(subscribed);
+        QSignalSpy spy(&bench.engine(), &BrokerEngine::changesPublished);
+        QVERIFY(!bench.publish(std::string(2000, 'm')).empty());
+        QCOMPARE(bench.rows(subscribed->subscriptionArn).size(), std::size_t(1));
+        const EntityChange logged{EntityChange::Kind::AttemptsLogged, EntityChange::Entity::Subscription,
+                                  QString::fromStdString(subscribed->subscriptionArn)};
+        QTRY_VERIFY_WITH_TIMEOUT(heard(spy, logged), 30000);
     }
 
     void filters_data()
@@ -347,15 +343,19 @@ private slots:
     {
         QTest::addColumn<bool>("newestFirst");
         QTest::addColumn<int>("pageSize");
-        QTest::newRow("oldest first, 40") << false << 40;
-        QTest::newRow("newest first, 40") << true << 40;
-        QTest::newRow("newest first, 1") << true << 1;
-        QTest::newRow("oldest first, exact pages") << false << 50;
+        QTest::addColumn<bool>("topic");   // a topic's pages are merged from its subscriptions'
+        QTest::newRow("oldest first, 40") << false << 40 << false;
+        QTest::newRow("newest first, 40") << true << 40 << false;
+        QTest::newRow("newest first, 1") << true << 1 << false;
+        QTest::newRow("oldest first, exact pages") << false << 50 << false;
+        QTest::newRow("topic, newest first, 40") << true << 40 << true;
+        QTest::newRow("topic, oldest first, 33") << false << 33 << true;
     }
     void paging()
     {
         QFETCH(bool, newestFirst);
         QFETCH(int, pageSize);
+        QFETCH(bool, topic);
         AttemptServiceBench bench(m_dir, nextFile().c_str());
         std::vector<AttemptRecord> records;
         for (int i = 0; i < 250; ++i)
@@ -364,6 +364,8 @@ private slots:
         AttemptQuery query;
         query.order = newestFirst ? AttemptOrder::NewestFirst : AttemptOrder::OldestFirst;
         query.limit = std::size_t(pageSize);
+        if (topic)
+            query.topicArn = "arn:aws:sns:us-east-1:000000000000:t";
         std::vector<std::int64_t> ids;
         for (int pages = 0;; ++pages) {
             QVERIFY(pages <= 250);
