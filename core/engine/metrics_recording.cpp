@@ -86,6 +86,7 @@ void recordCommitted(BrokerMetrics &metrics, const std::vector<MetricEvent> &cou
                 metrics.markStale(name);
             break;
         case EntityChange::Kind::Changed:
+        case EntityChange::Kind::AttemptsLogged: // subscriptions only; skipped above
             break;
         }
     }

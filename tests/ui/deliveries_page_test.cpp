@@ -12,6 +12,7 @@
 #include "engine/broker_engine.h"
 #include "models/attempt_log_model.h"
 #include "net/mock_endpoints.h"
+#include "net/policy_trial.h"
 #include "views/attempt_filter_bar.h"
 #include "views/deliveries_page.h"
 #include "views/delivery_policy_page.h"
@@ -21,7 +22,6 @@
 #include "views/main_window.h"
 #include "views/message_timeline_panel.h"
 #include "views/policy_editor.h"
-#include "views/policy_trial.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -383,7 +383,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(done, kWait);
         QTRY_COMPARE_WITH_TIMEOUT(deliveries->model()->rowCount(), 4, kWait);
         QCOMPARE(deliveries->model()->recordAt(0)->final.value_or(""), std::string("delivered"));
-        QCOMPARE(window.broker()->mocks().find("try-policy")->requestCount, std::uint64_t(4));
+        QCOMPARE(window.broker()->mocks().find(policy_trial::kMockName)->requestCount, std::uint64_t(4));
     }
 };
 

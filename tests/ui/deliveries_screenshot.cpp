@@ -20,6 +20,7 @@
 #include "models/entity_tree_model.h"
 #include "net/broker_host.h"
 #include "net/mock_endpoints.h"
+#include "net/policy_trial.h"
 #include "views/clock_toolbar.h"
 #include "views/deliveries_page.h"
 #include "views/delivery_policy_page.h"
@@ -98,6 +99,7 @@ bool run(MainWindow &window, const ScreenshotRun &shots)
     // The mock's script is per endpoint, so one message meets all 20 failures.
     if (!QTest::qWaitFor([&] { return page->model()->rowCount() >= 8; }, kWait))
         return fail("the attempts never came");
+    page->chart()->redraw(); // what the next repaint (within 250 ms) shows
     ok = shootWindow(window, shots.out.filePath(QStringLiteral("deliveries-marching.png"))) && ok;
     // Delivered at its 21st attempt, in postBackoff.
     if (!QTest::qWaitFor([&] { return page->model()->rowCount() > 0 && page->model()->recordAt(0)->final; }, kWait))
@@ -120,7 +122,7 @@ bool run(MainWindow &window, const ScreenshotRun &shots)
         return fail("cannot set the mock");
     const std::string url = host.endpointUrl().toStdString() + MockEndpoints::pathOf("down");
     auto bulk = callAndWait<SubscribeReceipt>([&](auto r) {
-        service.subscribe("try-policy", "http", url,
+        service.subscribe(policy_trial::kTopicName, "http", url,
                           {{"DeliveryPolicy", R"({"healthyRetryPolicy": {"numRetries": 8, "numNoDelayRetries": 2,
                               "numMinDelayRetries": 2, "numMaxDelayRetries": 2, "minDelayTarget": 5,
                               "maxDelayTarget": 30, "backoffFunction": "exponential"}})"}},
@@ -128,7 +130,7 @@ bool run(MainWindow &window, const ScreenshotRun &shots)
     });
     if (!bulk.ok())
         return fail("cannot subscribe the failing mock");
-    window.entityPanel()->selectEntity({EntityChange::Entity::Topic, QStringLiteral("try-policy")});
+    window.entityPanel()->selectEntity({EntityChange::Entity::Topic, QLatin1String(policy_trial::kTopicName)});
     if (!window.currentPage())
         return fail("no topic page");
     QTabWidget *tabs = window.currentPage()->tabs();
@@ -140,7 +142,7 @@ bool run(MainWindow &window, const ScreenshotRun &shots)
         return fail("no Deliveries tab on the topic");
     window.clockToolbar()->pauseAction()->trigger(); // 600× again
     for (int i = 0; i < 40; ++i)
-        if (!publish("try-policy", "{\"batch\": " + std::to_string(i) + "}"))
+        if (!publish(policy_trial::kTopicName, "{\"batch\": " + std::to_string(i) + "}"))
             return fail("cannot publish the batch");
     // 21 attempts of the trial; the batch: 40 delivered at once to the trial's mock (its 200s now),
     // 40 × 9 failed attempts to the failing one.

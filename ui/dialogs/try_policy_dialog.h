@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "views/policy_trial.h"
-
 #include <QDialog>
 
 class QLabel;
@@ -11,27 +9,23 @@ class QPushButton;
 
 namespace relaydesk {
 
-// The small dialog of "Try a policy" (issue 13): the topic to use, the mock
-// endpoint's name and its script (default "503 x 7, then 200"; checked as
-// typed, the parse error under the field in the broker's words), and a line
-// saying what will happen. Try (only with a script that parses) emits
-// tryRequested; the caller runs the trial and then accepts the dialog or
-// shows its failure here. Thread: GUI; owns its widgets.
+// The small dialog of "Try a policy" (issue 13, core/net/policy_trial.h):
+// the mock endpoint's script (default "503 x 7, then 200"; checked as typed,
+// the parse error under the field in the broker's words) and a line saying
+// what will happen. Try (only with a script that parses) emits tryRequested;
+// the caller runs the trial and then accepts the dialog or shows its failure
+// here. Thread: GUI; owns its widgets.
 class TryPolicyDialog final : public QDialog {
     Q_OBJECT
 public:
     // `endpointUrl`: the broker's, for the line that names the mock's URL.
     TryPolicyDialog(const QString &endpointUrl, QWidget *parent = nullptr);
 
-    // The plan as filled in (policyJson left empty: the caller's editor has it).
-    PolicyTrialPlan plan() const;
-
-    QLineEdit *topicEdit() const { return m_topic; }
-    QLineEdit *mockEdit() const { return m_mock; }
+    QString script() const;
     QLineEdit *scriptEdit() const { return m_script; }
     QString scriptError() const;
     QPushButton *tryButton() const { return m_try; }
-    // The trial's refusal under the fields (and Try enabled again).
+    // The trial's refusal under the field (and Try enabled again).
     void showFailure(const QString &message);
     QString failure() const;
 
@@ -41,12 +35,8 @@ signals:
 private:
     void check();
 
-    QString m_endpointUrl;
-    QLineEdit *m_topic = nullptr;
-    QLineEdit *m_mock = nullptr;
     QLineEdit *m_script = nullptr;
     QLabel *m_scriptError = nullptr;
-    QLabel *m_what = nullptr;
     QLabel *m_failure = nullptr;
     QPushButton *m_try = nullptr;
 };

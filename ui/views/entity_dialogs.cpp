@@ -12,8 +12,8 @@
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
 #include "net/broker_host.h"
+#include "net/policy_trial.h"
 #include "views/entity_actions.h"
-#include "views/policy_trial.h"
 
 #include <QDialog>
 
@@ -72,17 +72,19 @@ QDialog *openMoveDeadLettersDialog(BrokerHost &host, const QString &deadLetterQu
 QDialog *openTryPolicyDialog(BrokerHost &host, EntityActions &actions, const QString &policyJson, QWidget *parent)
 {
     auto *dialog = new TryPolicyDialog(host.endpointUrl(), parent);
-    auto *trial = new PolicyTrial(host, dialog);
-    QObject::connect(dialog, &TryPolicyDialog::tryRequested, trial, [dialog, trial, policyJson] {
-        PolicyTrialPlan plan = dialog->plan();
-        plan.policyJson = policyJson;
-        trial->start(plan);
-    });
-    QObject::connect(trial, &PolicyTrial::failed, dialog, &TryPolicyDialog::showFailure);
-    QObject::connect(trial, &PolicyTrial::finished, dialog, [dialog, &actions](const QString &subscriptionArn) {
-        dialog->accept();
-        actions.requestOpen(EntityRef{EntityChange::Entity::Subscription, subscriptionArn},
-                            QStringLiteral("deliveriesPage"));
+    QObject::connect(dialog, &TryPolicyDialog::tryRequested, dialog, [&host, &actions, dialog, policyJson] {
+        PolicyTrialRequest request;
+        request.deliveryPolicy = policyJson.toStdString();
+        request.script = dialog->script().toStdString();
+        policy_trial::start(host.service(), host.mocks(), host.identity(), request, dialog,
+                            [dialog, &actions](Result<PolicyTrial> trial) {
+                                if (!trial)
+                                    return dialog->showFailure(brokerErrorText(trial.error()));
+                                dialog->accept();
+                                actions.requestOpen({EntityChange::Entity::Subscription,
+                                                     QString::fromStdString(trial->subscriptionArn)},
+                                                    QStringLiteral("deliveriesPage"));
+                            });
     });
     return showDialog(dialog);
 }

@@ -23,7 +23,7 @@ QDialog *openSubscribeDialog(BrokerHost &host, const QString &topicName, QWidget
 QDialog *openSendDialog(BrokerHost &host, const QString &queueName, QWidget *parent);
 QDialog *openPublishDialog(BrokerHost &host, const QString &topicName, QWidget *parent);
 QDialog *openMoveDeadLettersDialog(BrokerHost &host, const QString &deadLetterQueueName, QWidget *parent);
-// "Try a policy" (TryPolicyDialog + PolicyTrial) with `policyJson`; on success
+// "Try a policy" (TryPolicyDialog, then policy_trial::start) with `policyJson`; on success
 // the dialog closes and the new subscription's Deliveries tab opens
 // (EntityActions::requestOpen).
 QDialog *openTryPolicyDialog(BrokerHost &host, EntityActions &actions, const QString &policyJson, QWidget *parent);
