@@ -232,8 +232,11 @@ private slots:
         SystemWallTimeSource wall;
         ScriptEndpoint endpoint(&bench().engine().clock());
         endpoint.setScript({respond(503), respond(503), respond(200), respond(400)});
+        ScriptEndpoint hanging(&bench().engine().clock());
+        hanging.setScript({hang(), respond(200)});
         DeliveryWorkerOptions options;
         options.jitterFraction = 0;
+        options.requestTimeout = 300ms; // wall time; short on purpose
         DeliveryWorker worker(bench().engine(), wall, BrokerIdentity{}, options);
         worker.start();
         service().setDeliveryWorker(&worker);
@@ -244,6 +247,14 @@ private slots:
                                             nullptr, reply);
                     })
                     .ok());
+        QVERIFY(bench().createTopic("slow"));
+        QVERIFY(bench()
+                    .call<SubscribeReceipt>([&](auto reply) {
+                        service().subscribe("slow", "http", hanging.url(), {{"DeliveryPolicy", kTwoImmediate}}, true,
+                                            nullptr, reply);
+                    })
+                    .ok());
+        QVERIFY(publish("slow", "late"));      // timeout, then 200
         QVERIFY(publish("orders", "first"));   // 503, 503, 200
         QVERIFY(bench().engine().advanceClockAndWait(10s));
         QVERIFY(publish("orders", "second"));  // 400: permanent, discarded (no dead-letter queue)
@@ -260,6 +271,11 @@ private slots:
         QCOMPARE((*orders)[TopicCounter::Discarded].total, std::int64_t(1));
         QCOMPARE((*orders)[TopicCounter::DeadLettered].total, std::int64_t(0));
         QCOMPARE((*orders)[TopicCounter::Timeout].total, std::int64_t(0));
+        const TopicMetrics *slow = snapshot().topic("slow");
+        QVERIFY(slow);
+        QCOMPARE((*slow)[TopicCounter::Timeout].total, std::int64_t(1));
+        QCOMPARE((*slow)[TopicCounter::Delivered].total, std::int64_t(1));
+        QCOMPARE(snapshot().total(TopicCounter::Delivered).total, std::int64_t(2));
     }
 };
 
