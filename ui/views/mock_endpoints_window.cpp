@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/mock_endpoints_window.h"
 
-#include "dialogs/field_error_line.h"
+#include "views/field_error.h"
 #include "models/mock_endpoint_list_model.h"
 #include "models/mock_request_list_model.h"
 #include "net/mock_endpoints.h"
@@ -119,8 +119,8 @@ void MockEndpointsWindow::buildEndpointPart(QWidget *part)
     m_script->setAccessibleName(tr("Script"));
     m_script->setPlaceholderText(tr("503 x 3, then 200"));
     m_script->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_nameError = new FieldErrorLine(m_name, part);
-    m_scriptError = new FieldErrorLine(m_script, part);
+    m_nameError = new FieldError(m_name, part);
+    m_scriptError = new FieldError(m_script, part);
     auto *hint = new QLabel(tr("Steps in order, the last repeats: 200 · 503 x 5, then 200 · 429 always · "
                                "delay 1.5 s then 200 · hang 20 s · close x 2, 200. Saving starts the endpoint "
                                "afresh (first step, no requests)."),
@@ -131,7 +131,7 @@ void MockEndpointsWindow::buildEndpointPart(QWidget *part)
     connect(m_name, &QLineEdit::textEdited, this, &MockEndpointsWindow::onNameEdited);
     connect(m_name, &QLineEdit::returnPressed, this, &MockEndpointsWindow::save);
     connect(m_script, &QLineEdit::returnPressed, this, &MockEndpointsWindow::save);
-    connect(m_script, &QLineEdit::textEdited, m_scriptError, &FieldErrorLine::clear);
+    connect(m_script, &QLineEdit::textEdited, m_scriptError, &FieldError::clearMessage);
 
     auto *form = new QFormLayout;
     auto *nameLabel = new QLabel(tr("&Name:"), part);
@@ -271,8 +271,8 @@ void MockEndpointsWindow::onEndpointSelected()
         m_name->setText(name);
         m_script->setText(QString::fromStdString(endpoint->script));
     }
-    m_nameError->clear();
-    m_scriptError->clear();
+    m_nameError->clearMessage();
+    m_scriptError->clearMessage();
     onNameEdited();
     m_delete->setEnabled(!name.isEmpty());
     m_copyUrl->setEnabled(!name.isEmpty());
@@ -282,7 +282,7 @@ void MockEndpointsWindow::onEndpointSelected()
 
 void MockEndpointsWindow::onNameEdited()
 {
-    m_nameError->clear();
+    m_nameError->clearMessage();
     const bool exists = m_endpoints->rowOf(m_name->text().trimmed()) >= 0;
     m_save->setText(exists ? tr("&Save Script") : tr("&Create"));
 }
@@ -317,12 +317,12 @@ void MockEndpointsWindow::save()
 {
     const QString name = m_name->text().trimmed();
     const QString script = m_script->text();
-    m_nameError->clear();
-    m_scriptError->clear();
+    m_nameError->clearMessage();
+    m_scriptError->clearMessage();
     const Status set = m_mocks.set(name.toStdString(), script.toStdString());
     if (!set) {
         const QString message = QString::fromStdString(set.error().message);
-        (message.startsWith(QLatin1String("mock endpoint name")) ? m_nameError : m_scriptError)->show(message);
+        (message.startsWith(QLatin1String("mock endpoint name")) ? m_nameError : m_scriptError)->setMessage(message);
         return;
     }
     const bool existed = m_endpoints->rowOf(name) >= 0;

@@ -15,7 +15,7 @@ class QTimer;
 
 namespace relaydesk {
 
-class FieldErrorLine;
+class FieldError;
 class MockEndpointListModel;
 class MockEndpoints;
 class MockRequestListModel;
@@ -78,8 +78,8 @@ private:
     MockRequestViewer *m_viewer = nullptr;
     QLineEdit *m_name = nullptr;
     QLineEdit *m_script = nullptr;
-    FieldErrorLine *m_nameError = nullptr;
-    FieldErrorLine *m_scriptError = nullptr;
+    FieldError *m_nameError = nullptr;
+    FieldError *m_scriptError = nullptr;
     QPushButton *m_new = nullptr;
     QPushButton *m_save = nullptr;
     QPushButton *m_delete = nullptr;
