@@ -325,9 +325,8 @@ class DeliveryScenarios(unittest.TestCase):
                                                                           "messageId": message_id})
         self.assertEqual(status, 200, started)
         self.assertEqual((started["messageId"], started["redelivery"]), (message_id, 1))
-        status, refused = self.server.api("POST", "/attempts/redeliver", {"subscriptionArn": arn,
-                                                                          "messageId": message_id})
-        self.assertEqual((status, refused.get("error")), (409, "DeliveryInProgress"), refused)
+        # (The refusal while it is pending is engine_attempt_log_service_test's: here the
+        # redelivery, due now, may already be done.)
         self.server.advance(0)
         again = self.attempts(arn, messageId=message_id, afterId=str(newest["id"]))
         self.assertEqual([(e["attempt"], e["redelivery"], e["final"]) for e in again], [(0, 1, "delivered")])
