@@ -335,27 +335,31 @@ Result<std::int64_t> prune(Database &db, std::size_t keep)
     return static_cast<std::int64_t>(db.changes());
 }
 
+nlohmann::ordered_json attemptJson(const AttemptRecord &record)
+{
+    nlohmann::ordered_json entry = nlohmann::ordered_json::object();
+    entry["messageId"] = record.messageId;
+    entry["subscriptionArn"] = record.subscriptionArn;
+    entry["kind"] = record.kind;
+    entry["attempt"] = record.attempt;
+    entry["phase"] = record.phase;
+    entry["plannedAt"] = formatIso8601(record.plannedAt);
+    entry["startedAt"] = formatIso8601(record.startedAt);
+    entry["durationMs"] = record.durationMs;
+    entry["httpStatus"] = record.httpStatus ? nlohmann::ordered_json(*record.httpStatus) : nlohmann::ordered_json();
+    entry["outcome"] = record.outcome;
+    entry["final"] = record.final ? nlohmann::ordered_json(*record.final) : nlohmann::ordered_json();
+    entry["errorKind"] = record.errorKind ? nlohmann::ordered_json(*record.errorKind) : nlohmann::ordered_json();
+    entry["redelivery"] = record.redelivery;
+    entry["id"] = record.id;
+    return entry;
+}
+
 std::string writeAttemptsJson(const std::vector<AttemptRecord> &records)
 {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
-    for (const AttemptRecord &record : records) {
-        nlohmann::ordered_json entry = nlohmann::ordered_json::object();
-        entry["messageId"] = record.messageId;
-        entry["subscriptionArn"] = record.subscriptionArn;
-        entry["kind"] = record.kind;
-        entry["attempt"] = record.attempt;
-        entry["phase"] = record.phase;
-        entry["plannedAt"] = formatIso8601(record.plannedAt);
-        entry["startedAt"] = formatIso8601(record.startedAt);
-        entry["durationMs"] = record.durationMs;
-        entry["httpStatus"] = record.httpStatus ? nlohmann::ordered_json(*record.httpStatus) : nlohmann::ordered_json();
-        entry["outcome"] = record.outcome;
-        entry["final"] = record.final ? nlohmann::ordered_json(*record.final) : nlohmann::ordered_json();
-        entry["errorKind"] = record.errorKind ? nlohmann::ordered_json(*record.errorKind) : nlohmann::ordered_json();
-        entry["redelivery"] = record.redelivery;
-        entry["id"] = record.id;
-        list.push_back(std::move(entry));
-    }
+    for (const AttemptRecord &record : records)
+        list.push_back(attemptJson(record));
     return nlohmann::ordered_json{{"attempts", list}}.dump();
 }
 

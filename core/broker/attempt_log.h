@@ -4,6 +4,8 @@
 #include "broker/clock_time.h"
 #include "broker/result.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -123,10 +125,12 @@ Result<std::optional<std::int64_t>> lastRedeliveryOf(Database &db, const std::st
 // Deletes all but the newest `keep` rows; returns how many were deleted.
 Result<std::int64_t> prune(Database &db, std::size_t keep);
 
-// {"attempts": [ {messageId, subscriptionArn, kind, attempt, phase, plannedAt,
+// One entry: {messageId, subscriptionArn, kind, attempt, phase, plannedAt,
 // startedAt, durationMs, httpStatus, outcome, final, errorKind, redelivery,
-// id}, … ]} (SPEC 4.4; kind, errorKind, redelivery and id are extra keys,
-// errorKind null when a status came, id the row id keyset paging takes). Pure.
+// id} (SPEC 4.4; kind, errorKind, redelivery and id are extra keys, errorKind
+// null when a status came, id the row id keyset paging takes). Pure.
+nlohmann::ordered_json attemptJson(const AttemptRecord &record);
+// {"attempts": [attemptJson, …]}. Pure.
 std::string writeAttemptsJson(const std::vector<AttemptRecord> &records);
 
 } // namespace attempt_log

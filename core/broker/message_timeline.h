@@ -84,6 +84,15 @@ Result<MessageTimeline> read(Database &db, const BrokerIdentity &identity, const
 // nextAttemptAt and deadLetterQueue to the caller.
 DeliveryTimeline placeAttempts(std::vector<AttemptRecord> rows, const std::optional<RetrySchedule> &schedule);
 
+// The body of GET /api/v1/attempts/timeline (core/net/README.md):
+//   {"subscriptionArn", "messageId", "redeliverable",
+//    "deliveries": [{"redelivery", "end", "nextAttemptAt", "deadLetterQueue",
+//                    "attempts": [attempt_log::attemptJson + "scheduledAt", "jitterMs", "throttleWaitMs"],
+//                    "schedule": [{"attempt", "phase", "at"}], "scheduleTruncated"}]}
+// Times ISO 8601 UTC; an absent nextAttemptAt, deadLetterQueue or
+// scheduledAt is null. Pure (message_timeline_json.cpp).
+std::string writeJson(const MessageTimeline &timeline);
+
 } // namespace message_timeline
 
 } // namespace relaydesk

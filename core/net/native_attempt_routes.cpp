@@ -10,17 +10,23 @@
 //          oldest-first read is afterId = the last row's "id").
 //          with format: every matching row (limit ignored) as an export:
 //          csv → text/csv (attempt_export::writeCsv), json → {"attempts": [...]}
+//   GET  /attempts/timeline?subscriptionArn=ARN&messageId=ID
+//        → every delivery of the message to the subscription against the policy's plan
+//          (message_timeline::writeJson; BrokerService::messageTimeline)
 //   POST /attempts/redeliver {"subscriptionArn": ARN, "messageId": ID}
 //        → {"subscriptionArn", "messageId", "redelivery", "due"} (BrokerService::redeliver)
 // Errors: InvalidParameterValue (400) for a bad limit, since, until, kind,
 // outcome, phase, statusClass, afterId, beforeId, order, format, a malformed
 // ARN or both ARNs; an ARN that names no subscription/topic and has no
-// logged attempts is NotFound (404). Redeliver: the service's errors
-// (NotFound 404, DeliveryInProgress 409, InvalidParameter 400).
+// logged attempts is NotFound (404). Timeline: InvalidParameterValue (400)
+// without both parameters or for a malformed ARN, NotFound (404) when the log
+// has no attempt of the message to the subscription. Redeliver: the
+// service's errors (NotFound 404, DeliveryInProgress 409, InvalidParameter 400).
 #include "net/native_api.h"
 
 #include "broker/attempt_export.h"
 #include "broker/attempt_log.h"
+#include "broker/message_timeline.h"
 #include "broker/subscription_records.h"
 #include "broker/topic_records.h"
 #include "engine/broker_engine.h"
@@ -249,6 +255,33 @@ void attemptExport(const NativeContext &context, const AttemptQuery &wanted, Att
         });
 }
 
+// The service's SnsNotFound reads as /attempts' own 404 NotFound.
+NativeAnswer failureOf(const BrokerError &error)
+{
+    if (error.code == BrokerErrorCode::SnsNotFound)
+        return NativeAnswer::failure(404, "NotFound", error.message);
+    return NativeAnswer::failure(error);
+}
+
+void timeline(const NativeRequest &request, const NativeContext &context, const NativeReply &reply)
+{
+    if (request.method != "GET")
+        return reply(methodNotAllowed(request));
+    const std::optional<std::string> arn = parameter(request.query, "subscriptionArn");
+    const std::optional<std::string> message = parameter(request.query, "messageId");
+    if (!arn || !message || message->empty())
+        return reply(invalid("Give subscriptionArn=ARN and messageId=ID (a message the attempt log has entries of)."));
+    if (auto ref = context.identity.subscriptionFromArn(*arn);
+        !ref && ref.error().code == BrokerErrorCode::SnsInvalidParameter)
+        return reply(invalid("subscriptionArn must be a subscription ARN such as " +
+                             context.identity.subscriptionArn("events", "6f1b2c3d-0000-4000-8000-000000000000") + "."));
+    context.service.messageTimeline(*arn, *message, context.replyContext, [reply](Result<MessageTimeline> found) {
+        if (!found)
+            return reply(failureOf(found.error()));
+        reply(NativeAnswer{200, Json::parse(message_timeline::writeJson(*found))});
+    });
+}
+
 void redeliver(const NativeRequest &request, const NativeContext &context, const NativeReply &reply)
 {
     if (request.method != "POST")
@@ -259,12 +292,8 @@ void redeliver(const NativeRequest &request, const NativeContext &context, const
         return reply(invalid("The body must be {\"subscriptionArn\": ARN, \"messageId\": ID}."));
     context.service.redeliver(
         arn.get<std::string>(), message.get<std::string>(), context.replyContext, [reply](Result<Redelivery> started) {
-            if (!started) {
-                // Not found reads as /attempts' own 404 NotFound.
-                if (started.error().code == BrokerErrorCode::SnsNotFound)
-                    return reply(NativeAnswer::failure(404, "NotFound", started.error().message));
-                return reply(NativeAnswer::failure(started.error()));
-            }
+            if (!started)
+                return reply(failureOf(started.error()));
             reply(NativeAnswer{200,
                                {{"subscriptionArn", started->subscriptionArn},
                                 {"messageId", started->messageId},
@@ -280,9 +309,12 @@ bool attempts(const NativeRequest &request, const NativeContext &context, const 
     if (request.path.empty() || request.path[0] != "attempts" || request.path.size() > 2)
         return false;
     if (request.path.size() == 2) {
-        if (request.path[1] != "redeliver")
+        if (request.path[1] == "redeliver")
+            redeliver(request, context, reply);
+        else if (request.path[1] == "timeline")
+            timeline(request, context, reply);
+        else
             return false;
-        redeliver(request, context, reply);
         return true;
     }
     if (request.method != "GET") {

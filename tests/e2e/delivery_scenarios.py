@@ -321,6 +321,23 @@ class DeliveryScenarios(unittest.TestCase):
                 expected = entry[key]
                 self.assertEqual(value, "" if expected is None else str(expected), key)
 
+        # The timeline: the attempts against the policy's plan (no jitter here), delivered.
+        timeline_path = "/attempts/timeline?" + urllib.parse.urlencode({"subscriptionArn": arn, "messageId": message_id})
+        status, timeline = self.server.api("GET", timeline_path)
+        self.assertEqual(status, 200, timeline)
+        self.assertEqual((timeline["messageId"], timeline["redeliverable"]), (message_id, True))
+        [delivery] = timeline["deliveries"]
+        self.assertEqual((delivery["redelivery"], delivery["end"], delivery["nextAttemptAt"]), (0, "delivered", None))
+        self.assertEqual([(p["attempt"], p["phase"]) for p in delivery["schedule"]],
+                         [(number, phase) for number, (_, phase) in enumerate(PLAN)])
+        start = iso_seconds(delivery["schedule"][0]["at"])
+        for planned, (offset, _) in zip(delivery["schedule"], PLAN):
+            self.assertAlmostEqual(iso_seconds(planned["at"]) - start, offset, places=2)
+        logged = self.notification_attempts(arn, message_id)
+        self.assertEqual([(a["attempt"], a["scheduledAt"], a["jitterMs"], a["throttleWaitMs"])
+                          for a in delivery["attempts"]],
+                         [(a["attempt"], a["startedAt"], 0, 0) for a in logged])
+
         status, started = self.server.api("POST", "/attempts/redeliver", {"subscriptionArn": arn,
                                                                           "messageId": message_id})
         self.assertEqual(status, 200, started)
@@ -332,6 +349,9 @@ class DeliveryScenarios(unittest.TestCase):
         self.assertEqual([(e["attempt"], e["redelivery"], e["final"]) for e in again], [(0, 1, "delivered")])
         headers, envelope = endpoint.of_type("Notification")[-1]
         self.assertEqual((envelope["MessageId"], envelope["Message"]), (message_id, "paid, \"twice\"\nreally"))
+        status, timeline = self.server.api("GET", timeline_path)
+        self.assertEqual([(d["redelivery"], d["end"], len(d["attempts"])) for d in timeline["deliveries"]],
+                         [(0, "delivered", 5), (1, "delivered", 1)])
 
     def test_nativeErrors_answeredInTheNativeShape(self):
         self.start()
@@ -356,6 +376,13 @@ class DeliveryScenarios(unittest.TestCase):
             ("GET", "/attempts?order=sideways", None, 400, "InvalidParameterValue"),
             ("GET", "/attempts?format=xml", None, 400, "InvalidParameterValue"),
             ("GET", "/attempts/redeliver", None, 405, "MethodNotAllowed"),
+            ("GET", "/attempts/timeline", None, 400, "InvalidParameterValue"),
+            ("GET", "/attempts/timeline?messageId=m", None, 400, "InvalidParameterValue"),
+            ("GET", "/attempts/timeline?subscriptionArn=x&messageId=m", None, 400, "InvalidParameterValue"),
+            ("GET", "/attempts/timeline?subscriptionArn=arn:aws:sns:us-east-1:000000000000:none:"
+                    "6f1b2c3d-0000-4000-8000-000000000000&messageId=m", None, 404, "NotFound"),
+            ("POST", "/attempts/timeline", {}, 405, "MethodNotAllowed"),
+            ("GET", "/attempts/later", None, 404, "NotFound"),
             ("POST", "/attempts/redeliver", {"messageId": "m"}, 400, "InvalidParameterValue"),
             ("POST", "/attempts/redeliver", {"subscriptionArn": "arn:aws:sns:us-east-1:000000000000:none:"
                                              "6f1b2c3d-0000-4000-8000-000000000000", "messageId": "m"}, 404, "NotFound"),

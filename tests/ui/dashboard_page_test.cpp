@@ -212,15 +212,24 @@ private slots:
         QCOMPARE(figureText(QStringLiteral("Sends"), RateTableModel::PerMinuteColumn), QLocale().toString(7.0 / 15.0, 'f', 1));
         QCOMPARE(figure(QStringLiteral("Sends"), RateTableModel::TotalColumn), qint64(7));
         // The activity chart spans the window, a point per minute; its sends
-        // line holds the 6 early and the 1 late send in their minutes.
+        // line holds the 6 early sends in the minutes that are over, and the
+        // dashed segment runs from the last whole minute to the current one,
+        // which holds the late send.
         QLineSeries *sends = m_page->activityChart()->lines()[1];
+        QLineSeries *sendsNow = m_page->activityChart()->currentMinuteLines()[1];
         QCOMPARE(sends->name(), QStringLiteral("Sends"));
-        QCOMPARE(sends->count(), 15);
+        QCOMPARE(sends->count(), 14);
         qreal sum = 0;
         for (const QPointF &point : sends->points())
             sum += point.y();
-        QCOMPARE(sum, qreal(7));
-        QCOMPARE(sends->points().back().y(), qreal(1));
+        QCOMPARE(sum, qreal(6));
+        QCOMPARE(sendsNow->count(), 2);
+        QCOMPARE(sendsNow->points().front(), sends->points().back());
+        QCOMPARE(sendsNow->points().back().y(), qreal(1));
+        QCOMPARE(sendsNow->pen().style(), Qt::DashLine);
+        QCOMPARE(sendsNow->pen().color(), sends->pen().color());
+        QCOMPARE(QDateTime::fromMSecsSinceEpoch(qint64(sendsNow->points().back().x())),
+                 m_page->activityChart()->timeAxis()->max());
         QVERIFY(engine().advanceClockAndWait(61min).ok());
         QCOMPARE(figure(QStringLiteral("Sends")), qint64(0));
         QCOMPARE(figure(QStringLiteral("Sends"), RateTableModel::TotalColumn), qint64(7));
@@ -324,11 +333,14 @@ private slots:
             depths.showMetrics(snapshot);
             for (QLineSeries *line : activity.lines())
                 QVERIFY(line->count() <= MinuteRing::kMinutes);
+            for (QLineSeries *line : activity.currentMinuteLines())
+                QVERIFY(line->count() <= 2);
             QVERIFY(depths.queues().size() <= DepthChart::kMaxQueues);
             for (std::size_t kind = 0; kind < kDepthKinds.size(); ++kind)
                 QVERIFY(depths.barSet(kind)->count() <= DepthChart::kMaxQueues);
         }
-        QCOMPARE(activity.lines()[1]->count(), 60);
+        QCOMPARE(activity.lines()[1]->count(), 59);
+        QCOMPARE(activity.currentMinuteLines()[1]->count(), 2);
         QCOMPARE(activity.timeAxis()->max(), QDateTime::fromMSecsSinceEpoch(qint64(utcAxisValue(
                                                    fromEpochMilliseconds(MinuteRing::minuteOf(clock.now()) * 60'000)))));
         QCOMPARE(depths.queues().size(), DepthChart::kMaxQueues);

@@ -9,6 +9,7 @@
 #include <QDateTimeAxis>
 #include <QEvent>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QValueAxis>
 
@@ -38,14 +39,21 @@ ActivityChart::ActivityChart(QWidget *parent) : QChartView(parent)
     m_count->setRange(0, 5);
     chart->addAxis(m_time, Qt::AlignBottom);
     chart->addAxis(m_count, Qt::AlignLeft);
-    for (const MetricSeries &series : activityLines()) {
+    const auto addLine = [&](const QString &name) {
         auto *line = new QLineSeries(chart);
-        line->setName(series.name);
+        line->setName(name);
         line->setPointsVisible(true);
         chart->addSeries(line);
         line->attachAxis(m_time);
         line->attachAxis(m_count);
-        m_lines.push_back(line);
+        return line;
+    };
+    for (const MetricSeries &series : activityLines())
+        m_lines.push_back(addLine(series.name));
+    for (const MetricSeries &series : activityLines()) {
+        m_current.push_back(addLine(tr("%1 (this minute so far)").arg(series.name)));
+        for (QLegendMarker *marker : chart->legend()->markers(m_current.back()))
+            marker->setVisible(false); // one legend entry per figure: the solid line's
     }
     chart->legend()->setAlignment(Qt::AlignRight);
     setChart(chart);
@@ -69,6 +77,8 @@ void ActivityChart::showMetrics(const MetricsSnapshot &snapshot, std::size_t win
             highest = std::max(highest, value);
             points.append(QPointF(utcAxisValue(minuteStart(currentMinute - back)), qreal(value)));
         }
+        m_current[i]->replace(points.mid(points.size() - 2));
+        points.removeLast();
         m_lines[i]->replace(points);
     }
     m_time->setRange(QDateTime::fromMSecsSinceEpoch(qint64(utcAxisValue(minuteStart(currentMinute - minutes + 1)))),
@@ -87,6 +97,9 @@ void ActivityChart::applyPalette()
         pen.setWidthF(2.0);
         m_lines[i]->setPen(pen);
         m_lines[i]->setBrush(pen.color());
+        pen.setStyle(Qt::DashLine);
+        m_current[i]->setPen(pen);
+        m_current[i]->setBrush(pen.color());
     }
 }
 

@@ -17,6 +17,9 @@ namespace relaydesk {
 // clock minute of the chosen rate window (5, 15 or 60), y = how many in that
 // minute; one line per activityLines() series (publishes, sends, receives,
 // deletes, delivered, failed attempts, dead-lettered) in its data colour.
+// The minutes that are over are the solid line; the current minute, still
+// counting, is a dashed segment of the same colour from the last whole
+// minute (so a steady load does not read as a drop at the end).
 // Made from the snapshot's per-minute counts, so each series holds at most
 // 60 points however long the broker runs (the points are replaced, never
 // appended). Background, text and grid follow the palette (ChartColours).
@@ -32,8 +35,11 @@ public:
     // Follows the palette (light or dark).
     void applyPalette();
 
-    // For tests: one series per activityLines() entry, in that order.
+    // For tests: one series per activityLines() entry, in that order: the
+    // minutes that are over (window − 1 points), and the dashed segment to the
+    // current minute (2 points: the last whole minute, the current one).
     const std::vector<QLineSeries *> &lines() const { return m_lines; }
+    const std::vector<QLineSeries *> &currentMinuteLines() const { return m_current; }
     QDateTimeAxis *timeAxis() const { return m_time; }
     QValueAxis *countAxis() const { return m_count; }
 
@@ -42,6 +48,7 @@ protected:
 
 private:
     std::vector<QLineSeries *> m_lines;
+    std::vector<QLineSeries *> m_current;
     QDateTimeAxis *m_time = nullptr;
     QValueAxis *m_count = nullptr;
 };

@@ -4,6 +4,7 @@
 #include "net/mock_endpoints.h"
 #include "net/mock_script.h"
 #include "net/policy_trial.h"
+#include "views/error_text.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -22,7 +23,7 @@ QLabel *errorLine(const QString &objectName, QWidget *parent)
     line->setObjectName(objectName);
     line->setTextFormat(Qt::PlainText);
     line->setWordWrap(true);
-    line->setStyleSheet(QStringLiteral("color: #d93025;")); // the editor's error colour
+    showAsError(line);
     line->hide();
     return line;
 }

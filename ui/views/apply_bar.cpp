@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/apply_bar.h"
 
+#include "views/error_text.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -36,7 +38,7 @@ ApplyBar::~ApplyBar() = default;
 void ApplyBar::showMessage(const QString &text, bool isError)
 {
     m_message->setText(text);
-    m_message->setStyleSheet(isError ? QStringLiteral("color: #d93025;") : QString());   // the editor's error colour
+    showAsError(m_message, isError);
 }
 
 QString ApplyBar::message() const

@@ -9,6 +9,7 @@
 #include "policy/policy_json.h"
 #include "views/attempt_filter_bar.h"
 #include "views/entity_actions.h"
+#include "views/error_text.h"
 #include "views/message_timeline_panel.h"
 
 #include <QAction>
@@ -295,7 +296,7 @@ QString DeliveriesPage::statusText() const { return m_status->text(); }
 void DeliveriesPage::setStatus(const QString &message, bool isError)
 {
     m_status->setText(message);
-    m_status->setStyleSheet(isError ? QStringLiteral("color: #d93025;") : QString()); // the editor's error colour
+    showAsError(m_status, isError);
     m_status->setAccessibleName(message);
 }
 

@@ -5,6 +5,7 @@
 #include "models/entity_tree_model.h"
 #include "models/ui_resources.h"
 #include "net/broker_host.h"
+#include "views/accessible_combo_box.h"
 #include "views/clock_toolbar.h"
 #include "views/dashboard_page.h"
 #include "views/entity_actions.h"
@@ -48,6 +49,7 @@ MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
 {
     ensureUiResources();
+    installAccessibleComboBoxes();
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Relaydesk"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/relaydesk.svg")));

@@ -2,6 +2,7 @@
 #include "views/policy_editor.h"
 
 #include "views/accessible_names.h"
+#include "views/error_text.h"
 #include "views/policy_context_bar.h"
 #include "views/policy_field_form.h"
 #include "views/policy_issue_list.h"
@@ -386,7 +387,7 @@ void PolicyEditor::showIssues()
 void PolicyEditor::showMessage(const QString &text, bool isError)
 {
     m_message->setText(text);
-    m_message->setStyleSheet(isError ? QStringLiteral("color: #d93025;") : QString());
+    showAsError(m_message, isError);
     m_message->setVisible(!text.isEmpty());
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/policy_editor_window.h"
 
+#include "views/accessible_combo_box.h"
 #include "views/policy_editor.h"
 #include "views/policy_schedule_panel.h"
 
@@ -20,6 +21,7 @@ const char *const kGeometryKey = "policyEditor/geometry";
 PolicyEditorWindow::PolicyEditorWindow(QWidget *parent)
     : QMainWindow(parent, Qt::Window)
 {
+    installAccessibleComboBoxes();
     setObjectName(QStringLiteral("policyEditorWindow"));
     setWindowTitle(tr("Delivery Policy Editor — Relaydesk"));
     m_editor = new PolicyEditor(this);

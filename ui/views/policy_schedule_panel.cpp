@@ -3,6 +3,7 @@
 
 #include "charts/policy_chart.h"
 #include "engine/policy_input.h"
+#include "views/error_text.h"
 #include "views/policy_evaluation.h"
 
 #include "policy/policy_presets.h"
@@ -104,7 +105,7 @@ PolicySchedulePanel::PolicySchedulePanel(QWidget *parent)
     m_staleNote = new QLabel(this);
     m_staleNote->setObjectName(QStringLiteral("chartStaleNote"));
     m_staleNote->setWordWrap(true);
-    m_staleNote->setStyleSheet(QStringLiteral("color: #d93025;"));
+    showAsError(m_staleNote);
     m_staleNote->hide();
 
     auto *totals = new QHBoxLayout;
