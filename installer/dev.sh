@@ -112,6 +112,22 @@ build_package() {
   ls "$RELEASE_BUILD_DIR"/relaydesk_*_amd64.deb >/dev/null
 }
 
+# fresh_root DIR: a brand-new Debian 12 root in DIR, kept there, with a clean clone of HEAD
+# (../shared/tools/fresh-debian --keep DIR -- true). On its first use the tool makes its cached
+# root with mmdebstrap under a name ending in ".tmp"; mmdebstrap picks its output format from the
+# extension and writes a directory for that name, not a tarball, so the tool's own `tar -xf`
+# then fails on every run. Until the tool is mended, such a cache directory is packed into
+# the tarball the tool expects and the root is made again.
+fresh_root() {
+  local dir=$1 tool=$ROOT/../shared/tools/fresh-debian cache=/var/tmp/fresh-debian-bookworm.tar
+  (cd "$ROOT" && "$tool" --keep "$dir" -- true) && return 0
+  [ -d "$cache" ] || return 1
+  log "packing fresh-debian's cached root (a directory, see fresh_root) into $cache"
+  tar -C "$cache" -cf "$cache.packing" . && rm -rf --one-file-system "$cache" && mv "$cache.packing" "$cache"
+  rm -rf --one-file-system "$dir" && mkdir -p "$dir"
+  (cd "$ROOT" && "$tool" --keep "$dir" -- true)
+}
+
 # check_package: installs the package in a fresh Debian 12 root
 # (../shared/tools/fresh-debian) and runs installer/check-installed.sh there on
 # the installed files. The root's /src is a clone of the committed HEAD, which
@@ -122,7 +138,7 @@ check_package() {
   deb=$(ls "$RELEASE_BUILD_DIR"/relaydesk_*_amd64.deb)
   tool=$ROOT/../shared/tools/fresh-debian
   root=$(mktemp -d /var/tmp/relaydesk-check-package.XXXXXX)
-  (cd "$ROOT" && "$tool" --keep "$root" -- true)
+  fresh_root "$root"
   cp "$deb" "$root/tmp/"
   (cd "$ROOT" && "$tool" --reuse "$root" -- installer/check-installed.sh "/tmp/$(basename "$deb")") || status=$?
   [ -f "$root/tmp/relaydesk-window.png" ] && cp "$root/tmp/relaydesk-window.png" "$RELEASE_BUILD_DIR/check-package-window.png" \
@@ -139,7 +155,7 @@ check_package() {
 check_fresh() {
   local tool=$ROOT/../shared/tools/fresh-debian root keep=""
   if [ "${1:-}" = "--keep" ]; then keep=$2; root=$2; else root=$(mktemp -d /var/tmp/relaydesk-check-fresh.XXXXXX); fi
-  (cd "$ROOT" && "$tool" --keep "$root" -- true)
+  fresh_root "$root"
   if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
     cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
     chroot "$root" update-ca-certificates >/dev/null
