@@ -7,24 +7,29 @@ set(CPACK_PACKAGE_NAME relaydesk)
 set(CPACK_PACKAGE_VENDOR "Relaydesk maintainers")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "Relaydesk maintainers <maintainers@users.noreply.a-seed-7130bf12.example>")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "local Amazon SQS and SNS broker with a delivery-policy editor")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "administer local Amazon SQS queues, SNS topics and retry policies")
 # The long description, below the summary; "." alone is Debian's blank line
 # (and no double quotes: cpack would mangle them).
 string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION
     "Relaydesk administers message queues, topics and notification retry\n"
     "policies on your own machine, in a window or from the command line.\n"
     ".\n"
-    "Its broker speaks the Amazon SQS (JSON and query) and SNS protocols, so\n"
-    "the AWS SDKs and the aws command-line tool talk to it unchanged but for\n"
-    "the endpoint URL; it keeps queues, topics, subscriptions and messages in\n"
-    "one SQLite file and delivers to HTTP/S endpoints with each subscription's\n"
-    "retry policy. The command relaydesk serve runs it headless, as a test harness\n"
-    "with a virtual clock.\n"
+    "Its embedded broker speaks the Amazon SQS (JSON and query) and SNS\n"
+    "protocols, so the AWS SDKs and the aws command-line tool talk to it\n"
+    "unchanged but for the endpoint URL; it keeps queues, topics,\n"
+    "subscriptions and messages in one SQLite file across restarts and\n"
+    "delivers to HTTP/S endpoints with each subscription's retry policy.\n"
     ".\n"
-    "The window's policy editor shows what a delivery policy means: a\n"
-    "four-phase chart, every retry's delay, totals and validation against the\n"
-    "service's limits; relaydesk policy explain, validate, render and diff\n"
-    "do the same without a display.")
+    "The window creates and edits queues, topics and subscriptions, sends,\n"
+    "publishes and browses messages, moves dead letters back, and shows every\n"
+    "delivery attempt on a live chart of the four retry phases, beside a\n"
+    "dashboard of rates and queue depths. Its policy editor shows what a\n"
+    "delivery policy means: every retry's delay, totals and validation\n"
+    "against the service's limits.\n"
+    ".\n"
+    "The command relaydesk serve runs the broker headless, as a test harness\n"
+    "with a virtual clock; relaydesk policy explain, validate, render and\n"
+    "diff work without a display.")
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/relaydesk/relaydesk")
