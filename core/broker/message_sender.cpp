@@ -193,9 +193,9 @@ Result<SendReceipt> MessageSender::enqueue(const QueueRecord &queue, const SendR
     if (Status inserted = executeStatement(
             *m_db,
             "INSERT INTO messages (message_id, queue_id, body, attributes, group_id, dedup_id, sequence_number, "
-            "sent_ms, scheduled_ms, enqueued_ms, visible_at_ms, expires_at_ms, state) VALUES (:message_id, :queue, "
-            ":body, :attributes, :group, :dedup, :sequence, :now, :scheduled, :enqueued, :visible_at, :expires_at, "
-            ":state)",
+            "sent_ms, scheduled_ms, enqueued_ms, visible_at_ms, expires_at_ms, state, dead_letter_reason) VALUES "
+            "(:message_id, :queue, :body, :attributes, :group, :dedup, :sequence, :now, :scheduled, :enqueued, "
+            ":visible_at, :expires_at, :state, :reason)",
             named(":message_id", receipt.messageId), named(":queue", queue.id), named(":body", request.body),
             named(":attributes", queue_records::writeMessageAttributes(request.attributes)),
             named(":group", request.groupId), named(":dedup", queue.isFifo() ? dedupKey : std::nullopt),
@@ -203,7 +203,8 @@ Result<SendReceipt> MessageSender::enqueue(const QueueRecord &queue, const SendR
             named(":scheduled", scheduled ? std::optional<std::int64_t>(enqueuedMs) : std::nullopt),
             named(":enqueued", enqueuedMs), named(":visible_at", visibleAtMs),
             named(":expires_at", enqueuedMs + ttl * 1000),
-            named(":state", std::string_view(scheduled ? "scheduled" : "queued")));
+            named(":state", std::string_view(scheduled ? "scheduled" : "queued")),
+            named(":reason", request.deadLetterReason));
         !inserted)
         return inserted.error();
 

@@ -28,6 +28,9 @@ struct SendRequest {
     std::optional<std::string> deduplicationId;      // MessageDeduplicationId: FIFO only, ≤ 128
     std::optional<std::int64_t> timeToLiveSeconds;   // ≥ 1; capped by the queue's default TTL and retention
     std::optional<ClockTime> scheduledEnqueueTime;   // stored, invisible until then; TTL counts from it
+    // Set by the broker only, never from a client: the message is a topic
+    // subscription's dead letter, for this reason (dead_letter_queue.h).
+    std::optional<std::string_view> deadLetterReason;
 };
 
 // What SendMessage answers. A FIFO duplicate within the 5-minute window is

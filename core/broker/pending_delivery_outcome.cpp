@@ -2,6 +2,7 @@
 #include "broker/pending_delivery_outcome.h"
 
 #include "broker/attempt_log.h"
+#include "broker/dead_letter_queue.h"
 #include "broker/id_source.h"
 #include "broker/message_sender.h"
 #include "broker/sns_envelope.h"
@@ -46,6 +47,7 @@ Result<bool> deadLetter(Database &db, IdSource &ids, const AttemptReport &report
     if (!arn || arn->service != "sqs")
         return false;
     SendRequest send;
+    send.deadLetterReason = report.outcome == AttemptOutcome::Permanent ? kDeliveryRefused : kDeliveryRetriesExhausted;
     if (job.rawDelivery) {
         send.body = job.message;
         send.attributes = job.attributes;

@@ -4,6 +4,7 @@
 #include "broker/echoed_value.h"
 
 #include "broker/attempt_log.h"
+#include "broker/dead_letter_queue.h"
 #include "broker/id_source.h"
 #include "broker/pending_delivery_step.h"
 #include "broker/message_digest.h"
@@ -72,7 +73,9 @@ Status recordRefusedFanOut(Database &db, IdSource &ids, const SubscriptionRecord
     if (const auto &redrive = subscription.attributes.redrivePolicy) {
         const std::optional<ArnParts> arn = splitArn(redrive->deadLetterTargetArn);
         if (arn && arn->service == "sqs") {
-            Result<SendReceipt> sent = MessageSender(db, ids).send(arn->resource, send, now);
+            SendRequest deadLetter = send;
+            deadLetter.deadLetterReason = kDeliveryRefused;
+            Result<SendReceipt> sent = MessageSender(db, ids).send(arn->resource, deadLetter, now);
             if (!sent && sent.error().code == Code::InternalError)
                 return sent.error();
             deadLettered = sent.ok();

@@ -137,6 +137,10 @@ class HostileInputScenarios(unittest.TestCase):
         self.assertEqual(status, 200, log)
         self.assertEqual([(a["messageId"], a["errorKind"], a["final"]) for a in log["attempts"]],
                          [(message_id, "queueRefused", "deadLettered")])
+        # held there as a dead letter, with its reason (so the tree and /metrics count it as one)
+        status, browsed = self.server.api("GET", "/queues/dlq/messages")
+        self.assertEqual(status, 200, browsed)
+        self.assertEqual([m["deadLetterReason"] for m in browsed["messages"]], ["DeliveryRefused"])
 
     # item 7 ----------------------------------------------------------------
     def test_databaseFiles_ownerOnly(self):

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 """Region, account and URLs as clients meet them, with boto3 against
 `relaydesk serve` (virtual clock): a client in eu-west-1 against
-`--region eu-west-1 --account …` gets ARNs it can build itself; a client that
-connects as `localhost` gets queue URLs under `localhost`; `--bind 0.0.0.0`
+`--region eu-west-1 --account …` gets ARNs it can build itself, and when it
+connects as `localhost`, queue URLs under `localhost`; `--bind 0.0.0.0`
 hands out no 0.0.0.0 URL; `--advertised-url` is the base of every URL (queue
 URLs, SubscribeURL, SigningCertURL, UnsubscribeURL); GET /health; errors that
 say what to do; the attempt log's kinds, its `confirmed` end and its queries by
@@ -82,19 +82,33 @@ class IdentityScenarios(unittest.TestCase):
         self.assertEqual(health["clock"]["mode"], "virtual")
         self.assertEqual(health["database"], ":memory:")
 
-    def test_clientThroughLocalhost_getsLocalhostQueueUrls(self):
-        server = self.start()
+    def test_clientInEuWest1ThroughLocalhost_getsUrlsAndArnsItCanUse(self):
+        # The issue's case whole: a client configured for eu-west-1 that reaches the broker
+        # by another name than the one it listens on.
+        server = self.start("--region", "eu-west-1", "--account", ACCOUNT)
         port = port_of(server.endpoint)
-        through_name = client("sqs", "http://localhost:%d" % port)
-        through_address = client("sqs", "http://127.0.0.1:%d" % port)
+        through_name = client("sqs", "http://localhost:%d" % port, "eu-west-1")
+        sns_through_name = client("sns", "http://localhost:%d" % port, "eu-west-1")
+        through_address = client("sqs", "http://127.0.0.1:%d" % port, "eu-west-1")
         url = through_name.create_queue(QueueName="jobs")["QueueUrl"]
-        self.assertEqual(url, "http://localhost:%d/000000000000/jobs" % port)
+        self.assertEqual(url, "http://localhost:%d/%s/jobs" % (port, ACCOUNT))
         self.assertEqual(through_name.get_queue_url(QueueName="jobs")["QueueUrl"], url)
         self.assertEqual(through_name.list_queues()["QueueUrls"], [url])
         self.assertEqual(through_address.get_queue_url(QueueName="jobs")["QueueUrl"],
-                         "http://127.0.0.1:%d/000000000000/jobs" % port)
+                         "http://127.0.0.1:%d/%s/jobs" % (port, ACCOUNT))
         through_name.send_message(QueueUrl=url, MessageBody="reachable")   # the URL works as given
         self.assertEqual(through_name.receive_message(QueueUrl=url)["Messages"][0]["Body"], "reachable")
+        # The ARNs it builds from its own region and account are the broker's.
+        queue_arn = "arn:aws:sqs:eu-west-1:%s:jobs" % ACCOUNT
+        self.assertEqual(through_name.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])
+                         ["Attributes"]["QueueArn"], queue_arn)
+        topic_arn = sns_through_name.create_topic(Name="events")["TopicArn"]
+        self.assertEqual(topic_arn, "arn:aws:sns:eu-west-1:%s:events" % ACCOUNT)
+        sns_through_name.subscribe(TopicArn=topic_arn, Protocol="sqs", Endpoint=queue_arn,
+                                   Attributes={"RawMessageDelivery": "true"})
+        sns_through_name.publish(TopicArn=topic_arn, Message="fanned out")
+        bodies = [m["Body"] for m in through_name.receive_message(QueueUrl=url, MaxNumberOfMessages=10)["Messages"]]
+        self.assertEqual(bodies, ["fanned out"])
 
     def test_bindAnyAddress_handsOutNoWildcardUrl(self):
         server = self.start("--bind", "0.0.0.0")

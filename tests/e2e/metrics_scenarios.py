@@ -113,9 +113,9 @@ class MetricsScenarios(unittest.TestCase):
             "work": (5, 3, 2, 2, 1, 0, 0),
             "fanned": (1, 0, 0, 1, 0, 0, 0),
             "retry": (1, 1, 0, 0, 0, 0, 0),
-            # the queue's dead letter counts as dead-lettered; the SNS subscription's
-            # (the envelope of "lost") is held as a plain message
-            "dead": (0, 0, 0, 2, 0, 0, 1),
+            # both dead letters count: the queue's (max receives) and the SNS
+            # subscription's (the envelope of "lost", its retries exhausted)
+            "dead": (0, 0, 0, 2, 0, 0, 2),
         }
         for queue, (sent, received_count, deleted, available, in_flight, delayed, dead_lettered) in expected_queues.items():
             with self.subTest(queue=queue):
@@ -153,7 +153,7 @@ class MetricsScenarios(unittest.TestCase):
         self.assertEqual(metrics["totals"]["retryable"]["total"], 6)
         self.assertEqual(metrics["totals"]["discarded"]["total"], 3)
         self.assertEqual(metrics["depths"], {"available": 5, "inFlight": 1, "delayed": 0, "scheduled": 0,
-                                             "deadLettered": 1})
+                                             "deadLettered": 2})   # both of queue "dead"
         self.assertEqual([q["name"] for q in metrics["queues"]], ["dead", "fanned", "retry", "work"])
         self.assertEqual([t["name"] for t in metrics["topics"]], ["alerts", "doomed", "rejects", "severed"])
         self.server.advance(7 * 60)

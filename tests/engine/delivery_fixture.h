@@ -165,6 +165,18 @@ public:
         return bodies ? *bodies : std::vector<std::string>{};
     }
 
+    // The dead-letter reason of each message of `queue`, in storage order ("" for none).
+    std::vector<std::string> deadLetterReasons(const std::string &queue)
+    {
+        Result<std::vector<std::string>> reasons = m_engine->executeAndWait([=](Database &db, ClockTime) {
+            return selectColumn<std::string>(db,
+                                             "SELECT coalesce(m.dead_letter_reason, '') FROM messages m "
+                                             "JOIN queues q ON q.id = m.queue_id WHERE q.name = ? ORDER BY m.id",
+                                             queue);
+        });
+        return reasons ? *reasons : std::vector<std::string>{};
+    }
+
     std::int64_t pendingCount()
     {
         Result<std::optional<std::int64_t>> count = m_engine->executeAndWait(

@@ -8,6 +8,7 @@
 #include "delivery_fixture.h"
 
 #include "../net/script_endpoint.h"
+#include "broker/dead_letter_queue.h"
 #include "broker/delivery_policy_attribute.h"
 #include "policy/policy_presets.h"
 
@@ -186,6 +187,7 @@ private slots:
         QCOMPARE(log.back().final.value_or(""), std::string("deadLettered"));
         const std::vector<std::string> bodies = bench.queueBodies("orders-dlq");
         QCOMPARE(bodies.size(), std::size_t(1));
+        QCOMPARE(bench.deadLetterReasons("orders-dlq"), std::vector<std::string>{std::string(kDeliveryRetriesExhausted)});
         const nlohmann::json envelope = nlohmann::json::parse(bodies[0]);
         QCOMPARE(envelope.at("Type").get<std::string>(), std::string("Notification"));
         QCOMPARE(envelope.at("MessageId").get<std::string>(), published->front());
@@ -253,6 +255,12 @@ private slots:
         const std::string final = outcome == "delivered" ? "delivered" : "deadLettered";
         QCOMPARE(log.back().final.value_or(""), final);
         QCOMPARE(bench.queueBodies("dlq").size(), std::size_t(outcome == "delivered" ? 0 : 1));
+        // A dead letter says why: the policy's retries ran out, or a permanent failure was never retried.
+        const std::vector<std::string> reasons = bench.deadLetterReasons("dlq");
+        if (outcome == "retryable")
+            QCOMPARE(reasons, std::vector<std::string>{std::string(kDeliveryRetriesExhausted)});
+        else if (outcome == "permanent")
+            QCOMPARE(reasons, std::vector<std::string>{std::string(kDeliveryRefused)});
     }
 };
 

@@ -31,9 +31,11 @@ QString stateText(const BrowsedMessage &message)
     QString text = message_text::stateLabel(message.state);
     if (message.state == MessageState::DeadLettered && message.deadLetterReason) {
         const std::string &reason = *message.deadLetterReason;
-        const QString words = reason == kMaxReceiveCountExceeded ? QStringLiteral("max receives")
-                            : reason == kTtlExpiredException     ? QStringLiteral("TTL expired")
-                                                                 : QString::fromStdString(reason);
+        const QString words = reason == kMaxReceiveCountExceeded  ? QStringLiteral("max receives")
+                            : reason == kTtlExpiredException      ? QStringLiteral("TTL expired")
+                            : reason == kDeliveryRetriesExhausted ? QStringLiteral("retries exhausted")
+                            : reason == kDeliveryRefused          ? QStringLiteral("delivery refused")
+                                                                  : QString::fromStdString(reason);
         text += QStringLiteral(" (%1)").arg(words);
     }
     return text;
