@@ -158,9 +158,13 @@ QWidget *DashboardPage::buildMetricsPart()
     m_rateTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_rateTable->setTabKeyNavigation(false);
     m_rateTable->setAlternatingRowColors(true);
+    // Every column as wide as its contents, the names whole (on a 1280-pixel
+    // screen a stretched name column was cut to "Pu…"); spare width goes to the last.
     m_rateTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_rateTable->horizontalHeader()->setSectionResizeMode(RateTableModel::NameColumn, QHeaderView::Stretch);
+    m_rateTable->horizontalHeader()->setStretchLastSection(true);
     m_rateTable->horizontalHeader()->setHighlightSections(false);
+    m_rateTable->resizeColumnsToContents();
+    m_rateTable->setMinimumWidth(m_rateTable->horizontalHeader()->length() + 2 * m_rateTable->frameWidth() + 8);
     m_rateTable->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_rateTable->setMinimumHeight(m_rateTable->horizontalHeader()->sizeHint().height() +
                                   m_rateTable->verticalHeader()->defaultSectionSize() * m_rates->rowCount() + 4);
@@ -178,8 +182,8 @@ QWidget *DashboardPage::buildMetricsPart()
     grid->addWidget(m_depths, 1, 0, 2, 1);
     grid->addWidget(deadLetterLabel, 1, 1);
     grid->addWidget(m_deadLetters, 2, 1);
-    grid->setColumnStretch(0, 3);
-    grid->setColumnStretch(1, 2);
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
     grid->setRowStretch(2, 1);
     auto *layout = new QVBoxLayout(part);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -76,7 +76,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_panel = new EntityTreePanel(m_entityDock);
     m_entityDock->setWidget(m_panel);
     addDockWidget(Qt::LeftDockWidgetArea, m_entityDock);
-    resizeDocks({m_entityDock}, {470}, Qt::Horizontal);
+    resizeDocks({m_entityDock}, {380}, Qt::Horizontal);   // 30 % of the default 1280-pixel window
     connect(m_panel, &EntityTreePanel::currentEntityChanged, this, &MainWindow::showEntity);
     connect(m_panel, &EntityTreePanel::contextMenuRequested, this,
             [this](const EntityRef &ref, EntityChange::Entity group, const QPoint &at) {
