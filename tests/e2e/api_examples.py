@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: MIT
-"""Runs the curl examples of core/net/README.md against a fresh server.
+"""Runs the curl examples of docs/api.md against a fresh server.
 
 Each ```sh block runs with RELAYDESK set to the server's URL; its output must
 be JSON, and when a ```json block follows, the answer must be that document:
 the same keys and the same values, with these allowances for what differs from
-run to run (stated in core/net/README.md too):
+run to run (stated in docs/api.md too):
   - "…" stands for any value; a text with "…" in it for any text with the
     same beginning and end (an ARN with an id, a PEM);
   - a list whose last element is "…" may go on with more elements;
@@ -22,7 +22,7 @@ import sys
 
 from relaydesk_harness import RelaydeskServer, binary_from_environment
 
-README = os.path.join(os.path.dirname(__file__), "..", "..", "core", "net", "README.md")
+README = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "api.md")
 
 
 def blocks(text):
