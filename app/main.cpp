@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // relaydesk: parses the command line, builds the parts, hands them over.
-#include "engine/command_help.h"
-#include "engine/policy_command.h"
-#include "net/serve_command.h"
-#include "net/serve_options.h"
+#include "host/command_help.h"
+#include "host/policy_command.h"
+#include "host/serve_command.h"
+#include "host/serve_options.h"
 
 #ifdef RELAYDESK_HAS_GUI
 #include "charts/policy_render_command.h"
@@ -25,7 +25,7 @@
 
 namespace {
 
-// The top-level help, in the format of engine/command_help.h (the man page's source).
+// The top-level help, in the format of host/command_help.h (the man page's source).
 const char *const kUsage =
     "Usage: relaydesk [options]\n"
     "       relaydesk serve [options]\n"

@@ -173,4 +173,10 @@ Result<BrokerIdentity::SubscriptionRef> BrokerIdentity::subscriptionFromArn(std:
     return ref;
 }
 
+std::string rebasedQueueUrl(const BrokerIdentity &identity, const std::string &url)
+{
+    Result<std::string> name = identity.queueNameFromUrl(url);
+    return name ? identity.queueUrl(*name) : url;
+}
+
 } // namespace relaydesk

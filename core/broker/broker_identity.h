@@ -68,4 +68,8 @@ std::optional<ArnParts> splitArn(std::string_view arn);
 // 8-4-4-4-12 hexadecimal digits, either case.
 bool isUuid(std::string_view text);
 
+// Rebuilds a queue URL the broker produced (any host) on `identity`'s
+// endpoint; `url` unchanged when it names no queue. Pure.
+std::string rebasedQueueUrl(const BrokerIdentity &identity, const std::string &url);
+
 } // namespace relaydesk

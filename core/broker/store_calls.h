@@ -2,9 +2,10 @@
 #pragma once
 
 #include "broker/clock_time.h"
-#include "broker/queue_records.h"
+#include "broker/broker_error.h"
 #include "broker/result.h"
 #include "store/database.h"
+#include "store/store_status.h"
 
 #include <cstdint>
 #include <optional>
@@ -17,7 +18,7 @@ namespace relaydesk {
 
 // The store calls the queue operations repeat: prepare a cached statement,
 // bind the arguments, step, and report any StoreStatus failure as the
-// InternalError of queue_records::storeFailure (prepare, bind and step
+// InternalError of storeFailure (prepare, bind and step
 // failures alike; binding stops at the first failure).
 //
 // Arguments bind in order to parameters 1..N (`?`, `?NNN` or named ones, in
@@ -46,6 +47,12 @@ NamedArgument<T> named(std::string_view name, const T &value)
     return {name, value};
 }
 
+// The InternalError a failed store call becomes: "Storage failure: …".
+inline BrokerError storeFailure(const StoreStatus &status)
+{
+    return BrokerError(BrokerErrorCode::InternalError, "Storage failure: " + status.toString());
+}
+
 namespace detail {
 template <class T>
 struct IsNamedArgument : std::false_type {};
@@ -59,7 +66,7 @@ Result<CachedStatement> prepareBound(Database &db, std::string_view sql, const A
 {
     StoreResult<CachedStatement> statement = db.prepareCached(sql);
     if (!statement.ok())
-        return queue_records::storeFailure(statement.status());
+        return storeFailure(statement.status());
     StoreStatus status;
     int index = 0;
     [[maybe_unused]] const auto bindNext = [&](const auto &argument) {
@@ -72,7 +79,7 @@ Result<CachedStatement> prepareBound(Database &db, std::string_view sql, const A
     };
     (bindNext(args), ...);
     if (!status.ok())
-        return queue_records::storeFailure(status);
+        return storeFailure(status);
     return std::move(*statement);
 }
 
@@ -82,7 +89,7 @@ inline Result<bool> nextRow(Statement &statement)
 {
     const StoreResult<Step> step = statement.step();
     if (!step.ok())
-        return queue_records::storeFailure(step.status());
+        return storeFailure(step.status());
     return *step == Step::Row;
 }
 
@@ -133,7 +140,7 @@ Status executeStatement(Database &db, std::string_view sql, const Args &...args)
     if (!statement)
         return statement.error();
     if (const StoreStatus done = (*statement)->execute(); !done.ok())
-        return queue_records::storeFailure(done);
+        return storeFailure(done);
     return {};
 }
 

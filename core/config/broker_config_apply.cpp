@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
 // The broker configuration file: applying one inside a unit (format and
 // rules in broker_config.h).
-#include "net/broker_config.h"
+#include "config/broker_config.h"
 
 #include "broker/id_source.h"
-#include "broker/queue_attributes.h"
-#include "broker/queue_catalog.h"
-#include "broker/queue_records.h"
-#include "broker/subscription_attributes.h"
-#include "broker/subscription_catalog.h"
-#include "broker/subscription_records.h"
-#include "broker/topic_attributes.h"
-#include "broker/topic_catalog.h"
-#include "broker/topic_records.h"
+#include "broker/queues/queue_attributes.h"
+#include "broker/queues/queue_catalog.h"
+#include "broker/queues/queue_records.h"
+#include "broker/topics/subscription_attributes.h"
+#include "broker/topics/subscription_catalog.h"
+#include "broker/topics/subscription_records.h"
+#include "broker/topics/topic_attributes.h"
+#include "broker/topics/topic_catalog.h"
+#include "broker/topics/topic_records.h"
 #include "engine/entity_change.h"
 #include "engine/unit_context.h"
 #include "policy/policy_validation.h"

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
 // The broker configuration file: exporting the current state, and apply /
 // export as engine units (format and rules in broker_config.h).
-#include "net/broker_config.h"
+#include "config/broker_config.h"
 
-#include "broker/queue_attributes.h"
-#include "broker/queue_catalog.h"
-#include "broker/queue_records.h"
+#include "broker/queues/queue_attributes.h"
+#include "broker/queues/queue_catalog.h"
+#include "broker/queues/queue_records.h"
 #include "broker/store_calls.h"
-#include "broker/subscription_attributes.h"
-#include "broker/subscription_records.h"
-#include "broker/topic_attributes.h"
-#include "broker/topic_catalog.h"
-#include "broker/topic_records.h"
+#include "broker/topics/subscription_attributes.h"
+#include "broker/topics/subscription_records.h"
+#include "broker/topics/topic_attributes.h"
+#include "broker/topics/topic_catalog.h"
+#include "broker/topics/topic_records.h"
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
 #include "engine/unit_context.h"

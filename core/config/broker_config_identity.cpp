@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The configuration file's "region" and "account" (format in broker_config.h).
-#include "net/broker_config.h"
+#include "config/broker_config.h"
 
 #include <fstream>
 #include <optional>

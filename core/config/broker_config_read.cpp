@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The broker configuration file: reading and checking the document, and
 // writing one (format in broker_config.h).
-#include "net/broker_config.h"
+#include "config/broker_config.h"
 
-#include "policy/bounded_json.h"
+#include "json/bounded_json.h"
 
-#include "broker/queue_attributes.h"
-#include "broker/subscription_attributes.h"
-#include "broker/topic_attributes.h"
+#include "broker/queues/queue_attributes.h"
+#include "broker/topics/subscription_attributes.h"
+#include "broker/topics/topic_attributes.h"
 
 #include <algorithm>
 #include <fstream>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "engine/broker_engine.h"
 
-#include "broker/broker_metrics.h"
+#include "broker/metrics/broker_metrics.h"
 #include "engine/broker_thread.h"
 #include "engine/clock_scheduler.h"
 #include "engine/metrics_recording.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "engine/broker_service.h"
 
-#include "broker/message_lifetime.h"
-#include "broker/topic_lifetime.h"
+#include "broker/queues/message_lifetime.h"
+#include "broker/topics/topic_lifetime.h"
 #include "engine/broker_service_unit.h"
 
 #include <QThreadPool>

@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "broker/attempt_export.h"
-#include "broker/attempt_log.h"
+#include "broker/deliveries/attempt_export.h"
+#include "broker/deliveries/attempt_log.h"
 #include "broker/attribute_text.h"
 #include "broker/broker_identity.h"
-#include "broker/message_browser.h"
-#include "broker/message_lifetime.h"
-#include "broker/message_move_task.h"
-#include "broker/message_receiver.h"
-#include "broker/message_sender.h"
-#include "broker/message_timeline.h"
-#include "broker/queue_catalog.h"
-#include "broker/redelivery.h"
+#include "broker/queues/message_browser.h"
+#include "broker/queues/message_lifetime.h"
+#include "broker/queues/message_move_task.h"
+#include "broker/queues/message_receiver.h"
+#include "broker/queues/message_sender.h"
+#include "broker/deliveries/message_timeline.h"
+#include "broker/queues/queue_catalog.h"
+#include "broker/deliveries/redelivery.h"
 #include "broker/result.h"
-#include "broker/subscription_catalog.h"
-#include "broker/topic_catalog.h"
-#include "broker/topic_publisher.h"
+#include "broker/topics/subscription_catalog.h"
+#include "broker/topics/topic_catalog.h"
+#include "broker/deliveries/topic_publisher.h"
 
 #include <cstddef>
 #include <cstdint>

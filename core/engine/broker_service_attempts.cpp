@@ -3,8 +3,8 @@
 // timeline and redelivery (issue 13's Deliveries page).
 #include "engine/broker_service_unit.h"
 
-#include "broker/attempt_export.h"
-#include "broker/attempt_log.h"
+#include "broker/deliveries/attempt_export.h"
+#include "broker/deliveries/attempt_log.h"
 #include "engine/delivery_worker.h"
 
 #include <QSaveFile>

@@ -3,7 +3,7 @@
 // and message move tasks.
 #include "engine/broker_service_unit.h"
 
-#include "broker/message_sender.h"
+#include "broker/queues/message_sender.h"
 #include "store/database.h"
 
 #include <algorithm>

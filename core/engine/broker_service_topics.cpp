@@ -2,9 +2,9 @@
 // BrokerService: topics, subscriptions and publishing.
 #include "engine/broker_service_unit.h"
 
-#include "broker/pending_delivery_outcome.h"
+#include "broker/deliveries/pending_delivery_outcome.h"
 #include "broker/store_calls.h"
-#include "broker/subscription_records.h"
+#include "broker/topics/subscription_records.h"
 #include "engine/delivery_worker.h"
 
 #include <algorithm>

@@ -3,9 +3,9 @@
 
 #include "broker/broker_identity.h"
 #include "broker/clock_time.h"
-#include "broker/pending_delivery.h"
-#include "broker/pending_delivery_outcome.h"
-#include "net/http_delivery_client.h"
+#include "broker/deliveries/pending_delivery.h"
+#include "broker/deliveries/pending_delivery_outcome.h"
+#include "http/http_delivery_client.h"
 
 #include <functional>
 #include <string>

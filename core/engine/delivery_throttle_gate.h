@@ -2,7 +2,7 @@
 #pragma once
 
 #include "broker/clock_time.h"
-#include "broker/pending_delivery.h"
+#include "broker/deliveries/pending_delivery.h"
 #include "engine/clock_scheduler.h"
 #include "engine/delivery_throttle.h"
 

@@ -2,15 +2,15 @@
 #include "engine/delivery_worker.h"
 
 #include "broker/id_source.h"
-#include "broker/pending_delivery.h"
-#include "broker/pending_delivery_outcome.h"
-#include "broker/sns_envelope.h"
+#include "broker/deliveries/pending_delivery.h"
+#include "broker/deliveries/pending_delivery_outcome.h"
+#include "broker/deliveries/sns_envelope.h"
 #include "broker/wall_time_source.h"
 #include "engine/broker_engine.h"
 #include "engine/clock_scheduler.h"
 #include "engine/delivery_attempt.h"
 #include "engine/delivery_throttle_gate.h"
-#include "net/http_delivery_client.h"
+#include "http/http_delivery_client.h"
 
 #include <QDebug>
 #include <QThreadPool>

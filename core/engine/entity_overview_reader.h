@@ -2,7 +2,7 @@
 #pragma once
 
 #include "broker/broker_identity.h"
-#include "broker/entity_overview.h"
+#include "broker/metrics/entity_overview.h"
 #include "broker/result.h"
 
 #include <functional>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "engine/metrics_recording.h"
 
-#include "broker/entity_overview.h"
+#include "broker/metrics/entity_overview.h"
 #include "engine/broker_engine.h"
 #include "engine/unit_context.h"
 

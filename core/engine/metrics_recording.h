@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "broker/broker_metrics.h"
+#include "broker/metrics/broker_metrics.h"
 #include "broker/clock_time.h"
 #include "engine/entity_change.h"
 
@@ -14,7 +14,7 @@ namespace relaydesk {
 
 class BrokerEngine;
 
-// How the engine feeds BrokerMetrics (see broker/broker_metrics.h for the
+// How the engine feeds BrokerMetrics (see broker/metrics/broker_metrics.h for the
 // contract of the counters and depths).
 
 // After a unit's batch committed: applies `changes` — a queue or topic

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "net/broker_health.h"
+#include "host/broker_health.h"
 
 #include "broker/clock.h"
-#include "net/native_api.h"
+#include "api/native/native_api.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "broker/broker_identity.h"
-#include "net/http_reply.h"
+#include "http/http_reply.h"
 
 #include <atomic>
 #include <string>

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: MIT
-#include "net/broker_host.h"
+#include "host/broker_host.h"
 
 #include "broker/id_source.h"
-#include "broker/notification_signer.h"
+#include "broker/deliveries/notification_signer.h"
 #include "broker/wall_time_source.h"
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
 #include "engine/delivery_worker.h"
 #include "engine/metrics_recording.h"
-#include "net/broker_config.h"
-#include "net/broker_health.h"
-#include "net/broker_http_server.h"
-#include "net/http1_server.h"
-#include "net/mock_endpoints.h"
-#include "net/serve_identity.h"
+#include "config/broker_config.h"
+#include "host/broker_health.h"
+#include "host/broker_http_server.h"
+#include "http/http1_server.h"
+#include "mock/mock_endpoints.h"
+#include "host/serve_identity.h"
 #include "store/database.h"
 
 #include <QDir>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "broker/broker_identity.h"
-#include "net/serve_options.h"
+#include "host/serve_options.h"
 #include "store/store_status.h"
 
 #include <QString>
@@ -61,7 +61,7 @@ public:
     BrokerEngine &engine() const { return *m_engine; }
     BrokerService &service() const { return *m_service; }
     MockEndpoints &mocks() const { return *m_mocks; }
-    // The engine's counters and depths (any thread; see broker/broker_metrics.h):
+    // The engine's counters and depths (any thread; see broker/metrics/broker_metrics.h):
     // the window's dashboard reads snapshot(), GET /metrics renders them.
     BrokerMetrics &metrics() const;
     const BrokerIdentity &identity() const { return m_identity; }

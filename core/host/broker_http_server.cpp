@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-#include "net/broker_http_server.h"
+#include "host/broker_http_server.h"
 
-#include "net/broker_health.h"
-#include "net/mock_endpoints.h"
-#include "net/native_api.h"
-#include "net/query_protocol.h"
-#include "net/serve_identity.h"
-#include "net/sqs_json_protocol.h"
-#include "net/wire_error.h"
+#include "host/broker_health.h"
+#include "mock/mock_endpoints.h"
+#include "api/native/native_api.h"
+#include "api/query/query_protocol.h"
+#include "host/serve_identity.h"
+#include "api/sqs/sqs_json_protocol.h"
+#include "api/wire/wire_error.h"
 
 #include <QUrlQuery>
 

@@ -2,9 +2,9 @@
 #pragma once
 
 #include "broker/broker_identity.h"
-#include "net/http1_server.h"
-#include "net/http_reply.h"
-#include "net/http_request.h"
+#include "http/http1_server.h"
+#include "http/http_reply.h"
+#include "http/http_request.h"
 
 #include <QObject>
 
@@ -30,7 +30,7 @@ class MockEndpoints;
 // and refuses a body over kMaxBodyBytes (413, in the protocol's shape, as
 // soon as the declared or received length passes it; the connection then
 // closes). HTTP/1.1 itself (framing, keep-alive, pipelining in order,
-// timeouts, the connection cap) is net/http1_server.h's. Requests are
+// timeouts, the connection cap) is http/http1_server.h's. Requests are
 // answered asynchronously from the broker's replies, whose context is the
 // request's connection: a client that goes away before its answer (a long
 // poll given up) is not answered, and its waiting receive is withdrawn

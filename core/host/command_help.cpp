@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "engine/command_help.h"
+#include "host/command_help.h"
 
 namespace relaydesk {
 

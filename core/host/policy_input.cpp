@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "policy_input.h"
 
-#include "policy/bounded_json.h"
+#include "json/bounded_json.h"
 #include "policy/policy_presets.h"
 
 #include <QFile>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "net/serve_command.h"
+#include "host/serve_command.h"
 
-#include "engine/command_help.h"
-#include "net/broker_host.h"
-#include "net/serve_options.h"
+#include "host/command_help.h"
+#include "host/broker_host.h"
+#include "host/serve_options.h"
 
 #include <QCoreApplication>
 #include <QSocketNotifier>

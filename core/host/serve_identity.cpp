@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "net/serve_identity.h"
+#include "host/serve_identity.h"
 
 #include <algorithm>
 
@@ -82,12 +82,6 @@ std::optional<BrokerIdentity> identityForHost(const BrokerIdentity &broker, bool
     BrokerIdentity identity = broker;
     identity.endpoint = "http://" + std::string(text);
     return identity;
-}
-
-std::string rebasedQueueUrl(const BrokerIdentity &identity, const std::string &url)
-{
-    Result<std::string> name = identity.queueNameFromUrl(url);
-    return name ? identity.queueUrl(*name) : url;
 }
 
 } // namespace relaydesk

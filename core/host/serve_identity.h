@@ -2,7 +2,7 @@
 #pragma once
 
 #include "broker/broker_identity.h"
-#include "net/serve_options.h"
+#include "host/serve_options.h"
 
 #include <QByteArrayView>
 #include <QHostAddress>
@@ -37,9 +37,5 @@ std::string reachableEndpoint(const QHostAddress &bind, quint16 port);
 // has an advertised URL, the header is missing, or it is not a plain
 // host[:port].
 std::optional<BrokerIdentity> identityForHost(const BrokerIdentity &broker, bool advertised, QByteArrayView host);
-
-// Rebuilds a queue URL the broker produced (any host) on `identity`'s
-// endpoint; `url` unchanged when it names no queue.
-std::string rebasedQueueUrl(const BrokerIdentity &identity, const std::string &url);
 
 } // namespace relaydesk

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "net/serve_options.h"
+#include "host/serve_options.h"
 
 #include "broker/broker_identity.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "net/http1_request.h"
-#include "net/http1_response_parser.h"
+#include "http/http1_request.h"
+#include "http/http1_response_parser.h"
 
 #include <QObject>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "net/http1_field_syntax.h"
+#include "http/http1_field_syntax.h"
 
 namespace relaydesk::http1 {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "net/http1_request.h"
+#include "http/http1_request.h"
 
-#include "net/http1_field_syntax.h"
-#include "net/http_delivery_client.h"
+#include "http/http1_field_syntax.h"
+#include "http/http_delivery_client.h"
 
 #include <QUrl>
 

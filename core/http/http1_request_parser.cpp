@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "net/http1_request_parser.h"
+#include "http/http1_request_parser.h"
 
-#include "net/http1_field_syntax.h"
+#include "http/http1_field_syntax.h"
 
 #include <algorithm>
 #include <cctype>

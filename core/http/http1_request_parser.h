@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "net/http_request.h"
+#include "http/http_request.h"
 
 #include <QByteArray>
 

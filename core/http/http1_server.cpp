@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "net/http1_server.h"
+#include "http/http1_server.h"
 
 #include <algorithm>
 #include <cerrno>

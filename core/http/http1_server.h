@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "net/http1_server_connection.h"
+#include "http/http1_server_connection.h"
 
 #include <QObject>
 #include <QTcpServer>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "net/http1_server_connection.h"
+#include "http/http1_server_connection.h"
 
 #include <QSocketNotifier>
 

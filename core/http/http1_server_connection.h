@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "net/http1_request_parser.h"
-#include "net/http_reply.h"
-#include "net/http_request.h"
+#include "http/http1_request_parser.h"
+#include "http/http_reply.h"
+#include "http/http_request.h"
 
 #include <QByteArray>
 #include <QDeadlineTimer>

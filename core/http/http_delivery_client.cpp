@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "net/http_delivery_client.h"
+#include "http/http_delivery_client.h"
 
 #include "broker/wall_time_source.h"
-#include "net/http1_connection.h"
-#include "net/http1_request.h"
+#include "http/http1_connection.h"
+#include "http/http1_request.h"
 
 #include <QPointer>
 #include <QSslCertificate>

@@ -59,7 +59,7 @@ struct HttpDeliveryClientOptions {
 };
 
 // The HTTP/S transport of the delivery worker: a small HTTP/1.1 client on
-// QTcpSocket / QSslSocket (net/http1_connection.h, net/http1_response_parser.h).
+// QTcpSocket / QSslSocket (http/http1_connection.h, http/http1_response_parser.h).
 // - Per origin (scheme, host, port) and lane a pool of keep-alive connections, one
 //   request at a time each (no pipelining): an idle connection is reused
 //   (most recently used first) unless its peer has closed it; otherwise a new

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "net/http_reply.h"
+#include "http/http_reply.h"
 
-#include "net/http1_server_connection.h"
+#include "http/http1_server_connection.h"
 
 #include <QHttpServerResponder>
 #include <QMetaEnum>

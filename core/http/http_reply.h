@@ -23,7 +23,7 @@ struct HttpReply {
 };
 
 // Where the answer to one request goes: its turn on the connection it came
-// on (net/http1_server_connection.h writes answers in request order). The
+// on (http/http1_server_connection.h writes answers in request order). The
 // connection may close before the answer is ready (a client giving up on a
 // long poll); send() then does nothing. A channel answers once: later calls
 // are ignored.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "net/http_request.h"
+#include "http/http_request.h"
 
-#include "net/http1_field_syntax.h"
+#include "http/http1_field_syntax.h"
 
 namespace relaydesk {
 

@@ -10,7 +10,7 @@
 
 namespace relaydesk {
 
-// One request as the broker's HTTP server received it (net/http1_request_parser.h
+// One request as the broker's HTTP server received it (http/http1_request_parser.h
 // makes it). The accessors follow QHttpServerRequest's names so routes read
 // the same. Plain value type.
 class HttpRequest final {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "net/mock_endpoints.h"
+#include "mock/mock_endpoints.h"
 
 #include "broker/clock.h"
 

@@ -3,9 +3,9 @@
 
 #include "broker/clock_time.h"
 #include "broker/result.h"
-#include "net/http_reply.h"
-#include "net/http_request.h"
-#include "net/mock_script.h"
+#include "http/http_reply.h"
+#include "http/http_request.h"
+#include "mock/mock_script.h"
 
 #include <atomic>
 #include <cstddef>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "net/mock_script.h"
+#include "mock/mock_script.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "net/policy_trial.h"
+#include "mock/policy_trial.h"
 
 #include "broker/broker_identity.h"
 #include "engine/broker_service.h"
-#include "net/mock_endpoints.h"
-#include "policy/bounded_json.h"
+#include "mock/mock_endpoints.h"
+#include "json/bounded_json.h"
 
 #include <QPointer>
 

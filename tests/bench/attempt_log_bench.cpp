@@ -10,7 +10,7 @@
 //   attempt_log_bench [ATTEMPTS] [DIRECTORY=/tmp]
 #include "broker_bench.h"
 
-#include "broker/attempt_log.h"
+#include "broker/deliveries/attempt_log.h"
 #include "engine/broker_service.h"
 
 #include <QCoreApplication>

@@ -10,13 +10,13 @@
 // the broker thread.
 
 #include "broker/id_source.h"
-#include "broker/message_receiver.h"
-#include "broker/message_sender.h"
+#include "broker/queues/message_receiver.h"
+#include "broker/queues/message_sender.h"
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
 #include "broker/wall_time_source.h"
 
-#include "../engine/call_and_wait.h"
+#include "support/call_and_wait.h"
 
 #include <chrono>
 #include <cstdint>

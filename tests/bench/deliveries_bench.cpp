@@ -13,15 +13,15 @@
 //
 // Runs the real window (offscreen unless a display is given) with its own
 // broker on a database in a temporary folder. Prints one line per figure.
-#include "../engine/call_and_wait.h"
-#include "broker/attempt_log.h"
+#include "support/call_and_wait.h"
+#include "broker/deliveries/attempt_log.h"
 #include "charts/attempt_chart.h"
 #include "delivery_bench_endpoint.h"
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
 #include "models/attempt_log_model.h"
 #include "models/entity_tree_model.h"
-#include "net/broker_host.h"
+#include "host/broker_host.h"
 #include "views/deliveries_page.h"
 #include "views/entity_page.h"
 #include "views/entity_actions.h"

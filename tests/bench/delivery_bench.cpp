@@ -20,11 +20,11 @@
 // Each line ends with the load average (other builds may share the machine).
 
 #include "broker/id_source.h"
-#include "broker/notification_signer.h"
+#include "broker/deliveries/notification_signer.h"
 #include "broker/store_calls.h"
-#include "broker/subscription_catalog.h"
-#include "broker/topic_catalog.h"
-#include "broker/topic_publisher.h"
+#include "broker/topics/subscription_catalog.h"
+#include "broker/topics/topic_catalog.h"
+#include "broker/deliveries/topic_publisher.h"
 #include "broker/wall_time_source.h"
 #include "delivery_bench_endpoint.h"
 #include "engine/broker_engine.h"

@@ -14,7 +14,7 @@
 #include "broker_bench.h"
 
 #include "broker/id_source.h"
-#include "broker/message_sender.h"
+#include "broker/queues/message_sender.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -9,12 +9,12 @@
 // 3. rendering GET /metrics (Prometheus text) and GET /api/v1/metrics (JSON
 //    text) from that snapshot — ms and bytes.
 // Each timed part is repeated and the median printed, with the machine load.
-#include "broker/broker_metrics.h"
+#include "broker/metrics/broker_metrics.h"
 #include "broker/clock.h"
 #include "broker/wall_time_source.h"
 #include "engine/metrics_recording.h"
-#include "net/metrics_json.h"
-#include "net/prometheus_text.h"
+#include "api/native/metrics_json.h"
+#include "api/native/prometheus_text.h"
 
 #include <algorithm>
 #include <chrono>

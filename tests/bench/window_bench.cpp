@@ -10,13 +10,13 @@
 // Runs the real MainWindow with its broker (offscreen unless a display is
 // given). Prints one line per figure. The database is the caller's; prepare
 // refuses an existing file.
-#include "../engine/call_and_wait.h"
+#include "support/call_and_wait.h"
 #include "broker/id_source.h"
-#include "broker/message_sender.h"
+#include "broker/queues/message_sender.h"
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
 #include "models/entity_tree_model.h"
-#include "net/broker_host.h"
+#include "host/broker_host.h"
 #include "views/main_window.h"
 #include "window_bench_support.h"
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // --help, --version and unknown options on every command, as a user meets
 // them: the real binary, no display. One help per command, in the format of
-// engine/command_help.h (the man page and the bash completion are generated
+// host/command_help.h (the man page and the bash completion are generated
 // from it).
+#include "support/test_main.h"
+
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTest>
@@ -117,5 +119,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(HelpCliTest)
+RELAYDESK_TEST_MAIN(HelpCliTest)
 #include "help_cli_test.moc"

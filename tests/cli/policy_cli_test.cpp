@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // `relaydesk policy ...` as a user runs it: a real process, a headless
 // environment (no DISPLAY, no QT_QPA_PLATFORM), real files.
+#include "support/test_main.h"
+
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -285,5 +287,5 @@ private slots:
 #endif
 };
 
-QTEST_GUILESS_MAIN(PolicyCliTest)
+RELAYDESK_TEST_MAIN(PolicyCliTest)
 #include "policy_cli_test.moc"

@@ -2,6 +2,7 @@
 // `relaydesk serve` as a user runs it: the real binary, no display, real
 // HTTP on loopback, a real database file.
 #include "store/database.h"
+#include "support/test_main.h"
 
 #include <QFile>
 #include <QProcess>
@@ -376,5 +377,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(ServeCliTest)
+RELAYDESK_TEST_MAIN(ServeCliTest)
 #include "serve_cli_test.moc"

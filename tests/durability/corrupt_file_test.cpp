@@ -8,17 +8,18 @@
 // other SQLite files without a WAL are covered by store_database_test.
 #include "durability_support.h"
 
-#include "../engine/call_and_wait.h"
+#include "support/call_and_wait.h"
 
 #include "broker/id_source.h"
 #include "broker/wall_time_source.h"
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
+#include "support/test_main.h"
 
 #include <sqlite3.h>
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <future>
 
@@ -126,5 +127,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(CorruptFileTest)
+RELAYDESK_TEST_MAIN(CorruptFileTest)
 #include "corrupt_file_test.moc"

@@ -10,10 +10,11 @@
 // tail is then cut off (as if the disk had lost it: beyond what fsync
 // promises) still opens and keeps a gap-free prefix of every producer's sends.
 #include "durability_support.h"
+#include "support/test_main.h"
 
 #include <QRandomGenerator>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <map>
 #include <set>
@@ -228,5 +229,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(CrashRecoveryTest)
+RELAYDESK_TEST_MAIN(CrashRecoveryTest)
 #include "crash_recovery_test.moc"

@@ -22,7 +22,7 @@
 // markers above. Bodies: "std r=ROUND p=P c=C" / "fifo r=ROUND p=P c=C g=GROUP"
 // (fill mode pads them to 16 KiB with '.'). Exit 0 after a clean stop, 2 when
 // the database was refused, 3 on a setup failure.
-#include "../engine/call_and_wait.h"
+#include "support/call_and_wait.h"
 
 #include "broker/id_source.h"
 #include "broker/wall_time_source.h"

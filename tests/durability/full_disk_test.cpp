@@ -8,9 +8,10 @@
 // Reopened without the limit, the file is intact and holds every
 // acknowledged send exactly once and none of the failed ones.
 #include "durability_support.h"
+#include "support/test_main.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <set>
 
@@ -175,5 +176,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(FullDiskTest)
+RELAYDESK_TEST_MAIN(FullDiskTest)
 #include "full_disk_test.moc"

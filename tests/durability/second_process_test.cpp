@@ -6,9 +6,10 @@
 // they were. Once the child is gone (clean exit or SIGKILL) the file opens
 // and holds what the child acknowledged.
 #include "durability_support.h"
+#include "support/test_main.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 using namespace relaydesk;
 using namespace relaydesk::durability;
@@ -138,5 +139,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(SecondProcessTest)
+RELAYDESK_TEST_MAIN(SecondProcessTest)
 #include "second_process_test.moc"

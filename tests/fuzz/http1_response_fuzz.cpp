@@ -5,7 +5,7 @@
 // than it was given; the outcome (state, status, error, body counts, kept
 // body, keep-alive) is the same fed whole, fed in two pieces at the cut and
 // fed byte by byte; the kept body never exceeds its limit. A violation aborts.
-#include "net/http1_response_parser.h"
+#include "http/http1_response_parser.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,7 @@
 #pragma once
 // Test helper (header-only) of the HttpDeliveryClient tests.
 
-#include "net/http_delivery_client.h"
+#include "http/http_delivery_client.h"
 
 #include <QEventLoop>
 

@@ -5,18 +5,18 @@
 // tests need as units (topics, queues, subscriptions, publish, the attempt
 // log, a queue's bodies).
 
-#include "broker/attempt_log.h"
+#include "broker/deliveries/attempt_log.h"
 #include "broker/id_source.h"
-#include "broker/pending_delivery_outcome.h"
-#include "broker/queue_catalog.h"
+#include "broker/deliveries/pending_delivery_outcome.h"
+#include "broker/queues/queue_catalog.h"
 #include "broker/store_calls.h"
-#include "broker/subscription_catalog.h"
-#include "broker/topic_catalog.h"
-#include "broker/topic_publisher.h"
+#include "broker/topics/subscription_catalog.h"
+#include "broker/topics/topic_catalog.h"
+#include "broker/deliveries/topic_publisher.h"
 #include "broker/wall_time_source.h"
 #include "engine/broker_engine.h"
 #include "engine/delivery_worker.h"
-#include "engine_test_support.h"
+#include "support/engine_test_support.h"
 
 #include <QTemporaryDir>
 

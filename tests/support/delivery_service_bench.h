@@ -10,9 +10,9 @@
 #include "broker/wall_time_source.h"
 #include "engine/broker_engine.h"
 #include "engine/delivery_worker.h"
-#include "engine_test_support.h"
+#include "support/engine_test_support.h"
 
-#include "../net/script_endpoint.h"
+#include "support/script_endpoint.h"
 
 #include <QTemporaryDir>
 

@@ -4,7 +4,7 @@
 // a count as units of work; a BrokerService bench on a virtual clock with the
 // calls the service tests share (create, send, receive, long poll, subscribe).
 
-#include "call_and_wait.h"
+#include "support/call_and_wait.h"
 
 #include "broker/id_source.h"
 #include "broker/result.h"

@@ -4,8 +4,8 @@
 // /_mock/ to MockEndpoints, as the broker's HTTP server does; anything else
 // is answered 202 and counted.
 
-#include "net/http1_server.h"
-#include "net/mock_endpoints.h"
+#include "http/http1_server.h"
+#include "mock/mock_endpoints.h"
 
 #include <QHostAddress>
 

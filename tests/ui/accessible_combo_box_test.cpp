@@ -4,9 +4,10 @@
 // and its value is the current item; Qt's own interface on Linux answered
 // the current item for both. Children, state and the show-menu action stay
 // as Qt's. Then every combo box of the policy editor is swept.
-#include "views/accessible_combo_box.h"
-#include "views/accessible_names.h"
-#include "views/policy_editor_window.h"
+#include "widgets/accessible_combo_box.h"
+#include "widgets/accessible_names.h"
+#include "policy_editor/policy_editor_window.h"
+#include "support/test_main.h"
 
 #include <QAbstractItemView>
 #include <QAccessible>
@@ -14,7 +15,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QtTest>
+#include <QTest>
 
 using namespace relaydesk;
 
@@ -129,5 +130,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(AccessibleComboBoxTest)
+RELAYDESK_TEST_MAIN(AccessibleComboBoxTest)
 #include "accessible_combo_box_test.moc"

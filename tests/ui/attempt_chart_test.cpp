@@ -7,6 +7,7 @@
 #include "charts/attempt_chart.h"
 #include "charts/attempt_tracks.h"
 #include "charts/chart_style.h"
+#include "support/test_main.h"
 
 #include <QChart>
 #include <QComboBox>
@@ -223,5 +224,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(AttemptChartTest)
+RELAYDESK_TEST_MAIN(AttemptChartTest)
 #include "attempt_chart_test.moc"

@@ -5,9 +5,9 @@
 // waiting for a page or dialog to settle, reading the broker's state back, and
 // offscreen screenshots into the build tree (screenshots/NAME.png).
 
-#include "../engine/engine_test_support.h"
+#include "support/engine_test_support.h"
 
-#include "views/accessible_names.h"
+#include "widgets/accessible_names.h"
 
 #include <QAccessible>
 #include <QCoreApplication>
@@ -15,7 +15,7 @@
 #include <QLabel>
 #include <QSignalSpy>
 #include <QWidget>
-#include <QtTest>
+#include <QTest>
 
 namespace relaydesk::testing {
 

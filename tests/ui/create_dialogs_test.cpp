@@ -11,8 +11,9 @@
 #include "dialogs/create_subscription_dialog.h"
 #include "dialogs/create_topic_dialog.h"
 #include "dialogs/entity_name_field.h"
-#include "net/mock_endpoints.h"
-#include "views/attribute_form.h"
+#include "mock/mock_endpoints.h"
+#include "widgets/attribute_form.h"
+#include "support/test_main.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -275,5 +276,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(CreateDialogsTest)
+RELAYDESK_TEST_MAIN(CreateDialogsTest)
 #include "create_dialogs_test.moc"

@@ -8,7 +8,7 @@
 // has an accessible name.
 #include "window_test_support.h"
 
-#include "broker/broker_metrics.h"
+#include "broker/metrics/broker_metrics.h"
 #include "broker/clock.h"
 #include "broker/wall_time_source.h"
 #include "charts/activity_chart.h"
@@ -17,11 +17,12 @@
 #include "engine/broker_engine.h"
 #include "models/entity_tree_model.h"
 #include "models/rate_table_model.h"
-#include "net/mock_endpoints.h"
+#include "mock/mock_endpoints.h"
 #include "views/dashboard_page.h"
 #include "views/dead_letter_list.h"
 #include "views/entity_actions.h"
-#include "net/broker_host.h"
+#include "host/broker_host.h"
+#include "support/test_main.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
@@ -35,7 +36,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
-#include <QtTest>
+#include <QTest>
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -396,5 +397,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(DashboardPageTest)
+RELAYDESK_TEST_MAIN(DashboardPageTest)
 #include "dashboard_page_test.moc"

@@ -11,8 +11,8 @@
 #include "dialogs/try_policy_dialog.h"
 #include "engine/broker_engine.h"
 #include "models/attempt_log_model.h"
-#include "net/mock_endpoints.h"
-#include "net/policy_trial.h"
+#include "mock/mock_endpoints.h"
+#include "mock/policy_trial.h"
 #include "views/attempt_filter_bar.h"
 #include "views/deliveries_page.h"
 #include "views/delivery_policy_page.h"
@@ -21,7 +21,8 @@
 #include "views/entity_tree_panel.h"
 #include "views/main_window.h"
 #include "views/message_timeline_panel.h"
-#include "views/policy_editor.h"
+#include "policy_editor/policy_editor.h"
+#include "support/test_main.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -387,5 +388,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(DeliveriesPageTest)
+RELAYDESK_TEST_MAIN(DeliveriesPageTest)
 #include "deliveries_page_test.moc"

@@ -9,7 +9,7 @@
 // the chart draws one by one (aggregated). Writes OUTDIR/deliveries-*.png for
 // a person to look at; exits 1 when a step never happens or a grab is blank.
 // Waits only for what it asks for (the attempts logged), never for a time.
-#include "../engine/call_and_wait.h"
+#include "support/call_and_wait.h"
 #include "screenshot_support.h"
 
 #include "charts/attempt_chart.h"
@@ -18,9 +18,9 @@
 #include "engine/broker_service.h"
 #include "models/attempt_log_model.h"
 #include "models/entity_tree_model.h"
-#include "net/broker_host.h"
-#include "net/mock_endpoints.h"
-#include "net/policy_trial.h"
+#include "host/broker_host.h"
+#include "mock/mock_endpoints.h"
+#include "mock/policy_trial.h"
 #include "views/clock_toolbar.h"
 #include "views/deliveries_page.h"
 #include "views/delivery_policy_page.h"
@@ -28,7 +28,7 @@
 #include "views/entity_tree_panel.h"
 #include "views/main_window.h"
 #include "views/message_timeline_panel.h"
-#include "views/policy_editor.h"
+#include "policy_editor/policy_editor.h"
 
 #include <QAction>
 #include <QApplication>

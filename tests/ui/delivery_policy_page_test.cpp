@@ -7,10 +7,11 @@
 // override flag), following changes made elsewhere.
 #include "attribute_test_support.h"
 
-#include "views/changed_elsewhere_banner.h"
+#include "widgets/changed_elsewhere_banner.h"
 #include "views/delivery_policy_page.h"
-#include "views/policy_editor.h"
-#include "views/policy_field_form.h"
+#include "policy_editor/policy_editor.h"
+#include "policy_editor/policy_field_form.h"
+#include "support/test_main.h"
 
 #include <QCheckBox>
 #include <QJsonDocument>
@@ -208,5 +209,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(DeliveryPolicyPageTest)
+RELAYDESK_TEST_MAIN(DeliveryPolicyPageTest)
 #include "delivery_policy_page_test.moc"

@@ -5,9 +5,9 @@
 // OUTDIR/editor-<state>.png, so a person can look at them. Exits 1 when a grab
 // fails or comes out blank. Uses a temporary settings path, never the user's.
 #include "screenshot_support.h"
-#include "views/policy_editor_window.h"
-#include "views/policy_editor.h"
-#include "views/policy_schedule_panel.h"
+#include "policy_editor/policy_editor_window.h"
+#include "policy_editor/policy_editor.h"
+#include "policy_editor/policy_schedule_panel.h"
 
 #include <QApplication>
 #include <QDir>

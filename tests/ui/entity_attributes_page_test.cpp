@@ -7,9 +7,10 @@
 // banner while editing), and keyboard / accessible names.
 #include "attribute_test_support.h"
 
-#include "views/attribute_form.h"
-#include "views/changed_elsewhere_banner.h"
+#include "widgets/attribute_form.h"
+#include "widgets/changed_elsewhere_banner.h"
 #include "views/entity_attributes_page.h"
+#include "support/test_main.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -309,5 +310,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(EntityAttributesPageTest)
+RELAYDESK_TEST_MAIN(EntityAttributesPageTest)
 #include "entity_attributes_page_test.moc"

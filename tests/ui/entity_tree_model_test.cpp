@@ -7,10 +7,11 @@
 
 #include "engine/broker_engine.h"
 #include "models/entity_tree_model.h"
+#include "support/test_main.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
-#include <QtTest>
+#include <QTest>
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -170,5 +171,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(EntityTreeModelTest)
+RELAYDESK_TEST_MAIN(EntityTreeModelTest)
 #include "entity_tree_model_test.moc"

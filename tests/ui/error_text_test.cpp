@@ -3,7 +3,8 @@
 // Policy) are written in a red that reads on the window behind them: at least
 // 4.5:1 (WCAG AA) on a light and on a dark palette, and back in the palette's
 // own text colour once the error is gone.
-#include "views/error_text.h"
+#include "widgets/error_text.h"
+#include "support/test_main.h"
 
 #include <QApplication>
 #include <QLabel>
@@ -82,5 +83,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ErrorTextTest)
+RELAYDESK_TEST_MAIN(ErrorTextTest)
 #include "error_text_test.moc"

@@ -3,8 +3,9 @@
 // shortcuts, the status bar, the policy editor under Tools, and the layout
 // remembered through QSettings.
 #include "views/main_window.h"
-#include "views/policy_editor.h"
-#include "views/policy_editor_window.h"
+#include "policy_editor/policy_editor.h"
+#include "policy_editor/policy_editor_window.h"
+#include "support/test_main.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -17,7 +18,8 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QToolButton>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 using namespace relaydesk;
 
@@ -154,5 +156,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(MainWindowTest)
+RELAYDESK_TEST_MAIN(MainWindowTest)
 #include "main_window_test.moc"

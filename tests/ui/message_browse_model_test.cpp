@@ -6,6 +6,7 @@
 #include "models/message_browse_model.h"
 
 #include "message_test_broker.h"
+#include "support/test_main.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -386,5 +387,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(MessageBrowseModelTest)
+RELAYDESK_TEST_MAIN(MessageBrowseModelTest)
 #include "message_browse_model_test.moc"

@@ -5,7 +5,7 @@
 // calls the tests share, and a way to reopen the file later with the broker
 // thread held (so a browse sees what the lifetime timer has not yet done).
 
-#include "../engine/engine_test_support.h"
+#include "support/engine_test_support.h"
 
 #include <QAbstractButton>
 #include <QApplication>

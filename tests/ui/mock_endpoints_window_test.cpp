@@ -11,11 +11,12 @@
 #include "models/message_text.h"
 #include "models/mock_endpoint_list_model.h"
 #include "models/mock_request_list_model.h"
-#include "net/mock_endpoints.h"
-#include "net/mock_script.h"
+#include "mock/mock_endpoints.h"
+#include "mock/mock_script.h"
 #include "views/main_window.h"
 #include "views/mock_endpoints_window.h"
 #include "views/mock_request_viewer.h"
+#include "support/test_main.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -28,7 +29,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
-#include <QtTest>
+#include <QTest>
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -361,5 +362,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(MockEndpointsWindowTest)
+RELAYDESK_TEST_MAIN(MockEndpointsWindowTest)
 #include "mock_endpoints_window_test.moc"

@@ -10,12 +10,13 @@
 #include "dialogs/create_subscription_dialog.h"
 #include "dialogs/publish_dialog.h"
 #include "models/entity_tree_model.h"
-#include "net/mock_endpoints.h"
+#include "mock/mock_endpoints.h"
 #include "views/clock_toolbar.h"
 #include "views/entity_actions.h"
 #include "views/entity_page.h"
 #include "views/entity_tree_panel.h"
 #include "views/main_window.h"
+#include "support/test_main.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -28,7 +29,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
-#include <QtTest>
+#include <QTest>
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -143,5 +144,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(NotificationWorkflowTest)
+RELAYDESK_TEST_MAIN(NotificationWorkflowTest)
 #include "notification_workflow_test.moc"

@@ -7,6 +7,7 @@
 
 #include "policy/policy_presets.h"
 #include "policy/retry_schedule.h"
+#include "support/test_main.h"
 
 #include <QAreaSeries>
 #include <QCategoryAxis>
@@ -367,5 +368,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(PolicyChartTest)
+RELAYDESK_TEST_MAIN(PolicyChartTest)
 #include "policy_chart_test.moc"

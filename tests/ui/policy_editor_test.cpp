@@ -3,13 +3,14 @@
 // the list, the chart and totals as you type, presets, form conversion, round
 // trips of the three JSON forms, comparison, export, open and save.
 #include "charts/policy_chart.h"
-#include "views/policy_editor.h"
-#include "views/policy_field_form.h"
-#include "views/policy_schedule_panel.h"
+#include "policy_editor/policy_editor.h"
+#include "policy_editor/policy_field_form.h"
+#include "policy_editor/policy_schedule_panel.h"
 
 #include "policy/policy_json.h"
 #include "policy/policy_presets.h"
 #include "policy/policy_report.h"
+#include "support/test_main.h"
 
 #include <QAction>
 #include <QChart>
@@ -26,7 +27,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <nlohmann/json.hpp>
 
@@ -601,5 +602,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(PolicyEditorTest)
+RELAYDESK_TEST_MAIN(PolicyEditorTest)
 #include "policy_editor_test.moc"

@@ -3,6 +3,7 @@
 // requested size, different policies give different pixels, the exit
 // statuses 0 / 1 (invalid or unreadable input, unwritable output) / 2 (usage).
 #include "charts/policy_render_command.h"
+#include "support/test_main.h"
 
 #include <QFile>
 #include <QImage>
@@ -284,5 +285,5 @@ private:
     QTemporaryDir m_dir;
 };
 
-QTEST_MAIN(PolicyRenderTest)
+RELAYDESK_TEST_MAIN(PolicyRenderTest)
 #include "policy_render_test.moc"

@@ -8,7 +8,7 @@
 // named as its label says. Screenshots go to tests/ui/screenshots/.
 #include "views/queue_messages_page.h"
 
-#include "views/field_error.h"
+#include "widgets/field_error.h"
 #include "dialogs/message_attributes_editor.h"
 #include "dialogs/move_dead_letters_dialog.h"
 #include "dialogs/publish_dialog.h"
@@ -16,6 +16,7 @@
 #include "message_test_broker.h"
 #include "models/message_browse_model.h"
 #include "views/message_viewer.h"
+#include "support/test_main.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -454,5 +455,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(QueueMessagesPageTest)
+RELAYDESK_TEST_MAIN(QueueMessagesPageTest)
 #include "queue_messages_page_test.moc"

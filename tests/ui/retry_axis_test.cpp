@@ -8,6 +8,7 @@
 
 #include "policy/policy_presets.h"
 #include "policy/retry_schedule.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -134,5 +135,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(RetryAxisTest)
+RELAYDESK_TEST_MAIN(RetryAxisTest)
 #include "retry_axis_test.moc"

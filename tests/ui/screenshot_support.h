@@ -4,7 +4,7 @@
 // window_screenshot): the screen's pixels under xvfb-run, or the widget's
 // own rendering when the screen grab comes out blank.
 
-#include "net/serve_options.h"
+#include "host/serve_options.h"
 
 #include <QCoreApplication>
 #include <QDir>

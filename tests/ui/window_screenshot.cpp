@@ -6,15 +6,15 @@
 // with a dead-letter queue, messages in several states), and a grab of each
 // page as OUTDIR/window-<page>.png for a person to look at. Exits 1 when a
 // grab fails or comes out blank. Never touches the user's settings.
-#include "../engine/call_and_wait.h"
+#include "support/call_and_wait.h"
 #include "screenshot_support.h"
 
 #include "dialogs/database_problem_dialog.h"
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
 #include "models/entity_tree_model.h"
-#include "net/broker_host.h"
-#include "net/mock_endpoints.h"
+#include "host/broker_host.h"
+#include "mock/mock_endpoints.h"
 #include "store/database.h"
 #include "views/entity_actions.h"
 #include "views/entity_page.h"

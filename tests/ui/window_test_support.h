@@ -4,9 +4,9 @@
 // temporary folder, port 0 (any free one), virtual clock; and the broker
 // calls the tests make, waiting for their replies.
 
-#include "../engine/call_and_wait.h"
+#include "support/call_and_wait.h"
 #include "engine/broker_service.h"
-#include "net/broker_host.h"
+#include "host/broker_host.h"
 
 #include <QEventLoop>
 #include <QNetworkAccessManager>

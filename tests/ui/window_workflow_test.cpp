@@ -18,6 +18,7 @@
 #include "views/entity_page.h"
 #include "views/entity_tree_panel.h"
 #include "views/main_window.h"
+#include "support/test_main.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -32,7 +33,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolButton>
-#include <QtTest>
+#include <QTest>
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -325,5 +326,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(WindowWorkflowTest)
+RELAYDESK_TEST_MAIN(WindowWorkflowTest)
 #include "window_workflow_test.moc"

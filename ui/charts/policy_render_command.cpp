@@ -2,9 +2,9 @@
 #include "charts/policy_render_command.h"
 
 #include "charts/policy_chart.h"
-#include "engine/command_help.h"
-#include "engine/policy_command.h"
-#include "engine/policy_input.h"
+#include "host/command_help.h"
+#include "host/policy_command.h"
+#include "host/policy_input.h"
 
 #include "policy/policy_presets.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "dialogs/create_dialog_frame.h"
 
-#include "views/field_error.h"
+#include "widgets/field_error.h"
 
 #include <QDialog>
 #include <QDialogButtonBox>

@@ -3,10 +3,10 @@
 
 #include "dialogs/entity_name_field.h"
 #include "dialogs/create_dialog_frame.h"
-#include "views/field_error.h"
+#include "widgets/field_error.h"
 #include "engine/broker_service.h"
-#include "views/attribute_form.h"
-#include "views/entity_attribute_calls.h"
+#include "widgets/attribute_form.h"
+#include "models/entity_attribute_calls.h"
 
 #include <QDialogButtonBox>
 #include <QLabel>

@@ -2,10 +2,10 @@
 #include "dialogs/create_subscription_dialog.h"
 
 #include "engine/broker_service.h"
-#include "net/mock_endpoints.h"
-#include "views/accessible_names.h"
-#include "views/entity_attribute_calls.h"
-#include "views/field_error.h"
+#include "mock/mock_endpoints.h"
+#include "widgets/accessible_names.h"
+#include "models/entity_attribute_calls.h"
+#include "widgets/field_error.h"
 
 #include <QCheckBox>
 #include <QComboBox>

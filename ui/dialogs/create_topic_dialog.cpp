@@ -6,9 +6,9 @@
 #include "engine/broker_service.h"
 #include "policy/policy_json.h"
 #include "policy/policy_presets.h"
-#include "views/attribute_form.h"
-#include "views/field_error.h"
-#include "views/policy_evaluation.h"
+#include "widgets/attribute_form.h"
+#include "widgets/field_error.h"
+#include "models/policy_evaluation.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "net/broker_host.h"
+#include "host/broker_host.h"
 
 #include <QDialog>
 

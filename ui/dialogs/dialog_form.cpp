@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "dialogs/dialog_form.h"
 
-#include "views/field_error.h"
+#include "widgets/field_error.h"
 
 #include <QCoreApplication>
 #include <QFormLayout>

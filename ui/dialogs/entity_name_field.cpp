@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "dialogs/entity_name_field.h"
 
-#include "views/field_error.h"
+#include "widgets/field_error.h"
 
 #include <QGridLayout>
 #include <QLabel>

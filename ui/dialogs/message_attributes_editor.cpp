@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "dialogs/message_attributes_editor.h"
 
-#include "views/accessible_names.h"
+#include "widgets/accessible_names.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

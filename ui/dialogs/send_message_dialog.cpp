@@ -3,7 +3,7 @@
 
 #include "broker/clock.h"
 #include "dialogs/dialog_form.h"
-#include "views/field_error.h"
+#include "widgets/field_error.h"
 #include "dialogs/message_attributes_editor.h"
 #include "engine/broker_service.h"
 

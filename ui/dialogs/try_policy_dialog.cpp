@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "dialogs/try_policy_dialog.h"
 
-#include "net/mock_endpoints.h"
-#include "net/mock_script.h"
-#include "net/policy_trial.h"
-#include "views/error_text.h"
+#include "mock/mock_endpoints.h"
+#include "mock/mock_script.h"
+#include "mock/policy_trial.h"
+#include "widgets/error_text.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "broker/attempt_log.h"
+#include "broker/deliveries/attempt_log.h"
 #include "engine/entity_change.h"
 
 #include <QAbstractTableModel>

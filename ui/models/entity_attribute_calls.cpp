@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "views/entity_attribute_calls.h"
+#include "models/entity_attribute_calls.h"
 
-#include "broker/subscription_attributes.h"
-#include "broker/topic_attributes.h"
+#include "broker/topics/subscription_attributes.h"
+#include "broker/topics/topic_attributes.h"
 #include "engine/broker_service.h"
 
 #include <QObject>

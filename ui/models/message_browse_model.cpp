@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "models/message_browse_model.h"
 
-#include "broker/dead_letter_queue.h"
+#include "broker/queues/dead_letter_queue.h"
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
 #include "models/message_text.h"

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "broker/clock_time.h"
-#include "broker/message_attributes.h"
-#include "broker/message_browser.h"
+#include "broker/queues/message_attributes.h"
+#include "broker/queues/message_browser.h"
 
 #include <QString>
 

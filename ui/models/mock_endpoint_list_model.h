@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "net/mock_endpoints.h"
+#include "mock/mock_endpoints.h"
 
 #include <QAbstractTableModel>
 #include <QString>

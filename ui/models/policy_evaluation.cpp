@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "views/policy_evaluation.h"
+#include "models/policy_evaluation.h"
 
-#include "policy/bounded_json.h"
+#include "json/bounded_json.h"
 #include "policy/policy_json.h"
 
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "views/policy_context_bar.h"
+#include "policy_editor/policy_context_bar.h"
 
-#include "views/policy_field_help.h"
+#include "policy_editor/policy_field_help.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "views/policy_editor.h"
+#include "policy_editor/policy_editor.h"
 
-#include "views/accessible_names.h"
-#include "views/error_text.h"
-#include "views/policy_context_bar.h"
-#include "views/policy_field_form.h"
-#include "views/policy_issue_list.h"
-#include "views/policy_schedule_panel.h"
+#include "widgets/accessible_names.h"
+#include "widgets/error_text.h"
+#include "policy_editor/policy_context_bar.h"
+#include "policy_editor/policy_field_form.h"
+#include "policy_editor/policy_issue_list.h"
+#include "policy_editor/policy_schedule_panel.h"
 
 #include "policy/policy_json.h"
 #include "policy/policy_presets.h"

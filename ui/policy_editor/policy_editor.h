@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "views/policy_evaluation.h"
+#include "models/policy_evaluation.h"
 
 #include <QWidget>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "views/policy_editor_window.h"
+#include "policy_editor/policy_editor_window.h"
 
-#include "views/accessible_combo_box.h"
-#include "views/policy_editor.h"
-#include "views/policy_schedule_panel.h"
+#include "widgets/accessible_combo_box.h"
+#include "policy_editor/policy_editor.h"
+#include "policy_editor/policy_schedule_panel.h"
 
 #include <QAction>
 #include <QCloseEvent>

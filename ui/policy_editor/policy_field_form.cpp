@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "views/policy_field_form.h"
+#include "policy_editor/policy_field_form.h"
 
-#include "views/field_issue_marker.h"
-#include "views/policy_field_help.h"
+#include "widgets/field_issue_marker.h"
+#include "policy_editor/policy_field_help.h"
 
 #include "policy/policy_json.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "views/policy_field_help.h"
+#include "policy_editor/policy_field_help.h"
 
 #include "policy/policy_json.h"
 

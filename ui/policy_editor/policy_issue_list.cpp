@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "views/policy_issue_list.h"
+#include "policy_editor/policy_issue_list.h"
 
-#include "views/policy_evaluation.h"
+#include "models/policy_evaluation.h"
 
 #include <QStyle>
 

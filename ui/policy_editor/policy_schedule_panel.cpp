@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "views/policy_schedule_panel.h"
+#include "policy_editor/policy_schedule_panel.h"
 
 #include "charts/policy_chart.h"
-#include "engine/policy_input.h"
-#include "views/error_text.h"
-#include "views/policy_evaluation.h"
+#include "host/policy_input.h"
+#include "widgets/error_text.h"
+#include "models/policy_evaluation.h"
 
 #include "policy/policy_presets.h"
 

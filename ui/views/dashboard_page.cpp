@@ -9,7 +9,7 @@
 #include "engine/metrics_recording.h"
 #include "models/entity_tree_model.h"
 #include "models/rate_table_model.h"
-#include "net/broker_host.h"
+#include "host/broker_host.h"
 #include "views/dead_letter_list.h"
 #include "views/entity_actions.h"
 

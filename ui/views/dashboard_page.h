@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "broker/broker_metrics.h"
+#include "broker/metrics/broker_metrics.h"
 #include "models/entity_ref.h"
 
 #include <QStringList>

@@ -5,11 +5,11 @@
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
 #include "models/attempt_log_model.h"
-#include "net/broker_host.h"
+#include "host/broker_host.h"
 #include "policy/policy_json.h"
 #include "views/attempt_filter_bar.h"
 #include "views/entity_actions.h"
-#include "views/error_text.h"
+#include "widgets/error_text.h"
 #include "views/message_timeline_panel.h"
 
 #include <QAction>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "broker/attempt_export.h"
+#include "broker/deliveries/attempt_export.h"
 #include "models/entity_ref.h"
 
 #include <QWidget>

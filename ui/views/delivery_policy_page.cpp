@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
 #include "views/delivery_policy_page.h"
 
-#include "broker/delivery_policy_attribute.h"
-#include "broker/subscription_attributes.h"
+#include "broker/topics/delivery_policy_attribute.h"
+#include "broker/topics/subscription_attributes.h"
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
-#include "views/apply_bar.h"
-#include "views/changed_elsewhere_banner.h"
-#include "views/entity_attribute_calls.h"
-#include "views/field_error.h"
-#include "views/field_issue_marker.h"
-#include "views/policy_editor.h"
-#include "views/policy_evaluation.h"
-#include "views/policy_field_form.h"
+#include "widgets/apply_bar.h"
+#include "widgets/changed_elsewhere_banner.h"
+#include "models/entity_attribute_calls.h"
+#include "widgets/field_error.h"
+#include "widgets/field_issue_marker.h"
+#include "policy_editor/policy_editor.h"
+#include "models/policy_evaluation.h"
+#include "policy_editor/policy_field_form.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,7 +3,7 @@
 
 #include "engine/broker_service.h"
 #include "models/entity_tree_model.h"
-#include "net/broker_host.h"
+#include "host/broker_host.h"
 #include "views/entity_dialogs.h"
 
 #include <QAction>

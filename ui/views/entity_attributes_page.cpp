@@ -3,10 +3,10 @@
 
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
-#include "views/apply_bar.h"
-#include "views/attribute_form.h"
-#include "views/changed_elsewhere_banner.h"
-#include "views/entity_attribute_calls.h"
+#include "widgets/apply_bar.h"
+#include "widgets/attribute_form.h"
+#include "widgets/changed_elsewhere_banner.h"
+#include "models/entity_attribute_calls.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>

@@ -3,7 +3,7 @@
 
 #include "broker/attribute_text.h"
 #include "engine/entity_change.h"
-#include "views/tag_editor.h"
+#include "widgets/tag_editor.h"
 
 #include <QWidget>
 

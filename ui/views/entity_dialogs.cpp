@@ -11,8 +11,8 @@
 #include "dialogs/try_policy_dialog.h"
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
-#include "net/broker_host.h"
-#include "net/policy_trial.h"
+#include "host/broker_host.h"
+#include "mock/policy_trial.h"
 #include "views/entity_actions.h"
 
 #include <QDialog>

@@ -2,7 +2,7 @@
 #include "views/entity_overview_tab.h"
 
 #include "models/entity_tree_model.h"
-#include "net/broker_host.h"
+#include "host/broker_host.h"
 #include "views/entity_actions.h"
 
 #include <QAction>

@@ -2,7 +2,7 @@
 #include "views/entity_page_tabs.h"
 
 #include "models/entity_tree_model.h"
-#include "net/broker_host.h"
+#include "host/broker_host.h"
 #include "views/deliveries_page.h"
 #include "views/entity_dialogs.h"
 #include "views/delivery_policy_page.h"

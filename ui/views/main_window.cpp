@@ -4,8 +4,8 @@
 #include "dialogs/database_problem_dialog.h"
 #include "models/entity_tree_model.h"
 #include "models/ui_resources.h"
-#include "net/broker_host.h"
-#include "views/accessible_combo_box.h"
+#include "host/broker_host.h"
+#include "widgets/accessible_combo_box.h"
 #include "views/clock_toolbar.h"
 #include "views/dashboard_page.h"
 #include "views/entity_actions.h"
@@ -13,7 +13,7 @@
 #include "views/entity_page.h"
 #include "views/entity_tree_panel.h"
 #include "views/mock_endpoints_window.h"
-#include "views/policy_editor_window.h"
+#include "policy_editor/policy_editor_window.h"
 
 #include <QAction>
 #include <QApplication>

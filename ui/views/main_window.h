@@ -2,7 +2,7 @@
 #pragma once
 
 #include "models/entity_ref.h"
-#include "net/serve_options.h"
+#include "host/serve_options.h"
 
 #include <QMainWindow>
 #include <QPointer>

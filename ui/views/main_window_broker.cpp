@@ -3,18 +3,18 @@
 // File actions (new/open/recent database, import/export configuration).
 #include "views/main_window.h"
 
-#include "views/policy_editor_window.h"
+#include "policy_editor/policy_editor_window.h"
 
 #include "dialogs/database_problem_dialog.h"
 #include "engine/broker_engine.h"
 #include "models/entity_tree_model.h"
-#include "net/broker_config.h"
-#include "net/broker_host.h"
+#include "config/broker_config.h"
+#include "host/broker_host.h"
 #include "views/clock_toolbar.h"
 #include "views/dashboard_page.h"
 #include "views/entity_actions.h"
 #include "views/entity_tree_panel.h"
-#include "views/policy_editor_window.h"
+#include "policy_editor/policy_editor_window.h"
 
 #include <QFile>
 #include <QFileDialog>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "broker/message_timeline.h"
+#include "broker/deliveries/message_timeline.h"
 
 #include <QWidget>
 

@@ -2,7 +2,7 @@
 #include "views/message_viewer.h"
 
 #include "models/message_text.h"
-#include "net/sqs_messages.h"
+#include "api/sqs/sqs_messages.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "broker/message_browser.h"
+#include "broker/queues/message_browser.h"
 
 #include <QWidget>
 

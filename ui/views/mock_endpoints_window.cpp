@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "views/mock_endpoints_window.h"
 
-#include "views/field_error.h"
+#include "widgets/field_error.h"
 #include "models/mock_endpoint_list_model.h"
 #include "models/mock_request_list_model.h"
-#include "net/mock_endpoints.h"
+#include "mock/mock_endpoints.h"
 #include "views/mock_request_viewer.h"
 
 #include <QApplication>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "views/accessible_combo_box.h"
+#include "widgets/accessible_combo_box.h"
 
-#include "views/accessible_names.h"
+#include "widgets/accessible_names.h"
 
 #include <QAbstractItemView>
 #include <QAccessible>

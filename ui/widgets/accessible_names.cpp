@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "views/accessible_names.h"
+#include "widgets/accessible_names.h"
 
 #include <QComboBox>
 #include <QLabel>

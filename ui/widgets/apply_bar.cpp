@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "views/apply_bar.h"
+#include "widgets/apply_bar.h"
 
-#include "views/error_text.h"
+#include "widgets/error_text.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "views/attribute_descriptions.h"
+#include "widgets/attribute_descriptions.h"
 
 #include "broker/attribute_text.h"
-#include "broker/queue_attributes.h"
-#include "broker/redrive_policy.h"
-#include "broker/topic_attributes.h"
+#include "broker/queues/queue_attributes.h"
+#include "broker/queues/redrive_policy.h"
+#include "broker/topics/topic_attributes.h"
 #include "policy/policy_report.h"
 
 #include <QCoreApplication>

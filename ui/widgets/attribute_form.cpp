@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "views/attribute_form.h"
+#include "widgets/attribute_form.h"
 
-#include "views/accessible_names.h"
-#include "views/field_error.h"
+#include "widgets/accessible_names.h"
+#include "widgets/field_error.h"
 
 #include "policy/policy_report.h"
 

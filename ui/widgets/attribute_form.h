@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "views/attribute_descriptions.h"
+#include "widgets/attribute_descriptions.h"
 
 #include <QMap>
 #include <QPair>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "views/changed_elsewhere_banner.h"
+#include "widgets/changed_elsewhere_banner.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "views/error_text.h"
+#include "widgets/error_text.h"
 
 #include <QGuiApplication>
 #include <QLabel>

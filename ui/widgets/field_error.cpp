@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "views/field_error.h"
+#include "widgets/field_error.h"
 
-#include "views/field_issue_marker.h"
+#include "widgets/field_issue_marker.h"
 
 
 namespace relaydesk {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "views/field_issue_marker.h"
+#include "widgets/field_issue_marker.h"
 
 #include <QEvent>
 #include <QPainter>

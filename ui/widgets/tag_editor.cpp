@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "views/tag_editor.h"
+#include "widgets/tag_editor.h"
 
-#include "views/field_error.h"
+#include "widgets/field_error.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "net/metrics_json.h"
+#include "api/native/metrics_json.h"
 
-#include "broker/broker_metrics.h"
+#include "broker/metrics/broker_metrics.h"
 
 #include <string>
 

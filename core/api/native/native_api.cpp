@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "net/native_api.h"
+#include "api/native/native_api.h"
 
-#include "policy/bounded_json.h"
+#include "json/bounded_json.h"
 
-#include "net/action_input.h"
-#include "net/wire_error.h"
+#include "api/wire/action_input.h"
+#include "api/wire/wire_error.h"
 
 #include <QUrl>
 

@@ -22,13 +22,13 @@
 // without both parameters or for a malformed ARN, NotFound (404) when the log
 // has no attempt of the message to the subscription. Redeliver: the
 // service's errors (NotFound 404, DeliveryInProgress 409, InvalidParameter 400).
-#include "net/native_api.h"
+#include "api/native/native_api.h"
 
-#include "broker/attempt_export.h"
-#include "broker/attempt_log.h"
-#include "broker/message_timeline.h"
-#include "broker/subscription_records.h"
-#include "broker/topic_records.h"
+#include "broker/deliveries/attempt_export.h"
+#include "broker/deliveries/attempt_log.h"
+#include "broker/deliveries/message_timeline.h"
+#include "broker/topics/subscription_records.h"
+#include "broker/topics/topic_records.h"
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
 

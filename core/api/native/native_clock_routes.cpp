@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Native API: /clock and /policies.
-#include "net/native_api.h"
+#include "api/native/native_api.h"
 
 #include "broker/clock.h"
 #include "engine/broker_engine.h"
-#include "net/action_input.h"
+#include "api/wire/action_input.h"
 #include "policy/policy_json.h"
 #include "policy/policy_report.h"
 

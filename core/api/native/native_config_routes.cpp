@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Native API: /config — GET exports the broker's state as a configuration
-// document, POST applies one (format and rules in net/broker_config.h).
+// document, POST applies one (format and rules in config/broker_config.h).
 // POST answers {"created": n, "changed": n, "deleted": n}; a refused
 // document (400 naming the entity and field) changes nothing.
-#include "net/native_api.h"
+#include "api/native/native_api.h"
 
-#include "net/broker_config.h"
+#include "config/broker_config.h"
 
 namespace relaydesk::native_routes {
 

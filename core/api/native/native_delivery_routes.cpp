@@ -14,11 +14,11 @@
 // "answer": {"action": "respond"|"hang"|"close", "status", "delayMs"}}.
 // Errors: InvalidParameterValue (400) for a bad name or script (the message
 // names the character position); an unknown mock is NotFound (404).
-#include "net/native_api.h"
+#include "api/native/native_api.h"
 
-#include "broker/sns_envelope.h"
+#include "broker/deliveries/sns_envelope.h"
 #include "engine/broker_engine.h"
-#include "net/mock_endpoints.h"
+#include "mock/mock_endpoints.h"
 
 #include <QObject>
 

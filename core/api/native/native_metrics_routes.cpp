@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Native API: /metrics (JSON), and GET /metrics (Prometheus text).
-#include "net/native_api.h"
+#include "api/native/native_api.h"
 
-#include "broker/broker_metrics.h"
+#include "broker/metrics/broker_metrics.h"
 #include "engine/broker_engine.h"
 #include "engine/metrics_recording.h"
-#include "net/metrics_json.h"
-#include "net/prometheus_text.h"
+#include "api/native/metrics_json.h"
+#include "api/native/prometheus_text.h"
 
 #include <QStringList>
 #include <QUrlQuery>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Native API: /queues.
-#include "net/native_api.h"
+#include "api/native/native_api.h"
 
 #include "engine/broker_service.h"
-#include "net/action_input.h"
-#include "net/serve_identity.h"
-#include "net/sqs_messages.h"
+#include "api/wire/action_input.h"
+#include "broker/broker_identity.h"
+#include "api/sqs/sqs_messages.h"
 
 #include <limits>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Native API: /topics and /subscriptions.
-#include "net/native_api.h"
+#include "api/native/native_api.h"
 
 #include "engine/broker_service.h"
-#include "net/action_input.h"
-#include "net/sqs_messages.h"
+#include "api/wire/action_input.h"
+#include "api/sqs/sqs_messages.h"
 
 #include <limits>
 

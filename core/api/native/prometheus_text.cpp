@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "net/prometheus_text.h"
+#include "api/native/prometheus_text.h"
 
-#include "broker/broker_metrics.h"
+#include "broker/metrics/broker_metrics.h"
 
 #include <cstdint>
 #include <string>

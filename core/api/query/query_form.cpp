@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "net/query_form.h"
+#include "api/query/query_form.h"
 
 #include <QList>
 

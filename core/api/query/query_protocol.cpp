@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "net/query_protocol.h"
+#include "api/query/query_protocol.h"
 
-#include "net/query_form.h"
-#include "net/query_xml.h"
-#include "net/wire_error.h"
+#include "api/query/query_form.h"
+#include "api/query/query_xml.h"
+#include "api/wire/wire_error.h"
 
 #include "broker/echoed_value.h"
-#include "broker/message_text.h"
+#include "broker/queues/message_text.h"
 
 #include <algorithm>
 

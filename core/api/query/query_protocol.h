@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "net/http_reply.h"
-#include "net/sns_actions.h"
-#include "net/sqs_actions.h"
+#include "http/http_reply.h"
+#include "api/sns/sns_actions.h"
+#include "api/sqs/sqs_actions.h"
 
 #include <QByteArray>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "net/query_xml.h"
+#include "api/query/query_xml.h"
 
 #include <QXmlStreamWriter>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "net/query_form.h"
+#include "api/query/query_form.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "net/sns_actions.h"
+#include "api/sns/sns_actions.h"
 
-#include "policy/bounded_json.h"
+#include "json/bounded_json.h"
 
 #include "engine/broker_service.h"
-#include "net/sqs_messages.h"
+#include "api/sqs/sqs_messages.h"
 
 #include <map>
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "broker/broker_identity.h"
-#include "net/sqs_actions.h"
+#include "api/sqs/sqs_actions.h"
 
 #include <string>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "net/sqs_actions.h"
+#include "api/sqs/sqs_actions.h"
 
-#include "net/serve_identity.h"
-#include "net/sqs_actions_support.h"
+#include "broker/broker_identity.h"
+#include "api/sqs/sqs_actions_support.h"
 
 #include <limits>
 #include <map>

@@ -3,8 +3,8 @@
 
 #include "broker/broker_identity.h"
 #include "broker/result.h"
-#include "net/action_input.h"
-#include "net/action_reply.h"
+#include "api/wire/action_input.h"
+#include "api/wire/action_reply.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "broker/queue_batch.h"
+#include "broker/queues/queue_batch.h"
 #include "engine/broker_service.h"
-#include "net/sqs_actions.h"
+#include "api/sqs/sqs_actions.h"
 
 #include <nlohmann/json.hpp>
 

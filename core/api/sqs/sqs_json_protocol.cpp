@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "net/sqs_json_protocol.h"
+#include "api/sqs/sqs_json_protocol.h"
 
 #include "broker/echoed_value.h"
 
-#include "policy/bounded_json.h"
+#include "json/bounded_json.h"
 
-#include "net/wire_error.h"
+#include "api/wire/wire_error.h"
 
 namespace relaydesk {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "net/http_reply.h"
-#include "net/sqs_actions.h"
+#include "http/http_reply.h"
+#include "api/sqs/sqs_actions.h"
 
 #include <QByteArray>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The SQS message actions: send, receive, delete, change visibility (and batches).
-#include "net/sqs_actions_support.h"
-#include "net/sqs_messages.h"
+#include "api/sqs/sqs_actions_support.h"
+#include "api/sqs/sqs_messages.h"
 
 #include <limits>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "net/sqs_messages.h"
+#include "api/sqs/sqs_messages.h"
 
 #include "broker/echoed_value.h"
 
-#include "broker/message_digest.h"
+#include "broker/queues/message_digest.h"
 
 #include <QByteArray>
 

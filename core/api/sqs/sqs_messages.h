@@ -2,11 +2,11 @@
 #pragma once
 
 #include "broker/broker_identity.h"
-#include "broker/message_browser.h"
-#include "broker/message_receiver.h"
-#include "broker/message_sender.h"
+#include "broker/queues/message_browser.h"
+#include "broker/queues/message_receiver.h"
+#include "broker/queues/message_sender.h"
 #include "broker/result.h"
-#include "net/action_input.h"
+#include "api/wire/action_input.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "net/action_input.h"
+#include "api/wire/action_input.h"
 
 #include "broker/echoed_value.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "net/wire_error.h"
+#include "api/wire/wire_error.h"
 
-#include "net/action_input.h"
+#include "api/wire/action_input.h"
 
 #include <QUuid>
 #include <QXmlStreamWriter>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "broker/attempt_export.h"
+#include "broker/deliveries/attempt_export.h"
 
 namespace relaydesk::attempt_export {
 

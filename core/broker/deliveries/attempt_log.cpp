@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "broker/attempt_log.h"
+#include "broker/deliveries/attempt_log.h"
 
 #include "broker/store_calls.h"
 
@@ -94,11 +94,11 @@ Result<CachedStatement> prepareQuery(Database &db, const std::string &sql, const
     for (const auto &[name, value] : conditions.values) {
         const StoreStatus bound = std::visit([&](const auto &v) { return (*statement)->bind(name, v); }, value);
         if (!bound.ok())
-            return queue_records::storeFailure(bound);
+            return storeFailure(bound);
     }
     if (limit) {
         if (const StoreStatus bound = (*statement)->bind(":limit", *limit); !bound.ok())
-            return queue_records::storeFailure(bound);
+            return storeFailure(bound);
     }
     return statement;
 }

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "broker/message_timeline.h"
+#include "broker/deliveries/message_timeline.h"
 
-#include "broker/pending_delivery.h"
-#include "broker/pending_delivery_step.h"
+#include "broker/deliveries/pending_delivery.h"
+#include "broker/deliveries/pending_delivery_step.h"
 #include "broker/store_calls.h"
-#include "broker/subscription_records.h"
+#include "broker/topics/subscription_records.h"
 
 namespace relaydesk::message_timeline {
 

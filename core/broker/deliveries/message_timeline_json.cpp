@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "broker/message_timeline.h"
+#include "broker/deliveries/message_timeline.h"
 
 #include <nlohmann/json.hpp>
 

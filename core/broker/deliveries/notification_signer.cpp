@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "broker/notification_signer.h"
+#include "broker/deliveries/notification_signer.h"
 
-#include "policy/bounded_json.h"
+#include "json/bounded_json.h"
 
-#include "broker/signature_cache.h"
+#include "broker/deliveries/signature_cache.h"
 #include "broker/store_calls.h"
 #include "store/database.h"
 

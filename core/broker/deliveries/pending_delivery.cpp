@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "broker/pending_delivery.h"
+#include "broker/deliveries/pending_delivery.h"
 
-#include "broker/queue_records.h"
-#include "broker/sns_envelope.h"
+#include "broker/queues/queue_records.h"
+#include "broker/deliveries/sns_envelope.h"
 #include "broker/store_calls.h"
-#include "broker/subscription_records.h"
-#include "broker/topic_records.h"
+#include "broker/topics/subscription_records.h"
+#include "broker/topics/topic_records.h"
 
 #include <map>
 

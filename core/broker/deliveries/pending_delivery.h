@@ -3,7 +3,7 @@
 
 #include "broker/broker_identity.h"
 #include "broker/clock_time.h"
-#include "broker/message_attributes.h"
+#include "broker/queues/message_attributes.h"
 #include "broker/result.h"
 
 #include "policy/effective_policy.h"

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-#include "broker/pending_delivery_outcome.h"
+#include "broker/deliveries/pending_delivery_outcome.h"
 
-#include "broker/attempt_log.h"
-#include "broker/dead_letter_queue.h"
+#include "broker/deliveries/attempt_log.h"
+#include "broker/queues/dead_letter_queue.h"
 #include "broker/id_source.h"
-#include "broker/message_sender.h"
-#include "broker/sns_envelope.h"
+#include "broker/queues/message_sender.h"
+#include "broker/deliveries/sns_envelope.h"
 #include "broker/store_calls.h"
-#include "broker/subscription_records.h"
+#include "broker/topics/subscription_records.h"
 
 namespace relaydesk::pending_delivery_outcome {
 

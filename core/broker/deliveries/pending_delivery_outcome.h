@@ -3,8 +3,8 @@
 
 #include "broker/broker_identity.h"
 #include "broker/clock_time.h"
-#include "broker/pending_delivery.h"
-#include "broker/pending_delivery_step.h"
+#include "broker/deliveries/pending_delivery.h"
+#include "broker/deliveries/pending_delivery_step.h"
 #include "broker/result.h"
 
 #include <cstdint>

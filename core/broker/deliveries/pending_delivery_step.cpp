@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "broker/pending_delivery_step.h"
+#include "broker/deliveries/pending_delivery_step.h"
 
 namespace relaydesk {
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "broker/redelivery.h"
+#include "broker/deliveries/redelivery.h"
 
-#include "broker/attempt_log.h"
+#include "broker/deliveries/attempt_log.h"
 #include "broker/store_calls.h"
-#include "broker/subscription_records.h"
+#include "broker/topics/subscription_records.h"
 
 namespace relaydesk::redelivery {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "broker/sns_envelope.h"
+#include "broker/deliveries/sns_envelope.h"
 
 #include <nlohmann/json.hpp>
 #include <openssl/evp.h>

@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: MIT
-#include "broker/topic_publisher.h"
+#include "broker/deliveries/topic_publisher.h"
 
 #include "broker/echoed_value.h"
 
-#include "broker/attempt_log.h"
-#include "broker/dead_letter_queue.h"
+#include "broker/deliveries/attempt_log.h"
+#include "broker/queues/dead_letter_queue.h"
 #include "broker/id_source.h"
-#include "broker/pending_delivery_step.h"
-#include "broker/message_digest.h"
-#include "broker/message_sender.h"
-#include "broker/message_text.h"
-#include "broker/queue_records.h"
-#include "broker/sns_envelope.h"
-#include "policy/bounded_json.h"
+#include "broker/deliveries/pending_delivery_step.h"
+#include "broker/queues/message_digest.h"
+#include "broker/queues/message_sender.h"
+#include "broker/queues/message_text.h"
+#include "broker/queues/queue_records.h"
+#include "broker/deliveries/sns_envelope.h"
+#include "json/bounded_json.h"
 #include "broker/store_calls.h"
-#include "broker/subscription_records.h"
-#include "broker/topic_records.h"
+#include "broker/topics/subscription_records.h"
+#include "broker/topics/topic_records.h"
 #include "store/database.h"
 
 #include <nlohmann/json.hpp>

@@ -3,8 +3,8 @@
 
 #include "broker/broker_identity.h"
 #include "broker/clock_time.h"
-#include "broker/message_attributes.h"
-#include "broker/queue_batch.h"
+#include "broker/queues/message_attributes.h"
+#include "broker/queues/queue_batch.h"
 #include "broker/result.h"
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "broker/broker_metrics.h"
+#include "broker/metrics/broker_metrics.h"
 
 #include "broker/clock.h"
 

@@ -2,9 +2,9 @@
 #pragma once
 
 #include "broker/clock_time.h"
-#include "broker/entity_overview.h"
-#include "broker/minute_ring.h"
-#include "broker/pending_delivery_step.h"
+#include "broker/metrics/entity_overview.h"
+#include "broker/metrics/minute_ring.h"
+#include "broker/deliveries/pending_delivery_step.h"
 
 #include <array>
 #include <cstddef>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "broker/entity_overview.h"
+#include "broker/metrics/entity_overview.h"
 
 #include "broker/store_calls.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "broker/minute_ring.h"
+#include "broker/metrics/minute_ring.h"
 
 #include <algorithm>
 

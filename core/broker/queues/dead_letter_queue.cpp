@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "broker/dead_letter_queue.h"
+#include "broker/queues/dead_letter_queue.h"
 
 #include "broker/echoed_value.h"
 
-#include "broker/queue_records.h"
+#include "broker/queues/queue_records.h"
 #include "broker/store_calls.h"
 
 #include <map>
@@ -14,7 +14,6 @@ namespace relaydesk {
 namespace {
 
 using Code = BrokerErrorCode;
-using queue_records::storeFailure;
 
 // Puts message `rowId` into `target` as a fresh available message.
 Status placeInto(Database &db, const QueueRecord &target, std::int64_t rowId, std::optional<std::string_view> reason,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "broker/fifo_group_gate.h"
+#include "broker/queues/fifo_group_gate.h"
 
 #include "broker/store_calls.h"
 

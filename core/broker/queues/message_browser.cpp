@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "broker/message_browser.h"
+#include "broker/queues/message_browser.h"
 
-#include "broker/queue_records.h"
+#include "broker/queues/queue_records.h"
 #include "broker/store_calls.h"
 
 #include <algorithm>

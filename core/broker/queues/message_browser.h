@@ -2,7 +2,7 @@
 #pragma once
 
 #include "broker/clock_time.h"
-#include "broker/message_attributes.h"
+#include "broker/queues/message_attributes.h"
 #include "broker/result.h"
 
 #include <cstdint>

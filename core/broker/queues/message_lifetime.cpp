@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "broker/message_lifetime.h"
+#include "broker/queues/message_lifetime.h"
 
-#include "broker/dead_letter_queue.h"
-#include "broker/queue_records.h"
+#include "broker/queues/dead_letter_queue.h"
+#include "broker/queues/queue_records.h"
 #include "broker/store_calls.h"
 
 #include <algorithm>

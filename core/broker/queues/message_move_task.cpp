@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "broker/message_move_task.h"
+#include "broker/queues/message_move_task.h"
 
-#include "broker/dead_letter_queue.h"
+#include "broker/queues/dead_letter_queue.h"
 #include "broker/id_source.h"
-#include "broker/queue_records.h"
+#include "broker/queues/queue_records.h"
 #include "broker/store_calls.h"
 
 #include <algorithm>

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
-#include "broker/message_receiver.h"
+#include "broker/queues/message_receiver.h"
 
-#include "broker/dead_letter_queue.h"
+#include "broker/queues/dead_letter_queue.h"
 #include "broker/echoed_value.h"
-#include "broker/fifo_group_gate.h"
+#include "broker/queues/fifo_group_gate.h"
 #include "broker/id_source.h"
-#include "broker/message_digest.h"
-#include "broker/message_lifetime.h"
-#include "broker/message_text.h"
-#include "broker/queue_records.h"
-#include "broker/receipt_handle.h"
+#include "broker/queues/message_digest.h"
+#include "broker/queues/message_lifetime.h"
+#include "broker/queues/message_text.h"
+#include "broker/queues/queue_records.h"
+#include "broker/queues/receipt_handle.h"
 #include "broker/store_calls.h"
 
 #include <charconv>
@@ -19,7 +19,6 @@ namespace relaydesk {
 namespace {
 
 using Code = BrokerErrorCode;
-using queue_records::storeFailure;
 
 constexpr std::string_view kColumns =
     "SELECT id, message_id, body, attributes, sent_ms, receive_count, first_receive_ms, group_id, dedup_id, "

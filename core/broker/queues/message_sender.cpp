@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "broker/message_sender.h"
+#include "broker/queues/message_sender.h"
 
 #include "broker/echoed_value.h"
 
 #include "broker/id_source.h"
-#include "broker/message_digest.h"
-#include "broker/message_text.h"
-#include "broker/queue_records.h"
+#include "broker/queues/message_digest.h"
+#include "broker/queues/message_text.h"
+#include "broker/queues/queue_records.h"
 #include "broker/store_calls.h"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "broker/message_text.h"
+#include "broker/queues/message_text.h"
 
 #include "broker/echoed_value.h"
 

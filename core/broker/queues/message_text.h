@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "broker/message_attributes.h"
+#include "broker/queues/message_attributes.h"
 #include "broker/result.h"
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "broker/queue_batch.h"
+#include "broker/queues/queue_batch.h"
 
 #include <algorithm>
 #include <set>

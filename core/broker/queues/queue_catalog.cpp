@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "broker/queue_catalog.h"
+#include "broker/queues/queue_catalog.h"
 
 #include "broker/entity_names.h"
-#include "broker/queue_attributes.h"
-#include "broker/queue_records.h"
+#include "broker/queues/queue_attributes.h"
+#include "broker/queues/queue_records.h"
 #include "broker/store_calls.h"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "broker/queue_records.h"
+#include "broker/queues/queue_records.h"
 
 #include "broker/store_calls.h"
 
@@ -132,11 +132,6 @@ Status bindColumns(Statement &statement, const QueueAttributes &a)
 }
 
 } // namespace
-
-BrokerError storeFailure(const StoreStatus &status)
-{
-    return BrokerError(BrokerErrorCode::InternalError, "Storage failure: " + status.toString());
-}
 
 Result<std::optional<QueueRecord>> find(Database &db, std::string_view name)
 {

@@ -2,9 +2,10 @@
 #pragma once
 
 #include "broker/clock_time.h"
-#include "broker/message_attributes.h"
-#include "broker/queue_attributes.h"
+#include "broker/queues/message_attributes.h"
+#include "broker/queues/queue_attributes.h"
 #include "broker/result.h"
+#include "broker/store_calls.h"
 
 #include <cstdint>
 #include <optional>
@@ -38,8 +39,6 @@ struct QueueRecord {
 // Free functions over a Database& the caller holds inside its transaction;
 // same thread as the Database. Store failures come back as InternalError.
 namespace queue_records {
-
-BrokerError storeFailure(const StoreStatus &status);
 
 // The queue named `name`, or nothing; InternalError on a store failure.
 Result<std::optional<QueueRecord>> find(Database &db, std::string_view name);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "broker/receipt_handle.h"
+#include "broker/queues/receipt_handle.h"
 
 #include <charconv>
 #include <cstdio>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "result.h"
+#include "broker/result.h"
 
 #include <string>
 #include <string_view>

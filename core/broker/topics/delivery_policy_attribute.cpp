@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "delivery_policy_attribute.h"
 
-#include "policy/bounded_json.h"
+#include "json/bounded_json.h"
 
 #include "policy/policy_json.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "broker/effective_delivery_policy.h"
+#include "broker/topics/effective_delivery_policy.h"
 
 #include <nlohmann/json.hpp>
 

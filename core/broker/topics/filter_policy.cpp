@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "filter_policy.h"
 
-#include "policy/bounded_json.h"
+#include "json/bounded_json.h"
 
 #include <nlohmann/json.hpp>
 

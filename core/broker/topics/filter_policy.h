@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "message_attributes.h"
-#include "result.h"
+#include "broker/queues/message_attributes.h"
+#include "broker/result.h"
 
 #include <optional>
 #include <string>

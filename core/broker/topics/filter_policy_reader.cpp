@@ -3,7 +3,7 @@
 // the service's wording where it is known.
 #include "filter_policy.h"
 
-#include "policy/bounded_json.h"
+#include "json/bounded_json.h"
 
 #include <nlohmann/json.hpp>
 

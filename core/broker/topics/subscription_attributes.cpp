@@ -3,10 +3,10 @@
 
 #include "broker/echoed_value.h"
 
-#include "policy/bounded_json.h"
+#include "json/bounded_json.h"
 
-#include "broker_identity.h"
-#include "entity_names.h"
+#include "broker/broker_identity.h"
+#include "broker/entity_names.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "attribute_text.h"
+#include "broker/attribute_text.h"
 #include "delivery_policy_attribute.h"
 #include "filter_policy.h"
-#include "result.h"
+#include "broker/result.h"
 
 #include "policy/policy_validation.h"
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-#include "broker/subscription_catalog.h"
+#include "broker/topics/subscription_catalog.h"
 
-#include "broker/effective_delivery_policy.h"
+#include "broker/topics/effective_delivery_policy.h"
 #include "broker/entity_names.h"
 #include "broker/id_source.h"
-#include "broker/queue_records.h"
-#include "broker/subscription_attributes.h"
-#include "broker/subscription_records.h"
-#include "broker/topic_records.h"
+#include "broker/queues/queue_records.h"
+#include "broker/topics/subscription_attributes.h"
+#include "broker/topics/subscription_records.h"
+#include "broker/topics/topic_records.h"
 #include "store/database.h"
 
 namespace relaydesk {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "broker/subscription_records.h"
+#include "broker/topics/subscription_records.h"
 
-#include "broker/queue_records.h"
+#include "broker/queues/queue_records.h"
 #include "broker/store_calls.h"
-#include "broker/topic_records.h"
+#include "broker/topics/topic_records.h"
 #include "store/database.h"
 
 namespace relaydesk::subscription_records {
@@ -137,7 +137,7 @@ Result<std::int64_t> insert(Database &db, const SubscriptionRecord &record, Cloc
     if (status.ok())
         status = (*statement)->execute();
     if (!status.ok())
-        return queue_records::storeFailure(status);
+        return storeFailure(status);
     return db.lastInsertRowId();
 }
 
@@ -155,7 +155,7 @@ Status updateAttributes(Database &db, std::int64_t id, const SubscriptionAttribu
     if (status.ok())
         status = (*statement)->execute();
     if (!status.ok())
-        return queue_records::storeFailure(status);
+        return storeFailure(status);
     return {};
 }
 

@@ -3,7 +3,7 @@
 
 #include "broker/clock_time.h"
 #include "broker/result.h"
-#include "broker/subscription_attributes.h"
+#include "broker/topics/subscription_attributes.h"
 
 #include "policy/policy_validation.h"
 

@@ -3,9 +3,9 @@
 
 #include "broker/echoed_value.h"
 
-#include "policy/bounded_json.h"
+#include "json/bounded_json.h"
 
-#include "entity_names.h"
+#include "broker/entity_names.h"
 
 #include <nlohmann/json.hpp>
 

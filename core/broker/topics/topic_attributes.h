@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "attribute_text.h"
+#include "broker/attribute_text.h"
 #include "delivery_policy_attribute.h"
-#include "result.h"
+#include "broker/result.h"
 
 #include <cstdint>
 #include <optional>

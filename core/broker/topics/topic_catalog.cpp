@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "broker/topic_catalog.h"
+#include "broker/topics/topic_catalog.h"
 
-#include "broker/effective_delivery_policy.h"
+#include "broker/topics/effective_delivery_policy.h"
 #include "broker/entity_names.h"
-#include "broker/queue_records.h"
+#include "broker/queues/queue_records.h"
 #include "broker/store_calls.h"
-#include "broker/topic_attributes.h"
-#include "broker/topic_records.h"
+#include "broker/topics/topic_attributes.h"
+#include "broker/topics/topic_records.h"
 #include "store/database.h"
 
 namespace relaydesk {

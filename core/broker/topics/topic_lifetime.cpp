@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "broker/topic_lifetime.h"
+#include "broker/topics/topic_lifetime.h"
 
-#include "broker/queue_records.h"
+#include "broker/queues/queue_records.h"
 #include "broker/store_calls.h"
-#include "broker/subscription_records.h"
+#include "broker/topics/subscription_records.h"
 #include "store/database.h"
 
 namespace relaydesk::topic_lifetime {
@@ -19,14 +19,14 @@ Result<std::int64_t> changeCount(Database &db, std::string_view sql, std::option
 {
     auto statement = db.prepareCached(sql);
     if (!statement.ok())
-        return queue_records::storeFailure(statement.status());
+        return storeFailure(statement.status());
     StoreStatus status;
     if (now)
         status = (*statement)->bind(1, toEpochMilliseconds(*now));
     if (status.ok())
         status = (*statement)->execute();
     if (!status.ok())
-        return queue_records::storeFailure(status);
+        return storeFailure(status);
     return static_cast<std::int64_t>(db.changes());
 }
 
@@ -37,10 +37,10 @@ Result<std::optional<ClockTime>> earliest(Database &db, std::string_view sql)
 {
     auto statement = db.prepareCached(sql);
     if (!statement.ok())
-        return queue_records::storeFailure(statement.status());
+        return storeFailure(statement.status());
     const StoreResult<Step> step = (*statement)->step();
     if (!step.ok())
-        return queue_records::storeFailure(step.status());
+        return storeFailure(step.status());
     const std::optional<std::int64_t> value = (*statement)->columnOptionalInt64(0);
     return value ? std::optional<ClockTime>(fromEpochMilliseconds(*value)) : std::nullopt;
 }

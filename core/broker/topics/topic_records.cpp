@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "broker/topic_records.h"
+#include "broker/topics/topic_records.h"
 
-#include "broker/queue_records.h"
+#include "broker/queues/queue_records.h"
 #include "broker/store_calls.h"
 #include "store/database.h"
 
@@ -53,7 +53,7 @@ Status bindColumns(Statement &statement, const TopicAttributes &a, ClockTime now
     bind(":now", toEpochMilliseconds(now));
     bind(":json", writeAttributeJson(writeTopicAttributes(a)));
     if (!status.ok())
-        return queue_records::storeFailure(status);
+        return storeFailure(status);
     return {};
 }
 
@@ -92,7 +92,7 @@ Result<std::int64_t> insert(Database &db, std::string_view name, const TopicAttr
     if (Status columns = bindColumns(**statement, attributes, now); !columns)
         return columns.error();
     if (const StoreStatus done = (*statement)->execute(); !done.ok())
-        return queue_records::storeFailure(done);
+        return storeFailure(done);
     return db.lastInsertRowId();
 }
 
@@ -108,7 +108,7 @@ Status update(Database &db, std::int64_t id, const TopicAttributes &attributes, 
     if (Status columns = bindColumns(**statement, attributes, now); !columns)
         return columns;
     if (const StoreStatus done = (*statement)->execute(); !done.ok())
-        return queue_records::storeFailure(done);
+        return storeFailure(done);
     return {};
 }
 

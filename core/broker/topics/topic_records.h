@@ -3,7 +3,7 @@
 
 #include "broker/clock_time.h"
 #include "broker/result.h"
-#include "broker/topic_attributes.h"
+#include "broker/topics/topic_attributes.h"
 
 #include <cstdint>
 #include <optional>

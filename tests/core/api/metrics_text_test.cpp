@@ -2,9 +2,10 @@
 // The two forms of the engine's metrics: the Prometheus text exposition
 // (HELP/TYPE lines, labels escaped per the format, counters and gauges per
 // queue and topic) and the JSON of GET /api/v1/metrics (its shape).
-#include "broker/broker_metrics.h"
-#include "net/metrics_json.h"
-#include "net/prometheus_text.h"
+#include "broker/metrics/broker_metrics.h"
+#include "api/native/metrics_json.h"
+#include "api/native/prometheus_text.h"
+#include "support/test_main.h"
 
 #include <QtTest>
 
@@ -161,5 +162,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(MetricsTextTest)
+RELAYDESK_TEST_MAIN(MetricsTextTest)
 #include "metrics_text_test.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The query protocol's flattened parameters in the JSON protocol's shape.
-#include "net/query_form.h"
+#include "api/query/query_form.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -76,5 +77,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(QueryFormTest)
+RELAYDESK_TEST_MAIN(QueryFormTest)
 #include "query_form_test.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The query protocol's XML replies, read back with QXmlStreamReader.
-#include "net/query_xml.h"
+#include "api/query/query_xml.h"
+#include "support/test_main.h"
 
 #include <QTest>
 #include <QXmlStreamReader>
@@ -100,5 +101,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(QueryXmlTest)
+RELAYDESK_TEST_MAIN(QueryXmlTest)
 #include "query_xml_test.moc"

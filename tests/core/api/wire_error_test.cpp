@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Every broker error code in each protocol's error shape (SPEC 10).
-#include "net/wire_error.h"
+#include "api/wire/wire_error.h"
+#include "support/test_main.h"
 
 #include <QTest>
 #include <QXmlStreamReader>
@@ -103,5 +104,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(WireErrorTest)
+RELAYDESK_TEST_MAIN(WireErrorTest)
 #include "wire_error_test.moc"

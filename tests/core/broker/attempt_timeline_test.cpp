@@ -3,8 +3,9 @@
 // against the policy's plan (planned time, jitter, throttle waits, end, a
 // schedule cut at kMaxPlannedAttempts, a gone subscription) and the CSV
 // writer's RFC 4180 quoting.
-#include "broker/attempt_export.h"
-#include "broker/message_timeline.h"
+#include "broker/deliveries/attempt_export.h"
+#include "broker/deliveries/message_timeline.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -120,5 +121,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(AttemptTimelineTest)
+RELAYDESK_TEST_MAIN(AttemptTimelineTest)
 #include "attempt_timeline_test.moc"

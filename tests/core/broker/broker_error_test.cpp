@@ -5,6 +5,7 @@
 
 #include "broker/broker_error.h"
 #include "broker/result.h"
+#include "support/test_main.h"
 
 #include <QSet>
 #include <QString>
@@ -146,5 +147,5 @@ void BrokerErrorTest::status_default_isOk()
     QCOMPARE(failed.error().code, BrokerErrorCode::InternalError);
 }
 
-QTEST_GUILESS_MAIN(BrokerErrorTest)
+RELAYDESK_TEST_MAIN(BrokerErrorTest)
 #include "broker_error_test.moc"

@@ -3,10 +3,11 @@
 // minute boundaries (data-driven), bounded memory over many minutes and many
 // queues and topics created and deleted, loading the store's entities, the
 // depths' refresh rule, and the counter names (the attempt log's words).
-#include "broker/broker_metrics.h"
+#include "broker/metrics/broker_metrics.h"
 
 #include "broker/clock.h"
 #include "broker/wall_time_source.h"
+#include "support/test_main.h"
 
 #include <QtTest>
 
@@ -184,5 +185,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(BrokerMetricsCoreTest)
+RELAYDESK_TEST_MAIN(BrokerMetricsCoreTest)
 #include "broker_metrics_test.moc"

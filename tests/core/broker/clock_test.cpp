@@ -6,6 +6,7 @@
 
 #include "broker/clock.h"
 #include "broker/wall_time_source.h"
+#include "support/test_main.h"
 
 #include <QString>
 #include <QtTest>
@@ -360,5 +361,5 @@ void ClockTest::parseIso8601_texts()
         QCOMPARE(toEpochMilliseconds(*parsed), epochMs);
 }
 
-QTEST_GUILESS_MAIN(ClockTest)
+RELAYDESK_TEST_MAIN(ClockTest)
 #include "clock_test.moc"

@@ -4,6 +4,7 @@
 
 #include "broker/broker_identity.h"
 #include "broker/entity_names.h"
+#include "support/test_main.h"
 
 #include <QString>
 #include <QtTest>
@@ -313,5 +314,5 @@ void EntityNamesTest::subscriptionFromArn_arns()
     }
 }
 
-QTEST_GUILESS_MAIN(EntityNamesTest)
+RELAYDESK_TEST_MAIN(EntityNamesTest)
 #include "entity_names_test.moc"

@@ -4,6 +4,7 @@
 // not exist, and an ARN of another region or account names this broker's.
 // One row per error; a real database file.
 #include "topic_test_support.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -129,5 +130,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(ErrorMessagesTest)
+RELAYDESK_TEST_MAIN(ErrorMessagesTest)
 #include "error_messages_test.moc"

@@ -6,7 +6,8 @@
 // subscription-filter-policy-constraints); the rule each row shows is named
 // in the row.
 
-#include "broker/filter_policy.h"
+#include "broker/topics/filter_policy.h"
+#include "support/test_main.h"
 
 #include <QString>
 #include <QtTest>
@@ -250,5 +251,5 @@ void FilterPolicyTest::parse_model_keepsKeysAndConditions()
     QVERIFY(!range->upperInclusive);
 }
 
-QTEST_GUILESS_MAIN(FilterPolicyTest)
+RELAYDESK_TEST_MAIN(FilterPolicyTest)
 #include "filter_policy_test.moc"

@@ -6,12 +6,13 @@
 // receipt handles (12), a queue as its own dead-letter queue (13), and
 // echoed values cut in error messages (17). Every refusal changes nothing.
 
-#include "broker/attempt_log.h"
+#include "broker/deliveries/attempt_log.h"
 #include "broker/echoed_value.h"
-#include "broker/message_text.h"
-#include "policy/bounded_json.h"
+#include "broker/queues/message_text.h"
+#include "json/bounded_json.h"
 #include "queue_test_support.h"
 #include "topic_test_support.h"
+#include "support/test_main.h"
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -354,5 +355,5 @@ void HostileInputTest::fanOut_queueRefusesWithoutDeadLetterQueue_loggedDiscarded
     QVERIFY(log->front().final == std::optional<std::string>("discarded"));
 }
 
-QTEST_GUILESS_MAIN(HostileInputTest)
+RELAYDESK_TEST_MAIN(HostileInputTest)
 #include "hostile_input_test.moc"

@@ -13,7 +13,8 @@
 //    and hard-coded here. layout_matchesDocumentedEncoding builds that byte
 //    layout by hand as an independent check.
 
-#include "broker/message_digest.h"
+#include "broker/queues/message_digest.h"
+#include "support/test_main.h"
 
 #include <QString>
 #include <QtTest>
@@ -148,5 +149,5 @@ void MessageDigestTest::md5OfMessageAttributes_changesWithEveryField()
     QVERIFY(md5OfMessageAttributes({{"k", text("String", "v")}, {"l", text("String", "")}}) != digest);
 }
 
-QTEST_GUILESS_MAIN(MessageDigestTest)
+RELAYDESK_TEST_MAIN(MessageDigestTest)
 #include "message_digest_test.moc"

@@ -2,10 +2,11 @@
 // NotificationSigner (SPEC 4.1): SignatureVersion 1 and 2 over the canonical
 // string of each envelope type; verification the way a subscriber does it
 // (and with the openssl command line); the key kept in broker_keys.
-#include "broker/notification_signer.h"
-#include "broker/signature_cache.h"
+#include "broker/deliveries/notification_signer.h"
+#include "broker/deliveries/signature_cache.h"
 #include "store/database.h"
 #include "store/transaction.h"
+#include "support/test_main.h"
 
 #include <nlohmann/json.hpp>
 #include <openssl/bio.h>
@@ -421,5 +422,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(NotificationSignerTest)
+RELAYDESK_TEST_MAIN(NotificationSignerTest)
 #include "notification_signer_test.moc"

@@ -4,9 +4,10 @@
 // names as SQS reports them), SetQueueAttributes, the CreateQueue
 // same-attributes rule and the GetQueueAttributes map.
 
-#include "broker/queue_attributes.h"
+#include "broker/queues/queue_attributes.h"
 
 #include "attribute_spec.h"
+#include "support/test_main.h"
 
 #include <QString>
 #include <QStringList>
@@ -354,5 +355,5 @@ void QueueAttributesTest::timeToLiveCap_smallerOfDefaultTtlAndRetention()
     QCOMPARE(a.timeToLiveCap(), int64_t(345'600));
 }
 
-QTEST_GUILESS_MAIN(QueueAttributesTest)
+RELAYDESK_TEST_MAIN(QueueAttributesTest)
 #include "queue_attributes_test.moc"

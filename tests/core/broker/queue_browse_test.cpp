@@ -2,8 +2,9 @@
 // Unit tests of browse (SPEC 8.4): every message of a queue in every state,
 // with its times, paged, without changing anything.
 
-#include "broker/message_browser.h"
+#include "broker/queues/message_browser.h"
 #include "queue_test_support.h"
+#include "support/test_main.h"
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -119,5 +120,5 @@ void QueueBrowseTest::browse_invalid_errors()
              BrokerErrorCode::InvalidParameterValue);
 }
 
-QTEST_GUILESS_MAIN(QueueBrowseTest)
+RELAYDESK_TEST_MAIN(QueueBrowseTest)
 #include "queue_browse_test.moc"

@@ -3,8 +3,9 @@
 // same attributes), delete, URL, list by prefix, attributes with the
 // approximate counts, tags, dead-letter source queues. Real SQLite file.
 
-#include "broker/queue_catalog.h"
+#include "broker/queues/queue_catalog.h"
 #include "queue_test_support.h"
+#include "support/test_main.h"
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -234,5 +235,5 @@ void QueueCatalogTest::deadLetterSources_listed()
     QCOMPARE(sources->at(0), broker.identity().queueUrl("source-a"));
 }
 
-QTEST_GUILESS_MAIN(QueueCatalogTest)
+RELAYDESK_TEST_MAIN(QueueCatalogTest)
 #include "queue_catalog_test.moc"

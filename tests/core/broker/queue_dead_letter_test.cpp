@@ -3,9 +3,10 @@
 // maxReceiveCount times moves on the next receive, FIFO to FIFO, the source
 // list, and the move back to the source or a chosen queue.
 
-#include "broker/dead_letter_queue.h"
-#include "broker/message_browser.h"
+#include "broker/queues/dead_letter_queue.h"
+#include "broker/queues/message_browser.h"
 #include "queue_test_support.h"
+#include "support/test_main.h"
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -178,5 +179,5 @@ void QueueDeadLetterTest::moveBack_sourceGone_neverTakenAndCounted()
     QCOMPARE(broker.receiveBodies("q", 1, at(3)), QStringList{"m"});
 }
 
-QTEST_GUILESS_MAIN(QueueDeadLetterTest)
+RELAYDESK_TEST_MAIN(QueueDeadLetterTest)
 #include "queue_dead_letter_test.moc"

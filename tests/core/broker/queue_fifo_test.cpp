@@ -5,6 +5,7 @@
 // receive-attempt ids, sequence numbers, delay per queue only.
 
 #include "queue_test_support.h"
+#include "support/test_main.h"
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -264,5 +265,5 @@ void QueueFifoTest::receive_manyBlockedBeforeOtherGroup_otherGroupFound()
     QCOMPARE(broker.receiveBodies("q.fifo", 10, at(3)), QStringList{"b0"});
 }
 
-QTEST_GUILESS_MAIN(QueueFifoTest)
+RELAYDESK_TEST_MAIN(QueueFifoTest)
 #include "queue_fifo_test.moc"

@@ -4,10 +4,11 @@
 // scheduled time, list, cancel), expiry never returned, lock protection,
 // dead-letter on expiry with its reason, auto-delete on idle, due times.
 
-#include "broker/dead_letter_queue.h"
-#include "broker/message_browser.h"
-#include "broker/message_lifetime.h"
+#include "broker/queues/dead_letter_queue.h"
+#include "broker/queues/message_browser.h"
+#include "broker/queues/message_lifetime.h"
 #include "queue_test_support.h"
+#include "support/test_main.h"
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -206,5 +207,5 @@ void QueueLifetimeTest::dueTimes_lockedPastExpiry_dueWhenTheLockEnds()
     QCOMPARE(message_lifetime::dueTimes(broker.db(), at(65))->nextExpiry, std::optional<ClockTime>());
 }
 
-QTEST_GUILESS_MAIN(QueueLifetimeTest)
+RELAYDESK_TEST_MAIN(QueueLifetimeTest)
 #include "queue_lifetime_test.moc"

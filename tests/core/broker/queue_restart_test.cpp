@@ -3,8 +3,9 @@
 // in-flight messages and their visibility, delays, scheduled messages, FIFO
 // gating, deduplication windows, receive counts — and everything continues.
 
-#include "broker/message_lifetime.h"
+#include "broker/queues/message_lifetime.h"
 #include "queue_test_support.h"
+#include "support/test_main.h"
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -87,5 +88,5 @@ void QueueRestartTest::restart_refusedOperation_leftNothing()
     QCOMPARE(broker.snapshot(), before);
 }
 
-QTEST_GUILESS_MAIN(QueueRestartTest)
+RELAYDESK_TEST_MAIN(QueueRestartTest)
 #include "queue_restart_test.moc"

@@ -4,8 +4,9 @@
 // digests, delete, change visibility, purge, delay, and every limit with its
 // error code and no change to the store. Time moves by passing later `now`.
 
-#include "broker/message_digest.h"
+#include "broker/queues/message_digest.h"
 #include "queue_test_support.h"
+#include "support/test_main.h"
 
 #include <array>
 
@@ -476,5 +477,5 @@ void QueueStandardTest::unknownQueue_everyOperation_queueDoesNotExist()
              BrokerErrorCode::QueueDoesNotExist);
 }
 
-QTEST_GUILESS_MAIN(QueueStandardTest)
+RELAYDESK_TEST_MAIN(QueueStandardTest)
 #include "queue_standard_test.moc"

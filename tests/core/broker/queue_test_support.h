@@ -5,9 +5,9 @@
 
 #include "broker_test_support.h"
 
-#include "broker/message_receiver.h"
-#include "broker/message_sender.h"
-#include "broker/queue_catalog.h"
+#include "broker/queues/message_receiver.h"
+#include "broker/queues/message_sender.h"
+#include "broker/queues/queue_catalog.h"
 
 #include <map>
 #include <optional>

@@ -4,10 +4,11 @@
 // with SPEC 10's message form, filter policy and redrive policy attributes,
 // protocols and endpoints.
 
-#include "broker/subscription_attributes.h"
-#include "broker/topic_attributes.h"
+#include "broker/topics/subscription_attributes.h"
+#include "broker/topics/topic_attributes.h"
 
 #include "attribute_spec.h"
+#include "support/test_main.h"
 
 #include <QString>
 #include <QtTest>
@@ -371,5 +372,5 @@ void SnsAttributesTest::subscriptionEndpoint_perProtocol()
         QCOMPARE(status.error().code, BrokerErrorCode::SnsInvalidParameter);
 }
 
-QTEST_GUILESS_MAIN(SnsAttributesTest)
+RELAYDESK_TEST_MAIN(SnsAttributesTest)
 #include "sns_attributes_test.moc"

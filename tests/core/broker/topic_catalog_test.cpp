@@ -2,6 +2,7 @@
 // TopicCatalog: create (idempotent), delete, list with a page token,
 // attributes, tags; every refusal changes nothing.
 #include "topic_test_support.h"
+#include "support/test_main.h"
 
 #include <nlohmann/json.hpp>
 
@@ -175,5 +176,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TopicCatalogTest)
+RELAYDESK_TEST_MAIN(TopicCatalogTest)
 #include "topic_catalog_test.moc"

@@ -4,7 +4,8 @@
 // published messages.
 #include "topic_test_support.h"
 
-#include "broker/topic_lifetime.h"
+#include "broker/topics/topic_lifetime.h"
+#include "support/test_main.h"
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -102,5 +103,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TopicLifetimeTest)
+RELAYDESK_TEST_MAIN(TopicLifetimeTest)
 #include "topic_lifetime_test.moc"

@@ -4,6 +4,7 @@
 // policies, confirmation, FIFO topics, limits (each refusal changes
 // nothing), batches, TTL caps and a restart.
 #include "topic_test_support.h"
+#include "support/test_main.h"
 
 #include <nlohmann/json.hpp>
 
@@ -294,5 +295,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TopicPublishTest)
+RELAYDESK_TEST_MAIN(TopicPublishTest)
 #include "topic_publish_test.moc"

@@ -3,6 +3,7 @@
 // confirm), confirm by token, unsubscribe, list, attributes and the
 // EffectiveDeliveryPolicy; topic deletion cascades; refusals change nothing.
 #include "topic_test_support.h"
+#include "support/test_main.h"
 
 #include <nlohmann/json.hpp>
 
@@ -247,5 +248,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TopicSubscriptionTest)
+RELAYDESK_TEST_MAIN(TopicSubscriptionTest)
 #include "topic_subscription_test.moc"

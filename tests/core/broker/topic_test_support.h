@@ -5,11 +5,11 @@
 
 #include "broker_test_support.h"
 
-#include "broker/message_receiver.h"
-#include "broker/queue_catalog.h"
-#include "broker/subscription_catalog.h"
-#include "broker/topic_catalog.h"
-#include "broker/topic_publisher.h"
+#include "broker/queues/message_receiver.h"
+#include "broker/queues/queue_catalog.h"
+#include "broker/topics/subscription_catalog.h"
+#include "broker/topics/topic_catalog.h"
+#include "broker/deliveries/topic_publisher.h"
 
 #include <string>
 #include <vector>

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The broker configuration file (SPEC 8.3, net/broker_config.h): reading
+// The broker configuration file (SPEC 8.3, config/broker_config.h): reading
 // with errors that name entity and field, applying as one unit (a refused
 // file changes nothing, a second apply changes nothing), export and the
 // round trip, on real database files and a virtual clock.
-#include "net/broker_config.h"
+#include "config/broker_config.h"
 
-#include "../engine/engine_test_support.h"
+#include "support/engine_test_support.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -327,5 +328,5 @@ private slots:
 
 } // namespace relaydesk
 
-QTEST_GUILESS_MAIN(relaydesk::BrokerConfigTest)
+RELAYDESK_TEST_MAIN(relaydesk::BrokerConfigTest)
 #include "broker_config_test.moc"

@@ -9,9 +9,10 @@
 // AttemptsLogged change arrives.
 #include "engine/broker_service.h"
 
-#include "broker/attempt_export.h"
-#include "call_and_wait.h"
-#include "delivery_service_bench.h"
+#include "broker/deliveries/attempt_export.h"
+#include "support/call_and_wait.h"
+#include "support/delivery_service_bench.h"
+#include "support/test_main.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -500,5 +501,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(AttemptLogServiceTest)
+RELAYDESK_TEST_MAIN(AttemptLogServiceTest)
 #include "attempt_log_service_test.moc"

@@ -6,7 +6,8 @@
 #include "engine/broker_engine.h"
 
 #include "broker/wall_time_source.h"
-#include "engine_test_support.h"
+#include "support/engine_test_support.h"
+#include "support/test_main.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -223,5 +224,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(BrokerEngineTest)
+RELAYDESK_TEST_MAIN(BrokerEngineTest)
 #include "broker_engine_test.moc"

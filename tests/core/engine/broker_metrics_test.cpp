@@ -6,15 +6,16 @@
 // as the clock advances (data-driven); the depths follow the queue; a
 // deleted queue's series goes while the totals keep its counts; a failed
 // unit counts nothing.
-#include "broker/broker_metrics.h"
+#include "broker/metrics/broker_metrics.h"
 
 #include "broker/id_source.h"
 #include "broker/wall_time_source.h"
 #include "engine/delivery_worker.h"
 #include "engine/metrics_recording.h"
-#include "engine_test_support.h"
+#include "support/engine_test_support.h"
 
-#include "../net/script_endpoint.h"
+#include "support/script_endpoint.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -279,5 +280,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(BrokerMetricsTest)
+RELAYDESK_TEST_MAIN(BrokerMetricsTest)
 #include "broker_metrics_test.moc"

@@ -11,10 +11,11 @@
 #include "broker/wall_time_source.h"
 #include "engine/broker_engine.h"
 #include "engine/delivery_worker.h"
-#include "delivery_service_bench.h"
-#include "engine_test_support.h"
+#include "support/delivery_service_bench.h"
+#include "support/engine_test_support.h"
 
-#include "../net/script_endpoint.h"
+#include "support/script_endpoint.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -132,5 +133,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(BrokerServiceDeliveryTest)
+RELAYDESK_TEST_MAIN(BrokerServiceDeliveryTest)
 #include "broker_service_delivery_test.moc"

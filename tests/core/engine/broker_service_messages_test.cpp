@@ -6,7 +6,8 @@
 // lost or moved twice, errors; a refused request changes nothing in the store).
 #include "engine/broker_service.h"
 
-#include "engine_test_support.h"
+#include "support/engine_test_support.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -586,5 +587,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(BrokerServiceMessagesTest)
+RELAYDESK_TEST_MAIN(BrokerServiceMessagesTest)
 #include "broker_service_messages_test.moc"

@@ -5,7 +5,8 @@
 // rule (a refused purge changes nothing in the store).
 #include "engine/broker_service.h"
 
-#include "engine_test_support.h"
+#include "support/engine_test_support.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -255,5 +256,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(BrokerServiceQueuesTest)
+RELAYDESK_TEST_MAIN(BrokerServiceQueuesTest)
 #include "broker_service_queues_test.moc"

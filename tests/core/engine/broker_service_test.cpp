@@ -8,7 +8,8 @@
 #include "broker/wall_time_source.h"
 #include "engine/broker_engine.h"
 #include "engine/waiter_registry.h"
-#include "engine_test_support.h"
+#include "support/engine_test_support.h"
+#include "support/test_main.h"
 
 #include <QCoreApplication>
 #include <QSignalSpy>
@@ -242,5 +243,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(BrokerServiceTest)
+RELAYDESK_TEST_MAIN(BrokerServiceTest)
 #include "broker_service_test.moc"

@@ -6,7 +6,8 @@
 // changed.
 #include "engine/broker_service.h"
 
-#include "engine_test_support.h"
+#include "support/engine_test_support.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -292,5 +293,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(BrokerServiceTopicsTest)
+RELAYDESK_TEST_MAIN(BrokerServiceTopicsTest)
 #include "broker_service_topics_test.moc"

@@ -5,7 +5,8 @@
 #include "engine/broker_engine.h"
 
 #include "broker/wall_time_source.h"
-#include "engine_test_support.h"
+#include "support/engine_test_support.h"
+#include "support/test_main.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -117,5 +118,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(ChangeEventsTest)
+RELAYDESK_TEST_MAIN(ChangeEventsTest)
 #include "change_events_test.moc"

@@ -6,6 +6,7 @@
 
 #include "broker/clock.h"
 #include "broker/wall_time_source.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -127,5 +128,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(ClockSchedulerTest)
+RELAYDESK_TEST_MAIN(ClockSchedulerTest)
 #include "clock_scheduler_test.moc"

@@ -6,11 +6,12 @@
 // delivery that would be retried after its expiry ends; a backlog larger than
 // the in-memory window is delivered whole; change events for the window;
 // the best-effort UnsubscribeConfirmation.
-#include "delivery_fixture.h"
+#include "support/delivery_fixture.h"
 
-#include "broker/subscription_records.h"
+#include "broker/topics/subscription_records.h"
 
-#include "../net/script_endpoint.h"
+#include "support/script_endpoint.h"
+#include "support/test_main.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -334,5 +335,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(DeliveryLogTest)
+RELAYDESK_TEST_MAIN(DeliveryLogTest)
 #include "delivery_log_test.moc"

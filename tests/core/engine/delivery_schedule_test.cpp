@@ -5,12 +5,13 @@
 // first success; jitter inside its band and reproducible with a seed; the
 // sns-example preset against an always-503 endpoint ends in the dead-letter
 // queue after 51 attempts; the classification table per dialect.
-#include "delivery_fixture.h"
+#include "support/delivery_fixture.h"
 
-#include "../net/script_endpoint.h"
-#include "broker/dead_letter_queue.h"
-#include "broker/delivery_policy_attribute.h"
+#include "support/script_endpoint.h"
+#include "broker/queues/dead_letter_queue.h"
+#include "broker/topics/delivery_policy_attribute.h"
 #include "policy/policy_presets.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -264,5 +265,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(DeliveryScheduleTest)
+RELAYDESK_TEST_MAIN(DeliveryScheduleTest)
 #include "delivery_schedule_test.moc"

@@ -6,9 +6,10 @@
 // dropping; a restart resumes at the stored attempt and due time; a hanging
 // endpoint does not hold another subscription's delivery; confirmations and
 // raw dead-lettering.
-#include "delivery_fixture.h"
+#include "support/delivery_fixture.h"
 
-#include "../net/script_endpoint.h"
+#include "support/script_endpoint.h"
+#include "support/test_main.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -356,5 +357,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(DeliveryWorkerTest)
+RELAYDESK_TEST_MAIN(DeliveryWorkerTest)
 #include "delivery_worker_test.moc"

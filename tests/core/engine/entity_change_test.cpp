@@ -2,6 +2,7 @@
 // Unit tests of EntityChangeCoalescer: one fact per entity, in first-seen
 // order, with the merge rules of its header.
 #include "engine/entity_change.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -124,5 +125,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(EntityChangeTest)
+RELAYDESK_TEST_MAIN(EntityChangeTest)
 #include "entity_change_test.moc"

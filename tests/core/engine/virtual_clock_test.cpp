@@ -7,7 +7,8 @@
 
 #include "broker/wall_time_source.h"
 #include "engine/clock_scheduler.h"
-#include "engine_test_support.h"
+#include "support/engine_test_support.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -208,5 +209,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(VirtualClockTest)
+RELAYDESK_TEST_MAIN(VirtualClockTest)
 #include "virtual_clock_test.moc"

@@ -7,7 +7,8 @@
 
 #include "broker/wall_time_source.h"
 #include "engine/waiter_registry.h"
-#include "engine_test_support.h"
+#include "support/engine_test_support.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -232,5 +233,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(WaiterRegistryTest)
+RELAYDESK_TEST_MAIN(WaiterRegistryTest)
 #include "waiter_registry_test.moc"

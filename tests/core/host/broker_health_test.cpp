@@ -2,10 +2,11 @@
 // GET /health (broker_health.h): 503 until ready and while stopping, 200
 // when ready, with the broker's region, account, endpoint, clock and
 // database; other methods 405. Virtual clock.
-#include "net/broker_health.h"
+#include "host/broker_health.h"
 
 #include "broker/clock.h"
 #include "broker/wall_time_source.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -63,5 +64,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(BrokerHealthTest)
+RELAYDESK_TEST_MAIN(BrokerHealthTest)
 #include "broker_health_test.moc"

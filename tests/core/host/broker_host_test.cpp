@@ -4,9 +4,10 @@
 // moved to the next free one; a database it cannot use is refused with the
 // store's kind and left unchanged; the window's options are serve's.
 #include "engine/broker_engine.h"
-#include "net/broker_host.h"
-#include "net/serve_options.h"
+#include "host/broker_host.h"
+#include "host/serve_options.h"
 #include "store/database.h"
+#include "support/test_main.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -133,5 +134,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(BrokerHostTest)
+RELAYDESK_TEST_MAIN(BrokerHostTest)
 #include "broker_host_test.moc"

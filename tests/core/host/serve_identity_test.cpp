@@ -3,7 +3,8 @@
 // from the bind address (never a wildcard), --region/--account over the
 // config file's, the endpoint a request's Host header gives its replies, and
 // queue URLs rebuilt on it. Pure functions.
-#include "net/serve_identity.h"
+#include "host/serve_identity.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -128,5 +129,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(ServeIdentityTest)
+RELAYDESK_TEST_MAIN(ServeIdentityTest)
 #include "serve_identity_test.moc"

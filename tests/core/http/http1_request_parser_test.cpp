@@ -3,7 +3,8 @@
 // piece, byte by byte and in 7-byte pieces, and must give the same result
 // each way: the first request (method, target, body, keep-alive, body over
 // the limit) or the refusal's status. Limits: head 256 bytes, body 16.
-#include "net/http1_request_parser.h"
+#include "http/http1_request_parser.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -148,5 +149,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(Http1RequestParserTest)
+RELAYDESK_TEST_MAIN(Http1RequestParserTest)
 #include "http1_request_parser_test.moc"

@@ -2,7 +2,8 @@
 // Http1ResponseParser: every row is fed in one piece, byte by byte and in
 // 7-byte pieces, and must give the same result each way: status, kept body
 // (limit 8 bytes), body size, keep-alive, or an error saying what was wrong.
-#include "net/http1_response_parser.h"
+#include "http/http1_response_parser.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -170,5 +171,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(Http1ResponseParserTest)
+RELAYDESK_TEST_MAIN(Http1ResponseParserTest)
 #include "http1_response_parser_test.moc"

@@ -4,7 +4,8 @@
 // close semantics, half-close, bounded bodies, framing refusals, the
 // connection cap and the idle and header timeouts (made small here; the
 // tests wait for what happens, they never measure how long it took).
-#include "net/http1_server.h"
+#include "http/http1_server.h"
+#include "support/test_main.h"
 
 #include <QSignalSpy>
 #include <QTcpSocket>
@@ -306,5 +307,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(Http1ServerTest)
+RELAYDESK_TEST_MAIN(Http1ServerTest)
 #include "http1_server_test.moc"

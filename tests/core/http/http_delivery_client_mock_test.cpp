@@ -6,11 +6,12 @@
 // a lane of hanging requests does not hold back another lane on the same host.
 #include "broker/clock.h"
 #include "broker/wall_time_source.h"
-#include "net/http_delivery_client.h"
-#include "net/mock_endpoints.h"
+#include "http/http_delivery_client.h"
+#include "mock/mock_endpoints.h"
 
-#include "delivery_client_support.h"
-#include "mock_host_server.h"
+#include "support/delivery_client_support.h"
+#include "support/mock_host_server.h"
+#include "support/test_main.h"
 
 #include <QTest>
 
@@ -101,5 +102,5 @@ private:
     quint16 m_port = 0;
 };
 
-QTEST_GUILESS_MAIN(HttpDeliveryClientMockTest)
+RELAYDESK_TEST_MAIN(HttpDeliveryClientMockTest)
 #include "http_delivery_client_mock_test.moc"

@@ -6,11 +6,12 @@
 // the endpoint is ONE request and a connection error (never re-sent),
 // keep-alive connections are reused one request at a time, concurrent posts
 // all complete.
-#include "net/http_delivery_client.h"
+#include "http/http_delivery_client.h"
 
 #include "broker/wall_time_source.h"
-#include "delivery_client_support.h"
-#include "script_endpoint.h"
+#include "support/delivery_client_support.h"
+#include "support/script_endpoint.h"
+#include "support/test_main.h"
 
 #include <QEventLoop>
 #include <QTcpServer>
@@ -232,5 +233,5 @@ private:
     SystemWallTimeSource m_wall;
 };
 
-QTEST_GUILESS_MAIN(HttpDeliveryClientTest)
+RELAYDESK_TEST_MAIN(HttpDeliveryClientTest)
 #include "http_delivery_client_test.moc"

@@ -4,11 +4,12 @@
 // trusted through extraCaFile it answers (and the connection is kept alive);
 // without it, or under another host name, the result is a ConnectionError
 // with the TLS error text.
-#include "net/http_delivery_client.h"
+#include "http/http_delivery_client.h"
 
-#include "delivery_client_support.h"
+#include "support/delivery_client_support.h"
 
 #include "broker/wall_time_source.h"
+#include "support/test_main.h"
 
 #include <QEventLoop>
 #include <QProcess>
@@ -158,5 +159,5 @@ private:
     std::unique_ptr<TlsEndpoint> m_endpoint;
 };
 
-QTEST_GUILESS_MAIN(HttpDeliveryClientTlsTest)
+RELAYDESK_TEST_MAIN(HttpDeliveryClientTlsTest)
 #include "http_delivery_client_tls_test.moc"

@@ -3,11 +3,12 @@
 // request with fixed bytes: what the request looks like on the wire, chunked
 // and interim responses, bodies delimited by close, Connection: close, idle
 // connections closed by the peer, and malformed answers as connection errors.
-#include "net/http_delivery_client.h"
+#include "http/http_delivery_client.h"
 
-#include "delivery_client_support.h"
+#include "support/delivery_client_support.h"
 
 #include "broker/wall_time_source.h"
+#include "support/test_main.h"
 
 #include <QEventLoop>
 #include <QTcpServer>
@@ -190,5 +191,5 @@ private:
     SystemWallTimeSource m_wall;
 };
 
-QTEST_GUILESS_MAIN(HttpDeliveryClientWireTest)
+RELAYDESK_TEST_MAIN(HttpDeliveryClientWireTest)
 #include "http_delivery_client_wire_test.moc"

@@ -4,9 +4,10 @@
 // what is recorded (and how much), and the registry's refusals.
 #include "broker/clock.h"
 #include "broker/wall_time_source.h"
-#include "net/mock_endpoints.h"
+#include "mock/mock_endpoints.h"
 
-#include "mock_host_server.h"
+#include "support/mock_host_server.h"
+#include "support/test_main.h"
 
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -324,5 +325,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(MockEndpointsTest)
+RELAYDESK_TEST_MAIN(MockEndpointsTest)
 #include "mock_endpoints_test.moc"

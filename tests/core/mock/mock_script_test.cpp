@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // parseMockScript (SPEC 4.7): the step grammar, repeat counts, "then" and
 // "always", durations, and errors that name their position.
-#include "net/mock_script.h"
+#include "mock/mock_script.h"
+#include "support/test_main.h"
 
 #include <QtTest>
 
@@ -135,5 +136,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(MockScriptTest)
+RELAYDESK_TEST_MAIN(MockScriptTest)
 #include "mock_script_test.moc"

@@ -4,14 +4,15 @@
 // 200" logs the four planned attempts on a fresh trial subscription; a
 // second trial (topic form) starts afresh — a new subscription, the mock's
 // script and record reset; an invalid policy is refused.
-#include "net/policy_trial.h"
+#include "mock/policy_trial.h"
 
 #include "broker/broker_identity.h"
-#include "net/mock_endpoints.h"
+#include "mock/mock_endpoints.h"
 
-#include "../engine/call_and_wait.h"
-#include "../engine/delivery_service_bench.h"
-#include "mock_host_server.h"
+#include "support/call_and_wait.h"
+#include "support/delivery_service_bench.h"
+#include "support/mock_host_server.h"
+#include "support/test_main.h"
 
 #include <QTest>
 #include <QThread>
@@ -117,5 +118,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(PolicyTrialTest)
+RELAYDESK_TEST_MAIN(PolicyTrialTest)
 #include "policy_trial_test.moc"

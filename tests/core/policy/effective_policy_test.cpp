@@ -5,6 +5,7 @@
 #include "policy/effective_policy.h"
 
 #include "retry_policy_support.h"
+#include "support/test_main.h"
 
 #include <QString>
 #include <QtTest>
@@ -219,5 +220,5 @@ void EffectivePolicyTest::policySourceName_eachSource_isLowercaseName()
 
 } // namespace relaydesk
 
-QTEST_GUILESS_MAIN(relaydesk::EffectivePolicyTest)
+RELAYDESK_TEST_MAIN(relaydesk::EffectivePolicyTest)
 #include "effective_policy_test.moc"

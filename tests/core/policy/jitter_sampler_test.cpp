@@ -5,6 +5,7 @@
 // so the outcome never depends on chance or on time.
 
 #include "policy/jitter_sampler.h"
+#include "support/test_main.h"
 
 #include <QList>
 #include <QtTest>
@@ -174,5 +175,5 @@ void JitterSamplerTest::constructor_fraction_isKept()
 
 } // namespace relaydesk
 
-QTEST_GUILESS_MAIN(relaydesk::JitterSamplerTest)
+RELAYDESK_TEST_MAIN(relaydesk::JitterSamplerTest)
 #include "jitter_sampler_test.moc"

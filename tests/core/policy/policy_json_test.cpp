@@ -6,6 +6,7 @@
 #include "policy/retry_schedule.h"
 
 #include "retry_policy_support.h"
+#include "support/test_main.h"
 
 #include <QString>
 #include <QtTest>
@@ -644,5 +645,5 @@ void PolicyJsonTest::policyFieldPath_eachForm_isFullPath()
 
 } // namespace relaydesk
 
-QTEST_GUILESS_MAIN(relaydesk::PolicyJsonTest)
+RELAYDESK_TEST_MAIN(relaydesk::PolicyJsonTest)
 #include "policy_json_test.moc"

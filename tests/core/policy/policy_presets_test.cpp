@@ -6,6 +6,7 @@
 #include "policy/policy_presets.h"
 #include "policy/policy_validation.h"
 #include "policy/retry_schedule.h"
+#include "support/test_main.h"
 
 #include <QList>
 #include <QString>
@@ -304,5 +305,5 @@ void PolicyPresetsTest::awsManaged_planning_doesNotMaterialiseConstantPhases()
 
 } // namespace relaydesk
 
-QTEST_GUILESS_MAIN(relaydesk::PolicyPresetsTest)
+RELAYDESK_TEST_MAIN(relaydesk::PolicyPresetsTest)
 #include "policy_presets_test.moc"

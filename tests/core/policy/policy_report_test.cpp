@@ -6,6 +6,7 @@
 #include "policy/policy_report.h"
 
 #include "retry_policy_support.h"
+#include "support/test_main.h"
 
 #include <QSet>
 #include <QString>
@@ -338,5 +339,5 @@ void PolicyReportTest::diffPolicies_identicalPolicies_reportNoField()
 
 } // namespace relaydesk
 
-QTEST_GUILESS_MAIN(relaydesk::PolicyReportTest)
+RELAYDESK_TEST_MAIN(relaydesk::PolicyReportTest)
 #include "policy_report_test.moc"

@@ -16,6 +16,7 @@
 
 #include "policy/policy_validation.h"
 #include "policy/policy_json.h"
+#include "support/test_main.h"
 
 #include <QString>
 #include <QStringList>
@@ -521,5 +522,5 @@ void PolicyValidationTest::endpointProtocol_names_roundTrip()
 
 } // namespace relaydesk
 
-QTEST_GUILESS_MAIN(relaydesk::PolicyValidationTest)
+RELAYDESK_TEST_MAIN(relaydesk::PolicyValidationTest)
 #include "policy_validation_test.moc"

@@ -6,6 +6,7 @@
 #include "policy/retry_schedule.h"
 
 #include "retry_policy_support.h"
+#include "support/test_main.h"
 
 #include <QList>
 #include <QString>
@@ -586,5 +587,5 @@ void RetryScheduleTest::retryPhaseName_eachPhase_isSpecName()
 
 } // namespace relaydesk
 
-QTEST_GUILESS_MAIN(relaydesk::RetryScheduleTest)
+RELAYDESK_TEST_MAIN(relaydesk::RetryScheduleTest)
 #include "retry_schedule_test.moc"

@@ -7,6 +7,7 @@
 #include "store/commit_queue.h"
 #include "store/database.h"
 #include "store/statement.h"
+#include "support/test_main.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -341,5 +342,5 @@ private slots:
 
 } // namespace relaydesk
 
-QTEST_GUILESS_MAIN(relaydesk::CommitQueueTest)
+RELAYDESK_TEST_MAIN(relaydesk::CommitQueueTest)
 #include "commit_queue_test.moc"

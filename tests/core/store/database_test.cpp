@@ -7,6 +7,7 @@
 #include "store/schema_migrations.h"
 #include "store/statement.h"
 #include "store/transaction.h"
+#include "support/test_main.h"
 
 #include <sqlite3.h>
 
@@ -304,5 +305,5 @@ private slots:
 
 } // namespace relaydesk
 
-QTEST_GUILESS_MAIN(relaydesk::DatabaseTest)
+RELAYDESK_TEST_MAIN(relaydesk::DatabaseTest)
 #include "database_test.moc"

@@ -7,6 +7,7 @@
 #include "store/relaydesk_schema.h"
 #include "store/schema_migrations.h"
 #include "store/statement.h"
+#include "support/test_main.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -260,5 +261,5 @@ private slots:
 
 } // namespace relaydesk
 
-QTEST_GUILESS_MAIN(relaydesk::SchemaMigrationsTest)
+RELAYDESK_TEST_MAIN(relaydesk::SchemaMigrationsTest)
 #include "schema_migrations_test.moc"

@@ -6,6 +6,7 @@
 #include "store/database.h"
 #include "store/statement.h"
 #include "store/transaction.h"
+#include "support/test_main.h"
 
 #include <QTemporaryDir>
 #include <QVariant>
@@ -347,5 +348,5 @@ private slots:
 
 } // namespace relaydesk
 
-QTEST_GUILESS_MAIN(relaydesk::StatementTest)
+RELAYDESK_TEST_MAIN(relaydesk::StatementTest)
 #include "statement_test.moc"

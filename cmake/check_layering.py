@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Fails the build on a wrong-way include (docs/architecture.md §2).
+
+    check_layering.py SOURCE_DIR [STAMP]
+
+Every quoted #include in core/, ui/ and app/ is resolved to the folder of
+the file it names; a folder may include itself and what LAYERS lets it reach
+(transitively), nothing else. Prints each offending include as
+"file:line: FOLDER must not include FOLDER (header)" and exits 1; touches
+STAMP on success. Tests (tests/) may include anything.
+"""
+import os
+import re
+import sys
+
+# folder -> the folders it uses directly; each reaches what those reach.
+LAYERS = {
+    "core/json": [],
+    "core/store": [],
+    "core/policy": ["core/json"],
+    "core/broker": ["core/policy", "core/store"],
+    "core/broker/queues": ["core/broker"],
+    "core/broker/topics": ["core/broker/queues"],
+    "core/broker/deliveries": ["core/broker/topics"],
+    "core/broker/metrics": ["core/broker/deliveries"],
+    "core/http": ["core/broker/metrics"],
+    "core/engine": ["core/http"],
+    "core/config": ["core/engine"],
+    "core/mock": ["core/engine"],
+    "core/api/wire": ["core/engine"],
+    "core/api/sqs": ["core/api/wire"],
+    "core/api/sns": ["core/api/sqs"],
+    "core/api/query": ["core/api/sns"],
+    "core/api/native": ["core/api/sqs", "core/config", "core/mock"],
+    "core/host": ["core/api/native", "core/api/query"],
+    "ui/charts": ["core/host"],
+    "ui/widgets": ["core/host"],
+    "ui/models": ["ui/charts"],
+    "ui/policy_editor": ["ui/models", "ui/widgets"],
+    "ui/dialogs": ["ui/models", "ui/widgets"],
+    "ui/views": ["ui/dialogs", "ui/policy_editor"],
+    "app": ["ui/views"],
+}
+INCLUDE_ROOTS = ["core", "ui", ""]   # the include directories, in the order the build searches them
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+def reach(folder, seen=None):
+    seen = set() if seen is None else seen
+    for used in LAYERS[folder]:
+        if used not in seen:
+            seen.add(used)
+            reach(used, seen)
+    return seen
+
+
+def folder_of(root, path):
+    best = None
+    for folder in LAYERS:
+        if path == folder or path.startswith(folder + "/"):
+            if best is None or len(folder) > len(best):
+                best = folder
+    return best
+
+
+def main():
+    root = sys.argv[1]
+    allowed = {folder: reach(folder) | {folder} for folder in LAYERS}
+    problems = []
+    for top in ("core", "ui", "app"):
+        for directory, _, names in os.walk(os.path.join(root, top)):
+            for name in sorted(names):
+                if not name.endswith((".h", ".cpp")):
+                    continue
+                path = os.path.relpath(os.path.join(directory, name), root)
+                here = folder_of(root, path)
+                if here is None:
+                    problems.append("%s: in no layer (add its folder to cmake/check_layering.py)" % path)
+                    continue
+                with open(os.path.join(root, path), encoding="utf-8") as text:
+                    for number, line in enumerate(text, 1):
+                        match = INCLUDE.match(line)
+                        if not match:
+                            continue
+                        header = match.group(1)
+                        target = None
+                        for include_root in [os.path.dirname(path)] + INCLUDE_ROOTS:
+                            candidate = os.path.normpath(os.path.join(include_root, header))
+                            if os.path.isfile(os.path.join(root, candidate)):
+                                target = candidate
+                                break
+                        if target is None:
+                            continue   # generated (moc, ui_*) or not ours
+                        there = folder_of(root, target)
+                        if there is not None and there not in allowed[here]:
+                            problems.append("%s:%d: %s must not include %s (%s)" % (path, number, here, there, header))
+    for problem in problems:
+        print(problem)
+    if problems:
+        print("check_layering: %d wrong-way include(s); the layers are in docs/architecture.md" % len(problems))
+        return 1
+    if len(sys.argv) > 2:
+        with open(sys.argv[2], "w"):
+            pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
