@@ -7,7 +7,7 @@
 
 Runs `relaydesk --help`, then `relaydesk COMMAND --help` for every command its
 "Commands:" section names, recursively (so `policy`, then `policy explain`,
-...). Every help text has the format of core/engine/command_help.h: a
+...). Every help text has the format of core/host/command_help.h: a
 "Usage:" line (further forms indented below it), paragraphs, and sections
 ("Options:", "Commands:", "Arguments:") of two-space indented entries
 "TERM  description". A command or option added to a help text appears in the
