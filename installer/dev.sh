@@ -32,7 +32,7 @@ PACKAGES=(
   xvfb xauth fonts-dejavu-core
   # tests: the e2e clients (boto3 and awscli: query protocol; node + the AWS SDK for JavaScript
   # from npm: SQS JSON protocol), Prometheus's own text parser (the /metrics check), test
-  # certificates, the documented curl examples, and the README quick-start's private network
+  # certificates, the documented curl examples, and the README quick start's private network
   # namespace (ip, unshare)
   python3 python3-boto3 python3-cryptography python3-prometheus-client awscli nodejs npm
   openssl ca-certificates curl iproute2 util-linux

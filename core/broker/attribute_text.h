@@ -25,9 +25,9 @@ std::optional<bool> parseAttributeBoolean(std::string_view text);
 inline std::string formatAttributeBoolean(bool value) { return value ? "true" : "false"; }
 
 // The Relaydesk lifetime attributes (DefaultMessageTimeToLive,
-// AutoDeleteOnIdle, SPEC 6) are whole seconds, empty for "none".
+// AutoDeleteOnIdle, docs/behaviour.md §6) are whole seconds, empty for "none".
 inline constexpr int64_t kMaxLifetimeSeconds = 100LL * 365 * 86'400;   // 100 years
-inline constexpr int64_t kMinAutoDeleteOnIdleSeconds = 300;            // SPEC 6: 5 minutes
+inline constexpr int64_t kMinAutoDeleteOnIdleSeconds = 300;            // docs/behaviour.md §6: 5 minutes
 
 // Reads such a value into `field` (empty resets it). Returns the reason when
 // the value is not a whole number from `minimum` to kMaxLifetimeSeconds;

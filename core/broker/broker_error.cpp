@@ -120,8 +120,8 @@ const BrokerErrorInfo &brokerErrorInfo(BrokerErrorCode code)
 BrokerError::BrokerError(BrokerErrorCode errorCode, std::string text)
     : code(errorCode), message(text.empty() ? std::string(brokerErrorInfo(errorCode).defaultMessage) : std::move(text))
 {
-    // The backstop for a client's value echoed in full somewhere (issue 11,
-    // item 17): no error message is longer than kMaxErrorMessageBytes.
+    // The backstop for a client's value echoed in full somewhere: no
+    // error message is longer than kMaxErrorMessageBytes.
     if (message.size() > kMaxErrorMessageBytes)
         message = cutText(message, kMaxErrorMessageBytes);
 }

@@ -6,7 +6,7 @@
 
 namespace relaydesk {
 
-// Every error the broker rules can report (SPEC 10). Each code carries the
+// Every error the broker rules can report (docs/behaviour.md §10). Each code carries the
 // service's own strings so that core/net only maps them to a wire shape:
 //   SQS JSON protocol   {"__type": "com.amazonaws.sqs#<jsonCode>", "message": ...}
 //                       plus header x-amzn-query-error: <queryCode>;Sender
@@ -17,7 +17,7 @@ namespace relaydesk {
 enum class BrokerErrorCode {
     // SQS
     InvalidParameterValue,          // a parameter or attribute value out of range or malformed
-    InvalidAttributeValue,          // an attribute value out of range (SPEC 10: retention)
+    InvalidAttributeValue,          // an attribute value out of range (docs/behaviour.md §10: retention)
     InvalidAttributeName,           // unknown or not settable attribute name
     MissingParameter,               // a required parameter is absent
     InvalidAction,                  // unknown action

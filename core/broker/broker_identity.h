@@ -9,7 +9,7 @@
 
 namespace relaydesk {
 
-// Who the broker says it is (SPEC 1): the region and account in every ARN and
+// Who the broker says it is (docs/behaviour.md §1): the region and account in every ARN and
 // the base of every queue URL. Both configurable; the defaults follow AWS so
 // that SDK code runs unchanged. Plain value type.
 struct BrokerIdentity {

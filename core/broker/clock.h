@@ -14,13 +14,13 @@ namespace relaydesk {
 
 class WallTimeSource;
 
-// SPEC 7: real (wall rate), scaled (wall rate × factor, the window's time
+// docs/behaviour.md §7: real (wall rate), scaled (wall rate × factor, the window's time
 // warp) and virtual (stands still until advanced).
 enum class ClockMode { Real, Scaled, Virtual };
 std::string_view clockModeName(ClockMode mode);                  // "real", "scaled", "virtual"
 std::optional<ClockMode> parseClockMode(std::string_view name);
 
-// The one clock of a broker (SPEC 7). Everything that needs the time asks it;
+// The one clock of a broker (docs/behaviour.md §7). Everything that needs the time asks it;
 // it reads wall time only through its WallTimeSource.
 //
 // Clock time = anchor + (wall time elapsed since the anchor, from the steady

@@ -9,7 +9,7 @@
 
 namespace relaydesk {
 
-// Clock time (SPEC 7): milliseconds since the Unix epoch, UTC. It is what
+// Clock time (docs/behaviour.md §7): milliseconds since the Unix epoch, UTC. It is what
 // every timestamp of the broker is in (attempt log, message times, due
 // times); in scaled and virtual mode it runs apart from the wall time.
 using ClockTime = std::chrono::sys_time<std::chrono::milliseconds>;
@@ -19,7 +19,7 @@ inline int64_t toEpochMilliseconds(ClockTime time) { return time.time_since_epoc
 inline ClockTime fromEpochMilliseconds(int64_t milliseconds) { return ClockTime(ClockDuration(milliseconds)); }
 
 // "2026-01-01T00:00:00.000Z": ISO 8601, UTC, always with milliseconds, as in
-// the SNS envelope's Timestamp and the attempt log (SPEC 4.1, 4.4). Years
+// the SNS envelope's Timestamp and the attempt log (docs/behaviour.md §4.1, 4.4). Years
 // 0000–9999. Pure, thread-safe.
 std::string formatIso8601(ClockTime time);
 

@@ -8,7 +8,7 @@
 namespace relaydesk {
 
 // How much of a client's value an error message repeats, and how long any
-// error message may be (issue 11, item 17: a 1 MB receipt handle made a 1 MB
+// error message may be (a 1 MB receipt handle made a 1 MB
 // error).
 inline constexpr std::size_t kEchoedValueLimit = 64;
 inline constexpr std::size_t kMaxErrorMessageBytes = 1024;

@@ -7,7 +7,7 @@
 
 namespace relaydesk {
 
-// Name rules of queues and topics (SPEC 1, 10). Pure functions, thread-safe.
+// Name rules of queues and topics (docs/behaviour.md §1, 10). Pure functions, thread-safe.
 
 inline constexpr std::string_view kFifoSuffix = ".fifo";
 inline constexpr std::size_t kMaxQueueNameLength = 80;     // including ".fifo"

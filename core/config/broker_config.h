@@ -22,7 +22,7 @@ class BrokerService;
 class Database;
 class UnitContext;
 
-// The broker configuration file (SPEC 8.3): `relaydesk serve --config FILE`,
+// The broker configuration file (docs/behaviour.md §8.3): `relaydesk serve --config FILE`,
 // POST/GET /api/v1/config, the window's File → Import/Export.
 //
 //   {"version": 1,

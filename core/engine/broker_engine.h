@@ -57,7 +57,7 @@ template <class Unit>
 using UnitResult = decltype(invokeUnit(std::declval<Unit &>(), std::declval<UnitContext &>()));
 } // namespace detail
 
-// The broker thread (ARCHITECTURE "Flow of data"). Commands come from any
+// The broker thread (docs/architecture.md §3). Commands come from any
 // thread as units of work — `Result<T>(Database &, ClockTime now)` or
 // `Result<T>(UnitContext &)` — and run on the broker thread, which owns the
 // write connection; units arriving together share one transaction and one

@@ -172,7 +172,7 @@ Body<ReceiveResult> receiveBody(const std::shared_ptr<Poll> &poll)
             reportQueueCounts(unit, received->deadLetterQueue);
             wake.push_back(received->deadLetterQueue);
         }
-        // A receive is use of the sqs subscriptions delivering here (SPEC 6).
+        // A receive is use of the sqs subscriptions delivering here (docs/behaviour.md §6).
         if (Status used = topic_lifetime::markQueueSubscriptionsUsed(unit.database(),
                                                                      state.identity.queueArn(poll->queueName), unit.now());
             !used)

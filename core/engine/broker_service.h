@@ -103,7 +103,7 @@ public:
     // messages, and for the dead-letter queue (whose receives it wakes) when
     // it moved messages there.
     // Every attempt counts as use of the sqs subscriptions delivering into the
-    // queue (their AutoDeleteOnIdle clock restarts, SPEC 6). A receive whose
+    // queue (their AutoDeleteOnIdle clock restarts, docs/behaviour.md §6). A receive whose
     // `context` is destroyed (the HTTP server's connection: the client went)
     // is withdrawn: no attempt after that takes a message.
     void receiveMessage(std::string queueName, ReceiveRequest request, QObject *context,
@@ -205,7 +205,7 @@ public:
     void setSubscriptionAttribute(std::string subscriptionArn, std::string attribute, std::string value,
                                   QObject *context, Reply<void> reply);
 
-    // --- The attempt log (broker_service_attempts.cpp; SPEC 4.4, issue 13's
+    // --- The attempt log (broker_service_attempts.cpp; docs/behaviour.md §4.4;
     // Deliveries page). Reads report nothing; a file database is read on a
     // pool thread through a read-only connection of its own (as browseQueue),
     // so a 100 000-row log never holds up the broker thread; an in-memory one

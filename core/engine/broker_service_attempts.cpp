@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // BrokerService: the attempt log — pages, counts, export, a message's
-// timeline and redelivery (issue 13's Deliveries page).
+// timeline and redelivery (the window's Deliveries page).
 #include "engine/broker_service_unit.h"
 
 #include "broker/deliveries/attempt_export.h"

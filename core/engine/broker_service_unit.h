@@ -134,7 +134,7 @@ void run(const StatePtr &state, Body<T> body, QObject *context, BrokerService::R
 
 // Any thread: runs the read `read(db, now)` where it never holds up the
 // broker thread. A file database is read on a pool thread through a
-// read-only connection of its own (it sees what is committed; ARCHITECTURE:
+// read-only connection of its own (it sees what is committed; docs/architecture.md §3:
 // reads never wait for or block the broker thread's write transaction); an
 // in-memory one has no second connection, so it is read as a unit. The reply
 // goes to `context`'s thread, or (null context) to the broker thread.

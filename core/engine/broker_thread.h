@@ -24,7 +24,7 @@ namespace relaydesk {
 
 class Database;
 
-// The state that lives on the broker thread (ARCHITECTURE "Flow of data"):
+// The state that lives on the broker thread (docs/architecture.md §3):
 // the write connection and its group-commit queue (External driver: each
 // wake posts one drainOnce() here), the clock's timer service, the long-poll
 // waiters, the change-event throttle, and virtual-clock advances.

@@ -21,7 +21,7 @@ class Clock;
 
 using ClockTimerId = std::uint64_t; // 0 is never a valid id
 
-// The timer service of the broker thread (SPEC 7): callbacks run at a clock
+// The timer service of the broker thread (docs/behaviour.md §7): callbacks run at a clock
 // time, in due order (ties in scheduling order).
 //
 //  - Real and scaled mode: ONE QTimer is armed for the earliest due time,

@@ -17,7 +17,7 @@ class JitterSampler;
 // The two ends of one HTTP/S attempt of the delivery worker. Pure apart from
 // the jitter draw; the thread of the caller (the broker thread).
 
-// The POST of `job` (SPEC 4.1): headers, Content-Type, and the body — the
+// The POST of `job` (docs/behaviour.md §4.1): headers, Content-Type, and the body — the
 // envelope signed by `sign` (identity when null), or the bare message for
 // raw notifications. `signedEnvelope` receives the envelope, signed unless
 // raw (the dead-letter body of non-raw deliveries). Thread-safe when `sign` is.
@@ -25,8 +25,8 @@ HttpDeliveryRequest buildDeliveryPost(const DeliveryJob &job, const BrokerIdenti
                                       const std::function<std::string(std::string)> &sign, std::string &signedEnvelope);
 
 // The report of a finished attempt: classification by the policy's dialect
-// (SPEC 4.2), the next step by the schedule (SPEC 3) and, when a retry
-// follows, its due time `now` + the planned delay with jitter (SPEC 3.5).
+// (docs/behaviour.md §4.2), the next step by the schedule (docs/behaviour.md §3) and, when a retry
+// follows, its due time `now` + the planned delay with jitter (docs/behaviour.md §3.5).
 AttemptReport reportAttempt(DeliveryJob job, std::string signedEnvelope, ClockTime started,
                             const HttpDeliveryResult &result, JitterSampler &jitter, ClockTime now);
 

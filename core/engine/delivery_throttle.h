@@ -7,7 +7,7 @@
 
 namespace relaydesk {
 
-// The throttle of one subscription (SPEC 4.3): a token bucket in clock time
+// The throttle of one subscription (docs/behaviour.md §4.3): a token bucket in clock time
 // holding at most `rate` tokens (one second's burst), refilled at `rate`
 // tokens per second. A delivery takes one token; without one it waits
 // (never dropped) until nextTokenAt(). Plain value type; not thread-safe.

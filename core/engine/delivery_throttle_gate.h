@@ -13,13 +13,13 @@
 
 namespace relaydesk {
 
-// The per-subscription throttle of the delivery worker (SPEC 4.3): a job of
+// The per-subscription throttle of the delivery worker (docs/behaviour.md §4.3): a job of
 // a subscription whose effective policy sets maxReceivesPerSecond waits in
 // that subscription's queue, in order, until its DeliveryThrottle has a
 // token; one ClockScheduler entry per waiting subscription wakes it (clock
 // time, so the virtual clock drives it). A backlog waits, never drops. Jobs
 // without a throttle pass at once. `wait` is told once of each job that has
-// to wait (the attempt log's "throttled-wait" row, SPEC 4.4), before it waits.
+// to wait (the attempt log's "throttled-wait" row, docs/behaviour.md §4.4), before it waits.
 //
 // Ownership: borrows the scheduler (clear() before it goes). Thread: the
 // broker thread only; `send` and `wait` are called there.

@@ -67,7 +67,7 @@ public:
 
     bool running() const { return !m_stopped && m_client; }
 
-    // Best effort (SPEC 4.1): one POST, not retried, not logged — the
+    // Best effort (docs/behaviour.md §4.1): one POST, not retried, not logged — the
     // subscription row is already gone, so nothing can be stored for it.
     void sendOnce(const DeliveryJob &job)
     {
@@ -252,7 +252,7 @@ private:
         m_gate->admit(std::move(ready), now);
     }
 
-    // The "throttled-wait" row of a job held back by its throttle (SPEC 4.4);
+    // The "throttled-wait" row of a job held back by its throttle (docs/behaviour.md §4.4);
     // the unit runs before the attempt's own, as units run in order.
     void logThrottledWait(const DeliveryJob &job, ClockTime now)
     {

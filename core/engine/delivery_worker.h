@@ -20,13 +20,13 @@ class BrokerEngine;
 class WallTimeSource;
 
 struct DeliveryWorkerOptions {
-    // Per-request timeout (SPEC 4.1). WALL time even under the virtual or
+    // Per-request timeout (docs/behaviour.md §4.1). WALL time even under the virtual or
     // scaled clock (see HttpDeliveryClientOptions).
     std::chrono::milliseconds requestTimeout{15000};
-    double jitterFraction = JitterSampler::kDefaultFraction;   // SPEC 3.5, 0–0.5
+    double jitterFraction = JitterSampler::kDefaultFraction;   // docs/behaviour.md §3.5, 0–0.5
     std::optional<std::uint64_t> jitterSeed;                   // reproducible runs
     std::string extraCaFile;                                   // PEM, trusted besides the system CAs
-    // Fills in the envelope's signature (SPEC 4.1); called on the broker
+    // Fills in the envelope's signature (docs/behaviour.md §4.1); called on the broker
     // thread with the unsigned envelope JSON. Null: sent unsigned.
     std::function<std::string(std::string envelopeJson)> signEnvelope;
     // The attempt log keeps the newest this many rows (pruned as it grows).
@@ -35,14 +35,14 @@ struct DeliveryWorkerOptions {
     std::size_t window = 2048;
 };
 
-// The HTTP/S delivery worker (SPEC 4, ARCHITECTURE "Flow of data").
+// The HTTP/S delivery worker (docs/behaviour.md §4, docs/architecture.md §3).
 // Pending deliveries are stored rows with a due time; the worker holds the
 // earliest `window` of them in memory and keeps ONE ClockScheduler entry at
 // the earliest due time — no polling. When an entry is due it reads the job
 // (subscription, message, effective policy) in a unit, waits for the
-// subscription's throttle token (SPEC 4.3, clock time), POSTs it, classifies
-// the result by the policy's dialect (SPEC 4.2) and, in one unit, logs the
-// attempt and reschedules the row by the schedule with jitter (SPEC 3.5) or
+// subscription's throttle token (docs/behaviour.md §4.3, clock time), POSTs it, classifies
+// the result by the policy's dialect (docs/behaviour.md §4.2) and, in one unit, logs the
+// attempt and reschedules the row by the schedule with jitter (docs/behaviour.md §3.5) or
 // ends the delivery (delivered, dead-lettered, discarded). Requests of
 // different subscriptions run concurrently, so a hanging endpoint delays
 // only its own deliveries. Signed envelopes are built on the worker's own
@@ -54,7 +54,7 @@ struct DeliveryWorkerOptions {
 // throttled-wait row and a logged UnsubscribeConfirmation). A pending row's
 // redelivery number goes into every row it logs.
 //
-// Restart (SPEC 4.5): start() loads the stored rows; each resumes at its
+// Restart (docs/behaviour.md §4.5): start() loads the stored rows; each resumes at its
 // stored attempt and due time, and one that fell due while the broker was
 // down is attempted once, promptly.
 //
@@ -80,7 +80,7 @@ public:
     // the worker re-reads the earliest pending rows. Cheap; coalesced.
     void wake();
 
-    // Any thread, best effort (SPEC 4.1): POSTs one UnsubscribeConfirmation
+    // Any thread, best effort (docs/behaviour.md §4.1): POSTs one UnsubscribeConfirmation
     // to the endpoint of a subscription that was just removed (its row and
     // pending deliveries are gone, so it is neither retried nor logged).
     // Call after the unsubscribe committed, with the values read before it.

@@ -11,7 +11,7 @@
 
 namespace relaydesk {
 
-// One fact the window's models apply (ARCHITECTURE "Flow of data"): an entity
+// One fact the window's models apply (docs/architecture.md §3): an entity
 // was created, changed (attributes), deleted, or only its message counts
 // moved; or (Subscription only) attempts of it were logged (AttemptsLogged:
 // the Deliveries page and live chart read the rows after their newest id).

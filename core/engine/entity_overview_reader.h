@@ -15,7 +15,7 @@ namespace relaydesk {
 class BrokerEngine;
 
 // Reads the EntityOverview for the window's tree without holding up the
-// broker (ARCHITECTURE: browse never waits for the write transaction): a file
+// broker (docs/architecture.md §3: browse never waits for the write transaction): a file
 // database on a pool thread through a read-only connection of its own (it
 // sees what is committed), an in-memory one as a unit. The reply is posted to
 // `context`'s thread and dropped when `context` is gone. Any thread; the

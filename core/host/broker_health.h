@@ -11,7 +11,7 @@ namespace relaydesk {
 
 class Clock;
 
-// What GET /health answers (core/net/README.md "Health"), for container
+// What GET /health answers (docs/api.md "Health"), for container
 // health checks and scripts:
 //   200 {"status": "ready", "version", "region", "account", "endpoint",
 //        "clock": {"mode", "scale", "now", "nowMs"}, "database"}

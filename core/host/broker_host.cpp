@@ -122,7 +122,7 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
     engineOptions.clockScale = options.timeScale;
     host->m_engine = std::make_unique<BrokerEngine>(std::move(database).value(), *host->m_wall, engineOptions);
     BrokerEngine &engine = *host->m_engine;
-    // The signing key (SPEC 4.1), generated once and kept in the database.
+    // The signing key (docs/behaviour.md §4.1), generated once and kept in the database.
     auto signer = engine.executeAndWait([](Database &db, ClockTime now) -> Result<std::shared_ptr<NotificationSigner>> {
         auto loaded = NotificationSigner::loadOrCreate(db, now);
         if (!loaded)

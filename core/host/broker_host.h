@@ -33,7 +33,7 @@ struct BrokerHostProblem {
     QString message;
 };
 
-// One running broker (ARCHITECTURE "Flow of data"): the database opened
+// One running broker (docs/architecture.md §3): the database opened
 // read-write, the engine, the signing key, the delivery worker, the service,
 // the mock endpoints and the HTTP server on one port — the parts `relaydesk
 // serve` runs and the window owns, built in one place and stopped in order.

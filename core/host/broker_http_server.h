@@ -18,11 +18,11 @@ class BrokerHealth;
 class BrokerService;
 class MockEndpoints;
 
-// The one port of `relaydesk serve` (SPEC 8.2): routes each request by its
+// The one port of `relaydesk serve` (docs/behaviour.md §8.2): routes each request by its
 // shape —
-//   /_mock/NAME…                                  → the mock endpoints (SPEC 4.7)
+//   /_mock/NAME…                                  → the mock endpoints (docs/behaviour.md §4.7)
 //   GET /health                                   → the broker's state (broker_health.h)
-//   GET /SimpleNotificationService.pem            → the signing certificate (SPEC 4.1)
+//   GET /SimpleNotificationService.pem            → the signing certificate (docs/behaviour.md §4.1)
 //   POST with X-Amz-Target: AmazonSQS.*          → SQS JSON protocol
 //   /api/v1/…                                    → native JSON API
 //   POST form-encoded, or GET with ?Action=…     → SQS / SNS query protocol

@@ -8,7 +8,7 @@
 
 namespace relaydesk {
 
-// `relaydesk policy explain|validate|diff ...` (SPEC 8.1). `arguments` are
+// `relaydesk policy explain|validate|diff ...` (docs/behaviour.md §8.1). `arguments` are
 // everything after "policy" (the subcommand first). Writes results to `out`
 // and errors to `err`; returns the exit status: 0 ok, 1 invalid policy or
 // unreadable input, 2 usage error. `render` is not handled here (it needs the

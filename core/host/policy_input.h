@@ -12,7 +12,7 @@
 namespace relaydesk {
 
 // Where a `policy` command takes its policy from: a file, "-" (standard
-// input) or a preset name (SPEC 8.1).
+// input) or a preset name (docs/behaviour.md §8.1).
 struct PolicySourceArgument {
     QString path;        // file or "-"; empty when preset is set
     QString presetName;  // empty when path is set

@@ -7,7 +7,7 @@
 
 namespace relaydesk {
 
-// `relaydesk serve [options]` (SPEC 8.1): the headless broker on one port.
+// `relaydesk serve [options]` (docs/behaviour.md §8.1): the headless broker on one port.
 // `arguments` are everything after "serve". Opens the database, starts the
 // engine, the service and the HTTP server, prints exactly one line
 // "relaydesk: listening on http://HOST:PORT" to `out` when ready, and runs

@@ -11,7 +11,7 @@
 
 namespace relaydesk {
 
-// Who `relaydesk serve` says it is (SPEC 1, README "Region, account and
+// Who `relaydesk serve` says it is (docs/behaviour.md §1, docs/harness.md "Region, account and
 // URLs"). Pure functions.
 //
 // One region and one account per broker: a request's signed region (the

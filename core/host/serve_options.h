@@ -14,7 +14,7 @@
 
 namespace relaydesk {
 
-// The options of `relaydesk serve` (SPEC 8.1), parsed and range-checked.
+// The options of `relaydesk serve` (docs/behaviour.md §8.1), parsed and range-checked.
 // Plain value type.
 struct ServeOptions {
     static constexpr quint16 kDefaultPort = 9911;
@@ -26,15 +26,15 @@ struct ServeOptions {
     QString configFile;               // empty: none
     ClockMode clockMode = ClockMode::Real;
     double timeScale = 1.0;           // scaled mode
-    double jitter = JitterSampler::kDefaultFraction; // 0–kMaxFraction (SPEC 3.5), fraction of each retry delay
+    double jitter = JitterSampler::kDefaultFraction; // 0–kMaxFraction (docs/behaviour.md §3.5), fraction of each retry delay
     std::optional<std::uint64_t> seed;
-    int requestTimeoutSeconds = 15;   // per HTTP/S delivery request (SPEC 4.1), wall time, 1–kMaxRequestTimeoutSeconds
+    int requestTimeoutSeconds = 15;   // per HTTP/S delivery request (docs/behaviour.md §4.1), wall time, 1–kMaxRequestTimeoutSeconds
     static constexpr int kMaxRequestTimeoutSeconds = 3600;
     QString caFile;                   // PEM of CA certificates trusted for https endpoints besides the system's; empty: none
     bool autoConfirm = false;
     bool showHelp = false;
     bool showVersion = false;
-    // Who the broker says it is (SPEC 1): empty = the config file's
+    // Who the broker says it is (docs/behaviour.md §1): empty = the config file's
     // "region"/"account", else the defaults (us-east-1, 000000000000).
     // Checked by parseServeOptions (BrokerIdentity::validate's rules).
     QString region;

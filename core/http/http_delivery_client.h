@@ -25,7 +25,7 @@ class Http1Connection;
 struct Http1Outcome;
 class WallTimeSource;
 
-// One HTTP/S POST of a delivery attempt (SPEC 4.1). Requests of different
+// One HTTP/S POST of a delivery attempt (docs/behaviour.md §4.1). Requests of different
 // `lane`s never wait for each other's connections, even to one origin (the
 // worker's lane is the subscription ARN: a hanging endpoint path on a host
 // does not hold back another subscription's path on that host).
@@ -37,7 +37,7 @@ struct HttpDeliveryRequest {
 };
 
 // How it went: a status when a response came (any status; the caller
-// classifies it, SPEC 4.2), else the transport failure. `duration` is WALL
+// classifies it, docs/behaviour.md §4.2), else the transport failure. `duration` is WALL
 // time from post() to the end of the response (or the failure).
 struct HttpDeliveryResult {
     enum class Failure { None, Timeout, ConnectionError };
@@ -48,7 +48,7 @@ struct HttpDeliveryResult {
 };
 
 struct HttpDeliveryClientOptions {
-    // Per-request timeout (SPEC 4.1, default 15 s). WALL time, also under the
+    // Per-request timeout (docs/behaviour.md §4.1, default 15 s). WALL time, also under the
     // virtual or scaled clock: it bounds real I/O, and the virtual clock
     // stands still while a request is in flight.
     std::chrono::milliseconds requestTimeout{15000};

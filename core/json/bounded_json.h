@@ -15,7 +15,7 @@ namespace relaydesk {
 // nested deeper than kMaxJsonDepth arrays/objects is refused like a syntax
 // error, as soon as the parser reaches that depth. Unbounded nesting would
 // otherwise be built and later serialised or destroyed recursively — one
-// request of 100 000 '[' took the process down (issue 11, item 1). No real
+// request of 100 000 '[' took the process down. No real
 // document of the broker's comes near this depth. Pure, thread-safe.
 inline constexpr std::size_t kMaxJsonDepth = 64;
 

@@ -43,7 +43,7 @@ struct MockEndpointSummary {
     bool operator==(const MockEndpointSummary &) const = default;
 };
 
-// The broker's scriptable test endpoints (SPEC 4.7), served at
+// The broker's scriptable test endpoints (docs/behaviour.md §4.7), served at
 // http://HOST:PORT/_mock/NAME (and /_mock/NAME/anything, for endpoints that
 // want a path of their own). Each endpoint follows its MockScript (see
 // mock_script.h for the grammar) request by request and records what it

@@ -11,7 +11,7 @@
 
 namespace relaydesk {
 
-// What a mock endpoint (SPEC 4.7) does with one request.
+// What a mock endpoint (docs/behaviour.md §4.7) does with one request.
 enum class MockAction {
     Respond,   // answer `status` (after `delay`, zero unless scripted)
     Hang,      // never answer; close the connection after `delay`

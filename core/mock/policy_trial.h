@@ -14,7 +14,7 @@ class BrokerService;
 class MockEndpoints;
 struct BrokerIdentity;
 
-// What "Try a policy" (issue 13) asks for: a delivery policy as the policy
+// What "Try a policy" asks for: a delivery policy as the policy
 // editor has it — subscription form {"healthyRetryPolicy": …} or topic form
 // {"http": {"defaultHealthyRetryPolicy": …}} — played against a mock
 // endpoint scripted `script`.

@@ -7,7 +7,7 @@
 
 namespace relaydesk {
 
-// The four curves of the backoff phase (SPEC 3.2), in the order in which
+// The four curves of the backoff phase (docs/behaviour.md §3.2), in the order in which
 // their delays are guaranteed to be ordered: linear >= arithmetic >=
 // geometric >= exponential at every retry index.
 enum class BackoffFunction { Linear, Arithmetic, Geometric, Exponential };

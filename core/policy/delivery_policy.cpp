@@ -46,7 +46,7 @@ RetryPolicy zaqarDefaultRetryPolicy()
     policy.maxDelayTarget = 30;
     policy.numMaxDelayRetries = 3;
     policy.backoffFunction = BackoffFunction::Linear;
-    policy.numRetries = 3 + 3 + 3 + 6; // backoff: (30 - 5) / 5 + 1 = 6 (SPEC 3.3)
+    policy.numRetries = 3 + 3 + 3 + 6; // backoff: (30 - 5) / 5 + 1 = 6 (docs/behaviour.md §3.3)
     return policy;
 }
 

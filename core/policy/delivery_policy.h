@@ -10,10 +10,10 @@
 
 namespace relaydesk {
 
-// How a policy's schedule is computed and failures classified (SPEC 3.3, 4.2).
+// How a policy's schedule is computed and failures classified (docs/behaviour.md §3.3, 4.2).
 enum class Dialect { Sns, Zaqar };
 
-// The three JSON forms a policy is read from and written to (SPEC 2.2).
+// The three JSON forms a policy is read from and written to (docs/behaviour.md §2.2).
 enum class PolicyForm { SnsSubscription, SnsTopic, Zaqar };
 
 std::string_view dialectName(Dialect dialect);           // "sns", "zaqar"
@@ -21,9 +21,9 @@ std::string_view policyFormName(PolicyForm form);        // "SNS subscription", 
 std::string_view policyFormKey(PolicyForm form);         // "subscription", "topic", "zaqar"
 std::optional<PolicyForm> parsePolicyFormKey(std::string_view key);
 
-// The healthy retry policy: the four phases (SPEC 2.1). Plain value type.
+// The healthy retry policy: the four phases (docs/behaviour.md §2.1). Plain value type.
 // In the Zaqar dialect the backoff count is not a field but derived from the
-// delays (SPEC 3.3); numRetries is then kept equal to the derived total.
+// delays (docs/behaviour.md §3.3); numRetries is then kept equal to the derived total.
 struct RetryPolicy {
     int numRetries = 3;
     int numNoDelayRetries = 0;
@@ -38,7 +38,7 @@ struct RetryPolicy {
     bool operator==(const RetryPolicy &) const = default;
 };
 
-// The defaults of the Zaqar form (SPEC 2.2): 3/3/5/30/3/linear.
+// The defaults of the Zaqar form (docs/behaviour.md §2.2): 3/3/5/30/3/linear.
 RetryPolicy zaqarDefaultRetryPolicy();
 
 inline constexpr std::string_view kDefaultHeaderContentType = "text/plain; charset=UTF-8";
@@ -46,7 +46,7 @@ inline constexpr std::string_view kDefaultHeaderContentType = "text/plain; chars
 // The canonical model of one delivery policy as read from one JSON form.
 // Sections are optional because presence matters: a subscription policy with
 // only a throttle section still takes its retry section from the topic
-// (SPEC 2.3, see EffectivePolicyResolver). Plain value type, no invariants
+// (docs/behaviour.md §2.3, see EffectivePolicyResolver). Plain value type, no invariants
 // beyond what validatePolicy() checks.
 struct DeliveryPolicy {
     Dialect dialect = Dialect::Sns;
@@ -61,7 +61,7 @@ struct DeliveryPolicy {
     // Topic form "disableSubscriptionOverrides" / Zaqar "ignore_subscription_override".
     bool disableSubscriptionOverrides = false;
 
-    // Deprecated keys seen on input (SPEC 2.1); written back when present so a
+    // Deprecated keys seen on input (docs/behaviour.md §2.1); written back when present so a
     // round trip keeps them.
     bool hasSicklyRetryPolicy = false;
     bool hasGuaranteed = false;

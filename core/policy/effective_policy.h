@@ -9,7 +9,7 @@
 
 namespace relaydesk {
 
-// Where a value of the effective policy came from (SPEC 2.3).
+// Where a value of the effective policy came from (docs/behaviour.md §2.3).
 enum class PolicySource { Subscription, Topic, Default, Fixed };
 std::string_view policySourceName(PolicySource source); // "subscription", "topic", "default", "fixed"
 
@@ -23,7 +23,7 @@ struct EffectivePolicy {
     bool overridesDisabled = false; // the topic/queue level disabled subscription overrides
 };
 
-// SPEC 2.3, section by section: the subscription's section if it has one,
+// docs/behaviour.md §2.3, section by section: the subscription's section if it has one,
 // else the topic's (queue's, in Zaqar terms), else the defaults — unless the
 // topic level disables subscription overrides, in which case the topic's
 // sections win (defaults for what it lacks). `sqs` subscriptions always get

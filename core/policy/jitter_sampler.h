@@ -8,7 +8,7 @@
 
 namespace relaydesk {
 
-// Draws the executed delay of a planned one (SPEC 3.5): a non-zero delay d
+// Draws the executed delay of a planned one (docs/behaviour.md §3.5): a non-zero delay d
 // becomes uniform in [d(1-J), d(1+J)], at millisecond resolution; zero stays
 // zero. Seeded for reproducible runs: two samplers with the same fraction and
 // seed return the same sequence. Not thread-safe (one per worker).

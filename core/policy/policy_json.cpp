@@ -17,7 +17,7 @@ using nlohmann::json;
 
 namespace {
 
-// Canonical retry field <-> Zaqar key (SPEC 2.2).
+// Canonical retry field <-> Zaqar key (docs/behaviour.md §2.2).
 constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kZaqarKeys = {{
     {"numNoDelayRetries", "retries_with_no_delay"},
     {"numMinDelayRetries", "minimum_delay_retries"},
@@ -358,7 +358,7 @@ std::string delayList(const std::vector<int> &delays)
 }
 
 constexpr std::string_view kClassificationNote =
-    "the two dialects classify failures differently (SPEC 4.2): in the Zaqar dialect a 429 ends the delivery "
+    "the two dialects classify failures differently (docs/behaviour.md §4.2): in the Zaqar dialect a 429 ends the delivery "
     "and a status outside 200-599 is retried";
 
 } // namespace

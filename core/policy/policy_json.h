@@ -11,7 +11,7 @@
 
 namespace relaydesk {
 
-// Reading and writing the three JSON forms (SPEC 2.2). Pure functions,
+// Reading and writing the three JSON forms (docs/behaviour.md §2.2). Pure functions,
 // thread-safe.
 
 // Which form a document is: "_retry_policy" => Zaqar, "http" => SNS topic,
@@ -40,13 +40,13 @@ nlohmann::json writePolicy(const DeliveryPolicy &policy);
 // The JSON path of a canonical field in a form, e.g. ("minDelayTarget",
 // SnsTopic) => "http.defaultHealthyRetryPolicy.minDelayTarget",
 // ("minDelayTarget", Zaqar) => "_retry_policy.minimum_delay". Canonical names
-// are those of SPEC 2.1 plus "healthyRetryPolicy" for the section itself.
+// are those of docs/behaviour.md §2.1 plus "healthyRetryPolicy" for the section itself.
 std::string policyFieldPath(PolicyForm form, const std::string &canonicalField);
 
 // Conversion to another form: the converted policy, or the reason why the
-// conversion would lose something (SPEC 2.2). Conversions that change the
+// conversion would lose something (docs/behaviour.md §2.2). Conversions that change the
 // dialect keep the schedule exactly or are refused; `note` then says what
-// still differs (failure classification, SPEC 4.2).
+// still differs (failure classification, docs/behaviour.md §4.2).
 struct PolicyConversion {
     std::optional<DeliveryPolicy> policy;
     std::string refusal;   // non-empty when policy is empty

@@ -17,7 +17,7 @@ namespace {
 
 // The retry section a document governs an HTTP subscription with: a topic-form
 // document as the effective policy of a subscription with none of its own
-// (SPEC 8.1), every other form as written.
+// (docs/behaviour.md §8.1), every other form as written.
 DeliveryPolicy governingPolicy(const DeliveryPolicy &policy)
 {
     if (policy.form != PolicyForm::SnsTopic)

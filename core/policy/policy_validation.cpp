@@ -27,7 +27,7 @@ std::string lowerTrimmed(std::string_view text)
     return first == std::string::npos ? std::string() : out.substr(first, last - first + 1);
 }
 
-// SPEC 4.3: without raw delivery (or at topic level) only application/json and
+// docs/behaviour.md §4.3: without raw delivery (or at topic level) only application/json and
 // text/plain, each optionally with a charset; with raw delivery also text/*,
 // XML, octet-stream, form data and +json/+xml types.
 bool contentTypeAllowed(std::string_view value, bool rawDelivery)
@@ -121,7 +121,7 @@ PolicyIssues validatePolicy(const DeliveryPolicy &policy, const PolicyCheckConte
         }
         const bool httpEndpoint = context.protocol != EndpointProtocol::Sqs;
         // The cap is checked whenever the schedule can be planned (planSchedule()'s
-        // preconditions), not only when nothing else failed: SPEC 2.1 wants every
+        // preconditions), not only when nothing else failed: docs/behaviour.md §2.1 wants every
         // failure at once, e.g. numRetries 101 and 4040 s of delays.
         const bool plannable = countsValid && r.numRetries >= 0 && r.minDelayTarget >= 1 &&
                                r.minDelayTarget <= r.maxDelayTarget &&

@@ -139,7 +139,7 @@ std::vector<int> backoffDelays(BackoffFunction function, int n, int minDelay, in
     std::vector<int> delays(size_t(std::max(n, 0)));
     for (int i = 1; i <= n; ++i) {
         // Each curve is capped by the one before it in the order linear,
-        // arithmetic, geometric, exponential (SPEC 3.2 invariant).
+        // arithmetic, geometric, exponential (docs/behaviour.md §3.2 invariant).
         int capped = roundDelay(backoffFormula(BackoffFunction::Linear, i, n, minDelay, maxDelay));
         for (int f = 1; f <= int(function); ++f)
             capped = std::min(capped, roundDelay(backoffFormula(BackoffFunction(f), i, n, minDelay, maxDelay)));

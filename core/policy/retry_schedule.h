@@ -10,7 +10,7 @@
 
 namespace relaydesk {
 
-// The four phases of retries, in order (SPEC 3.1). Attempt 0 is the initial
+// The four phases of retries, in order (docs/behaviour.md §3.1). Attempt 0 is the initial
 // attempt and belongs to no phase.
 enum class RetryPhase { Immediate, PreBackoff, Backoff, PostBackoff };
 inline constexpr std::array<RetryPhase, 4> kRetryPhases = {RetryPhase::Immediate, RetryPhase::PreBackoff,
@@ -29,7 +29,7 @@ struct SchedulePhase {
 };
 
 // The planned delays before each retry of one policy: a pure function of the
-// policy and its dialect (SPEC 3). Value type; all queries are O(1) or
+// policy and its dialect (docs/behaviour.md §3). Value type; all queries are O(1) or
 // O(backoff retries), never O(total retries).
 class RetrySchedule final {
 public:
@@ -58,17 +58,17 @@ private:
     std::array<SchedulePhase, 4> m_phases{};
 };
 
-// The delays of an SNS backoff phase of n retries (SPEC 3.2): rounded to whole
-// seconds, halves away from zero. The curves are the SPEC 3.2 formulas, each
+// The delays of an SNS backoff phase of n retries (docs/behaviour.md §3.2): rounded to whole
+// seconds, halves away from zero. The curves are the docs/behaviour.md §3.2 formulas, each
 // capped by the curve before it (linear >= arithmetic >= geometric >=
 // exponential), which the formulas alone do not guarantee for small or very
-// large spans (see README "Backoff curves").
+// large spans (docs/policies.md, "How Relaydesk reads a policy").
 std::vector<int> backoffDelays(BackoffFunction function, int n, int minDelay, int maxDelay);
 
-// The raw SPEC 3.2 formula for retry i (1-based), before rounding and capping.
+// The raw docs/behaviour.md §3.2 formula for retry i (1-based), before rounding and capping.
 double backoffFormula(BackoffFunction function, int i, int n, int minDelay, int maxDelay);
 
-// The Zaqar backoff count: floor((max - min) / 5) + 1 (SPEC 3.3).
+// The Zaqar backoff count: floor((max - min) / 5) + 1 (docs/behaviour.md §3.3).
 int zaqarBackoffRetries(int minDelay, int maxDelay);
 
 // The schedule of a retry policy in a dialect. Preconditions: the policy

@@ -31,7 +31,7 @@ struct CommitQueueStats {
     std::uint64_t commitMicroseconds = 0; // wall time the writer spent in COMMIT (the fsync)
 };
 
-// Group commit for the one write connection (SPEC 9): units of work arrive
+// Group commit for the one write connection (docs/behaviour.md §9): units of work arrive
 // from any thread; the writer takes every pending unit, opens one
 // transaction, runs each unit inside its own Savepoint, commits once (one
 // fsync for the whole batch) and only then answers every unit. So a caller

@@ -50,7 +50,7 @@ std::string hex32(std::int64_t value)
 }
 
 // The database holds message bodies and the signing private key: its files
-// are the owner's alone (issue 11, item 7). Creates PATH 0600 when missing
+// are the owner's alone. Creates PATH 0600 when missing
 // (SQLite would make it 0644 less the umask) and tightens an existing PATH,
 // PATH-wal and PATH-shm to 0600; SQLite gives the -wal and -shm it creates
 // the mode of PATH. Best effort: a file this user may not chmod keeps its

@@ -13,7 +13,7 @@
 namespace relaydesk {
 
 // Every file of a database (PATH, -wal, -shm, .lock) is owner read/write
-// only (issue 11, item 7): it holds message bodies and the signing key.
+// only: it holds message bodies and the signing key.
 constexpr mode_t kOwnerOnlyFileMode = 0600;
 
 StoreResult<DatabaseLock> DatabaseLock::acquire(const std::string &lockPath)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The broker's schema. Conventions for every table:
-//  - times are clock time (SPEC 7) in milliseconds since the Unix epoch, in
+//  - times are clock time (docs/behaviour.md §7) in milliseconds since the Unix epoch, in
 //    columns ending in _ms; durations end in _s or _ms by unit;
 //  - NULL means "not set" (no expiry, no schedule, never); booleans are 0/1;
 //  - JSON columns hold the document as the user gave it (delivery policies
-//    in their form, SPEC 2.2) or as the broker serialises it (attributes);
+//    in their form, docs/behaviour.md §2.2) or as the broker serialises it (attributes);
 //  - entities are referenced by integer id inside the database, by name/ARN
 //    only where a row must outlive its entity (the attempt log);
 //  - deleting a queue/topic/subscription cascades to what belongs to it.
@@ -27,7 +27,7 @@ CREATE TABLE settings (
     value TEXT NOT NULL
 ) WITHOUT ROWID;
 
--- queues: one row per SQS queue (SPEC 1, 5). Attributes the broker reads on
+-- queues: one row per SQS queue (docs/behaviour.md §1, 5). Attributes the broker reads on
 -- every send/receive are columns; the rest (Policy, RedriveAllowPolicy, KMS
 -- settings, ...) sit in `attributes` as a JSON object. The redrive policy
 -- names its dead-letter queue by name (the ARN's last part): the target may be
@@ -39,12 +39,12 @@ CREATE TABLE queues (
     visibility_timeout_s     INTEGER NOT NULL DEFAULT 30,
     delay_s                  INTEGER NOT NULL DEFAULT 0,
     retention_s              INTEGER NOT NULL DEFAULT 345600,
-    max_message_size         INTEGER NOT NULL DEFAULT 1048576,  -- SPEC 10: 1 MiB bodies
+    max_message_size         INTEGER NOT NULL DEFAULT 1048576,  -- docs/behaviour.md §10: 1 MiB bodies
     receive_wait_s           INTEGER NOT NULL DEFAULT 0,
     content_based_dedup      INTEGER NOT NULL DEFAULT 0 CHECK (content_based_dedup IN (0, 1)),
     dead_letter_queue        TEXT,                     -- redrive target name; NULL = no redrive policy
     max_receive_count        INTEGER,                  -- with dead_letter_queue
-    default_ttl_ms           INTEGER,                  -- NULL = no expiry (SPEC 6)
+    default_ttl_ms           INTEGER,                  -- NULL = no expiry (docs/behaviour.md §6)
     dead_letter_on_expiry    INTEGER NOT NULL DEFAULT 0 CHECK (dead_letter_on_expiry IN (0, 1)),
     auto_delete_on_idle_ms   INTEGER,                  -- NULL = never
     created_ms               INTEGER NOT NULL,
@@ -87,7 +87,7 @@ CREATE TABLE topic_tags (
     PRIMARY KEY (topic_id, key)
 ) WITHOUT ROWID;
 
--- subscriptions: a topic's link to an endpoint (SPEC 1, 4). uuid is the last
+-- subscriptions: a topic's link to an endpoint (docs/behaviour.md §1, 4). uuid is the last
 -- part of the subscription ARN. HTTP/S subscriptions start 'pending' with a
 -- confirmation token; 'confirmed' ones receive notifications. For protocol
 -- 'sqs' the endpoint is the queue ARN. dead_letter_queue is the redrive
@@ -113,7 +113,7 @@ CREATE TABLE subscriptions (
 );
 CREATE INDEX subscriptions_by_topic ON subscriptions (topic_id);
 
--- messages: every message stored in a queue, in every state (SPEC 5, 6).
+-- messages: every message stored in a queue, in every state (docs/behaviour.md §5, 6).
 -- message_id is the service's MessageId (kept when a message moves to a
 -- dead-letter queue and back, hence unique per queue only). state is the
 -- last state the broker wrote: 'queued' (waiting or available, by
@@ -152,7 +152,7 @@ CREATE INDEX messages_by_group ON messages (queue_id, group_id, sequence_number)
 CREATE INDEX messages_by_expiry ON messages (expires_at_ms) WHERE expires_at_ms IS NOT NULL;
 CREATE INDEX messages_by_source_queue ON messages (source_queue_id) WHERE source_queue_id IS NOT NULL;
 
--- fifo_dedup: FIFO queue deduplication window (SPEC 5.2): a send with the
+-- fifo_dedup: FIFO queue deduplication window (docs/behaviour.md §5.2): a send with the
 -- same dedup id before expires_ms is accepted but not enqueued, and answered
 -- with the first message's MessageId / SequenceNumber — also after that
 -- message was deleted, which is why this is a table of its own.
@@ -185,7 +185,7 @@ CREATE TABLE published_messages (
 );
 
 -- pending_deliveries: the next attempt of one published message to one
--- HTTP/S subscription (SPEC 4.5): attempt is the number of that next attempt
+-- HTTP/S subscription (docs/behaviour.md §4.5): attempt is the number of that next attempt
 -- (0 = first), due_ms when it is due; first_attempt_ms anchors the retry
 -- schedule. The delivery worker loads the earliest due rows (index on due_ms).
 CREATE TABLE pending_deliveries (
@@ -199,7 +199,7 @@ CREATE TABLE pending_deliveries (
 CREATE INDEX pending_deliveries_by_due ON pending_deliveries (due_ms);
 CREATE INDEX pending_deliveries_by_message ON pending_deliveries (published_id);
 
--- delivery_attempts: the attempt log (SPEC 4.4), one row per attempt, in
+-- delivery_attempts: the attempt log (docs/behaviour.md §4.4), one row per attempt, in
 -- attempt order (id). Keyed by MessageId and subscription ARN as text so the
 -- log outlives subscriptions and topics. http_status NULL = no response;
 -- error_kind names a timeout/connection error; final is NULL until the
@@ -229,10 +229,10 @@ constexpr std::string_view kSchemaV2 = R"sql(
 CREATE INDEX messages_by_sequence ON messages (queue_id, sequence_number) WHERE sequence_number IS NOT NULL;
 )sql";
 
-// Migration 3: FIFO topic deduplication window (SPEC 5.2 applied to FIFO
+// Migration 3: FIFO topic deduplication window (docs/behaviour.md §5.2 applied to FIFO
 // topics: a publish with a deduplication id seen on the topic within 5
 // minutes is answered with the first MessageId and not fanned out again),
-// and the expiry of one pending HTTP/S delivery (SPEC 6: the smaller of the
+// and the expiry of one pending HTTP/S delivery (docs/behaviour.md §6: the smaller of the
 // topic's and the subscription's default TTL caps the message's TTL, so it
 // can differ per subscription).
 constexpr std::string_view kSchemaV3 = R"sql(
@@ -249,14 +249,14 @@ ALTER TABLE pending_deliveries ADD COLUMN expires_at_ms INTEGER;
 )sql";
 
 // Migration 4: what the delivery worker and move tasks need.
-//  - published_messages.kind: what the row is delivered as (SPEC 4.1):
+//  - published_messages.kind: what the row is delivered as (docs/behaviour.md §4.1):
 //    'Notification', 'SubscriptionConfirmation' or 'UnsubscribeConfirmation'
 //    (confirmations are retried by the policy like any delivery).
 //  - broker_keys: the broker's RSA key pair and self-signed certificate for
-//    notification signatures (SPEC 4.1), generated once and kept; one row
+//    notification signatures (docs/behaviour.md §4.1), generated once and kept; one row
 //    per purpose ('signing').
-//  - message_move_tasks: StartMessageMoveTask / ListMessageMoveTasks (SPEC
-//    5.3). A move runs as one transaction, so a task is recorded with its
+//  - message_move_tasks: StartMessageMoveTask / ListMessageMoveTasks (docs/behaviour.md
+//    §5.3). A move runs as one transaction, so a task is recorded with its
 //    final status and counts.
 constexpr std::string_view kSchemaV4 = R"sql(
 ALTER TABLE published_messages ADD COLUMN kind TEXT NOT NULL DEFAULT 'Notification';
@@ -303,7 +303,7 @@ constexpr std::string_view kSchemaV6 = R"sql(
 CREATE INDEX messages_by_queue ON messages (queue_id);
 )sql";
 
-// Migration 7: the Deliveries page (issue 13).
+// Migration 7: the Deliveries page.
 //  - delivery_attempts.redelivery / pending_deliveries.redelivery: which
 //    delivery of a message to a subscription an attempt belongs to (0 = the
 //    publish's, n = the n-th redelivery; attempt numbers restart in each).

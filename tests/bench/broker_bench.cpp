@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Benchmark (not a test): the broker figures of issue 3, in-process through
+// Benchmark (not a test): the broker figures, in-process through
 // BrokerService / BrokerEngine on a real database file (WAL,
 // synchronous=FULL), 256-byte bodies, producers and consumers on real
 // threads outside the broker thread (as the HTTP layer). One line per

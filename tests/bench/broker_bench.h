@@ -32,8 +32,8 @@ namespace relaydesk::bench {
 
 constexpr std::size_t kBodySize = 256;
 
-// Whether the engines BrokerBench makes keep their metrics (issue 13;
-// broker_bench's fifth argument "metrics=off" turns them off to measure their cost).
+// Whether the engines BrokerBench makes keep their metrics
+// (broker_bench's fifth argument "metrics=off" turns them off to measure their cost).
 extern bool countMetrics;
 
 // A 256-byte body that starts with `serial` (so no two are equal).

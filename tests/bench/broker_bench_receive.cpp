@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // broker_bench: the receive + delete cycle, the long-poll latency and the
-// memory / file size figures (issue 3).
+// memory / file size figures.
 #include "broker_bench.h"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// broker_bench: the send figures (issue 3).
+// broker_bench: the send figures.
 #include "broker_bench.h"
 
 #include "store/database.h"

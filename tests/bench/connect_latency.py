@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Issue 11 item 18 (a measurement, not a test): COUNT sequential connects to
+"""A measurement, not a test: COUNT sequential connects to
 a running `relaydesk serve` at HOST:PORT, each held open, and how long each
 connect() took; prints p50/p99/max and how many took over 0.5 s (a SYN dropped
 by a full accept queue is resent after 1 s). Compare `nstat -az

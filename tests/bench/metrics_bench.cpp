@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Benchmark (not a test): the cost of the engine's metrics (issue 13).
+// Benchmark (not a test): the cost of the engine's metrics.
 //   metrics_bench [queues=1000] [topics=100] [units=1000000]
 // 1. counting on the hot path: recordCommitted() as the engine calls it
 //    after each committed send (one counted event, one CountsChanged),

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Issue 11 items 2 and 3 (a measurement, not a test): resident size and
+"""A measurement, not a test: resident size and
 descriptors of `relaydesk serve` under hostile connections. Starts BINARY
 serve (`ulimit -n 1024`, soft and hard, as on a usual desktop) on a free
 port and prints, for each case, the serve process's resident size (now and

@@ -33,7 +33,7 @@ Run runRelaydesk(const QStringList &arguments)
             QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
 }
 
-// Every command of SPEC 8.1, as the words after "relaydesk".
+// Every command of docs/behaviour.md §8.1, as the words after "relaydesk".
 void addCommandRows()
 {
     QTest::addColumn<QStringList>("command");

@@ -319,7 +319,7 @@ private slots:
         QCOMPARE(server.process.exitCode(), 0);
     }
 
-    // Issue 11 item 5: a waiting receive whose client reset its connection is
+    // a waiting receive whose client reset its connection is
     // withdrawn; the later send is not taken by it (no receive counted).
     void clientGoneMidLongPoll_laterSendIsNotTaken()
     {

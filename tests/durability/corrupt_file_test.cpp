@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC 9, corrupt or foreign files, at the broker's start path (Database::open
+// docs/behaviour.md §9, corrupt or foreign files, at the broker's start path (Database::open
 // read-write, as before handing the connection to BrokerEngine): cases that
 // store_database_test does not cover — a real broker database truncated, and
 // another application's SQLite database left with a WAL its owner never

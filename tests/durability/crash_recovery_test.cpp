@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC 9, crash: durability_child sends from 16 threads into a standard and a
+// docs/behaviour.md §9, crash: durability_child sends from 16 threads into a standard and a
 // FIFO queue and is killed with SIGKILL after a random number of
 // acknowledgements (seeded, printed; RELAYDESK_DURABILITY_SEED repeats a run),
 // five times on the same file (every other round with frequent WAL

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC 9, disk full: durability_child runs the broker with RLIMIT_FSIZE at
+// docs/behaviour.md §9, disk full: durability_child runs the broker with RLIMIT_FSIZE at
 // 1 MiB (SIGXFSZ ignored, so a write past it fails with EFBIG as on a full
 // disk) and sends 16 KiB messages from 4 threads until each has seen three
 // failures. Sends fail with InternalError and the store's message, the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC 9, second process: while durability_child runs a broker on a file
+// docs/behaviour.md §9, second process: while durability_child runs a broker on a file
 // (Database::open + BrokerEngine + BrokerService, as the application starts),
 // opening that file for writing — in this process, or by a second broker
 // process — is refused with a clear message and leaves the file's bytes as

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""`relaydesk serve --config FILE` end to end (SPEC 8.3): the declared
+"""`relaydesk serve --config FILE` end to end (docs/behaviour.md §8.3): the declared
 queues, topics and subscriptions are there for boto3; a second start on the
 same database with the same file changes nothing (GET /api/v1/config is
 equal); a bad file is refused before the ready line, naming entity and

@@ -4,7 +4,7 @@
 --auto-confirm), an https endpoint with a self-signed certificate trusted
 through --ca-file, retries by the subscription's DeliveryPolicy observed in
 GET /api/v1/attempts while the test advances the clock, real signatures
-checked with the certificate at SigningCertURL, mock endpoints (SPEC 4.7),
+checked with the certificate at SigningCertURL, mock endpoints (docs/behaviour.md §4.7),
 the dead-letter queue of an always-failing endpoint, and the error answers
 of the native /attempts and /mocks resources."""
 import base64

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Hostile input through the real port (issue 11, items 1, 4, 7–13, 16, 17):
+"""Hostile input through the real port:
 each reproduction of the issue gets the service's own error, changes nothing,
 and the server lives on. Raw HTTP where a client library would refuse to send
 the input; boto3 (Debian's, query protocol) where it can."""

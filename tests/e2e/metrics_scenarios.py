@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The engine's metrics end to end (issue 13): boto3 sends, receives and
+"""The engine's metrics end to end: boto3 sends, receives and
 deletes, publishes to topics whose HTTP subscriptions are mock endpoints
 scripted to fail, under `relaydesk serve --clock virtual` advanced through the
 native clock API; then GET /metrics is parsed with Debian's

@@ -1,6 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""HTTP/1.1 transport of `relaydesk serve` with raw sockets (issue 11, items
-2, 3, 5, 6, 14, 15): what a hostile or simple client sees on the real port.
+"""HTTP/1.1 transport of `relaydesk serve` with raw sockets: what a hostile or simple client sees on the real port.
 RELAYDESK_BINARY names the binary. No sleeps: every wait is for an answer
 or for the server to close the connection.
 """

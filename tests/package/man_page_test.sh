@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # man_page_test.sh PAGE: relaydesk(1), generated from the program's --help,
 # renders with man without a warning and covers every command and option of
-# SPEC 8.1.
+# docs/behaviour.md §8.1.
 set -u
 page=$1
 warnings=$(MANWIDTH=80 man --warnings -E UTF-8 -l "$page" 2>&1 >/dev/null)
@@ -15,4 +15,4 @@ for word in "relaydesk serve" "relaydesk policy explain" "relaydesk policy valid
     printf '%s\n' "$text" | grep -qF -e "$word" || missing="$missing '$word'"
 done
 [ -z "$missing" ] || { echo "the man page does not mention:$missing" >&2; exit 1; }
-echo "man page renders without warnings and covers SPEC 8.1"
+echo "man page renders without warnings and covers docs/behaviour.md §8.1"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The live attempt chart (issue 13) fed with rows built here: markers per
+// The live attempt chart fed with rows built here: markers per
 // attempt coloured by phase and shaped by outcome, the final ring, the line
 // per message and its planned schedule from the first attempt, the delay
 // switch, the switch to per-phase buckets past the message bound, and memory

@@ -4,7 +4,7 @@
 // default; FIFO; an invalid value or an existing name is refused at its field
 // and the dialog stays open with nothing created; a topic with a delivery
 // policy preset; subscriptions to a queue (sqs) and to a mock endpoint with
-// its script (SPEC 4.7); keyboard and accessible names.
+// its script (docs/behaviour.md §4.7); keyboard and accessible names.
 #include "attribute_test_support.h"
 
 #include "dialogs/create_queue_dialog.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The Deliveries page (issue 13) on a real broker: BrokerHost on a database
+// The Deliveries page on a real broker: BrokerHost on a database
 // file, virtual clock without jitter, its own mock endpoint scripted
 // "503 x 3, then 200" over real HTTP, and a known policy. The attempt log
 // model (QAbstractItemModelTester), the chart's points and colours, the

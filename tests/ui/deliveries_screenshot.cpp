@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// deliveries_screenshot OUTDIR [WIDTHxHEIGHT]: issue 13's "done when", played
+// deliveries_screenshot OUTDIR [WIDTHxHEIGHT]: the Deliveries scenario, played
 // in the real window on the display it is given (xvfb-run, see
 // editor_screenshot.sh): the sns-example preset on a topic's Policy tab,
 // "Try a policy" against a mock that fails 20 times (so attempts go through

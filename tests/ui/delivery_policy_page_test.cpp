@@ -159,7 +159,7 @@ private slots:
         auto open = openPage(bench(), Entity::Subscription, QString::fromStdString(arn));
         QVERIFY(waitForCount(*open.settled, 1));
         const std::string before = bench().snapshot();
-        // Over the 3600 s HTTP/S cap (SPEC 2.1).
+        // Over the 3600 s HTTP/S cap (docs/behaviour.md §2.1).
         open.page->editor()->setJsonText(QStringLiteral(
             R"({"healthyRetryPolicy": {"numRetries": 100, "numMaxDelayRetries": 90, "minDelayTarget": 20, "maxDelayTarget": 3600}})"));
         open.page->apply();

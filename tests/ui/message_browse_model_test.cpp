@@ -182,7 +182,7 @@ private slots:
 
     // The seventh state: a message past its expiry that the broker has not
     // removed yet (it expired while the broker was closed; expiry is applied
-    // lazily, SPEC 6) is browsed as Expired; when a receive applies the
+    // lazily, docs/behaviour.md §6) is browsed as Expired; when a receive applies the
     // expiry, its row goes and the other one changes in place.
     void expired_shownUntilTheBrokerRemovesIt()
     {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // PolicyChart (ISSUE 2 §4): the series it draws for a schedule — one per
-// phase with the SPEC 3.4 values, the legend, the compressed 100 000-retry
-// phase with its label, the comparison overlay, the jitter band (SPEC 3.5)
+// phase with the docs/behaviour.md §3.4 values, the legend, the compressed 100 000-retry
+// phase with its label, the comparison overlay, the jitter band (docs/behaviour.md §3.5)
 // and the unit of the elapsed axis.
 #include "charts/policy_chart.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `relaydesk policy render` (SPEC 8.1), run in-process: PNG and SVG of the
+// `relaydesk policy render` (docs/behaviour.md §8.1), run in-process: PNG and SVG of the
 // requested size, different policies give different pixels, the exit
 // statuses 0 / 1 (invalid or unreadable input, unwritable output) / 2 (usage).
 #include "charts/policy_render_command.h"
@@ -179,7 +179,7 @@ private slots:
 
     void protocol_decidesTheCap()
     {
-        // 20 retries x 600 s is over the 3600 s HTTP/S cap (SPEC 2.1) but fine for sqs.
+        // 20 retries x 600 s is over the 3600 s HTTP/S cap (docs/behaviour.md §2.1) but fine for sqs.
         const QString policy = m_dir.filePath(QStringLiteral("long.json"));
         writeFile(policy, R"({"healthyRetryPolicy": {"numRetries": 20, "numMaxDelayRetries": 20,
                               "minDelayTarget": 600, "maxDelayTarget": 600}})");

@@ -26,7 +26,7 @@ namespace relaydesk {
 class AttemptLegend;
 class Clock;
 
-// The live chart of delivery attempts (issue 13): x = clock time, y = attempt
+// The live chart of delivery attempts: x = clock time, y = attempt
 // number or the delay before it (a switch). Each attempt is a marker coloured
 // by its phase (ChartStyle's phase colours; the initial attempt in the text
 // colour), shaped by its outcome (outcomeShape), with a ring on the delivery's

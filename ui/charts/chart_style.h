@@ -20,7 +20,7 @@ namespace relaydesk {
 // font and colour queries read QApplication, so GUI thread only.
 
 QString fromView(std::string_view text);
-// "100 015": grouped from five digits on, as the SPEC writes counts.
+// "100 015": grouped from five digits on, as docs/behaviour.md writes counts.
 QString groupedNumber(int64_t value);
 // The colour of a phase's lines, points and legend swatch.
 QColor phaseColour(RetryPhase phase);

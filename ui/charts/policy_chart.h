@@ -13,7 +13,7 @@ class QImage;
 
 namespace relaydesk {
 
-// The four-phase chart of one retry schedule (SPEC 3, ISSUE 2 §4): delay
+// The four-phase chart of one retry schedule (docs/behaviour.md §3, ISSUE 2 §4): delay
 // before each retry coloured by phase, cumulative elapsed time, the jitter
 // band, and optionally a second schedule overlaid for comparison. The same
 // class draws in the policy editor and in `relaydesk policy render`
@@ -29,7 +29,7 @@ public:
     void setSchedule(const RetrySchedule &schedule, const QString &label);
     // Overlays a second schedule; std::nullopt removes it.
     void setComparison(const std::optional<RetrySchedule> &schedule, const QString &label = {});
-    // Jitter fraction J for the band (SPEC 3.5); 0 hides the band.
+    // Jitter fraction J for the band (docs/behaviour.md §3.5); 0 hides the band.
     void setJitterFraction(double fraction);
 
     bool hasSchedule() const;

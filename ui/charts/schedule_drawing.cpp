@@ -236,7 +236,7 @@ void ScheduleDrawing::addPhaseLines(const RetrySchedule &schedule)
     }
 }
 
-// ±J around each non-zero delay (SPEC 3.5): one band per shown run of a
+// ±J around each non-zero delay (docs/behaviour.md §3.5): one band per shown run of a
 // phase, reaching a little past its end points so that a lone retry shows
 // its band too; nothing between phases.
 void ScheduleDrawing::addJitterBands(const RetrySchedule &schedule, double jitter, const QString &name)

@@ -13,7 +13,7 @@ class AttributeForm;
 class BrokerService;
 class EntityNameField;
 
-// "New queue" (SPEC 5, 6, 8.4): the name, standard or FIFO, and every queue
+// "New queue" (docs/behaviour.md §5, 6, 8.4): the name, standard or FIFO, and every queue
 // attribute with its default shown (the attribute editor's AttributeForm).
 // OK creates the queue through BrokerService with the attributes that differ
 // from their defaults; the dialog closes only when the broker created it.

@@ -145,7 +145,7 @@ QWidget *CreateSubscriptionDialog::buildEndpointPage()
 
     m_useMock = new QCheckBox(tr("Deliver to a &mock endpoint of this broker"), page);
     m_useMock->setObjectName(QStringLiteral("useMock"));
-    m_useMock->setToolTip(tr("A scriptable endpoint served by the broker itself (SPEC 4.7): watch a delivery policy "
+    m_useMock->setToolTip(tr("A scriptable endpoint served by the broker itself (docs/behaviour.md §4.7): watch a delivery policy "
                              "at work without writing a server."));
     m_useMock->setChecked(m_mocks != nullptr);
     grid->addWidget(m_useMock, row++, 1);

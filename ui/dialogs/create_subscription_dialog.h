@@ -18,7 +18,7 @@ class FieldError;
 class BrokerService;
 class MockEndpoints;
 
-// "Subscribe" to a topic (SPEC 1, 4.6, 4.7, 8.4): protocol http, https or
+// "Subscribe" to a topic (docs/behaviour.md §1, 4.6, 4.7, 8.4): protocol http, https or
 // sqs; for sqs the endpoint is one of the broker's queues (its ARN); for http
 // the broker's mock endpoints are offered — an existing one or a new one with
 // its script ("503 x 3, then 200", mock_script.h) at

@@ -66,7 +66,7 @@ QWidget *CreateTopicDialog::buildPolicyBox()
     auto *jsonLabel = new QLabel(tr("Delivery policy &JSON"), box);
     jsonLabel->setBuddy(m_policy);
     auto *help = new QLabel(tr("The topic form {\"http\": {\"defaultHealthyRetryPolicy\": …}} or the Zaqar form; how "
-                               "HTTP/S deliveries are retried (SPEC 2). The topic's Policy tab edits it with the chart."),
+                               "HTTP/S deliveries are retried (docs/behaviour.md §2). The topic's Policy tab edits it with the chart."),
                             box);
     help->setWordWrap(true);
     help->setForegroundRole(QPalette::PlaceholderText);

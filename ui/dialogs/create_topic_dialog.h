@@ -15,7 +15,7 @@ class AttributeForm;
 class BrokerService;
 class EntityNameField;
 
-// "New topic" (SPEC 1, 2, 6, 8.4): the name, standard or FIFO, every topic
+// "New topic" (docs/behaviour.md §1, 2, 6, 8.4): the name, standard or FIFO, every topic
 // attribute with its default (AttributeForm), and a delivery policy: none
 // (the defaults) or a preset in the topic form, editable as JSON (the full
 // editor is the topic's Policy tab). OK creates the topic through

@@ -22,7 +22,7 @@ struct EntityChange;
 struct MessageMoveTask;
 
 // Moves the messages of a dead-letter queue back to the queues they came
-// from, or all of them to a chosen queue (StartMessageMoveTask, SPEC 5.3),
+// from, or all of them to a chosen queue (StartMessageMoveTask, docs/behaviour.md §5.3),
 // after saying how many will move, at an optional rate (messages per
 // second). The broker moves in chunks; the bar shows moved of to-move from
 // ListMessageMoveTasks, re-read whenever the engine reports the queue's

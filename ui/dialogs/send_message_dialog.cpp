@@ -92,7 +92,7 @@ SendMessageDialog::SendMessageDialog(BrokerService &service, const QString &queu
     m_delay->setSpecialValueText(tr("queue default"));
     m_delay->setValue(-1);
     m_delay->setSuffix(tr(" s"));
-    m_delay->setEnabled(!m_fifo);   // FIFO: per queue only (SPEC 10)
+    m_delay->setEnabled(!m_fifo);   // FIFO: per queue only (docs/behaviour.md §10)
     m_delay->setToolTip(tr("0–900 seconds before the message can be received."));
     m_delayError = addFormRow(form, tr("De&lay:"), m_delay);
 

@@ -20,7 +20,7 @@ class FieldError;
 class MessageAttributesEditor;
 struct SendRequest;
 
-// Send a message to one queue with every option of SendMessage (SPEC 5, 6):
+// Send a message to one queue with every option of SendMessage (docs/behaviour.md §5, 6):
 // body, typed attributes, message group id and deduplication id (FIFO
 // queues), delay, time-to-live and a scheduled enqueue time. Send sends
 // through BrokerService (asynchronous; the dialog stays responsive) and

@@ -9,7 +9,7 @@ class QPushButton;
 
 namespace relaydesk {
 
-// The small dialog of "Try a policy" (issue 13, core/mock/policy_trial.h):
+// The small dialog of "Try a policy" (core/mock/policy_trial.h):
 // the mock endpoint's script (default "503 x 7, then 200"; checked as typed,
 // the parse error under the field in the broker's words) and a line saying
 // what will happen. Try (only with a script that parses) emits tryRequested;

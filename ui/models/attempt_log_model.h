@@ -33,7 +33,7 @@ struct AttemptFilter {
 };
 
 // The attempt log of one subscription, or of every subscription of one topic,
-// as a table (SPEC 4.4 columns and the kind), newest attempt first, read
+// as a table (docs/behaviour.md §4.4 columns and the kind), newest attempt first, read
 // through BrokerService::queryAttempts a page at a time (canFetchMore /
 // fetchMore with keyset paging: beforeId = the oldest row loaded), so a
 // 100 000-row log opens with its first page and never blocks the GUI.

@@ -199,7 +199,7 @@ void loadQueueChoices(BrokerService &service, QObject *context,
                 done(QList<QPair<QString, QString>>{});
             return;
         }
-        // Every queue ARN is arn:aws:sqs:REGION:ACCOUNT:NAME (SPEC 1): one lookup gives the prefix.
+        // Every queue ARN is arn:aws:sqs:REGION:ACCOUNT:NAME (docs/behaviour.md §1): one lookup gives the prefix.
         service.getQueueAttributes(names.first().toStdString(), {"QueueArn"}, guard,
                                    [names, done](Result<AttributeMap> attributes) {
                                        if (!attributes) {

@@ -15,7 +15,7 @@ namespace relaydesk {
 
 class BrokerEngine;
 
-// The entity tree (SPEC 8.4): two groups, "Topics" with their subscriptions
+// The entity tree (docs/behaviour.md §8.4): two groups, "Topics" with their subscriptions
 // as children and "Queues", each with live counts in columns (available, in
 // flight, delayed, scheduled, dead-lettered). Fed by the engine: every
 // changesPublished (coalesced, a few per second) asks readEntityOverview for

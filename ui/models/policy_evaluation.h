@@ -23,7 +23,7 @@ struct PolicyEvaluation {
 };
 
 // Parses `text` and explains it for `context`. The service's managed
-// presets are exempt from the custom-policy limits (SPEC 3.4), but their JSON
+// presets are exempt from the custom-policy limits (docs/behaviour.md §3.4), but their JSON
 // cannot say so; `managedOrigin` is the managed preset the text came from:
 // while the document still has that preset's retry section, it is explained
 // as that managed policy. Pure; any thread.

@@ -21,7 +21,7 @@ class PolicyFieldForm;
 class PolicyIssueList;
 class PolicySchedulePanel;
 
-// The delivery-policy editor (SPEC 8.4): the field form and the JSON text side
+// The delivery-policy editor (docs/behaviour.md §8.4): the field form and the JSON text side
 // by side, kept in sync both ways; the form/dialect and protocol selectors;
 // presets; every validation issue at its field and in a list; the schedule
 // panel (chart, totals, comparison, export); open and save of policy files.
@@ -43,14 +43,14 @@ public:
     // DeliveryPolicy of events"): not edited, `source` names it on the chart.
     void loadDocument(const QString &text, const QString &source);
     QString jsonText() const;
-    // Loads a preset (SPEC 3.4) into the editor.
+    // Loads a preset (docs/behaviour.md §3.4) into the editor.
     bool applyPreset(const QString &name);
-    // Converts the document to `form` (SPEC 2.2). When the conversion would
+    // Converts the document to `form` (docs/behaviour.md §2.2). When the conversion would
     // lose something the document stays as it is, the reason is shown, and
     // the result is false.
     bool setPolicyForm(PolicyForm form);
     void setProtocol(EndpointProtocol protocol);
-    // Raw message delivery widens the allowed Content-Type (SPEC 4.3).
+    // Raw message delivery widens the allowed Content-Type (docs/behaviour.md §4.3).
     void setRawDelivery(bool raw);
 
     bool openPolicyFile(const QString &path, QString *error = nullptr);

@@ -17,7 +17,7 @@ class QSpinBox;
 
 namespace relaydesk {
 
-// The form half of the policy editor: one input per field of SPEC 2.1, with
+// The form half of the policy editor: one input per field of docs/behaviour.md §2.1, with
 // ranges, units and tooltips, and every validation issue shown at its
 // field (FieldIssueMarker: a red or amber frame, the message in the tooltip,
 // dynamic property "policyIssue" = "error" | "warning").
@@ -60,7 +60,7 @@ signals:
 
 private:
     struct Field {
-        std::string canonical;   // SPEC 2.1 name
+        std::string canonical;   // docs/behaviour.md §2.1 name
         QWidget *input = nullptr;
         QLabel *label = nullptr;
         QGroupBox *section = nullptr;

@@ -21,7 +21,7 @@ struct FieldWords {
     const char *zaqarTip;     // appended in the Zaqar form; nullptr: nothing
 };
 
-// Wording from SPEC 2.1 (fields), 2.3 (overrides), 3.1–3.3 (phases) and 4.3
+// Wording from docs/behaviour.md §2.1 (fields), 2.3 (overrides), 3.1–3.3 (phases) and 4.3
 // (throttle, Content-Type).
 constexpr FieldWords kFields[] = {
     {"numRetries", "Total retries", nullptr,

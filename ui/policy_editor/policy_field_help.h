@@ -9,7 +9,7 @@
 
 namespace relaydesk {
 
-// The words the policy editor shows for each canonical field of SPEC 2.1
+// The words the policy editor shows for each canonical field of docs/behaviour.md §2.1
 // ("minDelayTarget", ...): a short label and a tooltip explaining the field in
 // the specification's terms, followed by the field's JSON path in `form`.
 // Pure functions; any thread.

@@ -18,7 +18,7 @@ namespace relaydesk {
 
 class BrokerEngine;
 
-// The clock toolbar (SPEC 7, WINDOW.md "time is always visible"): the mode
+// The clock toolbar (docs/behaviour.md §7, docs/window.md "How the window should feel"): the mode
 // (Real / Warp / Virtual), the warp factor 1× 10× 60× 600×, Pause (the
 // clock stands still: virtual; again: back to the mode before), and in
 // virtual mode the steps +1 s, +1 min and "to the next due event"; beside

@@ -25,9 +25,9 @@ class EntityActions;
 class EntityTreeModel;
 class RateTableModel;
 
-// The page shown when no entity is selected (WINDOW.md): what the broker is
+// The page shown when no entity is selected (docs/window.md): what the broker is
 // (its endpoint, how many topics, subscriptions, queues and messages), the
-// first steps (New Queue, New Topic), and the dashboard (issue 13) — a
+// first steps (New Queue, New Topic), and the dashboard — a
 // switch for the rate window (the last 5, 15 or 60 minutes of clock time),
 // the rate table (publishes, sends, receives, deletes, deliveries by
 // outcome: in the window, per minute, since start), the activity chart (per

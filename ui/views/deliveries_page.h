@@ -22,7 +22,7 @@ class EntityActions;
 class MessageTimelinePanel;
 
 // The Deliveries tab of a subscription, or of a topic across its
-// subscriptions (issue 13): the filter bar; the live attempt chart beside the
+// subscriptions: the filter bar; the live attempt chart beside the
 // planned schedule of each subscription's effective delivery policy; the
 // attempt log as a lazily fetched table (newest on top, live; Ctrl+C copies
 // the selected rows); the picked row's message timeline (jitter, throttle

@@ -47,7 +47,7 @@ std::optional<DeliveryPolicy> readStored(const QString &text, DeliveryPolicyLeve
     return parsed ? std::optional(parsed->policy) : std::nullopt;
 }
 
-// One row of the effective-policy table: the field (SPEC 2.1 name), its value
+// One row of the effective-policy table: the field (docs/behaviour.md §2.1 name), its value
 // and which section (hence which origin) it belongs to.
 struct EffectiveRow {
     const char *field;
@@ -111,7 +111,7 @@ DeliveryPolicyPage::DeliveryPolicyPage(BrokerService &service, BrokerEngine &eng
                           this);
     m_own->setObjectName(QStringLiteral("ownPolicy"));
     connect(m_own, &QCheckBox::toggled, this, &DeliveryPolicyPage::updateState);
-    m_fixedNote = new QLabel(tr("sqs subscriptions use the service's fixed sns-aws-managed policy (SPEC 2.3); it "
+    m_fixedNote = new QLabel(tr("sqs subscriptions use the service's fixed sns-aws-managed policy (docs/behaviour.md §2.3); it "
                                 "cannot be changed."),
                              this);
     m_fixedNote->setObjectName(QStringLiteral("fixedPolicyNote"));
@@ -356,7 +356,7 @@ void DeliveryPolicyPage::showBrokerError(const QString &message)
     m_error->setMessage(message);
     if (message.isEmpty())
         return;
-    // "…DeliveryPolicy: <field> <problem>; <field> <problem>" (SPEC 10): mark each field named.
+    // "…DeliveryPolicy: <field> <problem>; <field> <problem>" (docs/behaviour.md §10): mark each field named.
     const QString marker = QStringLiteral("DeliveryPolicy: ");
     const qsizetype at = message.indexOf(marker);
     if (at < 0)

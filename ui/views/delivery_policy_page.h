@@ -24,14 +24,14 @@ class BrokerService;
 class ChangedElsewhereBanner;
 class PolicyEditor;
 
-// The Policy tab of a topic or a subscription (SPEC 2, 8.4): the existing
+// The Policy tab of a topic or a subscription (docs/behaviour.md §2, 8.4): the existing
 // PolicyEditor, embedded, editing that entity's DeliveryPolicy attribute
 // (topic form for a topic, subscription form for a subscription; Zaqar in
 // both). "Own delivery policy" off means the attribute is empty. Apply writes
 // it through BrokerService; the broker's refusal is shown under the editor
 // and at the field it names. For a subscription the page also shows the
 // effective policy, value by value, with where each comes from (subscription /
-// topic / default / fixed, SPEC 2.3, resolveEffectivePolicy) and the topic's
+// topic / default / fixed, docs/behaviour.md §2.3, resolveEffectivePolicy) and the topic's
 // disableSubscriptionOverrides flag. sqs subscriptions have the fixed
 // sns-aws-managed policy: the editor is read-only for them.
 // A change made elsewhere reloads the page, or shows the banner while it
@@ -75,7 +75,7 @@ private:
     void load(bool fromChange, const QString &note = {});
     void onLoaded(const AttributeMap &own, const AttributeMap &topic, bool fromChange);
     void showOwnPolicy(const QString &text);
-    EffectivePolicy effectivePolicy() const;   // SPEC 2.3 over what is stored
+    EffectivePolicy effectivePolicy() const;   // docs/behaviour.md §2.3 over what is stored
     void showEffective();
     void showBrokerError(const QString &message);
     void onChanges(const QList<EntityChange> &changes);

@@ -17,7 +17,7 @@ class BrokerHost;
 class EntityTreeModel;
 
 // The operations on entities, one QAction each, shared by the menus, the
-// toolbar, the context menus and the pages (WINDOW.md: one action object,
+// toolbar, the context menus and the pages (docs/window.md "How the window should feel": one action object,
 // many places): New Queue/Topic, Subscribe, Send, Publish, Purge, Delete,
 // Move Dead Letters Back, Copy URL, Copy ARN. They act on the current entity
 // (setCurrent) — or, from a context menu, on the node under the mouse — and

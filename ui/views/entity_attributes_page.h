@@ -15,7 +15,7 @@ class BrokerEngine;
 class BrokerService;
 class ChangedElsewhereBanner;
 
-// The Attributes tab of a queue, topic or subscription (SPEC 8.4): every
+// The Attributes tab of a queue, topic or subscription (docs/behaviour.md §8.4): every
 // attribute of the entity's AttributeDescription table with unit, range and
 // explanation; tags for queues and topics; Apply writes what was changed
 // through BrokerService (an invalid value is refused at its field with the

@@ -14,7 +14,7 @@ class BrokerHost;
 class EntityActions;
 class EntityTreeModel;
 
-// The page of one entity (WINDOW.md): the same header everywhere — name,
+// The page of one entity (docs/window.md): the same header everywhere — name,
 // kind, copy URL/ARN, the counts as labelled chips for a queue — over the
 // tabs of its kind (entity_page_tabs.h). The chips follow the model's
 // refreshes. Ownership: borrows host, model and actions, which outlive it.

@@ -11,7 +11,7 @@ class BrokerHost;
 class EntityActions;
 class EntityTreeModel;
 
-// The one place that chooses the tabs of an entity's page (WINDOW.md):
+// The one place that chooses the tabs of an entity's page (docs/window.md):
 //   queue:        Overview, Attributes, Messages (+ Sources for a dead-letter queue)
 //   topic:        Overview, Attributes, Policy, Subscriptions, Deliveries
 //   subscription: Overview, Attributes, Policy, Deliveries

@@ -30,7 +30,7 @@ class MockEndpointsWindow;
 class PolicyEditorWindow;
 struct BrokerHostProblem;
 
-// The Relaydesk window (SPEC 8.4, WINDOW.md). It owns a broker (BrokerHost:
+// The Relaydesk window (docs/behaviour.md §8.4, docs/window.md). It owns a broker (BrokerHost:
 // database, engine, delivery worker, HTTP port — shared with the user's own
 // code) and shows it: the entity tree dock on the left, the page of the
 // selected entity (or the dashboard) in the middle, the clock toolbar with

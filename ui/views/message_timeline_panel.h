@@ -13,7 +13,7 @@ class QTreeWidget;
 
 namespace relaydesk {
 
-// One message's timeline on one subscription (the Deliveries page, issue 13):
+// One message's timeline on one subscription (the Deliveries page):
 // how its last delivery ended in words ("Dead-lettered to orders-dlq after 51
 // attempts"), then each delivery (the publish's, and every redelivery) with
 // its attempts against the plan — planned time, actual start, jitter (actual −

@@ -21,8 +21,8 @@ class MockEndpoints;
 class MockRequestListModel;
 class MockRequestViewer;
 
-// Tools ▸ Mock Endpoints… (issue 13): the broker's scriptable test endpoints
-// (SPEC 4.7) in a non-modal window. Above, the endpoints (name, URL, script,
+// Tools ▸ Mock Endpoints…: the broker's scriptable test endpoints
+// (docs/behaviour.md §4.7) in a non-modal window. Above, the endpoints (name, URL, script,
 // requests since the script was set) and a form to create one, set another
 // script (the broker's parse error under the field; nothing changes) or
 // delete one (confirmed). Below, the requests the selected endpoint received

@@ -20,7 +20,7 @@ class BrokerService;
 class MessageBrowseModel;
 class MessageViewer;
 
-// The Messages tab of a queue (SPEC 8.4): its messages in every state,
+// The Messages tab of a queue (docs/behaviour.md §8.4): its messages in every state,
 // browsed without receiving (MessageBrowseModel: paged, live, searchable on
 // Enter with a bounded scan per page — "Search further" reads on — and
 // sortable by Sent over the whole queue), the selected message in a

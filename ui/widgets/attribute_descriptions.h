@@ -23,7 +23,7 @@ enum class AttributeInput {
     ReadOnly,          // shown, never written (Protocol, Endpoint, …)
 };
 
-// One row of the attribute table (SPEC 5, 6 and the SQS/SNS attribute lists):
+// One row of the attribute table (docs/behaviour.md §5, 6 and the SQS/SNS attribute lists):
 // the wire name, how it is entered, its unit, range, default and a one-line
 // explanation. The ranges restate core/broker's constants (QueueAttributes,
 // RedrivePolicy, …) so the form can say them; the broker still checks every

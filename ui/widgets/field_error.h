@@ -7,7 +7,7 @@
 
 namespace relaydesk {
 
-// Errors at the place of the problem (WINDOW.md "Feel"): the line under one
+// Errors at the place of the problem (docs/window.md "How the window should feel"): the line under one
 // input that says what is wrong with it — the broker's message verbatim, as
 // plain text, selectable — while the input wears the FieldIssueMarker frame.
 // Hidden while the field is fine. With no field it is the message line of a

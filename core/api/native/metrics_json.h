@@ -7,7 +7,7 @@ namespace relaydesk {
 
 struct MetricsSnapshot;
 
-// The body of GET /api/v1/metrics (core/net/README.md "Metrics"):
+// The body of GET /api/v1/metrics (docs/api.md "Metrics"):
 //   {"at", "atMs", "countingSince", "windowsMinutes": [5, 15, 60],
 //    "totals": {COUNTER: {"total", "last5m", "last15m", "last60m"}, …},
 //    "depths": {"available", "inFlight", "delayed", "scheduled", "deadLettered"},

@@ -26,7 +26,7 @@ class Clock;
 class BrokerService;
 class MockEndpoints;
 
-// One request to the native JSON API (SPEC 8.2) under /api/v1/.
+// One request to the native JSON API (docs/behaviour.md §8.2) under /api/v1/.
 struct NativeRequest {
     std::string method;                  // "GET", "POST", "PUT", "DELETE"
     std::vector<std::string> path;       // segments after /api/v1/, percent-decoded
@@ -64,7 +64,7 @@ struct NativeContext {
 
 // The native JSON API: routes a request to its resource and replies with
 // JSON, or an error {"error": CODE, "message": …} with the broker's code.
-// Resources and their JSON are documented in core/net/README.md. An unknown
+// Resources and their JSON are documented in docs/api.md. An unknown
 // resource is 404 NotFound, a known one with the wrong method 405
 // MethodNotAllowed. Thread: the replyContext's.
 void answerNative(const NativeRequest &request, const NativeContext &context, ReplyChannel channel);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Native API: the attempt log (SPEC 4.4; issue 13's Deliveries page).
+// Native API: the attempt log (docs/behaviour.md §4.4; the window's Deliveries page).
 //
 //   GET  /attempts[?subscriptionArn=ARN | ?topicArn=ARN][&kind=K][&messageId=ID][&outcome=O][&phase=P]
 //                 [&statusClass=C][&since=ISO][&until=ISO][&afterId=N][&beforeId=N][&order=oldest|newest]

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Native API: /mocks (SPEC 4.7) and /signing-certificate (SPEC 4.1); /attempts
-// (SPEC 4.4) is native_attempt_routes.cpp.
+// Native API: /mocks (docs/behaviour.md §4.7) and /signing-certificate (docs/behaviour.md §4.1); /attempts
+// (docs/behaviour.md §4.4) is native_attempt_routes.cpp.
 //
 //   GET    /mocks                    → {"mocks": [MOCK, ...]} by name
 //   PUT    /mocks/NAME {"script": S} → MOCK (created or replaced: starts afresh)

@@ -12,7 +12,7 @@ struct MetricsSnapshot;
 inline constexpr std::string_view kPrometheusContentType = "text/plain; version=0.0.4; charset=utf-8";
 
 // The body of GET /metrics: `snapshot` in the Prometheus text exposition
-// format 0.0.4 (core/net/README.md "Metrics") — per queue (label `queue`)
+// format 0.0.4 (docs/api.md "Metrics") — per queue (label `queue`)
 // the counters relaydesk_queue_messages_{sent,received,deleted}_total and
 // the gauges relaydesk_queue_messages_{available,in_flight,delayed,
 // scheduled,dead_lettered}; per topic (label `topic`)

@@ -35,7 +35,7 @@ ActionReply xmlReply(QueryService service, std::string action, ReplyChannel chan
 // Whether every name and string of `parameters` is valid UTF-8. The query
 // protocol's form is decoded byte for byte (query_form.h), so a request with
 // invalid UTF-8 is refused whole here, as the JSON protocol's parser refuses
-// it, instead of reaching the broker altered (issue 11, item 8).
+// it, instead of reaching the broker altered.
 bool isAllUtf8(const nlohmann::json &parameters)
 {
     if (parameters.is_string())

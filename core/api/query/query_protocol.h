@@ -9,7 +9,7 @@
 
 namespace relaydesk {
 
-// The query protocol of SQS and SNS (SPEC 8.2): `Action=…` and flattened
+// The query protocol of SQS and SNS (docs/behaviour.md §8.2): `Action=…` and flattened
 // parameters, form-encoded in a POST body or in the URL of a GET (SNS's
 // SubscribeURL / UnsubscribeURL are such GETs); XML replies.
 // The action decides the service (the two services' action names do not

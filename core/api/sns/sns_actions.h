@@ -20,7 +20,7 @@ struct SnsActionContext {
     bool autoConfirm = false;          // `serve --auto-confirm`: HTTP/S subscriptions start confirmed
 };
 
-// Runs one SNS action (SPEC 8.2) by name with its parameters in the JSON
+// Runs one SNS action (docs/behaviour.md §8.2) by name with its parameters in the JSON
 // shape query_form.h produces, replying with the output members (query_xml.h
 // writes them) or the broker's error. Unknown name: false, no reply.
 // Thread: the replyContext's thread.

@@ -25,7 +25,7 @@ struct SqsActionContext {
     QObject *replyContext = nullptr;   // replies arrive on this object's thread
 };
 
-// Runs one SQS action (SPEC 5, 8.2) by its name ("SendMessage") with its
+// Runs one SQS action (docs/behaviour.md §5, 8.2) by its name ("SendMessage") with its
 // parameters in the JSON protocol's shape, and replies with the JSON
 // protocol's output members (an empty object for actions that answer
 // nothing) or the broker's error. An unknown name returns false without

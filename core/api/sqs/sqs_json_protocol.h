@@ -8,7 +8,7 @@
 
 namespace relaydesk {
 
-// The SQS JSON protocol (SPEC 8.2): POST with `X-Amz-Target:
+// The SQS JSON protocol (docs/behaviour.md §8.2): POST with `X-Amz-Target:
 // AmazonSQS.ACTION` and an `application/x-amz-json-1.0` body holding the
 // action's members; the reply is the output members as JSON, or an error in
 // the JSON protocol's shape (wire_error.h). A body that is not a JSON object

@@ -10,7 +10,7 @@
 
 namespace relaydesk {
 
-// An error as a wire protocol shows it: the broker's codes (SPEC 10) plus
+// An error as a wire protocol shows it: the broker's codes (docs/behaviour.md §10) plus
 // the protocol-level ones that never reach the broker (a body that is not
 // JSON, an unknown operation). Plain value type.
 struct WireError {

@@ -17,7 +17,7 @@ enum class AttemptExportFormat { Csv, Json };
 // Export of attempt-log rows: pure functions, any thread.
 namespace attempt_export {
 
-// The CSV columns, in order: the SPEC 4.4 columns, then kind, errorKind and
+// The CSV columns, in order: the docs/behaviour.md §4.4 columns, then kind, errorKind and
 // redelivery (also the header row's names).
 inline constexpr std::string_view kCsvColumns[] = {
     "messageId", "subscriptionArn", "attempt",  "phase", "plannedAt", "startedAt",  "durationMs",

@@ -17,7 +17,7 @@ namespace relaydesk {
 
 class Database;
 
-// One row of the attempt log (SPEC 4.4). Times are clock time; durationMs is
+// One row of the attempt log (docs/behaviour.md §4.4). Times are clock time; durationMs is
 // the wall time the request took. httpStatus empty = no response (errorKind
 // names the transport failure); final empty until the delivery ended.
 struct AttemptRecord {
@@ -127,7 +127,7 @@ Result<std::int64_t> prune(Database &db, std::size_t keep);
 
 // One entry: {messageId, subscriptionArn, kind, attempt, phase, plannedAt,
 // startedAt, durationMs, httpStatus, outcome, final, errorKind, redelivery,
-// id} (SPEC 4.4; kind, errorKind, redelivery and id are extra keys, errorKind
+// id} (docs/behaviour.md §4.4; kind, errorKind, redelivery and id are extra keys, errorKind
 // null when a status came, id the row id keyset paging takes). Pure.
 nlohmann::ordered_json attemptJson(const AttemptRecord &record);
 // {"attempts": [attemptJson, …]}. Pure.

@@ -84,7 +84,7 @@ Result<MessageTimeline> read(Database &db, const BrokerIdentity &identity, const
 // nextAttemptAt and deadLetterQueue to the caller.
 DeliveryTimeline placeAttempts(std::vector<AttemptRecord> rows, const std::optional<RetrySchedule> &schedule);
 
-// The body of GET /api/v1/attempts/timeline (core/net/README.md):
+// The body of GET /api/v1/attempts/timeline (docs/api.md):
 //   {"subscriptionArn", "messageId", "redeliverable",
 //    "deliveries": [{"redelivery", "end", "nextAttemptAt", "deadLetterQueue",
 //                    "attempts": [attempt_log::attemptJson + "scheduledAt", "jitterMs", "throttleWaitMs"],

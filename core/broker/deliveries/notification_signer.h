@@ -12,7 +12,7 @@ namespace relaydesk {
 
 class Database;
 
-// Real SNS message signatures (SPEC 4.1).
+// Real SNS message signatures (docs/behaviour.md §4.1).
 //
 // The broker's signing key: RSA 2048 and a self-signed X.509 certificate
 // (CN=relaydesk, valid ten years from its creation), generated once and kept

@@ -20,7 +20,7 @@ namespace relaydesk {
 
 class Database;
 
-// One stored pending HTTP/S delivery (table pending_deliveries, SPEC 4.5):
+// One stored pending HTTP/S delivery (table pending_deliveries, docs/behaviour.md §4.5):
 // the next attempt (`attempt`, 0 = first) of published message `publishedId`
 // to subscription `subscriptionId`, due at `due`. Plain value type.
 struct PendingDeliveryKey {
@@ -37,7 +37,7 @@ struct PendingDeliveryRow {
 
 // What one attempt needs, read from the store just before it is made: the
 // pending row, the subscription, the message and the effective policy with
-// its schedule (SPEC 2.3, 3). Plain value type.
+// its schedule (docs/behaviour.md §2.3, 3). Plain value type.
 struct DeliveryJob {
     PendingDeliveryKey key;
     std::int64_t attempt = 0;
@@ -67,7 +67,7 @@ struct DeliveryJob {
     bool isConfirmation() const { return kind != "Notification"; }
 };
 
-// The HTTP request of one attempt (SPEC 4.1): headers in order, the body and
+// The HTTP request of one attempt (docs/behaviour.md §4.1): headers in order, the body and
 // the envelope (unsigned JSON; empty for raw notifications, which send the
 // bare message). The worker signs the envelope and sends it as the body
 // unless raw.
@@ -97,7 +97,7 @@ Result<std::vector<std::optional<DeliveryJob>>> loadJobs(Database &db, const Bro
 
 } // namespace pending_deliveries
 
-// Headers, content type and envelope of `job` (SPEC 4.1). Pure.
+// Headers, content type and envelope of `job` (docs/behaviour.md §4.1). Pure.
 DeliveryRequest describeDeliveryRequest(const DeliveryJob &job, const BrokerIdentity &identity);
 
 } // namespace relaydesk

@@ -36,7 +36,7 @@ struct RecordedAttempt {
     std::optional<ClockTime> nextDue;      // set when another attempt is pending
 };
 
-// The store side of the delivery worker (SPEC 4.2, 4.4, 4.5, 6). Free
+// The store side of the delivery worker (docs/behaviour.md §4.2, 4.4, 4.5, 6). Free
 // functions over a Database& the caller holds inside ONE transaction (the
 // worker's unit); same thread. `ids` makes MessageIds of dead-letter and
 // confirmation rows. Store failures come back as InternalError.
@@ -47,7 +47,7 @@ namespace pending_delivery_outcome {
 // the delivery: delivered; else into the subscription's dead-letter queue
 // (RedrivePolicy; non-raw: the envelope as body; raw: the bare message with
 // its attributes) or discarded when there is none or the queue refuses it.
-// A retry that would fall after the delivery's expiry (SPEC 6) ends it now.
+// A retry that would fall after the delivery's expiry (docs/behaviour.md §6) ends it now.
 // The published_messages row goes when its last pending delivery ended.
 Result<RecordedAttempt> record(Database &db, IdSource &ids, const AttemptReport &report, ClockTime now);
 
@@ -56,7 +56,7 @@ Result<RecordedAttempt> record(Database &db, IdSource &ids, const AttemptReport 
 Status recordOneOff(Database &db, const AttemptReport &report);
 
 // Logs that the current attempt of `job` waits for its subscription's
-// throttle token (SPEC 4.3, 4.4): a row with outcome "throttled-wait",
+// throttle token (docs/behaviour.md §4.3, 4.4): a row with outcome "throttled-wait",
 // startedAt `now`, no status, duration 0, final null. The attempt itself is
 // recorded later by record(). False (nothing written) when the pending row
 // is gone or has moved on.

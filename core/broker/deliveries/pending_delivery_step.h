@@ -14,7 +14,7 @@ namespace relaydesk {
 // How one HTTP/S attempt went at the transport level.
 enum class TransportFailure { None, Timeout, ConnectionError };
 
-// The outcome column of the attempt log (SPEC 4.4). ThrottledWait is the row
+// The outcome column of the attempt log (docs/behaviour.md §4.4). ThrottledWait is the row
 // of an attempt held back by its subscription's throttle (no request yet; the
 // attempt itself follows as a row of its own); classifyAttempt never gives it.
 enum class AttemptOutcome { Delivered, Retryable, Permanent, Timeout, ConnectionError, ThrottledWait };
@@ -27,7 +27,7 @@ std::string_view attemptOutcomeName(AttemptOutcome outcome);
 enum class DeliveryEnd { Delivered, DeadLettered, Discarded, Confirmed };
 std::string_view deliveryEndName(DeliveryEnd end); // "delivered", "deadLettered", "discarded", "confirmed"
 
-// SPEC 4.2, per dialect. SNS: 2xx delivered; 5xx and 429 retryable; any other
+// docs/behaviour.md §4.2, per dialect. SNS: 2xx delivered; 5xx and 429 retryable; any other
 // status permanent. Zaqar: 500–599 and statuses outside 200–599 retryable;
 // 2xx delivered; 300–499 permanent. A timeout or connection error (no
 // status) is retryable in both. Pure.
@@ -38,7 +38,7 @@ bool isRetryable(AttemptOutcome outcome);
 // `schedule` ("immediate", …); "postBackoff" past the schedule's end. Pure.
 std::string phaseOfAttempt(const RetrySchedule &schedule, std::int64_t attempt);
 
-// What follows attempt `attempt` with `outcome` under `schedule` (SPEC 3, 4.2):
+// What follows attempt `attempt` with `outcome` under `schedule` (docs/behaviour.md §3, 4.2):
 // the delivery ends (delivered, or out of retries / permanent failure), or
 // the next attempt comes `plannedDelaySeconds` (before jitter) later. Pure.
 struct NextStep {

@@ -22,7 +22,7 @@ struct Redelivery {
     ClockTime due{};
 };
 
-// Redeliver (issue 13, "replay"): sends a finished message to an HTTP/S
+// Redeliver ("replay"): sends a finished message to an HTTP/S
 // subscription again as a new delivery under the subscription's current
 // policy. The message must still be stored: published_messages keeps a
 // message after its last delivery ended as long as the attempt log holds a

@@ -10,7 +10,7 @@
 
 namespace relaydesk {
 
-// One SNS notification as the envelope carries it (SPEC 4.1). Plain value type.
+// One SNS notification as the envelope carries it (docs/behaviour.md §4.1). Plain value type.
 struct SnsNotification {
     std::string messageId;
     std::string topicArn;
@@ -30,7 +30,7 @@ struct SnsNotification {
 // base64). Pure, thread-safe.
 std::string writeNotificationEnvelope(const SnsNotification &notification, const BrokerIdentity &identity);
 
-// A SubscriptionConfirmation or UnsubscribeConfirmation (SPEC 4.1). Plain value type.
+// A SubscriptionConfirmation or UnsubscribeConfirmation (docs/behaviour.md §4.1). Plain value type.
 struct SnsConfirmation {
     std::string type;                     // "SubscriptionConfirmation" or "UnsubscribeConfirmation"
     std::string messageId;

@@ -33,7 +33,7 @@ BrokerError invalid(std::string_view reason)
     return BrokerError(Code::SnsInvalidParameter, "Invalid parameter: " + std::string(reason));
 }
 
-// The smaller of the entity default TTLs bounds the message's own (SPEC 6).
+// The smaller of the entity default TTLs bounds the message's own (docs/behaviour.md §6).
 std::optional<std::int64_t> cappedTtlSeconds(std::optional<std::int64_t> message, std::optional<std::int64_t> topic,
                                              std::optional<std::int64_t> subscription)
 {
@@ -61,7 +61,7 @@ Result<std::optional<PublishReceipt>> findDuplicate(Database &db, std::int64_t t
 }
 
 // A fan-out that an SQS queue refused (gone, or the message too large for
-// it): nothing acknowledged vanishes (issue 11, item 4). The subscription's
+// it): nothing acknowledged vanishes. The subscription's
 // dead-letter queue takes the message when it has one that accepts it, and
 // the attempt log records the refusal either way: outcome "permanent",
 // errorKind "queueRefused", final "deadLettered" or "discarded".
@@ -120,8 +120,8 @@ Status TopicPublisher::check(const TopicRecord &topic, const PublishRequest &req
 {
     if (request.message.empty())
         return invalid("Empty message");
-    // Decision (README): a message SQS could not hold is refused here rather
-    // than acknowledged and then lost at an SQS subscription (issue 11, item 4).
+    // Decision (docs/harness.md "Protocol decisions"): a message SQS could not hold is refused here rather
+    // than acknowledged and then lost at an SQS subscription.
     if (!isSqsMessageText(request.message))
         return invalid("Message contains characters that are not allowed. Valid unicode characters are #x9 | #xA | "
                        "#xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF");

@@ -22,7 +22,7 @@ class IdSource;
 struct SubscriptionRecord;
 struct TopicRecord;
 
-// One Publish (SPEC 4, 6, 10).
+// One Publish (docs/behaviour.md §4, 6, 10).
 struct PublishRequest {
     std::string message;
     std::optional<std::string> subject;              // ≤ 100 characters, one line
@@ -49,7 +49,7 @@ struct PublishReceipt {
 };
 
 // Publish and PublishBatch on one topic, with the fan-out in the same
-// transaction (SPEC 4.6): every confirmed subscription whose FilterPolicy
+// transaction (docs/behaviour.md §4.6): every confirmed subscription whose FilterPolicy
 // matches gets the message —
 //  - sqs: enqueued into its queue with MessageSender (raw: the bare message
 //    and the attributes as queue message attributes; else the JSON envelope);
@@ -66,7 +66,7 @@ struct PublishReceipt {
 // thread of `db`, inside the caller's transaction; `now` is clock time.
 class TopicPublisher final {
 public:
-    static constexpr std::size_t kMaxMessageBytes = 256 * 1024;   // message + attributes (SPEC 10)
+    static constexpr std::size_t kMaxMessageBytes = 256 * 1024;   // message + attributes (docs/behaviour.md §10)
     static constexpr std::size_t kMaxSubjectLength = 100;
     static constexpr std::size_t kMaxMessageAttributes = 10;
     static constexpr std::size_t kMaxIdLength = 128;

@@ -31,7 +31,7 @@ std::string_view queueCounterName(QueueCounter counter);
 
 // What is counted per topic: messages published (each entry of a batch), and
 // the HTTP/S notification deliveries by outcome — one count per attempt
-// with the attempt log's outcome (SPEC 4.4: delivered, retryable, permanent,
+// with the attempt log's outcome (docs/behaviour.md §4.4: delivered, retryable, permanent,
 // timeout, connectionError, throttled-wait) and one per delivery that ended
 // dead-lettered or discarded (the log's `final`). Confirmation messages
 // (Subscription/UnsubscribeConfirmation) are not counted; sqs fan-out counts
@@ -88,7 +88,7 @@ struct MetricCount {
 struct QueueMetrics {
     std::string name;
     std::array<MetricCount, kQueueCounterCount> counters{}; // by QueueCounter
-    // The queue's depths (SPEC 8.4 counts: available, in flight, delayed,
+    // The queue's depths (docs/behaviour.md §8.4 counts: available, in flight, delayed,
     // scheduled, dead-lettered = dead letters held in this queue) as of the
     // last refresh (see BrokerMetrics); zero until the first one.
     QueueCounts depths;
@@ -129,8 +129,8 @@ struct MetricsSnapshot {
 };
 
 // The counters the engine keeps as operations commit, their rates over the
-// last 5 / 15 / 60 minutes of clock time, and each queue's depths (issue 13
-// "Dashboard"; served as GET /api/v1/metrics and GET /metrics).
+// last 5 / 15 / 60 minutes of clock time, and each queue's depths (the
+// window's dashboard; served as GET /api/v1/metrics and GET /metrics).
 //
 // Counters: recorded from committed units only (a rolled-back unit counts
 // nothing), at the unit's clock time, into per-minute buckets of a ring of
@@ -159,7 +159,7 @@ struct MetricsSnapshot {
 // Thread: every method is safe from any thread (one mutex; the record
 // methods are called on the broker thread after each commit, snapshot()
 // from the GUI thread or an HTTP route — it copies under the mutex and
-// never touches the store: about 0.3 ms with 1 000 queues, README "Figures").
+// never touches the store: about 0.3 ms with 1 000 queues, docs/figures.md "Metrics").
 class BrokerMetrics final {
 public:
     explicit BrokerMetrics(const Clock &clock);

@@ -14,8 +14,8 @@ namespace relaydesk {
 
 class Database;
 
-// How many messages of a queue are in each state at one clock time (SPEC
-// 8.4's tree counts). A message counts once among the first four, by the same
+// How many messages of a queue are in each state at one clock time (docs/behaviour.md
+// §8.4's tree counts). A message counts once among the first four, by the same
 // rule as the SQS approximate counts (available: visible now, including an
 // expired lock; in flight: locked; delayed: DelaySeconds running; scheduled:
 // scheduled enqueue time ahead); deadLettered counts the messages that were

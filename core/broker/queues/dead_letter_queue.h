@@ -17,14 +17,14 @@ struct QueueRecord;
 // The reasons a message is dead-lettered (messages.dead_letter_reason).
 inline constexpr std::string_view kMaxReceiveCountExceeded = "MaxReceiveCountExceeded";
 inline constexpr std::string_view kTtlExpiredException = "TTLExpiredException";
-// A topic subscription's dead letter (SPEC 4.5): its delivery policy ran out
+// A topic subscription's dead letter (docs/behaviour.md §4.5): its delivery policy ran out
 // of attempts, or the endpoint (or the subscribed queue) refused the message
 // with a permanent failure that is never retried.
 inline constexpr std::string_view kDeliveryRetriesExhausted = "DeliveryRetriesExhausted";
 inline constexpr std::string_view kDeliveryRefused = "DeliveryRefused";
 
 // Moves one stored message (row id `messageRowId` of queue `source`) to the
-// dead-letter queue of `source`'s redrive policy (SPEC 5.3, 6): it becomes
+// dead-letter queue of `source`'s redrive policy (docs/behaviour.md §5.3, 6): it becomes
 // available there at once, unlocked, with receive count 0, `reason` and its
 // source recorded, a new SequenceNumber on a FIFO target, and a lifetime of
 // the target's TTL cap counted from `now` (a dead letter does not expire

@@ -11,7 +11,7 @@ namespace relaydesk {
 
 class Database;
 
-// Which messages of a FIFO queue a receive may take now (SPEC 5.2): strict
+// Which messages of a FIFO queue a receive may take now (docs/behaviour.md §5.2): strict
 // order within a group; a group with a message in flight (received, not
 // deleted, visibility timeout running) gives nothing; one group's run is
 // taken whole before the next group, groups in the order of their oldest

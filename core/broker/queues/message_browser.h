@@ -15,7 +15,7 @@ namespace relaydesk {
 
 class Database;
 
-// The state a browsed message is in at the browse time (SPEC 8.4). One
+// The state a browsed message is in at the browse time (docs/behaviour.md §8.4). One
 // state per message, the first that applies in this order: Expired (past
 // its expiry and not locked; removed lazily), InFlight (locked by a
 // receive), Scheduled (scheduled enqueue time ahead), Delayed (DelaySeconds
@@ -63,7 +63,7 @@ struct BrowseRequest {
     std::optional<std::int64_t> scanLimit;   // at most this many messages examined per page by a search
 };
 
-// Browse (peek without receiving, SPEC 8.2/8.4): every message of a queue in
+// Browse (peek without receiving, docs/behaviour.md §8.2/8.4): every message of a queue in
 // every state, in storage order — the order they arrived in, so by sent
 // time — or that order backwards (newestFirst), both read along the
 // messages_by_queue index, `pageSize` (1–1000) at a time after the token of

@@ -8,8 +8,8 @@
 
 namespace relaydesk {
 
-// The digests SQS returns and the SDKs verify (SPEC 5.1), and the FIFO
-// content-based deduplication id (SPEC 5.2). Lowercase hexadecimal. Pure
+// The digests SQS returns and the SDKs verify (docs/behaviour.md §5.1), and the FIFO
+// content-based deduplication id (docs/behaviour.md §5.2). Lowercase hexadecimal. Pure
 // functions (OpenSSL EVP, no shared state), thread-safe.
 
 // MD5OfMessageBody: MD5 of the body's bytes (UTF-8).

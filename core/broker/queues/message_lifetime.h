@@ -16,7 +16,7 @@ namespace relaydesk {
 class Database;
 struct QueueRecord;
 
-// A message waiting for its scheduled enqueue time (SPEC 6), as listed.
+// A message waiting for its scheduled enqueue time (docs/behaviour.md §6), as listed.
 struct ScheduledMessage {
     std::string messageId;
     std::string body;
@@ -32,11 +32,11 @@ struct ScheduledMessage {
 // `now` they were computed for; empty = nothing pending of that kind). May be
 // early (a locked message's expires-at), never late.
 struct QueueDueTimes {
-    std::optional<ClockTime> nextExpiry;       // a message may reach its expiry (SPEC 6, lock included)
+    std::optional<ClockTime> nextExpiry;       // a message may reach its expiry (docs/behaviour.md §6, lock included)
     std::optional<ClockTime> nextAutoDelete;   // an idle queue reaches its AutoDeleteOnIdle
 };
 
-// Message lifetime of queues (SPEC 6): expiry (lazy, per queue on receive,
+// Message lifetime of queues (docs/behaviour.md §6): expiry (lazy, per queue on receive,
 // or everywhere from the engine's timer), scheduled messages, auto-delete on
 // idle, the FIFO deduplication window's clean-up, and the due times. Free
 // functions over a Database& inside the caller's transaction; thread of the

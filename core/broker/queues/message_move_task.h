@@ -46,7 +46,7 @@ struct StartedMessageMoveTask {
     MessageMoveChunk first;
 };
 
-// Message move tasks (SPEC 5.3; AWS StartMessageMoveTask,
+// Message move tasks (docs/behaviour.md §5.3; AWS StartMessageMoveTask,
 // ListMessageMoveTasks, CancelMessageMoveTask). A task moves in chunks, one
 // commit unit each, so its progress shows and it can be stopped half-way:
 //  - start records the task RUNNING (ApproximateNumberOfMessagesToMove: the

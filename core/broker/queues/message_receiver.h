@@ -18,7 +18,7 @@ class Database;
 class IdSource;
 struct QueueRecord;
 
-// One ReceiveMessage (SPEC 5). waitTimeSeconds is only range-checked here:
+// One ReceiveMessage (docs/behaviour.md §5). waitTimeSeconds is only range-checked here:
 // the engine does the waiting, using ReceiveResult::nextVisibleAt.
 struct ReceiveRequest {
     int maxNumberOfMessages = 1;                       // 1–10
@@ -62,15 +62,15 @@ struct VisibilityChange {
 };
 
 // ReceiveMessage, DeleteMessage(+Batch), ChangeMessageVisibility(+Batch) and
-// PurgeQueue (SPEC 5.1–5.3, 6). As SQS: ChangeMessageVisibility cannot keep
+// PurgeQueue (docs/behaviour.md §5.1–5.3, 6). As SQS: ChangeMessageVisibility cannot keep
 // a message invisible more than 12 hours after the receive that locked it
 // (InvalidParameterValue; the receive time travels in the receipt handle),
 // and a second PurgeQueue of a queue within 60 s (clock time) of the last
 // one is refused with PurgeQueueInProgress (the purge time is kept in
 // `settings`, so it survives a restart). A receive never blocks; before choosing it
-// applies expiry to the queue (SPEC 6) and moves a message that has been
+// applies expiry to the queue (docs/behaviour.md §6) and moves a message that has been
 // received maxReceiveCount times to the dead-letter queue instead of
-// returning it (SPEC 5.3). FIFO queues: strict order per group, a group with
+// returning it (docs/behaviour.md §5.3). FIFO queues: strict order per group, a group with
 // a message in flight is skipped, one group is drained first, and a retried
 // ReceiveRequestAttemptId returns the same messages and handles while they
 // are still in flight.

@@ -180,7 +180,7 @@ Result<SendReceipt> MessageSender::enqueue(const QueueRecord &queue, const SendR
     receipt.messageId = m_ids->newMessageId();
     receipt.sequenceNumber = sequence;
 
-    // SPEC 6: a scheduled message is enqueued at its scheduled time, and its
+    // docs/behaviour.md §6: a scheduled message is enqueued at its scheduled time, and its
     // TTL counts from then; the TTL is cut to the queue's default TTL and
     // retention period.
     const bool scheduled = request.scheduledEnqueueTime && *request.scheduledEnqueueTime > now;

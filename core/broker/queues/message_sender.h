@@ -18,7 +18,7 @@ class Database;
 class IdSource;
 struct QueueRecord;
 
-// One SendMessage (SPEC 5, 6). Optional fields left empty take the queue's
+// One SendMessage (docs/behaviour.md §5, 6). Optional fields left empty take the queue's
 // settings.
 struct SendRequest {
     std::string body;
@@ -44,9 +44,9 @@ struct SendReceipt {
     bool duplicate = false;
 };
 
-// SendMessage and SendMessageBatch on one queue (SPEC 5.1, 5.2, 6, 10).
+// SendMessage and SendMessageBatch on one queue (docs/behaviour.md §5.1, 5.2, 6, 10).
 // Every check runs before anything is written, so an error changes nothing.
-// A batch is refused whole for the SPEC 10 batch rules and an unknown queue;
+// A batch is refused whole for the docs/behaviour.md §10 batch rules and an unknown queue;
 // otherwise each entry succeeds or fails on its own.
 // Ownership: borrows `db` and `ids`. Thread safety: none — the thread of
 // `db`, inside the caller's transaction; `now` is clock time.

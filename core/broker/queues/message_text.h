@@ -32,7 +32,7 @@ bool isSqsIdentifier(std::string_view text);
 // 10^-128 up to (not including) 10^126.
 bool isSqsNumber(std::string_view text);
 
-// The value rules of message attributes (issue 11, items 9 and 10): String
+// The value rules of message attributes: String
 // and Number values (and String.Array) only of isSqsMessageText characters,
 // Number values isSqsNumber. `code` is the error to answer
 // (SQS InvalidParameterValue, SNS ParameterValueInvalid); the message names

@@ -19,7 +19,7 @@ namespace relaydesk {
 enum class DeduplicationScope { Queue, MessageGroup };
 enum class FifoThroughputLimit { PerQueue, PerMessageGroupId };
 
-// Every settable attribute of a queue with its default (SPEC 1, 5, 6, 10).
+// Every settable attribute of a queue with its default (docs/behaviour.md §1, 5, 6, 10).
 // Times are seconds, sizes bytes. Plain value type; instances made by
 // parseQueueAttributes()/applyQueueAttributes() satisfy every range below.
 struct QueueAttributes {
@@ -50,13 +50,13 @@ struct QueueAttributes {
     bool contentBasedDeduplication = false;       // ContentBasedDeduplication
     DeduplicationScope deduplicationScope = DeduplicationScope::Queue;
     FifoThroughputLimit fifoThroughputLimit = FifoThroughputLimit::PerQueue;
-    // Relaydesk (Service Bus message lifetime, SPEC 6)
+    // Relaydesk (Service Bus message lifetime, docs/behaviour.md §6)
     std::optional<int64_t> defaultMessageTimeToLive;   // DefaultMessageTimeToLive ≥ 1; none = no expiry
     bool deadLetteringOnMessageExpiration = false;     // DeadLetteringOnMessageExpiration
     std::optional<int64_t> autoDeleteOnIdle;           // AutoDeleteOnIdle ≥ 300; none = never
 
     // The longest a message may live here, in seconds: the default TTL and the
-    // retention period both cap it (SPEC 6).
+    // retention period both cap it (docs/behaviour.md §6).
     int64_t timeToLiveCap() const;
 
     bool operator==(const QueueAttributes &) const = default;
@@ -72,7 +72,7 @@ struct QueueAttributes {
 //  - a bad value: InvalidParameterValue for VisibilityTimeout, DelaySeconds,
 //    MaximumMessageSize, ReceiveMessageWaitTimeSeconds, RedrivePolicy and
 //    RedriveAllowPolicy; InvalidAttributeValue for MessageRetentionPeriod and
-//    every other attribute (SPEC 10).
+//    every other attribute (docs/behaviour.md §10).
 // An empty value of an optional attribute (RedrivePolicy, Policy,
 // DefaultMessageTimeToLive, …) means "none". Pure.
 Result<QueueAttributes> parseQueueAttributes(std::string_view queueName, const AttributeMap &given);

@@ -29,7 +29,7 @@ struct BatchEntryResult {
 inline constexpr std::size_t kMaxBatchEntries = 10;
 inline constexpr std::size_t kMaxBatchEntryIdLength = 80;
 
-// The whole-batch rules (SPEC 10), checked before anything is done:
+// The whole-batch rules (docs/behaviour.md §10), checked before anything is done:
 // EmptyBatchRequest, TooManyEntriesInBatchRequest (over 10),
 // InvalidBatchEntryId (not 1–80 of [A-Za-z0-9_-]), BatchEntryIdsNotDistinct.
 // Pure.

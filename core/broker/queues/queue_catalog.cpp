@@ -172,7 +172,7 @@ Result<AttributeMap> QueueCatalog::queueAttributes(std::string_view name, const 
     if (!queue)
         return queue.error();
     const std::int64_t nowMs = toEpochMilliseconds(now);
-    // Expired messages are removed lazily, so they may still be counted (SPEC 6).
+    // Expired messages are removed lazily, so they may still be counted (docs/behaviour.md §6).
     Result<std::int64_t> visible = count(*m_db, queue->id, "visible_at_ms <= :now", nowMs);
     Result<std::int64_t> inFlight =
         count(*m_db, queue->id, "visible_at_ms > :now AND state = 'inflight'", nowMs);

@@ -25,7 +25,7 @@ struct QueuePage {
     std::string nextToken;
 };
 
-// The SQS queue catalog (SPEC 1, 5, 10): CreateQueue, DeleteQueue,
+// The SQS queue catalog (docs/behaviour.md §1, 5, 10): CreateQueue, DeleteQueue,
 // GetQueueUrl, ListQueues, Get/SetQueueAttributes (with the computed counts),
 // tags, ListDeadLetterSourceQueues. Queues are named by their name; the
 // protocol layer turns URLs into names with BrokerIdentity::queueNameFromUrl.
@@ -33,7 +33,7 @@ struct QueuePage {
 // Every method runs inside the transaction the caller holds on `db` (one
 // CommitQueue unit); on an error nothing was written, provided the caller
 // rolls back its unit (methods check before they write, so they also leave
-// nothing behind on validation errors). `now` is clock time (SPEC 7).
+// nothing behind on validation errors). `now` is clock time (docs/behaviour.md §7).
 // Ownership: borrows `db` and `identity`, which must outlive it.
 // Thread safety: none — the thread of `db`.
 class QueueCatalog final {

@@ -28,7 +28,7 @@ struct QueueRecord {
     QueueAttributes attributes;
     ClockTime created{};
     ClockTime lastModified{};
-    ClockTime lastUsed{};   // idle clock of auto-delete (SPEC 6)
+    ClockTime lastUsed{};   // idle clock of auto-delete (docs/behaviour.md §6)
 
     bool isFifo() const { return attributes.fifoQueue; }
     // The redrive target's name (last part of its ARN); empty without a policy.
@@ -52,7 +52,7 @@ Result<std::int64_t> insert(Database &db, std::string_view name, const QueueAttr
 Status update(Database &db, std::int64_t id, const QueueAttributes &attributes, ClockTime now);
 // The next FIFO SequenceNumber of queue `id` (strictly increasing, never reused).
 Result<std::int64_t> takeSequenceNumber(Database &db, std::int64_t id);
-// Sets last_used_ms = now (a send, receive or attribute change, SPEC 6).
+// Sets last_used_ms = now (a send, receive or attribute change, docs/behaviour.md §6).
 Status touch(Database &db, std::int64_t id, ClockTime now);
 
 // Message attributes as stored in messages.attributes: a JSON object

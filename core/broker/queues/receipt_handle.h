@@ -8,13 +8,13 @@
 
 namespace relaydesk {
 
-// Receipt handles (SPEC 5.1): "q<queue row id>m<message row id>-<token>~<seal>";
+// Receipt handles (docs/behaviour.md §5.1): "q<queue row id>m<message row id>-<token>~<seal>";
 // the receiver makes the token "<receive time, epoch ms>.<IdSource id>", so
 // the stored handle also tells when the message was received (the 12-hour
 // visibility cap); the seal is 16 hexadecimal digits checking everything
 // before it. Naming the queue and message, and the seal, let the broker
 // tell a handle that was never its own — including one with a character
-// changed (ReceiptHandleIsInvalid, issue 11 item 12) — from one that is no
+// changed (ReceiptHandleIsInvalid) — from one that is no
 // longer current (the message was deleted or received again). Handles made
 // before seals existed (no "~<seal>") are read by their shape alone.
 // Opaque to clients. Pure functions, thread-safe.

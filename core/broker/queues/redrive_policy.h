@@ -9,7 +9,7 @@
 
 namespace relaydesk {
 
-// A queue's RedrivePolicy (SPEC 5.3): after maxReceiveCount receives without
+// A queue's RedrivePolicy (docs/behaviour.md §5.3): after maxReceiveCount receives without
 // a delete, the next receive moves the message to the dead-letter queue.
 // Plain value type.
 struct QueueRedrivePolicy {

@@ -7,8 +7,8 @@
 
 namespace relaydesk {
 
-// The EffectiveDeliveryPolicy attribute of a topic or a subscription (SPEC
-// 2.3) in the JSON shape AWS returns:
+// The EffectiveDeliveryPolicy attribute of a topic or a subscription (docs/behaviour.md
+// §2.3) in the JSON shape AWS returns:
 //   {"http":{"defaultHealthyRetryPolicy":{minDelayTarget, maxDelayTarget,
 //    numRetries, numMaxDelayRetries, numNoDelayRetries, numMinDelayRetries,
 //    backoffFunction},"disableSubscriptionOverrides":BOOL,

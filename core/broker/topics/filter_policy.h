@@ -13,7 +13,7 @@
 
 namespace relaydesk {
 
-// One condition of a filter policy key (SPEC 4.6, the SNS message-attribute
+// One condition of a filter policy key (docs/behaviour.md §4.6, the SNS message-attribute
 // scope). A key's conditions are OR-ed; the keys are AND-ed.
 namespace filter {
 
@@ -49,7 +49,7 @@ using FilterCondition = std::variant<filter::ExactString, filter::ExactNumber, f
                                      filter::Prefix, filter::Suffix, filter::EqualsIgnoreCase, filter::AnythingBut,
                                      filter::Numeric, filter::Exists>;
 
-// A subscription's FilterPolicy (SPEC 4.6) in the MessageAttributes scope.
+// A subscription's FilterPolicy (docs/behaviour.md §4.6) in the MessageAttributes scope.
 // Plain value type; matches() is pure and thread-safe.
 struct FilterPolicy {
     static constexpr std::size_t kMaxKeys = 5;

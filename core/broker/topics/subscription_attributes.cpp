@@ -181,7 +181,7 @@ Result<SubscriptionAttributes> applySubscriptionAttribute(EndpointProtocol proto
     if (Status applied = applyRaw(attributes, value); !applied)
         return applied.error();
     if (attributes.deliveryPolicy) {
-        // The content types a policy may use depend on raw delivery (SPEC 4.3).
+        // The content types a policy may use depend on raw delivery (docs/behaviour.md §4.3).
         const std::string text = attributes.deliveryPolicy->text;
         if (Status rechecked = checkDeliveryPolicy(protocol, attributes, text, attributes.deliveryPolicy); !rechecked)
             return rechecked.error();

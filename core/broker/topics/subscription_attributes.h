@@ -22,13 +22,13 @@ struct FilterPolicyAttribute {
     bool operator==(const FilterPolicyAttribute &) const = default;
 };
 
-// A subscription's dead-letter queue (SPEC 4.2): {"deadLetterTargetArn": ARN}.
+// A subscription's dead-letter queue (docs/behaviour.md §4.2): {"deadLetterTargetArn": ARN}.
 struct SubscriptionRedrivePolicy {
     std::string deadLetterTargetArn;
     bool operator==(const SubscriptionRedrivePolicy &) const = default;
 };
 
-// Every settable attribute of a subscription with its default (SPEC 1, 4, 6).
+// Every settable attribute of a subscription with its default (docs/behaviour.md §1, 4, 6).
 // Plain value type; instances made by parseSubscriptionAttributes() /
 // applySubscriptionAttribute() satisfy the rules below.
 struct SubscriptionAttributes {
@@ -36,14 +36,14 @@ struct SubscriptionAttributes {
     std::optional<FilterPolicyAttribute> filterPolicy;       // FilterPolicy (FilterPolicyScope MessageAttributes only)
     std::optional<SubscriptionRedrivePolicy> redrivePolicy;  // RedrivePolicy
     std::optional<DeliveryPolicyAttribute> deliveryPolicy;   // DeliveryPolicy (subscription or Zaqar form; http/https only)
-    // Relaydesk (Service Bus message lifetime, SPEC 6)
+    // Relaydesk (Service Bus message lifetime, docs/behaviour.md §6)
     std::optional<int64_t> defaultMessageTimeToLive;         // DefaultMessageTimeToLive ≥ 1 s; the smaller of topic and subscription applies
     std::optional<int64_t> autoDeleteOnIdle;                 // AutoDeleteOnIdle ≥ 300 s; none = never
 
     bool operator==(const SubscriptionAttributes &) const = default;
 };
 
-// Subscribe's Protocol parameter: "http", "https" or "sqs" (SPEC 1).
+// Subscribe's Protocol parameter: "http", "https" or "sqs" (docs/behaviour.md §1).
 // SnsInvalidParameter "Invalid parameter: Amazon SNS does not support this
 // protocol string: X" otherwise.
 Result<EndpointProtocol> parseSubscriptionProtocol(std::string_view protocol);
@@ -61,7 +61,7 @@ Status validateSubscriptionEndpoint(EndpointProtocol protocol, std::string_view 
 //  - FilterPolicy: parseFilterPolicy's reasons; FilterPolicyScope other than
 //    MessageAttributes (MessageBody is not supported);
 //  - DeliveryPolicy on an sqs subscription (it uses the fixed
-//    sns-aws-managed policy, SPEC 2.3), or any problem of the policy;
+//    sns-aws-managed policy, docs/behaviour.md §2.3), or any problem of the policy;
 //  - RedrivePolicy that is not {"deadLetterTargetArn": SQS ARN}.
 // An empty FilterPolicy, RedrivePolicy or DeliveryPolicy means "none". Pure.
 Result<SubscriptionAttributes> parseSubscriptionAttributes(EndpointProtocol protocol, const AttributeMap &given);

@@ -39,13 +39,13 @@ struct SubscriptionPage {
     std::string nextToken;   // empty on the last page
 };
 
-// The SNS subscriptions of the broker (SPEC 1, 2.3, 4.1, 4.6): Subscribe,
+// The SNS subscriptions of the broker (docs/behaviour.md §1, 2.3, 4.1, 4.6): Subscribe,
 // ConfirmSubscription, Unsubscribe, ListSubscriptions(ByTopic),
 // Get/SetSubscriptionAttributes. Topics are named by name, subscriptions by
 // ARN (checked with BrokerIdentity::subscriptionFromArn).
 //
 // http/https subscriptions start pending with a random token (from `ids`)
-// unless `autoConfirm` (harness switch, SPEC 4.1); sqs subscriptions are
+// unless `autoConfirm` (harness switch, docs/behaviour.md §4.1); sqs subscriptions are
 // confirmed at once and their endpoint must be an existing queue's ARN.
 // Every method runs inside the caller's transaction on `db` and checks
 // before it writes. Ownership: borrows `db`, `identity` and `ids`.
@@ -77,7 +77,7 @@ public:
     Result<SubscriptionPage> listSubscriptions(std::string_view topicName, std::string_view nextToken = {});
     // The stored attributes plus SubscriptionArn, TopicArn, Owner, Protocol,
     // Endpoint, PendingConfirmation, ConfirmationWasAuthenticated and
-    // EffectiveDeliveryPolicy (http/https: subscription + topic, SPEC 2.3).
+    // EffectiveDeliveryPolicy (http/https: subscription + topic, docs/behaviour.md §2.3).
     Result<AttributeMap> subscriptionAttributes(std::string_view subscriptionArn);
     Status setSubscriptionAttribute(std::string_view subscriptionArn, std::string_view name, std::string_view value);
 

@@ -33,7 +33,7 @@ struct SubscriptionRecord {
     std::string confirmationToken;    // empty once confirmed or for sqs
     SubscriptionAttributes attributes;
     ClockTime created{};
-    ClockTime lastUsed{};             // idle clock of auto-delete (SPEC 6): delivery or receive
+    ClockTime lastUsed{};             // idle clock of auto-delete (docs/behaviour.md §6): delivery or receive
 };
 
 // The row mapping of subscriptions. Free functions over a Database& the
@@ -54,7 +54,7 @@ Status updateAttributes(Database &db, std::int64_t id, const SubscriptionAttribu
 // state = 'confirmed', token cleared.
 Status confirm(Database &db, std::int64_t id);
 Status remove(Database &db, std::int64_t id);
-// Sets last_used_ms = now (a delivery or receive, SPEC 6).
+// Sets last_used_ms = now (a delivery or receive, docs/behaviour.md §6).
 Status touch(Database &db, std::int64_t id, ClockTime now);
 
 } // namespace subscription_records

@@ -12,7 +12,7 @@
 
 namespace relaydesk {
 
-// Every settable attribute of a topic with its default (SPEC 1, 2, 6).
+// Every settable attribute of a topic with its default (docs/behaviour.md §1, 2, 6).
 // Plain value type; instances made by parseTopicAttributes() /
 // applyTopicAttribute() satisfy the rules below.
 struct TopicAttributes {
@@ -23,9 +23,9 @@ struct TopicAttributes {
     std::optional<DeliveryPolicyAttribute> deliveryPolicy;  // DeliveryPolicy (topic or Zaqar form)
     std::string policy;                                     // Policy: access policy JSON, stored only
     std::string kmsMasterKeyId;                             // KmsMasterKeyId: stored only
-    int signatureVersion = 1;                               // SignatureVersion 1 (SHA1withRSA) or 2 (SHA256withRSA), SPEC 4.1
+    int signatureVersion = 1;                               // SignatureVersion 1 (SHA1withRSA) or 2 (SHA256withRSA), docs/behaviour.md §4.1
     bool contentBasedDeduplication = false;                 // ContentBasedDeduplication, FIFO topics only
-    // Relaydesk (Service Bus message lifetime, SPEC 6)
+    // Relaydesk (Service Bus message lifetime, docs/behaviour.md §6)
     std::optional<int64_t> defaultMessageTimeToLive;        // DefaultMessageTimeToLive ≥ 1 s; none = no expiry
     std::optional<int64_t> autoDeleteOnIdle;                // AutoDeleteOnIdle ≥ 300 s; none = never
 

@@ -26,14 +26,14 @@ struct TopicPage {
     std::string nextToken;
 };
 
-// The SNS topic catalog (SPEC 1, 6, 10): CreateTopic, DeleteTopic,
+// The SNS topic catalog (docs/behaviour.md §1, 6, 10): CreateTopic, DeleteTopic,
 // ListTopics, Get/SetTopicAttributes, TagResource / UntagResource /
 // ListTagsForResource. Topics are named by their name; the protocol layer
 // turns ARNs into names with BrokerIdentity::topicNameFromArn.
 //
 // Every method runs inside the transaction the caller holds on `db`; it
 // checks before it writes, so an error leaves nothing behind. `now` is clock
-// time (SPEC 7). Ownership: borrows `db` and `identity`, which must outlive it.
+// time (docs/behaviour.md §7). Ownership: borrows `db` and `identity`, which must outlive it.
 // Thread safety: none — the thread of `db`.
 class TopicCatalog final {
 public:

@@ -20,7 +20,7 @@ struct TopicDueTimes {
     std::optional<ClockTime> nextDedupExpiry;      // a FIFO topic deduplication id leaves its window
 };
 
-// Lifetime rules of topics and subscriptions (SPEC 6). Idle means: topic —
+// Lifetime rules of topics and subscriptions (docs/behaviour.md §6). Idle means: topic —
 // no publish or attribute change (TopicPublisher / TopicCatalog reset
 // last_used_ms); subscription — no delivery or receive (fan-out into a queue
 // resets it at once; the delivery worker calls markSubscriptionUsed after an
@@ -42,7 +42,7 @@ struct IdleSubscription {
 // (for its ARN), by topic name and UUID.
 Result<std::vector<IdleSubscription>> deleteIdleSubscriptionsOfTopics(Database &db, ClockTime now);
 // A receive on the queue with ARN `queueArn` counts as use of every sqs
-// subscription delivering into it (SPEC 6: idle = no delivery or receive).
+// subscription delivering into it (docs/behaviour.md §6: idle = no delivery or receive).
 Status markQueueSubscriptionsUsed(Database &db, std::string_view queueArn, ClockTime now);
 // Drops FIFO topic deduplication ids whose window ended; returns how many.
 Result<std::int64_t> forgetExpiredDeduplicationIds(Database &db, ClockTime now);

@@ -24,7 +24,7 @@ struct TopicRecord {
     std::string name;
     TopicAttributes attributes;
     ClockTime created{};
-    ClockTime lastUsed{};   // idle clock of auto-delete (SPEC 6): publish or attribute change
+    ClockTime lastUsed{};   // idle clock of auto-delete (docs/behaviour.md §6): publish or attribute change
 
     bool isFifo() const { return attributes.fifoTopic; }
 };
@@ -42,7 +42,7 @@ Result<TopicRecord> require(Database &db, std::string_view name);
 Result<std::int64_t> insert(Database &db, std::string_view name, const TopicAttributes &attributes, ClockTime now);
 // Rewrites the attribute columns and JSON of topic `id`; lastUsed = now.
 Status update(Database &db, std::int64_t id, const TopicAttributes &attributes, ClockTime now);
-// Sets last_used_ms = now (a publish, SPEC 6).
+// Sets last_used_ms = now (a publish, docs/behaviour.md §6).
 Status touch(Database &db, std::int64_t id, ClockTime now);
 // The next FIFO topic SequenceNumber of topic `id` (strictly increasing).
 Result<std::int64_t> takeSequenceNumber(Database &db, std::int64_t id);

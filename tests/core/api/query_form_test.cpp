@@ -47,11 +47,11 @@ private slots:
             << "PublishBatch" << R"({"Tags":[{"Key":"k","Value":"v"}],"PublishBatchRequestEntries":[{"Id":"a","Message":"m","MessageAttributes":{"x":{"DataType":"String","StringValue":"y"}}}]})";
         QTest::newRow("no action")
             << QueryService::Sqs << QByteArray("QueueName=q") << "" << R"({"QueueName":"q"})";
-        QTest::newRow("bytes kept as sent: invalid UTF-8 and U+FFFE (issue 11, item 8)")
+        QTest::newRow("bytes kept as sent: invalid UTF-8 and U+FFFE")
             << QueryService::Sqs << QByteArray("Action=SendMessage&MessageBody=%FF%FEab&MessageAttribute.1.Name=k&MessageAttribute.1.Value.DataType=String&MessageAttribute.1.Value.StringValue=%EF%BF%BE")
             << "SendMessage" << QString()   // compared byte for byte below
             ;
-        QTest::newRow("batch entries do not nest (issue 11, item 1)")
+        QTest::newRow("batch entries do not nest")
             << QueryService::Sqs << QByteArray("Action=SendMessageBatch&SendMessageBatchRequestEntry.1.SendMessageBatchRequestEntry.1.Id=a")
             << "SendMessageBatch" << R"({"Entries":[{"SendMessageBatchRequestEntry.1.Id":"a"}]})";
         QTest::newRow("malformed index kept as a plain member")

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Every broker error code in each protocol's error shape (SPEC 10).
+// Every broker error code in each protocol's error shape (docs/behaviour.md §10).
 #include "api/wire/wire_error.h"
 #include "support/test_main.h"
 

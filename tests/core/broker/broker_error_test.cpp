@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of BrokerError, brokerErrorInfo() and Result<T>. The expected
 // codes and statuses are those of the SQS API (Smithy model awsQueryError
-// traits), the SNS API reference and SPEC 10.
+// traits), the SNS API reference and docs/behaviour.md §10.
 
 #include "broker/broker_error.h"
 #include "broker/result.h"

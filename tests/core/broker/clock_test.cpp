@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of Clock (SPEC 7) driven by a ManualWallTimeSource, and of the
+// Unit tests of Clock (docs/behaviour.md §7) driven by a ManualWallTimeSource, and of the
 // ISO 8601 clock-time format. Expected times are worked out from the rule
 // "clock = anchor + wall elapsed × rate" and from the calendar (epoch days
 // counted by hand in the row comments); no sleeps.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of the queue/topic name rules (SPEC 1, 10) and of the broker's
-// identifiers: ARNs, queue URLs and parsing them back (SPEC 1).
+// Unit tests of the queue/topic name rules (docs/behaviour.md §1, 10) and of the broker's
+// identifiers: ARNs, queue URLs and parsing them back (docs/behaviour.md §1).
 
 #include "broker/broker_identity.h"
 #include "broker/entity_names.h"

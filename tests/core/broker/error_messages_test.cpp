@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Errors that explain themselves (issue 10): the service's error codes stay,
+// Errors that explain themselves: the service's error codes stay,
 // the message says what to do and names the queue, topic or ARN that does
 // not exist, and an ARN of another region or account names this broker's.
 // One row per error; a real database file.

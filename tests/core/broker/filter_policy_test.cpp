@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of FilterPolicy (SPEC 4.6, message-attribute scope): which
+// Unit tests of FilterPolicy (docs/behaviour.md §4.6, message-attribute scope): which
 // messages a policy lets through, and which documents are refused with which
 // reason. The match rows follow the examples of the AWS SNS developer guide
 // (string-value-matching, numeric-value-matching, attribute-key-matching,

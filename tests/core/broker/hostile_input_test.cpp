@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of the broker rules that hostile input found wanting (issue 11):
+// Unit tests of the broker rules that hostile input found wanting:
 // JSON nesting bound (item 1), publish of characters SQS cannot hold and
 // fan-outs a queue refuses (4), attribute values with forbidden characters
 // (9) and bad Number values (10), ReceiveRequestAttemptId (11), altered

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of the SQS digests (SPEC 5.1) and the content-based
-// deduplication id (SPEC 5.2).
+// Unit tests of the SQS digests (docs/behaviour.md §5.1) and the content-based
+// deduplication id (docs/behaviour.md §5.2).
 //
 // Where the vectors come from:
 //  - MD5 of bodies: the RFC 1321 test suite ("", "abc", "message digest").

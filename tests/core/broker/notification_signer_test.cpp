@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// NotificationSigner (SPEC 4.1): SignatureVersion 1 and 2 over the canonical
+// NotificationSigner (docs/behaviour.md §4.1): SignatureVersion 1 and 2 over the canonical
 // string of each envelope type; verification the way a subscriber does it
 // (and with the openssl command line); the key kept in broker_keys.
 #include "broker/deliveries/notification_signer.h"

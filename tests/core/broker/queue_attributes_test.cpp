@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of QueueAttributes: defaults and ranges (SPEC 1, 5, 6, 10), the
-// error code of every violation (SPEC 10's table; InvalidAttributeName for
+// Unit tests of QueueAttributes: defaults and ranges (docs/behaviour.md §1, 5, 6, 10), the
+// error code of every violation (docs/behaviour.md §10's table; InvalidAttributeName for
 // names as SQS reports them), SetQueueAttributes, the CreateQueue
 // same-attributes rule and the GetQueueAttributes map.
 
@@ -62,9 +62,9 @@ void QueueAttributesTest::parse_nothingGiven_specDefaults()
     QVERIFY(!a.redrivePolicy.has_value());
     QVERIFY(!a.redriveAllowPolicy.has_value());
     QCOMPARE(a.contentBasedDeduplication, false);
-    QVERIFY(!a.defaultMessageTimeToLive.has_value());      // SPEC 6: no expiry by default
+    QVERIFY(!a.defaultMessageTimeToLive.has_value());      // docs/behaviour.md §6: no expiry by default
     QCOMPARE(a.deadLetteringOnMessageExpiration, false);
-    QVERIFY(!a.autoDeleteOnIdle.has_value());               // SPEC 6: never by default
+    QVERIFY(!a.autoDeleteOnIdle.has_value());               // docs/behaviour.md §6: never by default
 
     const AttributeMap written = writeQueueAttributes(a);
     QCOMPARE(get(written, "VisibilityTimeout"), QStringLiteral("30"));
@@ -147,24 +147,24 @@ void QueueAttributesTest::parse_invalid_specErrorCode_data()
     const auto iav = BrokerErrorCode::InvalidAttributeValue;
     const auto ian = BrokerErrorCode::InvalidAttributeName;
 
-    // SPEC 10: visibility timeout 0–43 200 s, InvalidParameterValue.
+    // docs/behaviour.md §10: visibility timeout 0–43 200 s, InvalidParameterValue.
     QTest::newRow("VisibilityTimeout -1") << "q" << "VisibilityTimeout=-1" << ipv << "VisibilityTimeout";
     QTest::newRow("VisibilityTimeout 43201") << "q" << "VisibilityTimeout=43201" << ipv << "VisibilityTimeout";
     QTest::newRow("VisibilityTimeout not a number") << "q" << "VisibilityTimeout=abc" << ipv << "VisibilityTimeout";
     QTest::newRow("VisibilityTimeout fraction") << "q" << "VisibilityTimeout=1.5" << ipv << "VisibilityTimeout";
     QTest::newRow("VisibilityTimeout empty") << "q" << "VisibilityTimeout=" << ipv << "VisibilityTimeout";
     QTest::newRow("VisibilityTimeout blank") << "q" << "VisibilityTimeout= 5" << ipv << "VisibilityTimeout";
-    // SPEC 10: retention 60–1 209 600 s, InvalidAttributeValue.
+    // docs/behaviour.md §10: retention 60–1 209 600 s, InvalidAttributeValue.
     QTest::newRow("MessageRetentionPeriod 59") << "q" << "MessageRetentionPeriod=59" << iav << "MessageRetentionPeriod";
     QTest::newRow("MessageRetentionPeriod 1209601") << "q" << "MessageRetentionPeriod=1209601" << iav
                                                     << "MessageRetentionPeriod";
-    // SPEC 10: delay 0–900 s, InvalidParameterValue.
+    // docs/behaviour.md §10: delay 0–900 s, InvalidParameterValue.
     QTest::newRow("DelaySeconds 901") << "q" << "DelaySeconds=901" << ipv << "DelaySeconds";
     QTest::newRow("DelaySeconds -1") << "q" << "DelaySeconds=-1" << ipv << "DelaySeconds";
-    // SPEC 10: queue MaximumMessageSize 1 024 – 1 048 576, InvalidParameterValue.
+    // docs/behaviour.md §10: queue MaximumMessageSize 1 024 – 1 048 576, InvalidParameterValue.
     QTest::newRow("MaximumMessageSize 1023") << "q" << "MaximumMessageSize=1023" << ipv << "MaximumMessageSize";
     QTest::newRow("MaximumMessageSize 1048577") << "q" << "MaximumMessageSize=1048577" << ipv << "MaximumMessageSize";
-    // SPEC 10: WaitTimeSeconds 0–20, InvalidParameterValue.
+    // docs/behaviour.md §10: WaitTimeSeconds 0–20, InvalidParameterValue.
     QTest::newRow("ReceiveMessageWaitTimeSeconds 21") << "q" << "ReceiveMessageWaitTimeSeconds=21" << ipv
                                                       << "ReceiveMessageWaitTimeSeconds";
     // Names.
@@ -181,7 +181,7 @@ void QueueAttributesTest::parse_invalid_specErrorCode_data()
     QTest::newRow(".fifo name without FifoQueue") << "q.fifo" << "" << ipv << "Can only include alphanumeric";
     QTest::newRow(".fifo name, FifoQueue false") << "q.fifo" << "FifoQueue=false" << ipv << "Can only include alphanumeric";
     QTest::newRow("FifoQueue not a boolean") << "q" << "FifoQueue=yes" << iav << "FifoQueue";
-    // Redrive policy (SPEC 5.3): maxReceiveCount 1–1000, FIFO to FIFO.
+    // Redrive policy (docs/behaviour.md §5.3): maxReceiveCount 1–1000, FIFO to FIFO.
     QTest::newRow("RedrivePolicy maxReceiveCount 0")
         << "q" << "RedrivePolicy={\"deadLetterTargetArn\":\"" + kDlq + "\",\"maxReceiveCount\":0}" << ipv
         << "Invalid value for maxReceiveCount: 0";
@@ -213,7 +213,7 @@ void QueueAttributesTest::parse_invalid_specErrorCode_data()
         << "sourceQueueArns";
     QTest::newRow("RedriveAllowPolicy unknown permission") << "q" << "RedriveAllowPolicy={\"redrivePermission\":\"some\"}"
                                                            << ipv << "redrivePermission";
-    // Relaydesk lifetime attributes (SPEC 6).
+    // Relaydesk lifetime attributes (docs/behaviour.md §6).
     QTest::newRow("DefaultMessageTimeToLive 0") << "q" << "DefaultMessageTimeToLive=0" << iav << "DefaultMessageTimeToLive";
     QTest::newRow("AutoDeleteOnIdle 299") << "q" << "AutoDeleteOnIdle=299" << iav << "AutoDeleteOnIdle";
     QTest::newRow("DeadLetteringOnMessageExpiration not a boolean") << "q" << "DeadLetteringOnMessageExpiration=1" << iav

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of browse (SPEC 8.4): every message of a queue in every state,
+// Unit tests of browse (docs/behaviour.md §8.4): every message of a queue in every state,
 // with its times, paged, without changing anything.
 
 #include "broker/queues/message_browser.h"

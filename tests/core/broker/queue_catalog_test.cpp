@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of QueueCatalog (SPEC 1, 5, 10): create (idempotent with the
+// Unit tests of QueueCatalog (docs/behaviour.md §1, 5, 10): create (idempotent with the
 // same attributes), delete, URL, list by prefix, attributes with the
 // approximate counts, tags, dead-letter source queues. Real SQLite file.
 

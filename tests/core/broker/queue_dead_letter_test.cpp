@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of dead-letter queues (SPEC 5.3): a message received
+// Unit tests of dead-letter queues (docs/behaviour.md §5.3): a message received
 // maxReceiveCount times moves on the next receive, FIFO to FIFO, the source
 // list, and the move back to the source or a chosen queue.
 

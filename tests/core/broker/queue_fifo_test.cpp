@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of FIFO queues (SPEC 5.2): required group id, strict order per
+// Unit tests of FIFO queues (docs/behaviour.md §5.2): required group id, strict order per
 // group, group gating while a message is in flight, same-group-first filling,
 // 5-minute deduplication (by id or content hash, also after delete),
 // receive-attempt ids, sequence numbers, delay per queue only.

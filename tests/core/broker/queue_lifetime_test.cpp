@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of message lifetime on queues (SPEC 6): TTL and the queue's
+// Unit tests of message lifetime on queues (docs/behaviour.md §6): TTL and the queue's
 // default TTL and retention as caps, scheduled messages (TTL from the
 // scheduled time, list, cancel), expiry never returned, lock protection,
 // dead-letter on expiry with its reason, auto-delete on idle, due times.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Restart (SPEC 9): the database file is closed and reopened mid-scenario —
+// Restart (docs/behaviour.md §9): the database file is closed and reopened mid-scenario —
 // in-flight messages and their visibility, delays, scheduled messages, FIFO
 // gating, deduplication windows, receive counts — and everything continues.
 

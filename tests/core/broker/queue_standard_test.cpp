@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of standard queues (SPEC 5.1, 10): send and send-batch,
+// Unit tests of standard queues (docs/behaviour.md §5.1, 10): send and send-batch,
 // receive with visibility timeout, receive counts, system attributes and
 // digests, delete, change visibility, purge, delay, and every limit with its
 // error code and no change to the store. Time moves by passing later `now`.

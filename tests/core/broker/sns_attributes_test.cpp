@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of TopicAttributes and SubscriptionAttributes (SPEC 1, 2, 4, 6,
+// Unit tests of TopicAttributes and SubscriptionAttributes (docs/behaviour.md §1, 2, 4, 6,
 // 10): defaults, FIFO rules, the DeliveryPolicy check through core/policy
-// with SPEC 10's message form, filter policy and redrive policy attributes,
+// with docs/behaviour.md §10's message form, filter policy and redrive policy attributes,
 // protocols and endpoints.
 
 #include "broker/topics/subscription_attributes.h"
@@ -123,9 +123,9 @@ void SnsAttributesTest::topic_invalid_snsInvalidParameter_data()
     QTest::newRow("SignatureVersion 3") << "t" << "SignatureVersion=3" << kAttributesReason + "SignatureVersion:";
     QTest::newRow("DefaultMessageTimeToLive 0") << "t" << "DefaultMessageTimeToLive=0"
                                                 << kAttributesReason + "DefaultMessageTimeToLive:";
-    QTest::newRow("AutoDeleteOnIdle 299 (SPEC 6: at least 5 minutes)") << "t" << "AutoDeleteOnIdle=299"
+    QTest::newRow("AutoDeleteOnIdle 299 (docs/behaviour.md §6: at least 5 minutes)") << "t" << "AutoDeleteOnIdle=299"
                                                                        << kAttributesReason + "AutoDeleteOnIdle:";
-    // SPEC 10: "Invalid parameter: Attributes Reason: DeliveryPolicy: <field> <problem>", field paths of the form.
+    // docs/behaviour.md §10: "Invalid parameter: Attributes Reason: DeliveryPolicy: <field> <problem>", field paths of the form.
     QTest::newRow("DeliveryPolicy minDelayTarget 0")
         << "t" << "DeliveryPolicy={\"http\": {\"defaultHealthyRetryPolicy\": {\"minDelayTarget\": 0}}}"
         << kAttributesReason + "DeliveryPolicy: http.defaultHealthyRetryPolicy.minDelayTarget ";
@@ -215,7 +215,7 @@ void SnsAttributesTest::subscription_valid_writtenBack_data()
                                    << "RedrivePolicy" << "{\"deadLetterTargetArn\":\"" + kDlq + "\"}";
     QTest::newRow("DeliveryPolicy subscription form") << http << "DeliveryPolicy={\"healthyRetryPolicy\": {\"numRetries\": 3}}"
                                                       << "DeliveryPolicy" << "{\"healthyRetryPolicy\": {\"numRetries\": 3}}";
-    QTest::newRow("DeliveryPolicy text/html with raw delivery (SPEC 4.3)")
+    QTest::newRow("DeliveryPolicy text/html with raw delivery (docs/behaviour.md §4.3)")
         << http << "RawMessageDelivery=true|DeliveryPolicy={\"requestPolicy\": {\"headerContentType\": \"text/html\"}}"
         << "DeliveryPolicy" << "{\"requestPolicy\": {\"headerContentType\": \"text/html\"}}";
     QTest::newRow("DefaultMessageTimeToLive") << sqs << "DefaultMessageTimeToLive=60" << "DefaultMessageTimeToLive" << "60";

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Topic and subscription lifetime (SPEC 6): auto-delete on idle with its
+// Topic and subscription lifetime (docs/behaviour.md §6): auto-delete on idle with its
 // due time, what counts as use, FIFO topic dedup window and orphaned
 // published messages.
 #include "topic_test_support.h"

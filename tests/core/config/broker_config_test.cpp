@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The broker configuration file (SPEC 8.3, config/broker_config.h): reading
+// The broker configuration file (docs/behaviour.md §8.3, config/broker_config.h): reading
 // with errors that name entity and field, applying as one unit (a refused
 // file changes nothing, a second apply changes nothing), export and the
 // round trip, on real database files and a virtual clock.

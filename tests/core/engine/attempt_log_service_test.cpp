@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// BrokerService's attempt-log calls (issue 13's Deliveries page) on a real
+// BrokerService's attempt-log calls (the window's Deliveries page) on a real
 // engine under the virtual clock over a database file (so reads run on a
 // pool thread through their own connection): a known policy against an
 // endpoint scripted "503 x 3, then 200" logs exactly the planned attempts

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// BrokerMetrics fed by a real engine on a virtual clock (issue 13): what the
+// BrokerMetrics fed by a real engine on a virtual clock: what the
 // service did is what the counters say — sends (single, batch, fan-out),
 // receives, deletes, publishes and HTTP/S deliveries by outcome against a
 // scripted endpoint; the 5/15/60-minute windows drop what fell out of them

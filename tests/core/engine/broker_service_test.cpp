@@ -130,7 +130,7 @@ private slots:
         QCOMPARE(engine().clock().now(), kBenchStart);
     }
 
-    // Issue 11 item 5: a waiting receive whose context (the client's
+    // a waiting receive whose context (the client's
     // connection) is gone is withdrawn: the send that would wake it stays in
     // the queue, never received.
     void longPoll_contextGone_takesNothing()

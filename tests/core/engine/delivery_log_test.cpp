@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The attempt log and the worker's bookkeeping (SPEC 4.4, 4.1, 6): queries by
+// The attempt log and the worker's bookkeeping (docs/behaviour.md §4.4, 4.1, 6): queries by
 // subscription, topic, every subscription, kind, message, time range and
 // limit; each attempt's kind; a confirmation ended by the subscription's
 // confirmation reads final "confirmed"; retention pruning; a pending

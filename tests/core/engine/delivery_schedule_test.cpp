@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The delivery worker executes the schedule (SPEC 3, 4.2, 4.4) over real HTTP
+// The delivery worker executes the schedule (docs/behaviour.md §3, 4.2, 4.4) over real HTTP
 // on loopback with the virtual clock: attempts at exactly the planned times
 // (jitter 0) for each backoff function and both dialects, stopping at the
 // first success; jitter inside its band and reproducible with a seed; the
@@ -195,7 +195,7 @@ private slots:
         QCOMPARE(envelope.at("Message").get<std::string>(), std::string("hello"));
         QCOMPARE(bench.pendingCount(), std::int64_t(0));
 
-        // The API shape of the log (SPEC 4.4).
+        // The API shape of the log (docs/behaviour.md §4.4).
         const nlohmann::json json = nlohmann::json::parse(attempt_log::writeAttemptsJson(log));
         const nlohmann::json &first = json.at("attempts").at(0);
         for (const char *key : {"messageId", "subscriptionArn", "attempt", "phase", "plannedAt", "startedAt",

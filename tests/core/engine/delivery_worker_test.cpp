@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The delivery worker's transport cases and lifecycle (SPEC 4.1–4.5) over
+// The delivery worker's transport cases and lifecycle (docs/behaviour.md §4.1–4.5) over
 // real HTTP on loopback with the virtual clock: a hang times out (short wall
 // timeout) and is retried; a refused connection is retried; the topic policy
 // wins when it disables overrides; the throttle spreads a backlog without

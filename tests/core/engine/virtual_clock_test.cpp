@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Tests of the engine's virtual clock (SPEC 7): nothing fires until an
+// Tests of the engine's virtual clock (docs/behaviour.md §7): nothing fires until an
 // advance; an advance moves the clock to each due time in order, runs what is
 // due there (also what callbacks schedule within the window) and replies only
 // after all of it ran and its store work committed.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Http1RequestParser (issue 11, items 2 and 14): every row is fed in one
+// Http1RequestParser: every row is fed in one
 // piece, byte by byte and in 7-byte pieces, and must give the same result
 // each way: the first request (method, target, body, keep-alive, body over
 // the limit) or the refusal's status. Limits: head 256 bytes, body 16.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Http1Server / Http1ServerConnection on 127.0.0.1 with raw client sockets
-// (issue 11, items 2, 3, 6, 14, 15): answers in request order, keep-alive and
+//: answers in request order, keep-alive and
 // close semantics, half-close, bounded bodies, framing refusals, the
 // connection cap and the idle and header timeouts (made small here; the
 // tests wait for what happens, they never measure how long it took).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// HttpDeliveryClient against the product's own mock endpoints (SPEC 4.7)
+// HttpDeliveryClient against the product's own mock endpoints (docs/behaviour.md §4.7)
 // behind a real Http1Server: a "close" step is recorded ONCE per
 // delivery attempt — the client never re-sends a POST whose connection was
 // closed before the answer (Qt's QNetworkAccessManager did: two records);

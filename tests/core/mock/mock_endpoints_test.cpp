@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// MockEndpoints (SPEC 4.7) behind a real Http1Server on 127.0.0.1,
+// MockEndpoints (docs/behaviour.md §4.7) behind a real Http1Server on 127.0.0.1,
 // driven by QNetworkAccessManager: statuses in script order, close, hang,
 // what is recorded (and how much), and the registry's refusals.
 #include "broker/clock.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// parseMockScript (SPEC 4.7): the step grammar, repeat counts, "then" and
+// parseMockScript (docs/behaviour.md §4.7): the step grammar, repeat counts, "then" and
 // "always", durations, and errors that name their position.
 #include "mock/mock_script.h"
 #include "support/test_main.h"
@@ -90,7 +90,7 @@ private slots:
         QTest::newRow("fractional status") << "200.5" << "expected a status code from 100 to 599 at character 1";
         QTest::newRow("missing count") << "503 x, 200" << "expected a repeat count (a whole number from 1 to 1000000) after \"x\" at character 6";
         QTest::newRow("zero count") << "503 × 0" << "expected a repeat count (a whole number from 1 to 1000000) after \"x\" at character 7";
-        QTest::newRow("count past 10^6 (issue 11, item 16)") << "503 x 1000001" << "expected a repeat count (a whole number from 1 to 1000000) after \"x\" at character 7";
+        QTest::newRow("count past 10^6") << "503 x 1000001" << "expected a repeat count (a whole number from 1 to 1000000) after \"x\" at character 7";
         QTest::newRow("count 2^63") << "503 x 9223372036854775808" << "expected a repeat count (a whole number from 1 to 1000000) after \"x\" at character 7";
         QTest::newRow("huge delay") << "delay 99999999999999999999 s then 200" << "expected a duration above 0 and at most 1 hour at character 7";
         QTest::newRow("huge count") << "503 x 99999999999999999999999" << "expected a repeat count (a whole number from 1 to 1000000) after \"x\" at character 7";

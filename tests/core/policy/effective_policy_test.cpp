@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of the effective policy (SPEC 2.3): which level's section
+// Unit tests of the effective policy (docs/behaviour.md §2.3): which level's section
 // governs deliveries to a subscription, and where each value came from.
 
 #include "policy/effective_policy.h"
@@ -29,8 +29,8 @@ using namespace testing;
 const RetryPolicy kSubscriptionRetry = retryOf(4, 1, 0, 0, 2, 10, BackoffFunction::Arithmetic);
 const RetryPolicy kTopicRetry = retryOf(6, 0, 1, 1, 3, 30, BackoffFunction::Geometric);
 const RetryPolicy kZaqarSubscriptionRetry = retryOf(21, 3, 3, 3, 5, 60, BackoffFunction::Linear);
-const RetryPolicy kZaqarQueueRetry = retryOf(15, 3, 3, 3, 5, 30, BackoffFunction::Linear); // SPEC 2.2 defaults
-const RetryPolicy kAwsManagedRetry = retryOf(100015, 3, 2, 100000, 1, 20, BackoffFunction::Exponential); // SPEC 3.4
+const RetryPolicy kZaqarQueueRetry = retryOf(15, 3, 3, 3, 5, 30, BackoffFunction::Linear); // docs/behaviour.md §2.2 defaults
+const RetryPolicy kAwsManagedRetry = retryOf(100015, 3, 2, 100000, 1, 20, BackoffFunction::Exponential); // docs/behaviour.md §3.4
 
 constexpr int kNoLimit = -1;
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of jitter (SPEC 3.5): a non-zero planned delay d is executed as a
+// Unit tests of jitter (docs/behaviour.md §3.5): a non-zero planned delay d is executed as a
 // uniform draw from [d(1-J), d(1+J)] at millisecond resolution; zero stays
 // zero; a seed makes the sequence reproducible. Every test uses a fixed seed,
 // so the outcome never depends on chance or on time.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of the three JSON forms (SPEC 2.2): detection, reading, writing,
+// Unit tests of the three JSON forms (docs/behaviour.md §2.2): detection, reading, writing,
 // round trips, conversions between forms and field paths.
 
 #include "policy/policy_json.h"
@@ -272,14 +272,14 @@ void PolicyJsonTest::readPolicy_subscriptionDocument_mapsEveryField()
 
 void PolicyJsonTest::readPolicy_missingFields_takeSpecDefaults()
 {
-    // SPEC 2.1 defaults: 3 retries, 0/0/0, 20 s, 20 s, linear.
+    // docs/behaviour.md §2.1 defaults: 3 retries, 0/0/0, 20 s, 20 s, linear.
     const PolicyReadResult partial = readPolicy(parse(R"({"healthyRetryPolicy": {"numRetries": 5}})"));
     QVERIFY(partial.policy.has_value() && partial.policy->retry.has_value());
     QVERIFY(*partial.policy->retry == retryOf(5, 0, 0, 0, 20, 20, BackoffFunction::Linear));
 
     const PolicyReadResult empty = readPolicy(json::object());
     QVERIFY(empty.policy.has_value());
-    QVERIFY(!empty.policy->retry.has_value()); // presence matters (SPEC 2.3)
+    QVERIFY(!empty.policy->retry.has_value()); // presence matters (docs/behaviour.md §2.3)
     QVERIFY(!empty.policy->hasThrottleSection);
     QVERIFY(!empty.policy->hasRequestSection);
     QVERIFY(!empty.policy->maxReceivesPerSecond.has_value());
@@ -319,7 +319,7 @@ void PolicyJsonTest::readPolicy_topicDocument_mapsEveryField()
 
 void PolicyJsonTest::readPolicy_zaqarEmptyObject_givesZaqarDefaults()
 {
-    // SPEC 2.2: every key optional, an empty object means the defaults
+    // docs/behaviour.md §2.2: every key optional, an empty object means the defaults
     // 3 / 3 / 5 / 30 / 3 / linear / false; backoff 5..30 by 5 = 6, total 15.
     const RetryPolicy expected = retryOf(15, 3, 3, 3, 5, 30, BackoffFunction::Linear);
     QVERIFY(zaqarDefaultRetryPolicy() == expected);
@@ -473,7 +473,7 @@ void PolicyJsonTest::convertPolicy_snsToZaqar_representable_keepsSchedule()
     const PolicyConversion converted = convertPolicy(sns, PolicyForm::Zaqar);
     QVERIFY2(converted.policy.has_value(), qPrintable(qs(converted.refusal)));
     QVERIFY(converted.refusal.empty());
-    QVERIFY(!converted.note.empty()); // failure classification differs (SPEC 4.2)
+    QVERIFY(!converted.note.empty()); // failure classification differs (docs/behaviour.md §4.2)
     const DeliveryPolicy &zaqar = *converted.policy;
     QCOMPARE(zaqar.form, PolicyForm::Zaqar);
     QCOMPARE(zaqar.dialect, Dialect::Zaqar);
@@ -559,7 +559,7 @@ void PolicyJsonTest::convertPolicy_zaqarToSubscription_keepsSchedule()
 
         const PolicyConversion converted = convertPolicy(zaqar, PolicyForm::SnsSubscription);
         QVERIFY2(converted.policy.has_value(), qPrintable(qs(converted.refusal)));
-        QVERIFY(!converted.note.empty()); // failure classification differs (SPEC 4.2)
+        QVERIFY(!converted.note.empty()); // failure classification differs (docs/behaviour.md §4.2)
         QCOMPARE(converted.policy->form, PolicyForm::SnsSubscription);
         QCOMPARE(converted.policy->dialect, Dialect::Sns);
         QVERIFY(converted.policy->retry.has_value());

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of the five named policies (SPEC 3.4). Expected phases, delays
-// and spans are computed by hand from the SPEC 3.2 formulas and checked
-// against the SPEC table's approximations.
+// Unit tests of the five named policies (docs/behaviour.md §3.4). Expected phases, delays
+// and spans are computed by hand from the docs/behaviour.md §3.2 formulas and checked
+// against the table of docs/behaviour.md's approximations.
 
 #include "policy/policy_presets.h"
 #include "policy/policy_validation.h"
@@ -71,7 +71,7 @@ void PolicyPresetsTest::presets_specTable_matchesEveryPhase_data()
     QTest::addColumn<qint64>("retries");
     QTest::addColumn<qint64>("span");
 
-    // Backoff delays from the SPEC 3.2 formulas, rounded half away from zero:
+    // Backoff delays from the docs/behaviour.md §3.2 formulas, rounded half away from zero:
     //  exponential 1..60 n=10: a = 59/(e^9-1); exponential 1..20: a = 19/(e^9-1);
     //  exponential 10..600: a = 590/(e^9-1); Zaqar linear 5..30 step 5.
     // Spans: 0 + 0 + 60 + 0 = 60; 0 + 2 + 103 + 2100 = 2205;
@@ -158,8 +158,8 @@ void PolicyPresetsTest::presets_specTable_spanMatchesApproximation_data()
 {
     QTest::addColumn<QString>("name");
     QTest::addColumn<double>("unitSeconds");
-    QTest::addColumn<double>("approx");     // the SPEC 3.4 "span" column
-    QTest::addColumn<double>("precision");  // the last digit the SPEC gives
+    QTest::addColumn<double>("approx");     // the docs/behaviour.md §3.4 "span" column
+    QTest::addColumn<double>("precision");  // the last digit docs/behaviour.md gives
 
     QTest::newRow("sns-default 60 s") << "sns-default" << 1.0 << 60.0 << 1.0;
     QTest::newRow("sns-example ~37 min") << "sns-example" << 60.0 << 37.0 << 1.0;
@@ -181,7 +181,7 @@ void PolicyPresetsTest::presets_specTable_spanMatchesApproximation()
     const RetrySchedule schedule = planSchedule(preset.policy.retryOrDefault(), preset.policy.dialect);
     const double span = double(schedule.totalDelaySeconds()) / unitSeconds;
     QVERIFY2(std::abs(span - approx) <= precision / 2,
-             qPrintable(QStringLiteral("%1: %2 units vs SPEC %3").arg(name).arg(span).arg(approx)));
+             qPrintable(QStringLiteral("%1: %2 units vs behaviour.md %3").arg(name).arg(span).arg(approx)));
 }
 
 void PolicyPresetsTest::presets_order_isSpecOrder()
@@ -208,7 +208,7 @@ void PolicyPresetsTest::policyPresetNameList_listsEveryPreset()
 
 void PolicyPresetsTest::snsExample_backoffDelays_areDocumented()
 {
-    // SPEC 3.6 lists them literally.
+    // docs/behaviour.md §3.6 lists them literally.
     QCOMPARE(toList(backoffDelays(BackoffFunction::Exponential, 10, 1, 60)), (QList<int>{1, 1, 1, 1, 1, 2, 4, 9, 23, 60}));
     bool found = false;
     const PolicyPreset preset = presetOrFail("sns-example", found);

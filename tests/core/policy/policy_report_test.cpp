@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of what `policy explain` and `policy diff` report (SPEC 3.6,
+// Unit tests of what `policy explain` and `policy diff` report (docs/behaviour.md §3.6,
 // 8.1): the explanation JSON, the one-line summary, durations, and diffs.
 
 #include "policy/policy_presets.h"
@@ -26,7 +26,7 @@ QString qs(const std::string &text) { return QString::fromStdString(text); }
 
 // Empty if every key of `expected` is in `actual` with the same value
 // (recursively; arrays must have the same length). Extra keys are allowed
-// (SPEC 3.6).
+// (docs/behaviour.md §3.6).
 QString subsetMismatch(const json &actual, const json &expected, const QString &path = QStringLiteral("$"))
 {
     if (expected.is_object()) {
@@ -61,7 +61,7 @@ const char *kSnsExampleDocument = R"({"healthyRetryPolicy": {"minDelayTarget": 1
     "numRetries": 50, "numNoDelayRetries": 3, "numMinDelayRetries": 2, "numMaxDelayRetries": 35,
     "backoffFunction": "exponential"}, "throttlePolicy": {"maxReceivesPerSecond": 10}})";
 
-// SPEC 3.6, literally.
+// docs/behaviour.md §3.6, literally.
 const char *kSnsExampleExplanation = R"({
   "dialect": "sns",
   "valid": true,
@@ -116,7 +116,7 @@ void PolicyReportTest::explanationJson_snsExample_isSpecShape_data()
     QTest::addColumn<QString>("document");
     QTest::newRow("subscription form") << QString::fromLatin1(kSnsExampleDocument);
     // A topic-form file is explained as the effective policy of an HTTP
-    // subscription with none of its own (SPEC 8.1).
+    // subscription with none of its own (docs/behaviour.md §8.1).
     QTest::newRow("topic form") << R"({"http": {"defaultHealthyRetryPolicy": {"minDelayTarget": 1,
         "maxDelayTarget": 60, "numRetries": 50, "numNoDelayRetries": 3, "numMinDelayRetries": 2,
         "numMaxDelayRetries": 35, "backoffFunction": "exponential"}}})";
@@ -149,7 +149,7 @@ void PolicyReportTest::explanationJson_presetModel_isSpecShape()
 
 void PolicyReportTest::explanationJson_zaqarDocument_usesZaqarDialect()
 {
-    // SPEC 2.2 defaults scheduled the Zaqar way (SPEC 3.3): 15 retries, 210 s.
+    // docs/behaviour.md §2.2 defaults scheduled the Zaqar way (docs/behaviour.md §3.3): 15 retries, 210 s.
     const PolicyExplanation explanation = explainPolicy(parse(R"({"_retry_policy": {}})"), "-", httpContext());
     const json expected = json::parse(R"({
       "dialect": "zaqar", "valid": true, "errors": [], "warnings": [],
@@ -166,7 +166,7 @@ void PolicyReportTest::explanationJson_zaqarDocument_usesZaqarDialect()
 
 void PolicyReportTest::explanationJson_managedPreset_isValidForHttp()
 {
-    // sns-aws-managed: exempt from the 0–100 and 3600 s rules (SPEC 3.4).
+    // sns-aws-managed: exempt from the 0–100 and 3600 s rules (docs/behaviour.md §3.4).
     const std::optional<PolicyPreset> preset = findPolicyPreset("sns-aws-managed");
     QVERIFY(preset.has_value());
     const PolicyExplanation explanation = explainPolicy(preset->policy, "preset sns-aws-managed", httpContext());
@@ -245,7 +245,7 @@ void PolicyReportTest::scheduleSummary_policy_isAttemptsAndSpan_data()
 {
     QTest::addColumn<QString>("preset");
     QTest::addColumn<QString>("summary");
-    QTest::newRow("sns-example") << "sns-example" << "51 attempts over 36 min 45 s";        // SPEC 8.4
+    QTest::newRow("sns-example") << "sns-example" << "51 attempts over 36 min 45 s";        // docs/behaviour.md §8.4
     QTest::newRow("sns-default") << "sns-default" << "4 attempts over 1 min";               // 3 x 20 s
     QTest::newRow("zaqar-default") << "zaqar-default" << "16 attempts over 3 min 30 s";     // 210 s
     QTest::newRow("sns-customer-managed") << "sns-customer-managed" << "51 attempts over 6 h 37 min 32 s"; // 23 852 s

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of policy validation (SPEC 2.1 and 4.3) through
+// Unit tests of policy validation (docs/behaviour.md §2.1 and 4.3) through
 // checkPolicyDocument() and validatePolicy().
 //
 // Each row gives a document and the issues it must produce. An expected issue
@@ -334,7 +334,7 @@ void PolicyValidationTest::checkPolicyDocument_specRules_reportsExactly_data()
         << R"({"guaranteed": true})" << http << false << QStringList{"guaranteed :: false"}
         << QStringList{"?guaranteed"};
 
-    // --- headerContentType (SPEC 4.3) ----------------------------------------
+    // --- headerContentType (docs/behaviour.md §4.3) ----------------------------------------
     const auto request = [](const char *type) {
         return QStringLiteral(R"({"requestPolicy": {"headerContentType": "%1"}})").arg(QLatin1String(type));
     };

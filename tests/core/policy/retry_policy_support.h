@@ -22,7 +22,7 @@ inline RetryPolicy retryOf(int numRetries, int noDelay, int minRetries, int maxR
     return r;
 }
 
-// The RetryPolicy of preset sns-example (SPEC 3.4), written out by hand.
+// The RetryPolicy of preset sns-example (docs/behaviour.md §3.4), written out by hand.
 inline RetryPolicy snsExampleRetry() { return retryOf(50, 3, 2, 35, 1, 60, BackoffFunction::Exponential); }
 
 } // namespace relaydesk::testing

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of the schedule (SPEC 3.1–3.3): backoff curves, the Zaqar step
+// Unit tests of the schedule (docs/behaviour.md §3.1–3.3): backoff curves, the Zaqar step
 // rule, planSchedule() and the RetrySchedule queries. Every expectation comes
-// from the SPEC tables and worked examples, never from the implementation.
+// from the tables of docs/behaviour.md and worked examples, never from the implementation.
 
 #include "policy/retry_schedule.h"
 
@@ -78,7 +78,7 @@ private slots:
 };
 
 // ---------------------------------------------------------------------------
-// SPEC 3.2 worked example: n = 10, min = 5, max = 260.
+// docs/behaviour.md §3.2 worked example: n = 10, min = 5, max = 260.
 
 void RetryScheduleTest::backoffDelays_specWorkedExample_matchesTable_data()
 {
@@ -102,7 +102,7 @@ void RetryScheduleTest::backoffDelays_specWorkedExample_matchesTable()
     QFETCH(QList<int>, delays);
     QFETCH(int, sum);
 
-    QCOMPARE(std::accumulate(delays.begin(), delays.end(), 0), sum); // the SPEC table is self-consistent
+    QCOMPARE(std::accumulate(delays.begin(), delays.end(), 0), sum); // the table of docs/behaviour.md is self-consistent
 
     const std::vector<int> actual = backoffDelays(function, 10, 5, 260);
     QCOMPARE(toList(actual), delays);
@@ -131,7 +131,7 @@ void RetryScheduleTest::backoffFormula_specWorkedExample_roundsToTable()
 }
 
 // ---------------------------------------------------------------------------
-// SPEC 3.2 invariants for every n <= 100 over a grid of valid spans.
+// docs/behaviour.md §3.2 invariants for every n <= 100 over a grid of valid spans.
 
 void RetryScheduleTest::backoffDelays_everyValidSpan_holdsInvariants_data()
 {
@@ -309,7 +309,7 @@ void RetryScheduleTest::backoffFormula_geometricAboveArithmetic_capNeeded()
 }
 
 // ---------------------------------------------------------------------------
-// SPEC 3.3 Zaqar dialect.
+// docs/behaviour.md §3.3 Zaqar dialect.
 
 void RetryScheduleTest::zaqarBackoffRetries_stepRule_data()
 {
@@ -398,7 +398,7 @@ void RetryScheduleTest::planSchedule_zaqarBlueprintExample_matchesEveryPhase()
 
 void RetryScheduleTest::planSchedule_zaqarDefaults_stepsByFive()
 {
-    // SPEC 2.2 defaults 3/3/5/30/3/linear: backoff 5..30 by 5 = 6 retries.
+    // docs/behaviour.md §2.2 defaults 3/3/5/30/3/linear: backoff 5..30 by 5 = 6 retries.
     const RetrySchedule schedule = planSchedule(zaqarDefaultRetryPolicy(), Dialect::Zaqar);
     QCOMPARE(schedule.phase(RetryPhase::Immediate).retries, int64_t(3));
     QCOMPARE(schedule.phase(RetryPhase::PreBackoff).retries, int64_t(3));
@@ -412,7 +412,7 @@ void RetryScheduleTest::planSchedule_zaqarDefaults_stepsByFive()
 
 void RetryScheduleTest::planSchedule_zaqarOtherFunction_usesSameCount()
 {
-    // "the other three names apply the 3.2 curves to the same n" (SPEC 3.3).
+    // "the other three names apply the 3.2 curves to the same n" (docs/behaviour.md §3.3).
     RetryPolicy policy;
     policy.numNoDelayRetries = 0;
     policy.numMinDelayRetries = 0;
@@ -435,7 +435,7 @@ void RetryScheduleTest::planSchedule_zaqarOtherFunction_usesSameCount()
 void RetryScheduleTest::planSchedule_zaqarSpansOfWholeSteps_holdInvariants()
 {
     // When max - min is a multiple of 5 the step rule reaches max exactly, and
-    // the 5 s staircase is the SPEC 3.2 linear curve, so the SPEC 3.2
+    // the 5 s staircase is the docs/behaviour.md §3.2 linear curve, so the docs/behaviour.md §3.2
     // invariants hold in the Zaqar dialect too.
     for (int min : {1, 5, 10, 33}) {
         for (int steps : {0, 1, 2, 5, 11, 19}) {
@@ -468,7 +468,7 @@ void RetryScheduleTest::planSchedule_zaqarSpansOfWholeSteps_holdInvariants()
 }
 
 // ---------------------------------------------------------------------------
-// SNS planning and the RetrySchedule queries on sns-example (SPEC 3.4).
+// SNS planning and the RetrySchedule queries on sns-example (docs/behaviour.md §3.4).
 
 void RetryScheduleTest::planSchedule_snsExample_hasFourPhases()
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of CommitQueue (group commit, SPEC 9): concurrent units share a
+// Unit tests of CommitQueue (group commit, docs/behaviour.md §9): concurrent units share a
 // transaction, each is answered only after its commit, a failing unit is
 // rolled back alone, and disk-full / commit failures lose nothing already
 // acknowledged. Deterministic: gates (promises) instead of sleeps or timings.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of Database (SPEC 9): the pragmas a read-write open sets, the
+// Unit tests of Database (docs/behaviour.md §9): the pragmas a read-write open sets, the
 // refusals (in use, foreign, damaged), and read-only browse connections.
 // Real files in a QTemporaryDir; no sleeps.
 
@@ -89,7 +89,7 @@ private slots:
         QCOMPARE(int(header.at(19)), 2);
     }
 
-    // Issue 11, item 7: the database holds message bodies and the signing
+    // the database holds message bodies and the signing
     // key; every file of it is 0600 whatever the umask, and an older 0644
     // file is tightened by the next read-write open.
     void open_anyUmask_filesOwnerOnly_data()

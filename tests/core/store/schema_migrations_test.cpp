@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of schema versioning (SPEC 9): migrations run once, in order,
+// Unit tests of schema versioning (docs/behaviour.md §9): migrations run once, in order,
 // each in a transaction; a newer schema is refused; and the broker's first
 // schema has its tables, cascades and due-time indexes.
 
