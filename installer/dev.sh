@@ -25,7 +25,7 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 # Everything the build, the app and the tests need from Debian 12 (prove a change with check-fresh).
 PACKAGES=(
   # build
-  cmake ninja-build g++ pkg-config ccache
+  cmake ninja-build g++ pkg-config ccache mold
   qt6-base-dev qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   nlohmann-json3-dev libsqlite3-dev libssl-dev
   # the window, and its screenshot test under a virtual X display
@@ -65,20 +65,41 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-# configure_and_build DIR [cmake options...]: configures once, then rebuilds incrementally.
-# ccache, with paths taken relative to the checkout, lets the headless build
-# reuse the objects the full build just compiled (same sources, same flags).
+# configure DIR [cmake options...]: configures once (again after a configure
+# that failed half-way). The development builds keep assertions (-O2 -g
+# without -DNDEBUG), so every test runs the product's asserts; the package
+# (build_package) is built without them. ccache, with paths taken relative to
+# the checkout, lets the headless build and other checkouts of the project
+# reuse the objects already compiled (same sources, same flags); the
+# sloppiness lets it serve units built with a precompiled header.
 export CCACHE_BASEDIR="$ROOT" CCACHE_NOHASHDIR=true
-configure_and_build() {
+export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
+configure() {
   local dir=$1; shift
   local werror=OFF launcher=()
   [ "${CI:-}" = "true" ] && werror=ON
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  if [ ! -f "$dir/build.ninja" ]; then   # also after a configure that failed half-way
-    cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRELAYDESK_WERROR=$werror "${launcher[@]}" "$@"
+  if [ ! -f "$dir/build.ninja" ]; then
+    cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g" \
+      -DRELAYDESK_WERROR=$werror "${launcher[@]}" "$@"
   fi
-  cmake --build "$dir" -j "$JOBS"
+}
+
+# build DIR [targets...]: builds the targets (everything when none is named).
+build() {
+  local dir=$1; shift
+  local targets=()
+  [ $# -gt 0 ] && targets=(--target "$@")
+  cmake --build "$dir" -j "$JOBS" "${targets[@]}"
+}
+
+# run_tests DIR: every test of DIR through CTest. Most tests wait on processes,
+# sockets and the disk rather than computing, so CTest runs twice as many at
+# once as there are cores.
+run_tests() {
+  local dir=$1
   install_node_modules "$dir/tests/e2e/js"
+  ctest --test-dir "$dir" --output-on-failure -j "$((JOBS * 2))"
 }
 
 # install_node_modules DIR: the AWS SDK for JavaScript of the e2e tests, exactly as
@@ -174,9 +195,10 @@ has_display() {
 command=${1:-}
 [ $# -gt 0 ] && shift
 case "$command" in
-  run)
+  run)   # builds only the program and its data, not the tests
     install_missing
-    configure_and_build "$BUILD_DIR"
+    configure "$BUILD_DIR"
+    build "$BUILD_DIR" relaydesk
     app="$BUILD_DIR/app/relaydesk"
     if [ $# -gt 0 ] || has_display; then
       exec "$app" "$@"
@@ -187,15 +209,19 @@ case "$command" in
     ;;
   test)
     install_missing
-    configure_and_build "$BUILD_DIR"
-    ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"
-    # The engine must build and pass without any GUI module (RELAYDESK_GUI=OFF).
-    configure_and_build "$HEADLESS_BUILD_DIR" -DRELAYDESK_GUI=OFF
-    ctest --test-dir "$HEADLESS_BUILD_DIR" --output-on-failure -j "$JOBS"
+    configure "$BUILD_DIR"
+    build "$BUILD_DIR"
+    run_tests "$BUILD_DIR"
+    # Everything but ui/ builds without any GUI module (RELAYDESK_GUI=OFF); there the
+    # tests whose program differs run: the command line and the real clients.
+    configure "$HEADLESS_BUILD_DIR" -DRELAYDESK_GUI=OFF
+    build "$HEADLESS_BUILD_DIR"
+    run_tests "$HEADLESS_BUILD_DIR"
     ;;
   build)
     install_missing
-    configure_and_build "$BUILD_DIR"
+    configure "$BUILD_DIR"
+    build "$BUILD_DIR"
     ;;
   package)
     install_missing
