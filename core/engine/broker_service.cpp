@@ -142,6 +142,8 @@ struct Poll {
     QPointer<QObject> target;
     bool hasContext = false;
     BrokerService::Reply<ReceiveResult> reply;
+    WaiterId waiter = 0;                   // broker thread: set while it waits
+    QMetaObject::Connection contextGone;   // the context's destroyed() → withdraw()
 
     // The reply context is gone (the client's connection closed): the receive
     // is withdrawn and takes nothing more.
@@ -149,6 +151,7 @@ struct Poll {
 
     void finish(Result<ReceiveResult> result)
     {
+        QObject::disconnect(contextGone);
         auto shared = std::make_shared<Result<ReceiveResult>>(std::move(result));
         deliver(target, hasContext, [reply = reply, shared] { reply(std::move(*shared)); });
     }
@@ -201,7 +204,7 @@ void retryReceive(const StatePtr &state, const std::shared_ptr<Poll> &poll, Wait
 void startWaiting(const StatePtr &state, const std::shared_ptr<Poll> &poll, const ReceiveResult &first)
 {
     const ClockTime deadline = *poll->started + std::chrono::seconds(*poll->request.waitTimeSeconds);
-    state->engine.waiters().waitAsync(
+    poll->waiter = state->engine.waiters().waitAsync(
         waitKey(poll->queueName), deadline,
         [state, poll](WaiterRegistry::Finished finished) { retryReceive(state, poll, std::move(finished)); },
         [poll](WaitOutcome outcome) {
@@ -218,6 +221,26 @@ void startWaiting(const StatePtr &state, const std::shared_ptr<Poll> &poll, cons
             }
         },
         first.nextVisibleAt);
+}
+
+// Any thread: when the receive's context goes (the client disconnected), a
+// receive that waits ends at once, without an answer, and no longer counts
+// as waiting (docs/behaviour.md §5.1). One that has not started waiting yet
+// sees the context gone at its next step.
+void withdrawWhenContextGoes(const StatePtr &state, const std::shared_ptr<Poll> &poll, QObject *context)
+{
+    const std::weak_ptr<BrokerService::State> weakState = state;
+    const std::weak_ptr<Poll> weakPoll = poll;
+    poll->contextGone = QObject::connect(context, &QObject::destroyed, [weakState, weakPoll] {
+        if (const StatePtr alive = weakState.lock()) {
+            alive->engine.post([weakState, weakPoll] {
+                const StatePtr stillAlive = weakState.lock();
+                const std::shared_ptr<Poll> gone = weakPoll.lock();
+                if (stillAlive && gone && gone->waiter != 0)
+                    stillAlive->engine.waiters().cancel(gone->waiter); // its reply goes nowhere
+            });
+        }
+    });
 }
 
 } // namespace
@@ -309,6 +332,8 @@ void BrokerService::receiveMessage(std::string queueName, ReceiveRequest request
     poll->hasContext = context != nullptr;
     poll->reply = std::move(reply);
     StatePtr state = m_state;
+    if (context)
+        withdrawWhenContextGoes(state, poll, context);
     run<ReceiveResult>(state, receiveBody(poll), nullptr, [state, poll](Result<ReceiveResult> result) {
         const int wait = poll->request.waitTimeSeconds.value_or(0);
         if (!result || !result->messages.empty() || wait <= 0 || state->stopped || poll->withdrawn()) {
@@ -317,6 +342,19 @@ void BrokerService::receiveMessage(std::string queueName, ReceiveRequest request
         }
         startWaiting(state, poll, *result);
     });
+}
+
+void BrokerService::waitingReceives(std::string queueName, QObject *context, Reply<std::size_t> reply)
+{
+    run<std::size_t>(
+        m_state,
+        [queueName = std::move(queueName)](UnitContext &unit, State &state,
+                                           std::vector<std::string> &) -> Result<std::size_t> {
+            if (auto url = QueueCatalog(unit.database(), state.identity).queueUrl(queueName); !url)
+                return url.error();
+            return state.engine.waiters().waitingCount(waitKey(queueName)); // the unit runs on the broker thread
+        },
+        context, std::move(reply));
 }
 
 void BrokerService::deleteMessage(std::string queueName, std::string receiptHandle, QObject *context,

@@ -108,6 +108,9 @@ public:
     // is withdrawn: no attempt after that takes a message.
     void receiveMessage(std::string queueName, ReceiveRequest request, QObject *context,
                         Reply<ReceiveResult> reply);
+    // How many receives wait on the queue now (long polls that found nothing;
+    // a withdrawn one no longer counts). QueueDoesNotExist for an unknown queue.
+    void waitingReceives(std::string queueName, QObject *context, Reply<std::size_t> reply);
     // Reports CountsChanged (queue).
     void deleteMessage(std::string queueName, std::string receiptHandle, QObject *context, Reply<void> reply);
     // --- Queues (broker_service_queues.cpp); QueueCatalog rules. ---

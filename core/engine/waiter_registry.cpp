@@ -63,6 +63,14 @@ std::size_t WaiterRegistry::notify(const std::string &key)
     return started;
 }
 
+std::size_t WaiterRegistry::waitingCount(const std::string &key) const
+{
+    std::size_t count = 0;
+    for (const auto &entry : m_waiters)
+        count += entry.second.key == key ? 1 : 0;
+    return count;
+}
+
 bool WaiterRegistry::retryWaiter(WaiterId id)
 {
     auto found = m_waiters.find(id);

@@ -64,6 +64,8 @@ public:
     void cancelAll();
 
     std::size_t waitingCount() const { return m_waiters.size(); }
+    // The waiters under `key` (one with an attempt in flight included).
+    std::size_t waitingCount(const std::string &key) const;
 
 private:
     struct Waiter {

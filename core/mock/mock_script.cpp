@@ -156,8 +156,8 @@ private:
     {
         const Token &token = peek();
         std::uint64_t status = 0;
-        if (!readInteger(token, status) || status < 100 || status > 599)
-            return failAt(token, "expected a status code from 100 to 599");
+        if (!readInteger(token, status) || status < 100 || status > 999) // any three digits (RFC 9110 §15)
+            return failAt(token, "expected a status code from 100 to 999");
         advance();
         return static_cast<int>(status);
     }

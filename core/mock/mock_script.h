@@ -21,7 +21,7 @@ enum class MockAction {
 // One step of a script, taken by `count` requests in a row.
 struct MockStep {
     MockAction action = MockAction::Respond;
-    int status = 200;                      // Respond only: 100–599
+    int status = 200;                      // Respond only: 100–999
     std::chrono::milliseconds delay{0};    // Respond: wait before answering; Hang: how long
     std::uint64_t count = 1;               // ≥ 1
 
@@ -38,7 +38,7 @@ struct MockStep {
 //   script   := step { sep step } [ "always" ]
 //   sep      := "," [ "then" ] | "then"
 //   step     := action [ times ]
-//   action   := STATUS                         answer STATUS (100–599)
+//   action   := STATUS                         answer STATUS (100–999)
 //             | "hang" DURATION                never answer; close after DURATION
 //             | "delay" DURATION ["then"] STATUS
 //                                              answer STATUS after DURATION

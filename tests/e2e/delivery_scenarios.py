@@ -244,14 +244,23 @@ class DeliveryScenarios(unittest.TestCase):
         self.assertEqual(self.server.api("DELETE", "/mocks/hook")[0], 200)
         self.assertEqual(self.server.api("GET", "/mocks")[1], {"mocks": []})
 
-    def test_alwaysFailing_withRedrivePolicy_deadLetterQueueHoldsEnvelope(self):
+    def always_failing_with_dead_letter_queue(self, attributes=None):
+        """A topic "doomed" whose subscription (POLICY, auto-confirmed) is the
+        mock "down" answering 503 always, with the dead-letter queue
+        "hook-dlq"; the subscription's other `attributes` as given.
+        Returns (topic ARN, subscription ARN, DLQ URL)."""
         self.start("--auto-confirm")
         self.server.api("PUT", "/mocks/down", {"script": "503 always"})
         dlq_url = self.sqs.create_queue(QueueName="hook-dlq")["QueueUrl"]
         dlq_arn = self.sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
         topic = self.sns.create_topic(Name="doomed")["TopicArn"]
         arn = self.subscribe_with_policy(topic, self.server.endpoint + "/_mock/down",
-                                         {"RedrivePolicy": json.dumps({"deadLetterTargetArn": dlq_arn})})
+                                         {"RedrivePolicy": json.dumps({"deadLetterTargetArn": dlq_arn}),
+                                          **(attributes or {})})
+        return topic, arn, dlq_url
+
+    def test_alwaysFailing_withRedrivePolicy_deadLetterQueueHoldsEnvelope(self):
+        topic, arn, dlq_url = self.always_failing_with_dead_letter_queue()
         message_id = self.sns.publish(TopicArn=topic, Message="lost?")["MessageId"]
         self.server.advance(0)
         self.server.advance(60)
@@ -263,6 +272,57 @@ class DeliveryScenarios(unittest.TestCase):
         envelope = json.loads(messages[0]["Body"])
         self.assertEqual((envelope["Type"], envelope["MessageId"], envelope["Message"]),
                          ("Notification", message_id, "lost?"))
+
+    def test_rawDelivery_retriesRunOut_deadLetterIsTheBareMessageWithItsAttributes(self):
+        # docs/behaviour.md §4.2: raw: the bare message, with the original attributes as queue message attributes.
+        topic, arn, dlq_url = self.always_failing_with_dead_letter_queue({"RawMessageDelivery": "true"})
+        attributes = {"colour": {"DataType": "String", "StringValue": "blue"},
+                      "count": {"DataType": "Number", "StringValue": "42"},
+                      "blob": {"DataType": "Binary", "BinaryValue": b"\x00\x01\xfe"}}
+        message_id = self.sns.publish(TopicArn=topic, Message="bare body", MessageAttributes=attributes)["MessageId"]
+        self.server.advance(0)
+        self.server.advance(60)
+        attempts = self.notification_attempts(arn, message_id)
+        self.assertEqual([a["httpStatus"] for a in attempts], [503] * 5)   # every attempt of POLICY: retries ran out
+        self.assertEqual(attempts[-1]["final"], "deadLettered")
+        messages = self.sqs.receive_message(QueueUrl=dlq_url, MaxNumberOfMessages=10, MessageAttributeNames=["All"],
+                                            AttributeNames=["All"]).get("Messages", [])
+        self.assertEqual(len(messages), 1)
+        self.assertEqual(messages[0]["Body"], "bare body")
+        self.assertEqual(messages[0]["MessageAttributes"], {
+            "colour": {"DataType": "String", "StringValue": "blue"},
+            "count": {"DataType": "Number", "StringValue": "42"},
+            "blob": {"DataType": "Binary", "BinaryValue": b"\x00\x01\xfe"}})
+        status, browsed = self.server.api("GET", "/queues/hook-dlq/messages")
+        self.assertEqual(status, 200, browsed)
+        self.assertEqual(browsed["messages"][0]["deadLetterReason"], "DeliveryRetriesExhausted")
+
+    def test_statusBeyond599_retriedUnderZaqar_permanentUnderSns(self):
+        # docs/behaviour.md §4.2: a status outside 200–599 is retryable in the Zaqar dialect, permanent in SNS's.
+        self.start("--auto-confirm")
+        topic = self.sns.create_topic(Name="odd-status")["TopicArn"]
+        policies = {
+            "zaqar": {"_retry_policy": {"retries_with_no_delay": 2, "minimum_delay_retries": 0, "minimum_delay": 5,
+                                        "maximum_delay": 10, "maximum_delay_retries": 0}},
+            "sns": POLICY,
+        }
+        arns = {}
+        for dialect, policy in policies.items():
+            status, mock = self.server.api("PUT", "/mocks/" + dialect, {"script": "600 x 2, then 200"})
+            self.assertEqual(status, 200, mock)
+            arns[dialect] = self.sns.subscribe(TopicArn=topic, Protocol="http", Endpoint=mock["url"],
+                                               ReturnSubscriptionArn=True)["SubscriptionArn"]
+            self.sns.set_subscription_attributes(SubscriptionArn=arns[dialect], AttributeName="DeliveryPolicy",
+                                                 AttributeValue=json.dumps(policy))
+        message_id = self.sns.publish(TopicArn=topic, Message="odd")["MessageId"]
+        self.server.advance(0)   # the first attempt and the immediate retries
+        zaqar = self.notification_attempts(arns["zaqar"], message_id)
+        self.assertEqual([(a["httpStatus"], a["outcome"], a["final"]) for a in zaqar],
+                         [(600, "retryable", None), (600, "retryable", None), (200, "delivered", "delivered")])
+        sns = self.notification_attempts(arns["sns"], message_id)
+        self.assertEqual([(a["httpStatus"], a["outcome"], a["final"]) for a in sns], [(600, "permanent", "discarded")])
+        status, received = self.server.api("GET", "/mocks/zaqar/requests")
+        self.assertEqual([r["answer"]["status"] for r in received["requests"]], [600, 600, 200])
 
     def test_httpsEndpoint_selfSigned_trustedOnlyThroughCaFile(self):
         folder = tempfile.mkdtemp()

@@ -5,6 +5,7 @@ Usage in a test script:
     with RelaydeskServer(binary) as server:
         sqs = server.client("sqs")
         server.advance(30)           # virtual clock: POST /api/v1/clock/advance
+        server.await_waiting_receives("orders", 1)   # a long poll waits on the broker
 The server runs with --port 0 --db :memory: --clock virtual unless told
 otherwise, is stopped with SIGTERM at the end, and must exit with status 0.
 """
@@ -12,6 +13,8 @@ import json
 import os
 import signal
 import subprocess
+import time
+import urllib.parse
 import urllib.request
 
 import boto3
@@ -66,6 +69,21 @@ class RelaydeskServer:
         status, clock = self.api("POST", "/clock/advance", {"seconds": seconds})
         assert status == 200, clock
         return clock
+
+    def waiting_receives(self, queue):
+        """The receives waiting on `queue` now, as the broker counts them
+        (GET /api/v1/queues/NAME `waitingReceives`)."""
+        status, queue_json = self.api("GET", "/queues/" + urllib.parse.quote(queue, safe=""))
+        assert status == 200, queue_json
+        return queue_json["waitingReceives"]
+
+    def await_waiting_receives(self, queue, count, bound_seconds=60):
+        """Returns once `count` receives wait on `queue`: a long poll sent from
+        another thread has reached the broker and waits. The bound only ends a
+        hang, with an AssertionError."""
+        deadline = time.monotonic() + bound_seconds
+        while (waiting := self.waiting_receives(queue)) != count:
+            assert time.monotonic() < deadline, "%s: %d receives waiting, never %d" % (queue, waiting, count)
 
 
 def binary_from_environment():

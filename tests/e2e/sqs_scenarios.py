@@ -230,8 +230,9 @@ class SqsScenarios(unittest.TestCase):
 
         waiter = threading.Thread(target=poll)
         waiter.start()
-        # The virtual clock does not move: only the send can end this wait.
-        self.server.api("GET", "/clock")
+        # The poll waits on the broker (it found nothing) and the virtual clock
+        # does not move: only the send can end this wait.
+        self.server.await_waiting_receives("poll", 1)
         self.sqs.send_message(QueueUrl=url, MessageBody="wake up")
         waiter.join(timeout=60)
         self.assertFalse(waiter.is_alive())
@@ -243,13 +244,13 @@ class SqsScenarios(unittest.TestCase):
         waiter = threading.Thread(target=lambda: result.update(
             reply=self.server.client("sqs").receive_message(QueueUrl=url, WaitTimeSeconds=20)))
         waiter.start()
-        # The receive reaches the server at some point; each advance moves the
-        # clock 20 s past whatever time it started waiting at.
-        for _ in range(100):
-            self.server.advance(20)
-            waiter.join(timeout=0.2)
-            if not waiter.is_alive():
-                break
+        self.server.await_waiting_receives("quiet", 1)
+        # An advance answers once everything due has happened.
+        self.server.advance(19.999)
+        self.assertEqual(self.server.waiting_receives("quiet"), 1)  # not yet
+        self.server.advance(0.001)   # its deadline, 20 s of clock time after it began
+        self.assertEqual(self.server.waiting_receives("quiet"), 0)
+        waiter.join(timeout=60)
         self.assertFalse(waiter.is_alive())
         self.assertNotIn("Messages", result["reply"])
 

@@ -108,6 +108,7 @@ class TransportScenarios(unittest.TestCase):
         url = self.server.client("sqs").create_queue(QueueName="waited")["QueueUrl"]
         connection = self.connect()
         connection.send(json_request(RECEIVE_TARGET, {"QueueUrl": url, "WaitTimeSeconds": 20}) + api_request("GET", "/clock"))
+        self.server.await_waiting_receives("waited", 1)   # the receive waits, the /clock behind it is owed
         self.call(api_request("POST", "/queues/waited/messages", {"body": "wakes the poll"}))
         answers = connection.read_answers(2)
         self.assertIn(b"wakes the poll", answers[0][2])   # the receive first, as asked
@@ -186,9 +187,9 @@ class TransportScenarios(unittest.TestCase):
             "RedrivePolicy": json.dumps({"deadLetterTargetArn": arn, "maxReceiveCount": "1"})})["QueueUrl"]
         poller = Connection(self.server)
         poller.send(json_request(RECEIVE_TARGET, {"QueueUrl": url, "WaitTimeSeconds": 20}))
-        self.call(api_request("GET", "/clock"))   # the receive is waiting (the clock stands still)
+        self.server.await_waiting_receives("polled", 1)   # the receive waits (the clock stands still)
         poller.reset()
-        self.call(api_request("GET", "/clock"))   # the server has seen the reset
+        self.server.await_waiting_receives("polled", 0)   # the server has seen the reset: withdrawn
         sqs.send_message(QueueUrl=url, MessageBody="kept")
         got = sqs.receive_message(QueueUrl=url, AttributeNames=["ApproximateReceiveCount"]).get("Messages", [])
         self.assertEqual([m["Body"] for m in got], ["kept"])

@@ -37,7 +37,8 @@ inline ClockTime atSeconds(std::int64_t seconds)
 
 class DeliveryBench final {
 public:
-    DeliveryBench() { m_options.jitterFraction = 0; m_options.requestTimeout = std::chrono::milliseconds(5000); }
+    // The request timeout only ends a hang (wall time): an answer never has to beat it.
+    DeliveryBench() { m_options.jitterFraction = 0; m_options.requestTimeout = std::chrono::seconds(60); }
     ~DeliveryBench() { close(); }
 
     DeliveryWorkerOptions &options() { return m_options; }

@@ -2,10 +2,15 @@
 // The main of a folder's test runner: `RUNNER CLASS [QtTest arguments]` runs
 // the QtTest class CLASS (registered by RELAYDESK_TEST_MAIN), `RUNNER` alone
 // lists them. Built with RELAYDESK_GUI_TESTS for tests/ui (a QApplication with
-// 96 dpi fonts, as QTEST_MAIN makes), without it for the rest.
+// 96 dpi fonts, as QTEST_MAIN makes), without it for the rest. Every class
+// runs with QStandardPaths in test mode and its settings in a temporary
+// folder of its own: no test reads or writes the user's.
 #include "support/test_main.h"
 
 #include <QCoreApplication>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #ifdef RELAYDESK_GUI_TESTS
 #include <QApplication>
 #endif
@@ -56,5 +61,9 @@ int main(int argc, char **argv)
 #else
     QCoreApplication app(count, arguments.data());
 #endif
+    QStandardPaths::setTestModeEnabled(true);
+    const QTemporaryDir settings;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings.path());
     return found->second(count, arguments.data());
 }

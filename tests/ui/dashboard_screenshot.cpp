@@ -171,6 +171,10 @@ int main(int argc, char **argv)
         return 1;
     }
     auto *dashboard = window.findChild<DashboardPage *>();
+    if (!dashboard) {
+        std::fprintf(stderr, "dashboard_screenshot: no dashboard page\n");
+        return 1;
+    }
     const auto settle = [&] {
         QSignalSpy refreshed(window.entityModel(), &EntityTreeModel::refreshed);
         window.entityModel()->refresh();
@@ -197,13 +201,19 @@ int main(int argc, char **argv)
     mocks->resize(1100, 760);
     mocks->selectEndpoint(QStringLiteral("flaky"));
     auto *requests = mocks->findChild<QTableView *>(QStringLiteral("mockRequestTable"));
+    auto *script = mocks->findChild<QLineEdit *>(QStringLiteral("mockScript"));
+    auto *save = mocks->findChild<QPushButton *>(QStringLiteral("saveMock"));
+    if (!requests || !script || !save || requests->model()->rowCount() == 0) {
+        std::fprintf(stderr, "dashboard_screenshot: the Mock Endpoints window lacks its requests, script or Save\n");
+        return 1;
+    }
     requests->selectRow(requests->model()->rowCount() - 1);
     shoot(*mocks, QStringLiteral("mock-endpoints"));
-    mocks->findChild<QLineEdit *>(QStringLiteral("mockScript"))->setText(QStringLiteral("503 x , then 200"));
-    mocks->findChild<QPushButton *>(QStringLiteral("saveMock"))->click();
+    script->setText(QStringLiteral("503 x , then 200"));
+    save->click();
     shoot(*mocks, QStringLiteral("mock-endpoints-error"));
-    mocks->findChild<QLineEdit *>(QStringLiteral("mockScript"))->setText(QStringLiteral("503 x 6, then 200"));
-    mocks->findChild<QPushButton *>(QStringLiteral("saveMock"))->click();
+    script->setText(QStringLiteral("503 x 6, then 200"));
+    save->click();
 
     mocks->hide(); // a screen grab of the window would show it on top
     QApplication::setPalette(darkPalette());

@@ -32,6 +32,7 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
@@ -106,6 +107,7 @@ class QueueMessagesPageTest final : public QObject {
 
 private:
     QTemporaryDir m_dir;
+    QTemporaryDir m_settingsDir;
     int m_files = 0;
     std::unique_ptr<MessageTestBroker> m_broker;
 
@@ -114,9 +116,13 @@ private:
 private slots:
     void initTestCase()
     {
+        // The dialogs remember their choices in QSettings: in a folder of this test's own.
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settingsDir.path());
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
         QCoreApplication::setOrganizationName(QStringLiteral("relaydesk-tests"));
         QCoreApplication::setApplicationName(QStringLiteral("queue_messages_page_test"));
-        QSettings().clear();
+        QVERIFY(QSettings().allKeys().isEmpty());
     }
     void init()
     {
@@ -124,7 +130,6 @@ private slots:
         m_broker = std::make_unique<MessageTestBroker>(m_dir, file.c_str());
     }
     void cleanup() { m_broker.reset(); }
-    void cleanupTestCase() { QSettings().clear(); }
 
     // A send with a time-to-live and a scheduled enqueue time through the
     // dialog: the row appears as Scheduled counting down to its enqueue; at

@@ -5,7 +5,8 @@
 // new user would (a topic with an sqs and a mock http subscription, queues
 // with a dead-letter queue, messages in several states), and a grab of each
 // page as OUTDIR/window-<page>.png for a person to look at. Exits 1 when a
-// grab fails or comes out blank. Never touches the user's settings.
+// page, tab or dialog it shows is missing, or a grab fails or comes out
+// blank. Never touches the user's settings.
 #include "support/call_and_wait.h"
 #include "screenshot_support.h"
 
@@ -111,10 +112,16 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "window_screenshot: the tree never showed the example entities\n");
         return 1;
     }
+    bool ok = true;
+    // Every page and tab a picture is meant to show must be there: a missing one fails the run.
     auto select = [&](EntityChange::Entity kind, const QString &name, int tab) {
-        window.entityPanel()->selectEntity(EntityRef{kind, name});
-        if (window.currentPage())
-            window.currentPage()->tabs()->setCurrentIndex(tab);
+        if (!window.entityPanel()->selectEntity(EntityRef{kind, name}) || !window.currentPage() ||
+            tab >= window.currentPage()->tabs()->count()) {
+            std::fprintf(stderr, "window_screenshot: no page for %s, tab %d\n", qPrintable(name), tab);
+            ok = false;
+            return;
+        }
+        window.currentPage()->tabs()->setCurrentIndex(tab);
         settle();
     };
     const QString subscriptionArn = QString::fromStdString(window.entityModel()->overview().subscriptions.front().arn);
@@ -136,22 +143,22 @@ int main(int argc, char **argv)
              QTest::keyClicks(window.entityPanel()->filterEdit(), QStringLiteral("order"));
          }},
     };
-    bool ok = true;
     for (const auto &[name, drive] : pages) {
         drive();
         ok = shootWindow(window, run.out.filePath(QStringLiteral("window-%1.png").arg(name))) && ok;
     }
     // The dialogs a person meets: a create dialog, and a database that cannot be used.
     window.entityActions()->newQueue()->trigger();
-    if (auto *dialog = window.findChild<QDialog *>()) {
-        (void)QTest::qWaitForWindowExposed(dialog);
+    if (auto *dialog = window.findChild<QDialog *>(); dialog && QTest::qWaitForWindowExposed(dialog)) {
         ok = shootWindow(*dialog, run.out.filePath(QStringLiteral("dialog-new-queue.png"))) && ok;
         dialog->reject();
+    } else {
+        std::fprintf(stderr, "window_screenshot: New Queue opened no dialog\n");
+        ok = false;
     }
     auto held = Database::open(dir.filePath(QStringLiteral("busy.db")).toStdString());
     window.openDatabase(dir.filePath(QStringLiteral("busy.db")));
-    if (DatabaseProblemDialog *problem = window.problemDialog()) {
-        (void)QTest::qWaitForWindowExposed(problem);
+    if (DatabaseProblemDialog *problem = window.problemDialog(); problem && QTest::qWaitForWindowExposed(problem)) {
         ok = shootWindow(*problem, run.out.filePath(QStringLiteral("dialog-database-in-use.png"))) && ok;
         ok = shootWindow(window, run.out.filePath(QStringLiteral("window-no-broker.png"))) && ok;
     } else {

@@ -175,10 +175,22 @@ private slots:
         m_window->entityActions()->purge()->trigger(); // declined: nothing happens
         QCOMPARE(questions.size(), 1);
         QVERIFY(questions.first().startsWith(QStringLiteral("Purge 3 messages from orders?")));
-        QTest::qWait(0);
-        QCOMPARE(treeCount(*m_window, QStringLiteral("orders"), EntityTreeModel::AvailableColumn), 3);
+        // A fourth message, sent after the declined purge: a purge the window
+        // had started anyway would run first (units run in order), and the
+        // queue would hold 1, not 4.
+        SendRequest fourth;
+        fourth.body = "d";
+        QVERIFY(callAndWait<SendReceipt>([&](auto r) { service.sendMessage("orders", fourth, nullptr, r); }).ok());
+        const auto attributes = callAndWait<AttributeMap>(
+            [&](auto r) { service.getQueueAttributes("orders", {"ApproximateNumberOfMessages"}, nullptr, r); });
+        QVERIFY(attributes.ok());
+        QCOMPARE(attributes->at("ApproximateNumberOfMessages"), std::string("4"));
+        QTRY_COMPARE_WITH_TIMEOUT(treeCount(*m_window, QStringLiteral("orders"), EntityTreeModel::AvailableColumn), 4, kWait);
+        QVERIFY(m_window->statusBar()->currentMessage() != QStringLiteral("Purged orders."));
         answer = true;
         m_window->entityActions()->purge()->trigger();
+        QCOMPARE(questions.size(), 2);
+        QVERIFY(questions.last().startsWith(QStringLiteral("Purge 4 messages from orders?")));
         QTRY_COMPARE_WITH_TIMEOUT(treeCount(*m_window, QStringLiteral("orders"), EntityTreeModel::AvailableColumn), 0, kWait);
         QTRY_COMPARE_WITH_TIMEOUT(m_window->statusBar()->currentMessage(), QStringLiteral("Purged orders."), kWait);
     }

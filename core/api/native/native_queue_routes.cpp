@@ -148,6 +148,25 @@ void moveBack(const NativeRequest &request, const NativeContext &context, const 
                                          }));
 }
 
+// GET /queues/NAME: its attributes, and how many receives wait on it now
+// (`waitingReceives`, docs/behaviour.md §5.1).
+void describeQueue(const NativeContext &context, const std::string &name, const NativeReply &reply)
+{
+    BrokerService &service = context.service;
+    QObject *replyContext = context.replyContext;
+    const std::string url = context.identity.queueUrl(name);
+    service.getQueueAttributes(
+        name, {"All"}, replyContext, [&service, replyContext, name, url, reply](Result<AttributeMap> attributes) {
+            if (!attributes)
+                return reply(NativeAnswer::failure(attributes.error()));
+            service.waitingReceives(
+                name, replyContext,
+                answerWith<std::size_t>(reply, [name, url, attributes = *attributes](std::size_t waiting) {
+                    return Json{{"name", name}, {"url", url}, {"attributes", attributes}, {"waitingReceives", waiting}};
+                }));
+        });
+}
+
 } // namespace
 
 // /queues, /queues/NAME, /queues/NAME/{attributes,messages,purge,scheduled[/ID],move-back}
@@ -169,17 +188,12 @@ bool queues(const NativeRequest &request, const NativeContext &context, const Na
     const std::string &name = path[1];
     BrokerService &service = context.service;
     if (path.size() == 2) {
-        if (method == "GET") {
-            const std::string url = context.identity.queueUrl(name);
-            service.getQueueAttributes(name, {"All"}, context.replyContext,
-                                       answerWith<AttributeMap>(reply, [name, url](const AttributeMap &attributes) {
-                                           return Json{{"name", name}, {"url", url}, {"attributes", attributes}};
-                                       }));
-        } else if (method == "DELETE") {
+        if (method == "GET")
+            describeQueue(context, name, reply);
+        else if (method == "DELETE")
             service.deleteQueue(name, context.replyContext, answerEmpty(reply));
-        } else {
+        else
             reply(methodNotAllowed(request));
-        }
         return true;
     }
     const std::string &part = path[2];

@@ -21,6 +21,7 @@
 
 #include <chrono>
 #include <future>
+#include <memory>
 #include <vector>
 
 using namespace relaydesk;
@@ -229,18 +230,17 @@ private slots:
 
     void httpDeliveries_countedByOutcome()
     {
-        // A worker on the bench's engine, an endpoint failing twice then answering.
+        // Answers, on a worker whose request timeout only ends a hang: an
+        // endpoint failing twice then answering, then refusing.
         SystemWallTimeSource wall;
         ScriptEndpoint endpoint(&bench().engine().clock());
         endpoint.setScript({respond(503), respond(503), respond(200), respond(400)});
-        ScriptEndpoint hanging(&bench().engine().clock());
-        hanging.setScript({hang(), respond(200)});
         DeliveryWorkerOptions options;
         options.jitterFraction = 0;
-        options.requestTimeout = 300ms; // wall time; short on purpose
-        DeliveryWorker worker(bench().engine(), wall, BrokerIdentity{}, options);
-        worker.start();
-        service().setDeliveryWorker(&worker);
+        options.requestTimeout = 60s; // wall time: a bound on a hang, never on an answer
+        auto answering = std::make_unique<DeliveryWorker>(bench().engine(), wall, BrokerIdentity{}, options);
+        answering->start();
+        service().setDeliveryWorker(answering.get());
         QVERIFY(bench().createTopic("orders"));
         QVERIFY(bench()
                     .call<SubscribeReceipt>([&](auto reply) {
@@ -248,6 +248,22 @@ private slots:
                                             nullptr, reply);
                     })
                     .ok());
+        QVERIFY(publish("orders", "first"));   // 503, 503, 200
+        QVERIFY(bench().engine().advanceClockAndWait(10s));
+        QVERIFY(publish("orders", "second"));  // 400: permanent, discarded (no dead-letter queue)
+        QVERIFY(bench().engine().advanceClockAndWait(10s));
+        service().setDeliveryWorker(nullptr);
+        answering->stop();
+        answering.reset();
+
+        // Timeouts, on a worker with a short timeout and an endpoint that
+        // only ever hangs (nothing has to beat the limit).
+        ScriptEndpoint hanging(&bench().engine().clock());
+        hanging.setScript({hang()});
+        options.requestTimeout = 300ms; // wall time; short on purpose
+        DeliveryWorker timingOut(bench().engine(), wall, BrokerIdentity{}, options);
+        timingOut.start();
+        service().setDeliveryWorker(&timingOut);
         QVERIFY(bench().createTopic("slow"));
         QVERIFY(bench()
                     .call<SubscribeReceipt>([&](auto reply) {
@@ -255,13 +271,10 @@ private slots:
                                             nullptr, reply);
                     })
                     .ok());
-        QVERIFY(publish("slow", "late"));      // timeout, then 200
-        QVERIFY(publish("orders", "first"));   // 503, 503, 200
-        QVERIFY(bench().engine().advanceClockAndWait(10s));
-        QVERIFY(publish("orders", "second"));  // 400: permanent, discarded (no dead-letter queue)
+        QVERIFY(publish("slow", "late"));      // timeout × 3, discarded
         QVERIFY(bench().engine().advanceClockAndWait(10s));
         service().setDeliveryWorker(nullptr);
-        worker.stop();
+        timingOut.stop();
 
         const TopicMetrics *orders = snapshot().topic("orders");
         QVERIFY(orders);
@@ -274,9 +287,11 @@ private slots:
         QCOMPARE((*orders)[TopicCounter::Timeout].total, std::int64_t(0));
         const TopicMetrics *slow = snapshot().topic("slow");
         QVERIFY(slow);
-        QCOMPARE((*slow)[TopicCounter::Timeout].total, std::int64_t(1));
-        QCOMPARE((*slow)[TopicCounter::Delivered].total, std::int64_t(1));
-        QCOMPARE(snapshot().total(TopicCounter::Delivered).total, std::int64_t(2));
+        QCOMPARE((*slow)[TopicCounter::Timeout].total, std::int64_t(3));
+        QCOMPARE((*slow)[TopicCounter::Delivered].total, std::int64_t(0));
+        QCOMPARE((*slow)[TopicCounter::Discarded].total, std::int64_t(1));
+        QCOMPARE(snapshot().total(TopicCounter::Delivered).total, std::int64_t(1));
+        QCOMPARE(snapshot().total(TopicCounter::Discarded).total, std::int64_t(2));
     }
 };
 

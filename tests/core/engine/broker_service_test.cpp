@@ -131,8 +131,9 @@ private slots:
     }
 
     // a waiting receive whose context (the client's
-    // connection) is gone is withdrawn: the send that would wake it stays in
-    // the queue, never received.
+    // connection) is gone is withdrawn at once (docs/behaviour.md §5.1): it
+    // stops waiting before any send or clock step, and the send that would
+    // have woken it stays in the queue, never received.
     void longPoll_contextGone_takesNothing()
     {
         QVERIFY(createQueue("orders"));
@@ -142,14 +143,36 @@ private slots:
                                  [&answered](Result<ReceiveResult>) { answered = true; });
         QTRY_COMPARE_WITH_TIMEOUT(waitingReceives(), std::size_t(1), kWaitMs);
         connection.reset();
-        QVERIFY(send("orders", message("kept")).ok());
         QTRY_COMPARE_WITH_TIMEOUT(waitingReceives(), std::size_t(0), kWaitMs);
+        QCOMPARE(engine().clock().now(), kBenchStart);
+        QVERIFY(send("orders", message("kept")).ok());
         auto later = receiveNow("orders");
         QVERIFY(later.ok());
         QCOMPARE(later->messages.size(), std::size_t(1));
         QCOMPARE(later->messages.front().body, std::string("kept"));
         QCOMPARE(later->messages.front().approximateReceiveCount, 1);
         QVERIFY(!answered);
+    }
+
+    // waitingReceives: the receives waiting on one queue, as the native API
+    // reports them; an unknown queue is QueueDoesNotExist.
+    void waitingReceives_countsTheQueuesWaitingPolls()
+    {
+        QVERIFY(createQueue("orders"));
+        QVERIFY(createQueue("other"));
+        auto count = [this](const std::string &queue) {
+            return callAndWait<std::size_t>([&](auto reply) { service().waitingReceives(queue, nullptr, reply); });
+        };
+        QCOMPARE(*count("orders"), std::size_t(0));
+        START_LONG_POLL("orders", 20);
+        QCOMPARE(*count("orders"), std::size_t(1));
+        QCOMPARE(*count("other"), std::size_t(0));
+        const auto missing = count("missing");
+        QVERIFY(!missing.ok());
+        QCOMPARE(missing.error().code, BrokerErrorCode::QueueDoesNotExist);
+        QVERIFY(send("orders", message("wakes it")).ok());
+        QTRY_VERIFY_WITH_TIMEOUT(m_received.has_value(), kWaitMs);
+        QCOMPARE(*count("orders"), std::size_t(0));
     }
 
     void longPoll_emptyAtDeadlineAndNotBefore()

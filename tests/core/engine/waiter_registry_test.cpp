@@ -12,6 +12,7 @@
 
 #include <QTest>
 
+#include <array>
 #include <atomic>
 #include <optional>
 #include <vector>
@@ -140,6 +141,36 @@ private slots:
         engine->notify("queue:a");
         QVERIFY(engine->advanceClockAndWait(30s).ok());
         QCOMPARE(probe.retries.load(), 0);
+    }
+
+    // waitingCount(key): the waiters under one key, until they end.
+    void waitingCount_perKey()
+    {
+        auto engine = makeEngine();
+        Probe a1;
+        Probe a2;
+        Probe b;
+        startWaiting(*engine, a1, "queue:a", 20s);
+        startWaiting(*engine, a2, "queue:a", 20s);
+        const WaiterId onB = startWaiting(*engine, b, "queue:b", 20s);
+        auto counts = [&] {
+            std::array<std::size_t, 4> seen{};
+            engine->postAndWait([&] {
+                WaiterRegistry &waiters = engine->waiters();
+                seen = {waiters.waitingCount("queue:a"), waiters.waitingCount("queue:b"),
+                        waiters.waitingCount("queue:c"), waiters.waitingCount()};
+            });
+            return seen;
+        };
+        QCOMPARE(counts(), (std::array<std::size_t, 4>{2, 1, 0, 3}));
+        a1.ready = true;
+        engine->notify("queue:a");
+        QCOMPARE(outcomeOf(*engine, a1), std::optional(WaitOutcome::Satisfied));
+        QCOMPARE(counts(), (std::array<std::size_t, 4>{1, 1, 0, 2}));
+        engine->postAndWait([&] { engine->waiters().cancel(onB); });
+        QCOMPARE(counts(), (std::array<std::size_t, 4>{1, 0, 0, 1}));
+        QVERIFY(engine->advanceClockAndWait(20s).ok());
+        QCOMPARE(counts(), (std::array<std::size_t, 4>{0, 0, 0, 0}));
     }
 
     void notify_retriesWaitersInArrivalOrder()

@@ -281,6 +281,13 @@ void PolicyValidationTest::checkPolicyDocument_specRules_reportsExactly_data()
     QTest::newRow("cap: 4000 s https") << flat4000 << https << false << QStringList{capFields(H) + " :: 3600"}
                                        << QStringList{};
     QTest::newRow("cap: 4000 s sqs is fine") << flat4000 << sqs << false << QStringList{} << QStringList{};
+    // The edge: 1 s before the backoff and 3599 / 3600 s after it, 3600 s in all is the most allowed.
+    QTest::newRow("cap: exactly 3600 s is allowed")
+        << hrp(R"("numRetries": 2, "numMinDelayRetries": 1, "numMaxDelayRetries": 1, "minDelayTarget": 1, "maxDelayTarget": 3599)")
+        << http << false << QStringList{} << QStringList{};
+    QTest::newRow("cap: 3601 s refused")
+        << hrp(R"("numRetries": 2, "numMinDelayRetries": 1, "numMaxDelayRetries": 1, "minDelayTarget": 1, "maxDelayTarget": 3600)")
+        << http << false << QStringList{capFields(H) + " :: plans 3601 s|3600"} << QStringList{};
     const QString postHeavy =
         hrp(R"("numRetries": 5, "numMaxDelayRetries": 4, "minDelayTarget": 1, "maxDelayTarget": 1000)");
     QTest::newRow("cap: post-backoff phase counts (4001 s)")

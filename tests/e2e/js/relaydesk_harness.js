@@ -100,6 +100,23 @@ class RelaydeskServer {
     if (status !== 200) throw new Error(`clock advance answered ${status}: ${JSON.stringify(body)}`);
     return body;
   }
+
+  // The receives waiting on `queue` now, as the broker counts them
+  // (GET /api/v1/queues/NAME `waitingReceives`).
+  async waitingReceives(queue) {
+    const { status, body } = await this.api('GET', `/queues/${encodeURIComponent(queue)}`);
+    if (status !== 200) throw new Error(`GET /queues/${queue} answered ${status}: ${JSON.stringify(body)}`);
+    return body.waitingReceives;
+  }
+
+  // Resolves once `count` receives wait on `queue` (a long poll sent earlier
+  // has reached the broker and waits); the bound only ends a hang.
+  async awaitWaitingReceives(queue, count, boundMs = 60000) {
+    const deadline = Date.now() + boundMs;
+    for (let waiting = await this.waitingReceives(queue); waiting !== count; waiting = await this.waitingReceives(queue)) {
+      if (Date.now() > deadline) throw new Error(`${queue}: ${waiting} receives waiting, never ${count}`);
+    }
+  }
 }
 
 function fetchJson(url, method, body) {

@@ -182,25 +182,23 @@ sqsScenario('dead letter after maxReceiveCount, moved back by a move task', asyn
 sqsScenario('long poll returns as soon as a message arrives', async (server, send) => {
   const { QueueUrl: url } = await send(new CreateQueueCommand({ QueueName: 'poll' }));
   const waiting = server.sqs().send(new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 20 }));
-  // The virtual clock does not move: only the send can end this wait.
-  await server.api('GET', '/clock');
+  // The poll waits on the broker (it found nothing) and the virtual clock
+  // does not move: only the send can end this wait.
+  await server.awaitWaitingReceives('poll', 1);
   await send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'wake up' }));
   assert.equal((await waiting).Messages[0].Body, 'wake up');
 });
 
 sqsScenario('long poll ends empty at the virtual deadline', async (server, send) => {
   const { QueueUrl: url } = await send(new CreateQueueCommand({ QueueName: 'quiet' }));
-  let reply = null;
-  const waiting = server.sqs().send(new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 20 }))
-    .then((answer) => { reply = answer; });
-  // The receive reaches the server at some point; each advance moves the clock
-  // 20 s past whatever time it started waiting at.
-  for (let round = 0; round < 100 && reply === null; ++round) {
-    await server.advance(20);
-    await Promise.race([waiting, new Promise((resolve) => setTimeout(resolve, 200))]);
-  }
-  assert.notEqual(reply, null, 'the long poll did not end');
-  assert.equal(reply.Messages, undefined);
+  const waiting = server.sqs().send(new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 20 }));
+  await server.awaitWaitingReceives('quiet', 1);
+  // An advance answers once everything due has happened.
+  await server.advance(19.999);
+  assert.equal(await server.waitingReceives('quiet'), 1, 'ended before its deadline');
+  await server.advance(0.001); // its deadline, 20 s of clock time after it began
+  assert.equal(await server.waitingReceives('quiet'), 0, 'still waiting after its deadline');
+  assert.equal((await waiting).Messages, undefined);
 });
 
 sqsScenario('errors as the SDK surfaces them', async (server, send) => {
