@@ -11,6 +11,7 @@
 #include "config/broker_config.h"
 #include "host/broker_health.h"
 #include "host/broker_http_server.h"
+#include "host/request_boundary.h"
 #include "http/http1_server.h"
 #include "mock/mock_endpoints.h"
 #include "host/serve_identity.h"
@@ -154,6 +155,7 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
     serverOptions.autoConfirm = options.autoConfirm;
     serverOptions.mocks = host->m_mocks.get();
     serverOptions.signingCertificatePem = (*signer)->certificatePem();
+    serverOptions.boundary = RequestBoundary(brokerHosts(options));
     host->m_server = std::make_unique<BrokerHttpServer>(engine, *host->m_service, host->m_identity, serverOptions);
     host->m_server->bind(listener.release());
 

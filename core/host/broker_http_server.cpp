@@ -11,6 +11,8 @@
 
 #include <QUrlQuery>
 
+#include <optional>
+
 namespace relaydesk {
 
 Http1Server::Options BrokerHttpServer::defaultTransport()
@@ -30,74 +32,126 @@ BrokerHttpServer::BrokerHttpServer(BrokerEngine &engine, BrokerService &service,
 {
 }
 
+namespace {
+
+// The parts of the port, in the order the router tries them (broker_http_server.h).
+enum class Route { Mock, Certificate, Health, Metrics, SqsJson, Native, Query, NotFound };
+
+// The query protocol's parameters: a form-encoded POST body, or a GET's URL
+// with Action=; nothing for any other request.
+std::optional<QByteArray> queryParameters(const HttpRequest &request)
+{
+    if (request.method() == "POST" && request.value("content-type").startsWith("application/x-www-form-urlencoded"))
+        return request.body();
+    if (request.method() == "GET" && QUrlQuery(request.url()).hasQueryItem(QStringLiteral("Action")))
+        return request.url().query(QUrl::FullyEncoded).toUtf8();
+    return std::nullopt;
+}
+
+Route routeOf(const HttpRequest &request)
+{
+    const QString path = request.url().path();
+    const auto mockPrefix = QLatin1String(MockEndpoints::kPathPrefix.data(), qsizetype(MockEndpoints::kPathPrefix.size()));
+    if (path.startsWith(mockPrefix) || path == mockPrefix.chopped(1))
+        return Route::Mock;
+    if (path == QLatin1String("/SimpleNotificationService.pem") && (request.method() == "GET" || request.method() == "HEAD"))
+        return Route::Certificate;
+    if (path == QLatin1String("/health"))
+        return Route::Health;
+    if (path == QLatin1String("/metrics"))
+        return Route::Metrics;
+    if (!request.value("x-amz-target").isEmpty())
+        return Route::SqsJson;
+    if (path == QLatin1String("/api/v1") || path.startsWith(QLatin1String("/api/v1/")))
+        return Route::Native;
+    if (queryParameters(request))
+        return Route::Query;
+    return Route::NotFound;
+}
+
+// `error` in the shape of the protocol of `route`: SQS JSON, query (the
+// service of the action), or the native one for every other part.
+HttpReply protocolErrorReply(Route route, const HttpRequest &request, const WireError &error)
+{
+    switch (route) {
+    case Route::SqsJson:
+        return sqsJsonErrorReply(error, newRequestId());
+    case Route::Query:
+        return queryErrorReplyFor(*queryParameters(request), request.value("authorization"), error);
+    default:
+        return nativeErrorReply(error);
+    }
+}
+
+HttpReply notFound(const HttpRequest &request)
+{
+    return nativeErrorReply({"NotFound", "NotFound", 404, true, "No resource at " + request.url().path().toStdString() + "."});
+}
+
+} // namespace
+
 void BrokerHttpServer::handleRequest(const HttpRequest &request, ReplyChannel channel)
 {
-    if (m_options.mocks != nullptr && m_options.mocks->handle(request, channel))
+    const Route route = routeOf(request);
+    // Before any route, mock endpoints included: what a web page makes a
+    // browser send (docs/behaviour.md §8.2.1).
+    if (const std::optional<WireError> refused = m_options.boundary.check(request)) {
+        channel.send(protocolErrorReply(route, request, *refused));
         return;
+    }
+    const bool tooLarge = request.bodyTooLarge() || static_cast<std::size_t>(request.body().size()) > kMaxBodyBytes;
+    if (tooLarge && (route == Route::SqsJson || route == Route::Native || route == Route::Query)) {
+        channel.send(protocolErrorReply(
+            route, request, WireError::bodyTooLarge("The request body is larger than " + std::to_string(kMaxBodyBytes) + " bytes.")));
+        return;
+    }
     QObject *const context = channel.context(); // replies for a gone client are dropped
-    const QUrl url = request.url();
-    if (url.path() == QLatin1String("/SimpleNotificationService.pem") && !m_options.signingCertificatePem.empty() &&
-        (request.method() == "GET" || request.method() == "HEAD")) {
-        channel.send(HttpReply{200, "application/x-pem-file", {},
-                               QByteArray::fromStdString(m_options.signingCertificatePem)});
-        return;
-    }
-    if (url.path() == QLatin1String("/health") && m_options.health != nullptr) {
-        channel.send(m_options.health->reply(request.method().toStdString()));
-        return;
-    }
-    if (url.path() == QLatin1String("/metrics")) {
-        answerPrometheus(m_engine, request.method(), std::move(channel));
-        return;
-    }
     // Replies name queues by the host the client used (unless advertised).
     const std::optional<BrokerIdentity> forHost =
         identityForHost(m_identity, m_options.advertisedEndpoint, request.value("host"));
     const BrokerIdentity &identity = forHost ? *forHost : m_identity;
-    const bool tooLarge = request.bodyTooLarge() || static_cast<std::size_t>(request.body().size()) > kMaxBodyBytes;
-    const WireError tooLargeError =
-        WireError::bodyTooLarge("The request body is larger than " + std::to_string(kMaxBodyBytes) + " bytes.");
+    const QUrl &url = request.url();
 
-    const QByteArray target = request.value("x-amz-target");
-    if (!target.isEmpty()) {
-        if (tooLarge)
-            channel.send(sqsJsonErrorReply(tooLargeError, newRequestId()));
-        else
-            answerSqsJson(target, request.body(), SqsActionContext{m_service, identity, context}, channel);
+    switch (route) {
+    case Route::Mock:
+        if (m_options.mocks == nullptr || !m_options.mocks->handle(request, channel))
+            channel.send(notFound(request));
         return;
-    }
-
-    if (url.path() == QLatin1String("/api/v1") || url.path().startsWith(QLatin1String("/api/v1/"))) {
-        if (tooLarge) {
-            channel.send(nativeErrorReply(tooLargeError));
-            return;
-        }
-        auto parsed = readNativeRequest(request.method(), url, request.body());
-        if (const std::string *problem = std::get_if<std::string>(&parsed))
-            channel.send(nativeErrorReply(WireError::malformedRequest(*problem)));
+    case Route::Certificate:
+        if (m_options.signingCertificatePem.empty())
+            channel.send(notFound(request));
+        else
+            channel.send(HttpReply{200, "application/x-pem-file", {}, QByteArray::fromStdString(m_options.signingCertificatePem)});
+        return;
+    case Route::Health:
+        channel.send(m_options.health != nullptr ? m_options.health->reply(request.method().toStdString()) : notFound(request));
+        return;
+    case Route::Metrics:
+        answerPrometheus(m_engine, request.method(), std::move(channel));
+        return;
+    case Route::SqsJson:
+        answerSqsJson(request.value("x-amz-target"), request.body(), SqsActionContext{m_service, identity, context}, channel);
+        return;
+    case Route::Native: {
+        auto parsed = readNativeRequest(request.method(), url, request.value("content-type"), request.body());
+        if (const WireError *problem = std::get_if<WireError>(&parsed))
+            channel.send(nativeErrorReply(*problem));
         else
             answerNative(std::get<NativeRequest>(parsed), NativeContext{m_engine, m_service, identity, context, m_options.mocks,
                                                                        &m_options.signingCertificatePem}, channel);
         return;
     }
-    const bool form = request.method() == "POST" &&
-                      request.value("content-type").startsWith("application/x-www-form-urlencoded");
-    const bool queryGet = request.method() == "GET" &&
-                          QUrlQuery(url).hasQueryItem(QStringLiteral("Action"));
-    if (form || queryGet) {
-        if (tooLarge) {
-            channel.send(sqsQueryErrorReply(tooLargeError, newRequestId()));
-            return;
-        }
+    case Route::Query: {
         const SqsActionContext sqs{m_service, identity, context};
         const SnsActionContext sns{m_service, identity, context, m_options.autoConfirm};
-        const QByteArray parameters = form ? request.body() : url.query(QUrl::FullyEncoded).toUtf8();
-        answerQuery(parameters, url.path().toUtf8(), request.value("authorization"), sqs, sns, channel);
+        answerQuery(*queryParameters(request), request.method() == "GET", url.path().toUtf8(), request.value("authorization"),
+                    sqs, sns, channel);
         return;
     }
-
-    channel.send(nativeErrorReply(
-        {"NotFound", "NotFound", 404, true, "No resource at " + request.url().path().toStdString() + "."}));
+    case Route::NotFound:
+        channel.send(notFound(request));
+        return;
+    }
 }
 
 } // namespace relaydesk

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "broker/broker_identity.h"
+#include "host/request_boundary.h"
 #include "http/http1_server.h"
 #include "http/http_reply.h"
 #include "http/http_request.h"
@@ -18,11 +19,13 @@ class BrokerHealth;
 class BrokerService;
 class MockEndpoints;
 
-// The one port of `relaydesk serve` (docs/behaviour.md §8.2): routes each request by its
-// shape —
+// The one port of `relaydesk serve` (docs/behaviour.md §8.2): refuses what a web page
+// could have sent (host/request_boundary.h: a foreign Host or Origin, in the
+// protocol's error shape), then routes each request by its shape, in this order —
 //   /_mock/NAME…                                  → the mock endpoints (docs/behaviour.md §4.7)
-//   GET /health                                   → the broker's state (broker_health.h)
 //   GET /SimpleNotificationService.pem            → the signing certificate (docs/behaviour.md §4.1)
+//   /health                                       → the broker's state (broker_health.h)
+//   /metrics                                      → Prometheus text (native_api.h)
 //   POST with X-Amz-Target: AmazonSQS.*          → SQS JSON protocol
 //   /api/v1/…                                    → native JSON API
 //   POST form-encoded, or GET with ?Action=…     → SQS / SNS query protocol
@@ -53,6 +56,8 @@ public:
         // (identityForHost); true (serve --advertised-url): always on the identity's endpoint.
         bool advertisedEndpoint = false;
         const BrokerHealth *health = nullptr;  // null: GET /health answers 404
+        // Whom the port answers to, and from which web pages (default: loopback, none).
+        RequestBoundary boundary;
         Http1Server::Options transport = defaultTransport();   // timeouts and limits (tests make them small)
     };
     static Http1Server::Options defaultTransport();

@@ -2,6 +2,7 @@
 #include "host/serve_options.h"
 
 #include "broker/broker_identity.h"
+#include "host/request_boundary.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -29,8 +30,14 @@ const QString kBrokerOptions = QStringLiteral(
     "  --region REGION        the region in every ARN, e.g. eu-west-1 (default: the config file's, else us-east-1)\n"
     "  --account ID           the 12-digit account id in ARNs and queue URLs (default: the config file's, else 000000000000)\n"
     "  --advertised-url URL   base of every URL handed out, e.g. http://host.docker.internal:9911 (default: queue URLs follow the request's Host)\n"
+    "  --allow-host NAME      also answer requests whose Host is NAME, any port (repeatable), e.g. a name containers use for this machine (loopback, the bind address and the --advertised-url host are answered anyway)\n"
     "  -h, --help             this text\n"
     "  --version              the version\n");
+
+// The browser boundary (host/request_boundary.h), in both usages.
+const QString kBoundaryNote = QStringLiteral(
+    "Web pages cannot drive it: a request with an Origin other than its own, or with a Host other than loopback,\n"
+    "the bind address, the --advertised-url host or an --allow-host name, is refused.\n");
 
 const QString kServeHelp =
     QStringLiteral("Usage: relaydesk serve [options]\n"
@@ -41,7 +48,8 @@ const QString kServeHelp =
     QStringLiteral("\n"
                    "When ready it prints one line, relaydesk: listening on http://HOST:PORT (127.0.0.1 for a wildcard bind),\n"
                    "and GET /health answers 200.\n"
-                   "It stops on SIGINT or SIGTERM with everything committed.\n");
+                   "It stops on SIGINT or SIGTERM with everything committed.\n") +
+    kBoundaryNote;
 
 const QString kWindowHelp =
     QStringLiteral("Usage: relaydesk [options]\n"
@@ -51,7 +59,8 @@ const QString kWindowHelp =
     kBrokerOptions +
     QStringLiteral("\n"
                    "Without --port the window takes 9911, or the next free port when 9911 is taken.\n"
-                   "When ready it prints one line: relaydesk: listening on http://HOST:PORT\n");
+                   "When ready it prints one line: relaydesk: listening on http://HOST:PORT\n") +
+    kBoundaryNote;
 
 QString defaultDatabasePath()
 {
@@ -108,10 +117,11 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
     const QCommandLineOption region(QStringLiteral("region"), {}, QStringLiteral("REGION"));
     const QCommandLineOption account(QStringLiteral("account"), {}, QStringLiteral("ID"));
     const QCommandLineOption advertisedUrl(QStringLiteral("advertised-url"), {}, QStringLiteral("URL"));
+    const QCommandLineOption allowHost(QStringLiteral("allow-host"), {}, QStringLiteral("NAME"));
     const QCommandLineOption help(QStringList{QStringLiteral("help"), QStringLiteral("h")});
     const QCommandLineOption version(QStringLiteral("version"));
     parser.addOptions({db, bind, port, config, clock, scale, jitter, seed, requestTimeout, caFile, autoConfirm, region, account,
-                       advertisedUrl, help, version});
+                       advertisedUrl, allowHost, help, version});
     const QString program = command == OptionsFor::Serve ? QStringLiteral("relaydesk serve") : QStringLiteral("relaydesk");
     if (!parser.parse(QStringList{program} + arguments))
         return parser.errorText();
@@ -181,6 +191,14 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
     options.autoConfirm = parser.isSet(autoConfirm);
     if (const QString problem = readIdentityOptions(parser, region, account, advertisedUrl, options); !problem.isEmpty())
         return problem;
+    for (const QString &host : parser.values(allowHost)) {
+        RequestBoundary::Hosts check;
+        if (!check.add(host))
+            return QStringLiteral("--allow-host: '%1' is not a host name or an IP address without a port (any port is "
+                                  "accepted)")
+                .arg(host);
+        options.allowHosts.append(host);
+    }
     return options;
 }
 

@@ -43,6 +43,10 @@ struct ServeOptions {
     // URLs, SubscribeURL, UnsubscribeURL, SigningCertURL), "http(s)://HOST[:PORT]"
     // without a trailing slash. Empty: derived (see serve_identity.h).
     QString advertisedUrl;
+    // --allow-host (repeatable): names and addresses the broker answers to
+    // besides loopback, its own addresses and the advertised URL's host
+    // (host/request_boundary.h), as given; each checked by parseServeOptions.
+    QStringList allowHosts;
 
     // A bind address other than loopback: the caller prints a warning.
     bool bindsBeyondLoopback() const { return !bind.isLoopback(); }

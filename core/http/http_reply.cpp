@@ -21,6 +21,7 @@ QByteArray reasonPhrase(int status)
     case 409: return "Conflict";
     case 413: return "Payload Too Large";
     case 415: return "Unsupported Media Type";
+    case 421: return "Misdirected Request";
     case 500: return "Internal Server Error";
     case 503: return "Service Unavailable";
     default: break;

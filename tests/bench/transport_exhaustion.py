@@ -44,7 +44,7 @@ def report(name, pid, port):
     fds = len(os.listdir("/proc/%d/fd" % pid))
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=5) as probe:
-            probe.sendall(b"GET /api/v1/clock HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            probe.sendall(b"GET /api/v1/clock HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
             answer = probe.recv(100).split(b"\r\n")[0].decode()
     except OSError as error:
         answer = "no answer (%s)" % error
@@ -81,13 +81,13 @@ def main():
         report("started", pid, port)
 
         body = 300 * MIB
-        sent, answer = stream(port, b"POST /api/v1/queues HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % body,
+        sent, answer = stream(port, b"POST /api/v1/queues HTTP/1.1\r\nHost: localhost\r\nContent-Length: %d\r\n\r\n" % body,
                               b"x" * MIB, body)
         print("  Content-Length 300 MiB: %d MiB sent before the server stopped reading; answer %r" % (sent // MIB, answer))
         report("after a 300 MiB Content-Length body", pid, port)
 
         chunk = b"%x\r\n" % MIB + b"x" * MIB + b"\r\n"
-        sent, answer = stream(port, b"POST /api/v1/queues HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
+        sent, answer = stream(port, b"POST /api/v1/queues HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n",
                               chunk, body)
         print("  chunked 300 MiB: %d MiB sent before the server stopped reading; answer %r" % (sent // MIB, answer))
         report("after a 300 MiB chunked body", pid, port)

@@ -136,7 +136,7 @@ private slots:
         const QString out = QString::fromUtf8(run.out);
         for (const char *option : {"--db", "--bind", "--port", "--config", "--clock", "--time-scale", "--jitter",
                                    "--seed", "--request-timeout", "--ca-file", "--auto-confirm", "--region", "--account",
-                                   "--advertised-url"})
+                                   "--advertised-url", "--allow-host"})
             QVERIFY2(out.contains(QLatin1String(option)), option);
     }
 
@@ -155,6 +155,8 @@ private slots:
         QTest::newRow("account too short") << QStringList{"--account", "12345"} << "--account: '12345': The account id must be 12 digits";
         QTest::newRow("advertised URL with a path") << QStringList{"--advertised-url", "http://h:1/x"} << "--advertised-url";
         QTest::newRow("advertised URL without scheme") << QStringList{"--advertised-url", "h:1"} << "--advertised-url";
+        QTest::newRow("allowed host with a port") << QStringList{"--allow-host", "h:1"} << "--allow-host: 'h:1'";
+        QTest::newRow("allowed host a URL") << QStringList{"--allow-host", "http://h"} << "--allow-host";
         QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate";
         QTest::newRow("stray argument") << QStringList{"extra"} << "extra";
     }
@@ -355,7 +357,7 @@ private slots:
             QTcpSocket poller;
             poller.connectToHost(QStringLiteral("127.0.0.1"), server.port());
             QVERIFY(poller.waitForConnected(30000));
-            poller.write("POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: AmazonSQS.ReceiveMessage\r\n"
+            poller.write("POST / HTTP/1.1\r\nHost: localhost\r\nX-Amz-Target: AmazonSQS.ReceiveMessage\r\n"
                          "Content-Type: application/x-amz-json-1.0\r\nContent-Length: " +
                          QByteArray::number(receive.size()) + "\r\n\r\n" + receive);
             QVERIFY(poller.waitForBytesWritten(30000));

@@ -145,7 +145,8 @@ class IdentityScenarios(unittest.TestCase):
         sns.subscribe(TopicArn=topic, Protocol="http", Endpoint=local + "/_mock/hook",
                       Attributes={"RawMessageDelivery": "false"})
         urllib.request.urlopen(urllib.request.Request(local + "/api/v1/clock/advance", data=b'{"seconds": 0}',
-                                                      method="POST"), timeout=60).read()
+                                                      method="POST", headers={"Content-Type": "application/json"}),
+                               timeout=60).read()
         status, received = get_json(local + "/api/v1/mocks/hook/requests")
         confirmation = json.loads(received["requests"][0]["body"])
         self.assertTrue(confirmation["SubscribeURL"].startswith(advertised + "/?Action=ConfirmSubscription"))

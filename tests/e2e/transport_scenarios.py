@@ -18,14 +18,14 @@ RECEIVE_TARGET = b"AmazonSQS.ReceiveMessage"
 
 def json_request(target, body):
     payload = json.dumps(body).encode()
-    return (b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: " + target +
+    return (b"POST / HTTP/1.1\r\nHost: localhost\r\nX-Amz-Target: " + target +
             b"\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: " +
             str(len(payload)).encode() + b"\r\n\r\n" + payload)
 
 
 def api_request(method, path, body=None, extra=b""):
     payload = b"" if body is None else json.dumps(body).encode()
-    return (method.encode() + b" /api/v1" + path.encode() + b" HTTP/1.1\r\nHost: x\r\n" + extra +
+    return (method.encode() + b" /api/v1" + path.encode() + b" HTTP/1.1\r\nHost: localhost\r\n" + extra +
             b"Content-Type: application/json\r\nContent-Length: " + str(len(payload)).encode() +
             b"\r\n\r\n" + payload)
 
@@ -159,7 +159,7 @@ class TransportScenarios(unittest.TestCase):
     # Item 2
     def test_declaredLengthOverLimit_refusedBeforeTheBody(self):
         connection = self.connect()
-        connection.send(b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: AmazonSQS.SendMessage\r\n"
+        connection.send(b"POST / HTTP/1.1\r\nHost: localhost\r\nX-Amz-Target: AmazonSQS.SendMessage\r\n"
                         b"Content-Type: application/x-amz-json-1.0\r\nContent-Length: 4000000000\r\n\r\n")
         data = connection.read_until_closed()   # answered with no byte of the body sent
         self.assertTrue(data.startswith(b"HTTP/1.1 413 "), data)
@@ -167,7 +167,7 @@ class TransportScenarios(unittest.TestCase):
 
     def test_chunkedBodyOverLimit_refusedAndClosed(self):
         connection = self.connect()
-        connection.send(b"POST /api/v1/queues HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+        connection.send(b"POST /api/v1/queues HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n")
         chunk = b"10000\r\n" + b"x" * 0x10000 + b"\r\n"
         try:
             for _ in range(200):   # 12.5 MiB unless the server stops reading first

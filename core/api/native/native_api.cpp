@@ -5,6 +5,7 @@
 
 #include "api/wire/action_input.h"
 #include "api/wire/wire_error.h"
+#include "broker/echoed_value.h"
 
 #include <QUrl>
 
@@ -47,9 +48,29 @@ Result<EntityCreation> readEntityCreation(const ActionInput &input)
 
 } // namespace native_routes
 
-std::variant<NativeRequest, std::string> readNativeRequest(const QByteArray &method, const QUrl &url,
-                                                          const QByteArray &body)
+namespace {
+
+// Whether a Content-Type value names JSON: `application/json`, in any case,
+// with or without parameters.
+bool declaresJson(const QByteArray &contentType)
 {
+    const qsizetype semicolon = contentType.indexOf(';');
+    const QByteArray type = (semicolon < 0 ? contentType : contentType.first(semicolon)).trimmed();
+    return type.compare("application/json", Qt::CaseInsensitive) == 0;
+}
+
+} // namespace
+
+std::variant<NativeRequest, WireError> readNativeRequest(const QByteArray &method, const QUrl &url,
+                                                        const QByteArray &contentType, const QByteArray &body)
+{
+    if ((!contentType.isEmpty() || !body.isEmpty()) && !declaresJson(contentType)) {
+        const std::string said = contentType.isEmpty() ? std::string("a body without a Content-Type")
+                                                       : "Content-Type " + echoedValue(contentType.toStdString());
+        return WireError::unsupportedMediaType("The native API reads JSON only: send Content-Type: application/json "
+                                               "(curl: -H 'Content-Type: application/json'); this request had " +
+                                               said + ".");
+    }
     NativeRequest request;
     request.method = method.toUpper().toStdString();
     const QString path = url.path(QUrl::FullyEncoded);
@@ -63,7 +84,7 @@ std::variant<NativeRequest, std::string> readNativeRequest(const QByteArray &met
     }
     request.body = parseBoundedJson(std::string_view(body.constData(), std::size_t(body.size())));
     if (request.body.is_discarded() || !request.body.is_object())
-        return std::string("The request body is not a JSON object.");
+        return WireError::malformedRequest("The request body is not a JSON object.");
     return request;
 }
 

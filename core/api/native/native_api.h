@@ -4,6 +4,7 @@
 #include "broker/broker_identity.h"
 #include "broker/result.h"
 #include "api/wire/action_input.h"
+#include "api/wire/wire_error.h"
 #include "http/http_reply.h"
 
 #include <nlohmann/json.hpp>
@@ -74,10 +75,15 @@ void answerNative(const NativeRequest &request, const NativeContext &context, Re
 // without a body; other methods 405). Thread: the channel's.
 void answerPrometheus(BrokerEngine &engine, const QByteArray &method, ReplyChannel channel);
 
-// Reads the parts of an HTTP request under /api/v1/ (body as JSON: an error
-// message when it is not a JSON object). Pure.
-std::variant<NativeRequest, std::string> readNativeRequest(const QByteArray &method, const QUrl &url,
-                                                          const QByteArray &body);
+// Reads the parts of an HTTP request under /api/v1/, or the error that refuses
+// it: a request with a body or a Content-Type must declare
+// `application/json` (parameters such as charset allowed), else 415
+// UnsupportedMediaType — what an HTML form or a no-CORS fetch of a web page
+// sends (text/plain, form-encoded, multipart) never reaches a route
+// (docs/behaviour.md §8.2.1); a body that is not a JSON object is SerializationException.
+// `contentType`: the header's value, empty when there is none. Pure.
+std::variant<NativeRequest, WireError> readNativeRequest(const QByteArray &method, const QUrl &url,
+                                                        const QByteArray &contentType, const QByteArray &body);
 
 // The route tables of the resource files (native_*_routes.cpp). Each returns
 // false when the path is not its resource (the router then tries the next).

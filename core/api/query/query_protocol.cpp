@@ -9,6 +9,7 @@
 #include "broker/queues/message_text.h"
 
 #include <algorithm>
+#include <set>
 
 namespace relaydesk {
 
@@ -50,17 +51,57 @@ bool isAllUtf8(const nlohmann::json &parameters)
     return true;
 }
 
+// The service an action names; for an unknown one, the service the request
+// was signed for (Authorization credential scope), SQS when unsigned.
+QueryService serviceOf(const std::string &action, const QByteArray &authorization)
+{
+    if (isSqsAction(action))
+        return QueryService::Sqs;
+    if (isSnsAction(action))
+        return QueryService::Sns;
+    return authorization.contains("/sns/") ? QueryService::Sns : QueryService::Sqs;
+}
+
 constexpr std::string_view kInvalidCharacters = "Invalid characters found. Valid unicode characters are #x9 | #xA | "
                                                 "#xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF";
 
 } // namespace
 
-void answerQuery(const QByteArray &form, const QByteArray &path, const QByteArray &authorization,
+bool queryActionAllowedInUrl(const std::string &action)
+{
+    static const std::set<std::string, std::less<>> kAllowed = {
+        // SQS
+        "GetQueueUrl", "GetQueueAttributes", "ListQueues", "ListDeadLetterSourceQueues", "ListMessageMoveTasks",
+        "ListQueueTags",
+        // SNS
+        "ListTopics", "GetTopicAttributes", "ListSubscriptions", "ListSubscriptionsByTopic",
+        "GetSubscriptionAttributes", "ListTagsForResource", "ConfirmSubscription", "Unsubscribe"};
+    return kAllowed.count(action) > 0;
+}
+
+HttpReply queryErrorReplyFor(const QByteArray &form, const QByteArray &authorization, const WireError &error)
+{
+    std::string action;
+    queryFormToJson(form, QueryService::Sqs, action);
+    return errorReply(serviceOf(action, authorization), error, newRequestId());
+}
+
+void answerQuery(const QByteArray &form, bool inUrl, const QByteArray &path, const QByteArray &authorization,
                  const SqsActionContext &sqs, const SnsActionContext &sns, ReplyChannel channel)
 {
     const QByteArray requestId = newRequestId();
     std::string action;
     nlohmann::json sqsParameters = queryFormToJson(form, QueryService::Sqs, action);
+    if (inUrl && !action.empty() && !queryActionAllowedInUrl(action) && (isSqsAction(action) || isSnsAction(action))) {
+        HttpReply refused = errorReply(
+            serviceOf(action, authorization),
+            WireError::methodNotAllowed(action + " changes the broker and is accepted only in a POST (form-encoded "
+                                                 "body); a GET carries only the List and Get actions, "
+                                                 "ConfirmSubscription and Unsubscribe."),
+            requestId);
+        refused.headers.emplace_back("Allow", "POST");
+        return channel.send(refused);
+    }
     if (isSqsAction(action)) {
         if (!isAllUtf8(sqsParameters))
             return channel.send(errorReply(
@@ -85,7 +126,7 @@ void answerQuery(const QByteArray &form, const QByteArray &path, const QByteArra
                      xmlReply(QueryService::Sns, action, channel, requestId));
         return;
     }
-    const QueryService service = authorization.contains("/sns/") ? QueryService::Sns : QueryService::Sqs;
+    const QueryService service = serviceOf(action, authorization);
     const std::string message = action.empty() ? "The request must contain the parameter Action."
                                                : "The action " + echoedValue(action) + " is not valid for this endpoint.";
     channel.send(errorReply(service, WireError::unknownOperation(message), requestId));

@@ -62,6 +62,26 @@ WireError WireError::bodyTooLarge(std::string message)
     return {"RequestEntityTooLarge", "RequestEntityTooLarge", 413, true, std::move(message)};
 }
 
+WireError WireError::misdirectedRequest(std::string message)
+{
+    return {"MisdirectedRequest", "MisdirectedRequest", 421, true, std::move(message)};
+}
+
+WireError WireError::accessDenied(std::string message)
+{
+    return {"AccessDenied", "AccessDenied", 403, true, std::move(message)};
+}
+
+WireError WireError::unsupportedMediaType(std::string message)
+{
+    return {"UnsupportedMediaType", "UnsupportedMediaType", 415, true, std::move(message)};
+}
+
+WireError WireError::methodNotAllowed(std::string message)
+{
+    return {"MethodNotAllowed", "MethodNotAllowed", 405, true, std::move(message)};
+}
+
 HttpReply sqsJsonErrorReply(const WireError &error, const QByteArray &requestId)
 {
     HttpReply reply;

@@ -27,6 +27,14 @@ struct WireError {
     static WireError unknownOperation(std::string message);
     // A request body above the protocol's limit.
     static WireError bodyTooLarge(std::string message);
+    // The browser boundary (docs/behaviour.md §8.2.1): a Host the broker does not answer
+    // to (421 MisdirectedRequest), an Origin that is not the broker's own (403
+    // AccessDenied), a native body that is not declared JSON (415
+    // UnsupportedMediaType), a state change asked for by a GET (405 MethodNotAllowed).
+    static WireError misdirectedRequest(std::string message);
+    static WireError accessDenied(std::string message);
+    static WireError unsupportedMediaType(std::string message);
+    static WireError methodNotAllowed(std::string message);
 };
 
 // The reply shapes (x-amzn-RequestId is added to every one):
