@@ -8,6 +8,7 @@
 #ifdef RELAYDESK_HAS_GUI
 #include "charts/policy_render_command.h"
 #include "views/main_window.h"
+#include "views/window_command_line.h"
 
 #include <QApplication>
 #endif
@@ -91,9 +92,9 @@ void ensureRuntimeDirectory()
         qputenv("XDG_RUNTIME_DIR", directory);
 }
 
-bool displayAvailable()
+bool displayAvailable(bool platformChosen)
 {
-    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+    return platformChosen || !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
            !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
 }
 #endif
@@ -118,7 +119,14 @@ int runWindow(int argc, char **argv, const QStringList &arguments)
     // Before the options: the default database is under these names (AppDataLocation).
     QCoreApplication::setOrganizationName(QStringLiteral("Relaydesk"));
     QCoreApplication::setApplicationName(QStringLiteral("Relaydesk"));
-    const auto parsed = relaydesk::parseServeOptions(arguments, relaydesk::OptionsFor::Window);
+#ifdef RELAYDESK_HAS_GUI
+    // Qt's own options (-style Fusion, -platform xcb, …) are QApplication's, which reads them from argv.
+    const relaydesk::WindowCommandLine commandLine = relaydesk::splitWindowCommandLine(arguments);
+    const QStringList brokerArguments = commandLine.brokerArguments;
+#else
+    const QStringList &brokerArguments = arguments;
+#endif
+    const auto parsed = relaydesk::parseServeOptions(brokerArguments, relaydesk::OptionsFor::Window);
     if (const QString *usage = std::get_if<QString>(&parsed))
         return usageError(*usage);
     const relaydesk::ServeOptions options = std::get<relaydesk::ServeOptions>(parsed);
@@ -131,7 +139,7 @@ int runWindow(int argc, char **argv, const QStringList &arguments)
         return relaydesk::kExitOk;
     }
 #ifdef RELAYDESK_HAS_GUI
-    if (!displayAvailable()) {
+    if (!displayAvailable(commandLine.choosesPlatform)) {
         print(stderr, QStringLiteral("relaydesk: no display available (DISPLAY and WAYLAND_DISPLAY are unset), so the "
                                      "window cannot open; 'relaydesk serve' and 'relaydesk policy' need none.\n"
                                      "Try 'relaydesk --help'.\n"));

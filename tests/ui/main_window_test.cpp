@@ -2,12 +2,15 @@
 // The main window frame without a broker: title, icon, menus and their
 // shortcuts, the status bar, the policy editor under Tools, and the layout
 // remembered through QSettings.
+#include "views/clock_toolbar.h"
 #include "views/main_window.h"
 #include "policy_editor/policy_editor.h"
 #include "policy_editor/policy_editor_window.h"
 #include "support/test_main.h"
 
+#include <QAccessible>
 #include <QAction>
+#include <QActionGroup>
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
@@ -100,13 +103,41 @@ private slots:
                                      "Move Dead Letters Back…", "Delete…", "Pause", "+1 s", "+1 min", "Next event"})
             QVERIFY2(broker.contains(QString::fromUtf8(expected)), expected);
         for (QAction *action : menuNamed(window, QStringLiteral("Broker"))->actions()) {
-            if (!action->isSeparator()) {
+            if (!action->isSeparator() && !action->menu()) {
                 QVERIFY2(!action->shortcut().isEmpty(), qPrintable(action->text()));
                 QVERIFY2(!action->isEnabled(), qPrintable(action->text())); // no broker: nothing to act on
             }
         }
         QVERIFY(actionTexts(menuNamed(window, QStringLiteral("Edit"))->actions()).contains(QStringLiteral("Find…")));
         QVERIFY(actionTexts(menuNamed(window, QStringLiteral("View"))->actions()).contains(QStringLiteral("Topics and Queues")));
+    }
+
+    // Real / Warp / Virtual are one choice: an exclusive group, radio buttons
+    // to assistive technology, radio items in Broker ▸ Clock Mode.
+    void clockModes_areOneChoice()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *clock = window.findChild<ClockToolbar *>();
+        QVERIFY(clock);
+        const QList<QAction *> modes{clock->realAction(), clock->warpAction(), clock->virtualAction()};
+        QVERIFY(clock->realAction()->actionGroup());
+        QCOMPARE(clock->realAction()->actionGroup()->exclusionPolicy(), QActionGroup::ExclusionPolicy::Exclusive);
+        for (QAction *mode : modes) {
+            QCOMPARE(mode->actionGroup(), clock->realAction()->actionGroup());
+            QAccessibleInterface *button = QAccessible::queryAccessibleInterface(clock->widgetForAction(mode));
+            QVERIFY(button);
+            QCOMPARE(button->role(), QAccessible::RadioButton);
+            QCOMPARE(button->text(QAccessible::Name), mode->text());
+            QVERIFY(button->state().checkable);
+        }
+        QAccessibleInterface *pause = QAccessible::queryAccessibleInterface(clock->widgetForAction(clock->pauseAction()));
+        QVERIFY(pause->role() != QAccessible::RadioButton); // a switch of its own, not one of the choices
+        auto *menu = window.findChild<QMenu *>(QStringLiteral("clockModeMenu"));
+        QVERIFY(menu);
+        QCOMPARE(menu->actions(), modes);
+        QVERIFY(actionTexts(menuNamed(window, QStringLiteral("Broker"))->actions()).contains(QStringLiteral("Clock Mode")));
     }
 
     void toolsMenu_opensThePolicyEditor()
@@ -131,7 +162,7 @@ private slots:
     {
         {
             MainWindow window;
-            window.resize(1000, 700);
+            window.resize(700, 560); // inside the offscreen screen: a larger one is brought inside (window_layout_test)
             window.findChild<QDockWidget *>(QStringLiteral("entityDock"))->hide();
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -142,7 +173,7 @@ private slots:
         QVERIFY(settings.contains(QStringLiteral("mainWindow/state")));
         QVERIFY(QFileInfo(settings.fileName()).absoluteFilePath().startsWith(m_settingsDir.path()));
         MainWindow restored;
-        QCOMPARE(restored.size(), QSize(1000, 700));
+        QCOMPARE(restored.size(), QSize(700, 560));
         restored.show();
         QVERIFY(QTest::qWaitForWindowExposed(&restored));
         QVERIFY(restored.findChild<QDockWidget *>(QStringLiteral("entityDock"))->isHidden());

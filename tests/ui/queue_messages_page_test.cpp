@@ -282,6 +282,32 @@ private slots:
         QCOMPARE(broker().browse("keep").size(), std::size_t(1));
     }
 
+    // The viewer shows a JSON body as it was sent: pretty-printed, its keys
+    // in the sender's order (not sorted), nested objects too.
+    void viewer_keepsJsonKeyOrder()
+    {
+        QVERIFY(broker().createQueue("sales"));
+        const auto sent = broker().send(
+            "sales", bodyOnly(R"({"order":7,"customer":"ada","items":[{"sku":"b-1","qty":2,"price":1.5}],"note":"é"})"));
+        QVERIFY(sent.ok());
+        QueueMessagesPage page(broker().service(), broker().engine(), QStringLiteral("sales"));
+        QTRY_COMPARE_WITH_TIMEOUT(page.model()->rowCount(), 1, kWaitMs);
+        QVERIFY(page.selectMessage(QString::fromStdString(sent->messageId)));
+        QCOMPARE(child<QPlainTextEdit>(page.viewer(), "messageBody")->toPlainText(),
+                 QStringLiteral("{\n"
+                                "    \"order\": 7,\n"
+                                "    \"customer\": \"ada\",\n"
+                                "    \"items\": [\n"
+                                "        {\n"
+                                "            \"sku\": \"b-1\",\n"
+                                "            \"qty\": 2,\n"
+                                "            \"price\": 1.5\n"
+                                "        }\n"
+                                "    ],\n"
+                                "    \"note\": \"é\"\n"
+                                "}"));
+    }
+
     void cancelScheduled_removesTheMessage()
     {
         QVERIFY(broker().createQueue("plans"));

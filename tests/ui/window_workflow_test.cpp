@@ -3,7 +3,10 @@
 // HTTP on loopback, virtual clock): a change through the API appears in the
 // tree; a send through the native API changes the count; create a queue
 // through the dialog; purge and delete with confirmation (page closes with a
-// status note); the virtual clock step makes a delayed message available; a
+// status note); Del on the tree deletes after the same confirmation; the tree
+// filter keeps the selected page and restores selection and expansion when
+// cleared; the status bar's plurals; the virtual clock step makes a delayed
+// message available; a
 // database that cannot be used brings the dialog and is left unchanged.
 #include "window_test_support.h"
 
@@ -21,6 +24,10 @@
 #include "support/test_main.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QPointer>
+#include <QSortFilterProxyModel>
+#include <QTreeView>
 #include <QComboBox>
 #include <QCryptographicHash>
 #include <QFile>
@@ -218,6 +225,137 @@ private slots:
         QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("orders was deleted")) ||
                 m_window->statusBar()->currentMessage().contains(QStringLiteral("Deleted queue orders")));
         QVERIFY(m_window->entityPanel()->currentEntity().isNull());
+    }
+
+    // Del on the tree runs the menus' Delete… action: it asks, and deletes
+    // only when the answer is yes. Del in the filter box edits the text.
+    void deleteKey_onTree_deletesAfterConfirmation()
+    {
+        startWindow(path("delete-key.db"));
+        QCOMPARE(postNative(endpoint(), QStringLiteral("/api/v1/queues"), R"({"name":"orders"})"), 201);
+        const EntityRef orders{EntityChange::Entity::Queue, QStringLiteral("orders")};
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->entityModel()->indexOf(orders).isValid(), kWait);
+        m_window->show();
+        QApplication::setActiveWindow(m_window.get());
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        QVERIFY(m_window->entityPanel()->selectEntity(orders));
+        QStringList questions;
+        bool answer = false;
+        m_window->entityActions()->setConfirmForTesting([&](const QString &question) {
+            questions << question;
+            return answer;
+        });
+        QLineEdit *filter = m_window->entityPanel()->filterEdit();
+        filter->setFocus();
+        QTest::keyClick(filter, Qt::Key_Delete);
+        QVERIFY(questions.isEmpty());
+
+        QTreeView *tree = m_window->entityPanel()->treeView();
+        tree->setFocus();
+        QTest::keyClick(tree, Qt::Key_Delete); // declined: nothing happens
+        QCOMPARE(questions, QStringList{QStringLiteral("Delete queue orders and its 0 messages?")});
+        QCOMPARE(callAndWait<std::string>([&](auto r) { m_window->broker()->service().getQueueUrl("orders", nullptr, r); })
+                     .ok(),
+                 true);
+        QCOMPARE(m_window->currentPage()->entity(), orders);
+
+        answer = true;
+        QTest::keyClick(tree, Qt::Key_Delete);
+        QCOMPARE(questions.size(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->entityModel()->indexOf(orders).isValid(), kWait);
+        QVERIFY(!callAndWait<std::string>([&](auto r) { m_window->broker()->service().getQueueUrl("orders", nullptr, r); })
+                     .ok());
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->currentPage() == nullptr, kWait);
+    }
+
+    // Typing in the filter keeps the selected entity and its page (the same
+    // page object, on the same tab) while it matches; a filter that hides it
+    // closes the page; clearing the filter brings back the selection and the
+    // tree as it was expanded.
+    void filter_keepsSelectionPageAndExpansion()
+    {
+        startWindow(path("filter.db"));
+        BrokerService &service = m_window->broker()->service();
+        for (const char *queue : {"orders", "invoices"})
+            QVERIFY(callAndWait<std::string>([&](auto r) { service.createQueue(queue, {}, {}, nullptr, r); }).ok());
+        const std::string invoicesArn = m_window->broker()->identity().queueArn("invoices");
+        for (const char *topic : {"events", "alerts"}) {
+            QVERIFY(callAndWait<std::string>([&](auto r) { service.createTopic(topic, {}, {}, nullptr, r); }).ok());
+            QVERIFY(callAndWait<SubscribeReceipt>(
+                        [&](auto r) { service.subscribe(topic, "sqs", invoicesArn, {}, false, nullptr, r); })
+                        .ok());
+        }
+        const EntityRef orders{EntityChange::Entity::Queue, QStringLiteral("orders")};
+        const EntityRef events{EntityChange::Entity::Topic, QStringLiteral("events")};
+        const EntityRef alerts{EntityChange::Entity::Topic, QStringLiteral("alerts")};
+        EntityTreeModel *model = m_window->entityModel();
+        QTRY_VERIFY_WITH_TIMEOUT(model->indexOf(orders).isValid() && model->rowCount(model->indexOf(events)) == 1 &&
+                                     model->rowCount(model->indexOf(alerts)) == 1,
+                                 kWait);
+        QTreeView *tree = m_window->entityPanel()->treeView();
+        auto *proxy = qobject_cast<QSortFilterProxyModel *>(tree->model());
+        QVERIFY(proxy);
+        auto expanded = [&](const EntityRef &ref) { return tree->isExpanded(proxy->mapFromSource(model->indexOf(ref))); };
+        QTRY_VERIFY_WITH_TIMEOUT(expanded(events) && expanded(alerts), kWait);
+        tree->collapse(proxy->mapFromSource(model->indexOf(events)));
+
+        QVERIFY(m_window->entityPanel()->selectEntity(orders));
+        EntityPage *page = m_window->currentPage();
+        QVERIFY(page);
+        int messagesTab = -1;
+        for (int i = 0; i < page->tabs()->count(); ++i)
+            if (page->tabs()->tabText(i).remove(QLatin1Char('&')) == QStringLiteral("Messages"))
+                messagesTab = i;
+        QVERIFY(messagesTab > 0);
+        page->tabs()->setCurrentIndex(messagesTab);
+        QPointer<EntityPage> kept(page);
+
+        QLineEdit *filter = m_window->entityPanel()->filterEdit();
+        QTest::keyClicks(filter, QStringLiteral("ord"));
+        QCoreApplication::processEvents();
+        QCoreApplication::processEvents();
+        QCOMPARE(m_window->entityPanel()->currentEntity(), orders);
+        QVERIFY(!kept.isNull());
+        QCOMPARE(m_window->currentPage(), page);
+        QCOMPARE(page->tabs()->currentIndex(), messagesTab);
+        QVERIFY(!proxy->mapFromSource(model->indexOf(events)).isValid()); // filtered out
+
+        filter->clear();
+        QCoreApplication::processEvents();
+        QCoreApplication::processEvents();
+        QCOMPARE(m_window->entityPanel()->currentEntity(), orders);
+        QCOMPARE(m_window->currentPage(), page);
+        QCOMPARE(page->tabs()->currentIndex(), messagesTab);
+        QCOMPARE(tree->currentIndex(), proxy->mapFromSource(model->indexOf(orders)));
+        QVERIFY(!expanded(events)); // collapsed before filtering: collapsed again
+        QVERIFY(expanded(alerts)); // hidden by the filter, expanded before it: expanded again
+        QVERIFY(tree->isExpanded(proxy->mapFromSource(model->queuesGroup())));
+
+        QTest::keyClicks(filter, QStringLiteral("zzz")); // hides orders: its page closes
+        QCoreApplication::processEvents();
+        QCoreApplication::processEvents();
+        QVERIFY(m_window->entityPanel()->currentEntity().isNull());
+        QVERIFY(m_window->currentPage() == nullptr);
+        filter->clear(); // the selection from before filtering comes back
+        QCoreApplication::processEvents();
+        QCoreApplication::processEvents();
+        QCOMPARE(m_window->entityPanel()->currentEntity(), orders);
+        QVERIFY(m_window->currentPage());
+        QCOMPARE(m_window->currentPage()->entity(), orders);
+    }
+
+    // The status bar counts with plurals as English has them.
+    void brokerState_countsInPlainEnglish()
+    {
+        startWindow(path("plurals.db"));
+        BrokerService &service = m_window->broker()->service();
+        auto *state = m_window->findChild<QLabel *>(QStringLiteral("brokerStateLabel"));
+        QTRY_COMPARE_WITH_TIMEOUT(state->text(), QStringLiteral("0 queues, 0 topics · ready"), kWait);
+        QVERIFY(callAndWait<std::string>([&](auto r) { service.createQueue("orders", {}, {}, nullptr, r); }).ok());
+        QVERIFY(callAndWait<std::string>([&](auto r) { service.createTopic("events", {}, {}, nullptr, r); }).ok());
+        QTRY_COMPARE_WITH_TIMEOUT(state->text(), QStringLiteral("1 queue, 1 topic · ready"), kWait);
+        QVERIFY(callAndWait<std::string>([&](auto r) { service.createQueue("jobs", {}, {}, nullptr, r); }).ok());
+        QTRY_COMPARE_WITH_TIMEOUT(state->text(), QStringLiteral("2 queues, 1 topic · ready"), kWait);
     }
 
     void virtualClockStep_makesDelayedMessageAvailable()

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "models/message_text.h"
 
+#include "json/bounded_json.h"
+
 #include <QDateTime>
-#include <QJsonDocument>
-#include <QJsonParseError>
 #include <QTimeZone>
 
 namespace relaydesk::message_text {
@@ -85,14 +85,14 @@ QString bodyPreview(const std::string &body)
 
 QString viewerBody(const std::string &body, bool *isJson)
 {
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(QByteArray::fromStdString(body), &error);
-    const bool json = error.error == QJsonParseError::NoError && (document.isObject() || document.isArray());
+    // ordered_json: the keys in the order they were sent (QJsonObject would sort them).
+    const auto document = parseBoundedJson<nlohmann::ordered_json>(body);
+    const bool json = !document.is_discarded() && (document.is_object() || document.is_array());
     if (isJson)
         *isJson = json;
     if (!json)
         return QString::fromStdString(body);
-    return QString::fromUtf8(document.toJson(QJsonDocument::Indented)).trimmed();
+    return QString::fromStdString(document.dump(4, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
 }
 
 QString attributeValueText(const MessageAttributeValue &value)

@@ -27,7 +27,7 @@ QString countdownText(const BrowsedMessage &message, ClockTime now);
 bool stateDue(const BrowsedMessage &message, ClockTime now);
 // The body's first line, at most 200 characters, for a table cell.
 QString bodyPreview(const std::string &body);
-// The body as the viewer shows it: pretty-printed (indent 2) when it is a
+// The body as the viewer shows it: pretty-printed (indent 4, keys in the order sent) when it is a
 // JSON object or array, else verbatim. `isJson` tells which.
 QString viewerBody(const std::string &body, bool *isJson = nullptr);
 // An attribute value as text: String/Number verbatim, Binary as

@@ -6,6 +6,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QVBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QToolButton>
@@ -61,19 +62,25 @@ PolicyContextBar::PolicyContextBar(QMenu *presets, QAction *open, QAction *save,
     auto *protocolLabel = new QLabel(tr("P&rotocol:"), this);
     protocolLabel->setBuddy(m_protocolSelector);
 
-    auto *layout = new QHBoxLayout(this);
+    // Two rows, so that the editor fits a page beside the tree and the
+    // effective policy at 1280 pixels.
+    auto *context = new QHBoxLayout;
+    context->addWidget(formLabel);
+    context->addWidget(m_formSelector);
+    context->addSpacing(12);
+    context->addWidget(protocolLabel);
+    context->addWidget(m_protocolSelector);
+    context->addWidget(m_rawDelivery);
+    context->addStretch(1);
+    auto *files = new QHBoxLayout;
+    files->addWidget(m_presets);
+    files->addStretch(1);
+    files->addWidget(m_open);
+    files->addWidget(m_save);
+    auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(formLabel);
-    layout->addWidget(m_formSelector);
-    layout->addSpacing(12);
-    layout->addWidget(protocolLabel);
-    layout->addWidget(m_protocolSelector);
-    layout->addWidget(m_rawDelivery);
-    layout->addSpacing(12);
-    layout->addWidget(m_presets);
-    layout->addStretch(1);
-    layout->addWidget(m_open);
-    layout->addWidget(m_save);
+    layout->addLayout(context);
+    layout->addLayout(files);
 }
 
 PolicyContextBar::~PolicyContextBar() = default;

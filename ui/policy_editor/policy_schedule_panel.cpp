@@ -87,7 +87,7 @@ PolicySchedulePanel::PolicySchedulePanel(QWidget *parent)
 
     m_chart = new PolicyChart(this);
     m_chart->setObjectName(QStringLiteral("policyChart"));
-    m_chart->setMinimumSize(420, 260);
+    m_chart->setMinimumSize(280, 200); // the page fits beside the tree at 1280 pixels
     m_chart->setJitterFraction(0.1);
     connect(m_jitter, &QSpinBox::valueChanged, this, [this](int percent) { m_chart->setJitterFraction(percent / 100.0); });
 

@@ -32,16 +32,19 @@ ClockToolbar::ClockToolbar(QWidget *parent)
     setObjectName(QStringLiteral("clockToolbar"));
     auto *caption = new QLabel(tr("Clock:"), this);
     addWidget(caption);
+    // One choice of three: in the exclusive group before the toolbar makes
+    // their buttons, so each button is a radio button from the start
+    // (widgets/accessible_choice_button.h).
     m_modes = new QActionGroup(this);
-    m_real = addAction(tr("Real"));
+    m_real = m_modes->addAction(tr("Real"));
     m_real->setToolTip(tr("Real time: the broker's clock follows the wall clock"));
-    m_warp = addAction(tr("Warp"));
+    m_warp = m_modes->addAction(tr("Warp"));
     m_warp->setToolTip(tr("Time warp: the clock runs faster by the factor beside it"));
-    m_virtual = addAction(tr("Virtual"));
+    m_virtual = m_modes->addAction(tr("Virtual"));
     m_virtual->setToolTip(tr("Virtual time: the clock stands still until you step it"));
     for (QAction *action : {m_real, m_warp, m_virtual}) {
         action->setCheckable(true);
-        m_modes->addAction(action);
+        addAction(action);
     }
     m_real->setObjectName(QStringLiteral("clockRealAction"));
     m_warp->setObjectName(QStringLiteral("clockWarpAction"));

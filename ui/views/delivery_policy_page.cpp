@@ -142,7 +142,6 @@ DeliveryPolicyPage::DeliveryPolicyPage(BrokerService &service, BrokerEngine &eng
         m_effective->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
         m_effective->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
         m_effective->verticalHeader()->setDefaultSectionSize(m_effective->fontMetrics().height() + 8);
-        box->setMinimumWidth(430);
         m_effective->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);   // every row, no scrolling
         m_effective->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         m_effective->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);

@@ -7,6 +7,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -27,11 +28,7 @@ EntityTreePanel::EntityTreePanel(QWidget *parent)
     m_proxy->setRecursiveFilteringEnabled(true);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_proxy->setFilterKeyColumn(EntityTreeModel::NameColumn);
-    connect(m_filter, &QLineEdit::textChanged, m_proxy, [this](const QString &text) {
-        m_proxy->setFilterFixedString(text);
-        if (!text.isEmpty())
-            m_tree->expandAll();
-    });
+    connect(m_filter, &QLineEdit::textChanged, this, &EntityTreePanel::applyFilter);
 
     m_tree = new QTreeView(this);
     m_tree->setObjectName(QStringLiteral("entityTree"));
@@ -44,6 +41,10 @@ EntityTreePanel::EntityTreePanel(QWidget *parent)
     m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
     m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setMinimumSectionSize(28);
+    connect(m_tree->header(), &QHeaderView::sectionResized, this, [this](int column) {
+        if (column != EntityTreeModel::NameColumn)
+            keepRoomForNames();
+    });
     // Queued: when the current row is removed, the view first moves to a
     // neighbour; by the time this runs entityRemoved has cleared the
     // selection, so a deleted entity's page closes instead of jumping on.
@@ -82,6 +83,8 @@ void EntityTreePanel::setModel(EntityTreeModel *model)
         header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
     if (!m_headerState.isEmpty())
         header->restoreState(m_headerState);
+    header->setSectionResizeMode(EntityTreeModel::NameColumn, QHeaderView::Stretch); // whatever was saved
+    keepRoomForNames();
     m_tree->expandAll();
     // New topics show their subscriptions; groups stay open.
     connect(model, &QAbstractItemModel::rowsInserted, m_tree, [this](const QModelIndex &parent) {
@@ -94,6 +97,67 @@ void EntityTreePanel::setModel(EntityTreeModel *model)
             emit currentEntityChanged(m_current);
         }
     });
+}
+
+void EntityTreePanel::applyFilter(const QString &text)
+{
+    if (!m_filtering && !text.isEmpty() && m_model) {
+        m_filtering = true;
+        m_beforeFilter = m_current;
+        m_collapsedBeforeFilter.clear();
+        const auto remember = [this](const QModelIndex &source) {
+            if (m_model->hasChildren(source) && !m_tree->isExpanded(m_proxy->mapFromSource(source)))
+                m_collapsedBeforeFilter << QPersistentModelIndex(source);
+        };
+        for (int group = 0; group < m_model->rowCount(); ++group) {
+            const QModelIndex groupIndex = m_model->index(group, 0);
+            remember(groupIndex);
+            for (int row = 0; row < m_model->rowCount(groupIndex); ++row)
+                remember(m_model->index(row, 0, groupIndex));
+        }
+    }
+    const EntityRef kept = m_current;
+    m_proxy->setFilterFixedString(text);
+    EntityRef wanted = kept;
+    if (text.isEmpty() && m_filtering) {
+        m_filtering = false;
+        m_tree->expandAll();
+        for (const QPersistentModelIndex &source : std::as_const(m_collapsedBeforeFilter))
+            if (source.isValid())
+                m_tree->collapse(m_proxy->mapFromSource(source));
+        m_collapsedBeforeFilter.clear();
+        if (wanted.isNull())
+            wanted = m_beforeFilter;
+        m_beforeFilter = {};
+    } else if (!text.isEmpty()) {
+        m_tree->expandAll();
+    }
+    const QModelIndex index = wanted.isNull() || !m_model ? QModelIndex() : m_proxy->mapFromSource(m_model->indexOf(wanted));
+    if (index.isValid()) {
+        // The current row stays (or comes back); the queued currentChanged then finds it unchanged.
+        m_tree->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_tree->scrollTo(index);
+        onCurrentChanged(index);
+    } else if (!kept.isNull()) {
+        m_tree->selectionModel()->clear(); // the filter hides it: its page closes
+        m_current = {};
+        emit currentEntityChanged(m_current);
+    }
+}
+
+void EntityTreePanel::keepRoomForNames()
+{
+    constexpr int kNameRoom = 140; // pixels the Name column keeps however narrow the dock
+    const QHeaderView *header = m_tree->header();
+    int counts = 0;
+    for (int column = EntityTreeModel::AvailableColumn; column < EntityTreeModel::ColumnCount; ++column)
+        counts += header->isSectionHidden(column) ? 0 : header->sectionSize(column);
+    const QMargins margins = layout() ? layout()->contentsMargins() : QMargins();
+    const int chrome = 2 * m_tree->frameWidth() + m_tree->verticalScrollBar()->sizeHint().width() + margins.left() +
+                       margins.right();
+    const int wanted = counts + kNameRoom + chrome;
+    if (minimumWidth() != wanted)
+        setMinimumWidth(wanted);
 }
 
 EntityRef EntityTreePanel::currentEntity() const { return m_current; }
@@ -128,8 +192,11 @@ QByteArray EntityTreePanel::saveHeaderState() const
 void EntityTreePanel::restoreHeaderState(const QByteArray &state)
 {
     m_headerState = state; // applied when a model (with its columns) arrives
-    if (m_model && !state.isEmpty())
+    if (m_model && !state.isEmpty()) {
         m_tree->header()->restoreState(state);
+        m_tree->header()->setSectionResizeMode(EntityTreeModel::NameColumn, QHeaderView::Stretch);
+        keepRoomForNames();
+    }
 }
 
 } // namespace relaydesk

@@ -3,6 +3,8 @@
 
 #include "models/entity_ref.h"
 
+#include <QList>
+#include <QPersistentModelIndex>
 #include <QWidget>
 
 class QLineEdit;
@@ -45,6 +47,13 @@ signals:
 
 private:
     void onCurrentChanged(const QModelIndex &current);
+    // Filtering keeps the selected entity (and so its page) unless the
+    // filter hides it; clearing the filter brings back the selection and
+    // the expansion from before filtering.
+    void applyFilter(const QString &text);
+    // The Name column comes before the counts: the panel is never narrower
+    // than the count columns plus room for names.
+    void keepRoomForNames();
 
     EntityTreeModel *m_model = nullptr;
     QLineEdit *m_filter = nullptr;
@@ -52,6 +61,9 @@ private:
     QSortFilterProxyModel *m_proxy = nullptr;
     EntityRef m_current;
     QByteArray m_headerState;
+    bool m_filtering = false;
+    EntityRef m_beforeFilter;
+    QList<QPersistentModelIndex> m_collapsedBeforeFilter; // source model, column 0
 };
 
 } // namespace relaydesk

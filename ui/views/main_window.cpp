@@ -5,6 +5,7 @@
 #include "models/entity_tree_model.h"
 #include "models/ui_resources.h"
 #include "host/broker_host.h"
+#include "widgets/accessible_choice_button.h"
 #include "widgets/accessible_combo_box.h"
 #include "views/clock_toolbar.h"
 #include "views/dashboard_page.h"
@@ -15,10 +16,14 @@
 #include "views/mock_endpoints_window.h"
 #include "policy_editor/policy_editor_window.h"
 
+#include <algorithm>
+#include <utility>
+
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QShowEvent>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QLabel>
@@ -26,12 +31,15 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QToolButton>
+#include <QTreeView>
 
 namespace relaydesk {
 
@@ -42,6 +50,7 @@ const char *const kStateKey = "mainWindow/state";
 const char *const kTreeHeaderKey = "entityTree/header";
 const char *const kEntityKey = "mainWindow/openEntity";
 const char *const kRecentKey = "mainWindow/recentDatabases";
+constexpr int kDockWidth = 380; // 30 % of the default 1280-pixel window
 
 } // namespace
 
@@ -50,6 +59,7 @@ MainWindow::MainWindow(QWidget *parent)
 {
     ensureUiResources();
     installAccessibleComboBoxes();
+    installAccessibleChoiceButtons();
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Relaydesk"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/relaydesk.svg")));
@@ -67,7 +77,15 @@ MainWindow::MainWindow(QWidget *parent)
         if (!m_panel->selectEntity(ref))
             statusBar()->showMessage(tr("The %1 %2 is not in the tree (yet).").arg(entityKindWord(ref.kind), ref.name), 6000);
     });
-    setCentralWidget(m_pages);
+    // The page fits the window it is given: a page wider or taller than the
+    // space left beside the tree scrolls; it never grows the window or
+    // squeezes the tree.
+    auto *pageScroll = new QScrollArea(this);
+    pageScroll->setObjectName(QStringLiteral("entityPageScroll"));
+    pageScroll->setFrameShape(QFrame::NoFrame);
+    pageScroll->setWidgetResizable(true);
+    pageScroll->setWidget(m_pages);
+    setCentralWidget(pageScroll);
 
     m_entityDock = new QDockWidget(tr("Topics and Queues"), this);
     m_entityDock->setObjectName(QStringLiteral("entityDock"));
@@ -76,7 +94,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_panel = new EntityTreePanel(m_entityDock);
     m_entityDock->setWidget(m_panel);
     addDockWidget(Qt::LeftDockWidgetArea, m_entityDock);
-    resizeDocks({m_entityDock}, {380}, Qt::Horizontal);   // 30 % of the default 1280-pixel window
+    resizeDocks({m_entityDock}, {kDockWidth}, Qt::Horizontal);   // 30 % of the default 1280-pixel window
     connect(m_panel, &EntityTreePanel::currentEntityChanged, this, &MainWindow::showEntity);
     connect(m_panel, &EntityTreePanel::contextMenuRequested, this,
             [this](const EntityRef &ref, EntityChange::Entity group, const QPoint &at) {
@@ -84,6 +102,11 @@ MainWindow::MainWindow(QWidget *parent)
                 menu->setAttribute(Qt::WA_DeleteOnClose);
                 menu->popup(at);
             });
+
+    // Del on the tree deletes the selected entity (after asking): the same
+    // action as Broker ▸ Delete…, whose shortcut is bound to the tree so
+    // that Del in a text field stays a text edit.
+    m_panel->treeView()->addAction(m_actions->deleteEntity());
 
     createToolbars();
     createMenus();
@@ -193,6 +216,11 @@ void MainWindow::createMenus()
     for (QAction *action : {m_clock->pauseAction(), m_clock->stepSecondAction(), m_clock->stepMinuteAction(),
                             m_clock->stepNextAction()})
         broker->addAction(action);
+    // The clock's mode is one choice of three: radio items here (the same
+    // exclusive actions as the toolbar's), reachable from the keyboard.
+    QMenu *clockMode = broker->addMenu(tr("&Clock Mode"));
+    clockMode->setObjectName(QStringLiteral("clockModeMenu"));
+    clockMode->addActions({m_clock->realAction(), m_clock->warpAction(), m_clock->virtualAction()});
 
     QMenu *tools = menuBar()->addMenu(tr("&Tools"));
     tools->setObjectName(QStringLiteral("toolsMenu"));
@@ -256,7 +284,10 @@ void MainWindow::showBrokerState()
     QString state = tr("Broker: ready");
     if (m_model) {
         const EntityOverview &overview = m_model->overview();
-        state = tr("%1 queues, %2 topics · ready").arg(overview.queues.size()).arg(overview.topics.size());
+        const auto queues = overview.queues.size();
+        const auto topics = overview.topics.size();
+        state = (queues == 1 ? tr("1 queue") : tr("%1 queues").arg(queues)) + QStringLiteral(", ") +
+                (topics == 1 ? tr("1 topic") : tr("%1 topics").arg(topics)) + tr(" · ready");
     }
     if (m_host->portMoved())
         state = tr("port %1 was taken · ").arg(m_options.port) + state;
@@ -379,10 +410,40 @@ void MainWindow::saveSettings() const
 void MainWindow::restoreSettings()
 {
     const QSettings settings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk"));
-    restoreGeometry(settings.value(QLatin1String(kGeometryKey)).toByteArray());
+    // Brought onto the screen now and again when shown, once the frame is known.
+    m_fitOnShow = restoreGeometry(settings.value(QLatin1String(kGeometryKey)).toByteArray());
+    if (m_fitOnShow)
+        fitIntoScreen();
     restoreState(settings.value(QLatin1String(kStateKey)).toByteArray());
+    if (!m_entityDock->isHidden() && m_entityDock->width() < m_panel->minimumWidth())
+        resizeDocks({m_entityDock}, {kDockWidth}, Qt::Horizontal); // a collapsed tree comes back at its default
     m_panel->restoreHeaderState(settings.value(QLatin1String(kTreeHeaderKey)).toByteArray());
     m_wantedEntity = entityRefFromKey(settings.value(QLatin1String(kEntityKey)).toString());
+}
+
+void MainWindow::fitIntoScreen()
+{
+    const QScreen *on = screen();
+    if (!on)
+        return;
+    const QRect available = on->availableGeometry();
+    const QSize frameExtra = frameGeometry().size() - geometry().size();
+    const QSize fits = size().boundedTo(available.size() - frameExtra);
+    if (fits != size())
+        resize(fits);
+    QRect frame = frameGeometry();
+    if (!available.contains(frame)) {
+        frame.moveLeft(std::clamp(frame.left(), available.left(), std::max(available.left(), available.right() - frame.width() + 1)));
+        frame.moveTop(std::clamp(frame.top(), available.top(), std::max(available.top(), available.bottom() - frame.height() + 1)));
+        move(frame.topLeft());
+    }
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (std::exchange(m_fitOnShow, false))
+        fitIntoScreen();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -77,6 +77,8 @@ public:
 
     void saveSettings() const;
     void restoreSettings();
+    // A restored geometry larger than the screen, or off it, is brought onto the available area.
+    void fitIntoScreen();
 
 signals:
     // A broker is ready at `endpointUrl` ("http://HOST:PORT").
@@ -84,6 +86,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     // main_window.cpp: frame, menus, toolbars, settings.
@@ -119,6 +122,7 @@ private:
     EntityPage *m_page = nullptr;
     EntityRef m_wantedEntity; // restored from the settings; selected once it is in the tree
     QString m_wantedTab;      // the tab openEntity asked for
+    bool m_fitOnShow = false; // a restored geometry, checked against the screen again once the frame is known
     QToolButton *m_endpoint = nullptr;
     QLabel *m_database = nullptr;
     QLabel *m_brokerState = nullptr;
