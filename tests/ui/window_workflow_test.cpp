@@ -6,8 +6,8 @@
 // status note); Del on the tree deletes after the same confirmation; the tree
 // filter keeps the selected page and restores selection and expansion when
 // cleared; the status bar's plurals; the virtual clock step makes a delayed
-// message available; a
-// database that cannot be used brings the dialog and is left unchanged.
+// message available; a database that cannot be used brings the dialog and is
+// left unchanged.
 #include "window_test_support.h"
 
 #include "dialogs/create_queue_dialog.h"
