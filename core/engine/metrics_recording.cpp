@@ -2,11 +2,13 @@
 #include "engine/metrics_recording.h"
 
 #include "broker/metrics/entity_overview.h"
+#include "broker/queues/queue_depths.h"
 #include "engine/broker_engine.h"
 #include "engine/unit_context.h"
 
 #include <QMetaObject>
 #include <QPointer>
+#include <QString>
 
 #include <optional>
 #include <string>
@@ -20,15 +22,42 @@ namespace {
 // other units' recordCommitted).
 struct DepthRead {
     std::optional<EntityOverview> everything;                         // the first refresh
+    std::vector<QueueDepthRepair> repairs;                            // the first refresh's check
     std::vector<std::pair<std::string, std::optional<QueueOverview>>> queues; // otherwise: empty = gone
     ClockTime at{};
 };
+
+QString describe(const QueueCounts &counts)
+{
+    return QStringLiteral("available %1, in flight %2, delayed %3, scheduled %4, dead-lettered %5")
+        .arg(counts.available)
+        .arg(counts.inFlight)
+        .arg(counts.delayed)
+        .arg(counts.scheduled)
+        .arg(counts.deadLettered);
+}
+
+// A repaired queue is a defect (the counters are kept by triggers in every
+// write's transaction): said once, at start, with both readings.
+void logRepairs(const std::vector<QueueDepthRepair> &repairs)
+{
+    for (const QueueDepthRepair &repair : repairs) {
+        qWarning("queue depths: the counters of queue %s differed from a full count and were repaired (kept: %s; "
+                 "counted: %s)",
+                 repair.queue.c_str(), qPrintable(describe(repair.kept)), qPrintable(describe(repair.counted)));
+    }
+}
 
 Result<DepthRead> readDepths(UnitContext &unit, const BrokerMetrics &metrics)
 {
     DepthRead read;
     read.at = unit.now();
     if (!metrics.entitiesLoaded()) {
+        // At start: the kept counters against a full count (O(messages), once).
+        Result<std::vector<QueueDepthRepair>> repairs = queue_depths::recountEveryQueue(unit.database(), unit.now());
+        if (!repairs)
+            return repairs.error();
+        read.repairs = std::move(*repairs);
         Result<EntityOverview> overview = readEntityOverview(unit.database(), BrokerIdentity{}, unit.now());
         if (!overview)
             return overview.error();
@@ -36,7 +65,7 @@ Result<DepthRead> readDepths(UnitContext &unit, const BrokerMetrics &metrics)
         return read;
     }
     for (std::string &name : metrics.queuesToRefresh(unit.now())) {
-        Result<std::optional<QueueOverview>> queue = readQueueOverview(unit.database(), name, unit.now());
+        Result<std::optional<QueueOverview>> queue = refreshQueueOverview(unit.database(), name, unit.now());
         if (!queue)
             return queue.error();
         read.queues.emplace_back(std::move(name), std::move(*queue));
@@ -47,6 +76,7 @@ Result<DepthRead> readDepths(UnitContext &unit, const BrokerMetrics &metrics)
 void applyDepths(BrokerMetrics &metrics, const DepthRead &read)
 {
     if (read.everything) {
+        logRepairs(read.repairs);
         metrics.loadEntities(*read.everything, read.at);
         return;
     }

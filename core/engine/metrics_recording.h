@@ -24,11 +24,15 @@ void recordCommitted(BrokerMetrics &metrics, const std::vector<MetricEvent> &cou
                      const std::vector<EntityChange> &changes, ClockTime at);
 
 // Re-reads, in one unit on the broker thread, the depths of the queues
-// BrokerMetrics::queuesToRefresh names — the first time (per engine) every
-// queue and topic in the store, which is how the gauges come from the store
-// at start — then calls `done` on `context`'s thread (null context: on the
-// broker thread at once; must be quick). `done` may be empty. Any thread.
-// A store failure leaves the depths as they were (`done` is still called).
+// BrokerMetrics::queuesToRefresh names (from the kept counters, moving a
+// queue's depth mark on when due: queue_depths::refresh) — the first time
+// (per engine) every queue and topic in the store, which is how the gauges
+// come from the store at start, after checking every queue's counters
+// against a full count (queue_depths::recountEveryQueue; a difference is
+// repaired in that unit and logged with qWarning) — then calls `done` on
+// `context`'s thread (null context: on the broker thread at once; must be
+// quick). `done` may be empty. Any thread. A store failure leaves the depths
+// as they were (`done` is still called).
 void refreshQueueDepths(BrokerEngine &engine, QObject *context, std::function<void()> done);
 
 // Broker thread (the engine, when it publishes coalesced changes): starts

@@ -339,9 +339,87 @@ ALTER TABLE delivery_attempts ADD COLUMN status_class INTEGER GENERATED ALWAYS A
 CREATE INDEX delivery_attempts_by_status_class ON delivery_attempts (status_class, id);
 )sql";
 
-const std::array<Migration, 8> &migrations()
+// Migration 9: the queues' depths kept as counters, so the gauges, the
+// window's tree and GetQueueAttributes never walk a queue's messages
+// (broker/queues/queue_depths.h: the mark, and why the counts are exact at
+// any clock time; docs/architecture.md §9). Triggers keep them in the
+// transaction of every write to `messages`. They are columns of `queues`, not
+// a table of their own: sends and receives already rewrite the queue's row
+// (last_used_ms), so the counters mostly add no page to a commit (a table of
+// their own added one WAL page, ~4 KiB, to every commit).
+constexpr std::string_view kSchemaV9 = R"sql(
+-- The queue's counts as of the clock time depth_mark_ms (the mark): every
+-- message stored, those in flight / delayed / scheduled at the mark (that
+-- state, visible_at_ms after the mark), and the dead letters.
+ALTER TABLE queues ADD COLUMN depth_mark_ms INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE queues ADD COLUMN depth_stored INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE queues ADD COLUMN depth_in_flight INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE queues ADD COLUMN depth_delayed INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE queues ADD COLUMN depth_scheduled INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE queues ADD COLUMN depth_dead_lettered INTEGER NOT NULL DEFAULT 0;
+-- The queues stored before, counted at the mark 0 (the epoch): right at any
+-- clock time; the broker's check at start moves the marks of full queues.
+UPDATE queues SET (depth_stored, depth_in_flight, depth_delayed, depth_scheduled, depth_dead_lettered) =
+    (SELECT count(*), count(*) FILTER (WHERE m.state = 'inflight' AND m.visible_at_ms > 0),
+            count(*) FILTER (WHERE m.state = 'queued' AND m.visible_at_ms > 0),
+            count(*) FILTER (WHERE m.state = 'scheduled' AND m.visible_at_ms > 0),
+            count(*) FILTER (WHERE m.dead_letter_reason IS NOT NULL)
+     FROM messages m WHERE m.queue_id = queues.id);
+-- A message in, out, changed in what the counts read (state, visibility
+-- time, dead-letter reason) or moved to another queue (a dead letter, a move
+-- task): the difference it makes at the mark, in the statement's transaction.
+CREATE TRIGGER queue_depths_message_in AFTER INSERT ON messages BEGIN
+    UPDATE queues SET depth_stored = depth_stored + 1,
+        depth_in_flight = depth_in_flight + (NEW.state = 'inflight' AND NEW.visible_at_ms > depth_mark_ms),
+        depth_delayed = depth_delayed + (NEW.state = 'queued' AND NEW.visible_at_ms > depth_mark_ms),
+        depth_scheduled = depth_scheduled + (NEW.state = 'scheduled' AND NEW.visible_at_ms > depth_mark_ms),
+        depth_dead_lettered = depth_dead_lettered + (NEW.dead_letter_reason IS NOT NULL)
+    WHERE id = NEW.queue_id;
+END;
+CREATE TRIGGER queue_depths_message_out AFTER DELETE ON messages BEGIN
+    UPDATE queues SET depth_stored = depth_stored - 1,
+        depth_in_flight = depth_in_flight - (OLD.state = 'inflight' AND OLD.visible_at_ms > depth_mark_ms),
+        depth_delayed = depth_delayed - (OLD.state = 'queued' AND OLD.visible_at_ms > depth_mark_ms),
+        depth_scheduled = depth_scheduled - (OLD.state = 'scheduled' AND OLD.visible_at_ms > depth_mark_ms),
+        depth_dead_lettered = depth_dead_lettered - (OLD.dead_letter_reason IS NOT NULL)
+    WHERE id = OLD.queue_id;
+END;
+CREATE TRIGGER queue_depths_message_changed
+AFTER UPDATE OF state, visible_at_ms, dead_letter_reason ON messages WHEN OLD.queue_id = NEW.queue_id BEGIN
+    UPDATE queues SET
+        depth_in_flight = depth_in_flight + (NEW.state = 'inflight' AND NEW.visible_at_ms > depth_mark_ms)
+                                          - (OLD.state = 'inflight' AND OLD.visible_at_ms > depth_mark_ms),
+        depth_delayed = depth_delayed + (NEW.state = 'queued' AND NEW.visible_at_ms > depth_mark_ms)
+                                      - (OLD.state = 'queued' AND OLD.visible_at_ms > depth_mark_ms),
+        depth_scheduled = depth_scheduled + (NEW.state = 'scheduled' AND NEW.visible_at_ms > depth_mark_ms)
+                                          - (OLD.state = 'scheduled' AND OLD.visible_at_ms > depth_mark_ms),
+        depth_dead_lettered = depth_dead_lettered + (NEW.dead_letter_reason IS NOT NULL)
+                                                  - (OLD.dead_letter_reason IS NOT NULL)
+    WHERE id = NEW.queue_id;
+END;
+CREATE TRIGGER queue_depths_message_moved
+AFTER UPDATE OF queue_id ON messages WHEN OLD.queue_id <> NEW.queue_id BEGIN
+    UPDATE queues SET
+        depth_stored = depth_stored + (id = NEW.queue_id) - (id = OLD.queue_id),
+        depth_in_flight = depth_in_flight
+            + (id = NEW.queue_id AND NEW.state = 'inflight' AND NEW.visible_at_ms > depth_mark_ms)
+            - (id = OLD.queue_id AND OLD.state = 'inflight' AND OLD.visible_at_ms > depth_mark_ms),
+        depth_delayed = depth_delayed
+            + (id = NEW.queue_id AND NEW.state = 'queued' AND NEW.visible_at_ms > depth_mark_ms)
+            - (id = OLD.queue_id AND OLD.state = 'queued' AND OLD.visible_at_ms > depth_mark_ms),
+        depth_scheduled = depth_scheduled
+            + (id = NEW.queue_id AND NEW.state = 'scheduled' AND NEW.visible_at_ms > depth_mark_ms)
+            - (id = OLD.queue_id AND OLD.state = 'scheduled' AND OLD.visible_at_ms > depth_mark_ms),
+        depth_dead_lettered = depth_dead_lettered
+            + (id = NEW.queue_id AND NEW.dead_letter_reason IS NOT NULL)
+            - (id = OLD.queue_id AND OLD.dead_letter_reason IS NOT NULL)
+    WHERE id IN (OLD.queue_id, NEW.queue_id);
+END;
+)sql";
+
+const std::array<Migration, 9> &migrations()
 {
-    static const std::array<Migration, 8> list = {
+    static const std::array<Migration, 9> list = {
         Migration{1, "first broker schema", kSchemaV1, {}},
         Migration{2, "FIFO messages by sequence number", kSchemaV2, {}},
         Migration{3, "FIFO topic deduplication, per-delivery expiry", kSchemaV3, {}},
@@ -350,6 +428,7 @@ const std::array<Migration, 8> &migrations()
         Migration{6, "messages in storage order per queue (browse)", kSchemaV6, {}},
         Migration{7, "redeliveries, finished messages kept for them, attempts by outcome", kSchemaV7, {}},
         Migration{8, "attempts by status class", kSchemaV8, {}},
+        Migration{9, "queue depths as counters", kSchemaV9, {}},
     };
     return list;
 }

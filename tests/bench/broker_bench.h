@@ -113,5 +113,6 @@ void benchReceiveDelete(const std::filesystem::path &directory, bool fifo, int c
 void benchReceiveDeleteUnits(const std::filesystem::path &directory, bool fifo, int consumers, long messages);
 void benchLongPoll(const std::filesystem::path &directory, int samples);
 void benchMemory(const std::filesystem::path &directory, long messages);
+void benchDepths(const std::filesystem::path &directory, long backlog, int runs); // broker_bench_depths.cpp
 
 } // namespace relaydesk::bench

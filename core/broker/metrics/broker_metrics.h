@@ -137,18 +137,22 @@ struct MetricsSnapshot {
 // one hour per counter per entity — bounded memory however long the broker
 // runs. They start from zero when the broker starts (they are not stored).
 //
-// Depths: not counted incrementally (a visibility timeout or a delay ending
-// moves messages between states without any operation). The engine marks a
-// queue stale when a committed unit reports CountsChanged/Created for it,
-// and re-reads the stale queues' counts (one indexed count per queue, in a
-// unit of its own) when it publishes its coalesced changes (at most every
-// change interval, 250 ms by default) and before the HTTP routes answer; a
-// queue whose next visibility time has passed counts as stale too. So a
-// snapshot's depths are at most one change interval old after an operation;
-// a state change by time alone is seen at the next refresh (refreshQueueDepths
-// in engine/metrics_recording.h; the dashboard may call it before it reads).
-// At start (BrokerHost: the first refresh) every queue and topic is read
-// from the store, so the depths are right from the first snapshot on.
+// Depths: read from the counters the store keeps per queue (broker/queues/
+// queue_depths.h: O(1) per read plus the messages whose state changed by time
+// alone since the queue's mark — never a walk over the queue). A delay or a
+// lock ending moves messages between states without any operation, so the
+// engine still re-reads: it marks a queue stale when a committed unit reports
+// CountsChanged/Created for it, and re-reads the stale queues (in a unit of
+// its own) when it publishes its coalesced changes (at most every change
+// interval, 250 ms by default) and before the HTTP routes answer; a queue
+// whose next visibility time has passed counts as stale too. So a snapshot's
+// depths are at most one change interval old after an operation; a state
+// change by time alone is seen at the next refresh (refreshQueueDepths in
+// engine/metrics_recording.h; the dashboard may call it before it reads).
+// At start (BrokerHost: the first refresh) every queue's counters are checked
+// against a full count (repaired and logged when they differ) and every queue
+// and topic is read from the store, so the depths are right from the first
+// snapshot on.
 //
 // Entities: a queue or topic appears when created (or, before the first
 // refresh read the store, when it is first counted) and its series go when

@@ -12,15 +12,6 @@ namespace {
 
 constexpr std::string_view kQueues =
     "SELECT id, name, fifo, dead_letter_queue FROM queues ORDER BY name";
-// One walk over a queue's rows (its index), every count at once.
-constexpr std::string_view kCounts =
-    "SELECT count(*) FILTER (WHERE visible_at_ms <= :now),"
-    " count(*) FILTER (WHERE visible_at_ms > :now AND state = 'inflight'),"
-    " count(*) FILTER (WHERE visible_at_ms > :now AND state = 'queued'),"
-    " count(*) FILTER (WHERE visible_at_ms > :now AND state = 'scheduled'),"
-    " count(*) FILTER (WHERE dead_letter_reason IS NOT NULL),"
-    " min(visible_at_ms) FILTER (WHERE visible_at_ms > :now)"
-    " FROM messages WHERE queue_id = :queue";
 constexpr std::string_view kQueueByName = "SELECT id, name, fifo, dead_letter_queue FROM queues WHERE name = ?";
 constexpr std::string_view kTopics = "SELECT name, fifo FROM topics ORDER BY name";
 constexpr std::string_view kSubscriptions =
@@ -50,22 +41,19 @@ Status readDeliveries(Database &db, SubscriptionOverview &subscription)
     return {};
 }
 
-Status readCounts(Database &db, std::int64_t queueId, std::int64_t nowMs, QueueOverview &queue)
+using DepthRead = Result<QueueDepths> (*)(Database &, std::int64_t, ClockTime);
+
+Status readCounts(Database &db, std::int64_t queueId, ClockTime now, QueueOverview &queue, DepthRead read)
 {
-    auto row = selectRow(db, kCounts, named(":now", nowMs), named(":queue", queueId));
-    if (!row)
-        return row.error();
-    if (!*row)
-        return {};
-    Statement &statement = ***row;
-    queue.counts = QueueCounts{statement.columnInt64(0), statement.columnInt64(1), statement.columnInt64(2),
-                               statement.columnInt64(3), statement.columnInt64(4)};
-    if (const auto next = statement.columnOptionalInt64(5))
-        queue.nextVisible = fromEpochMilliseconds(*next);
+    Result<QueueDepths> depths = read(db, queueId, now);
+    if (!depths)
+        return depths.error();
+    queue.counts = depths->counts;
+    queue.nextVisible = depths->nextVisible;
     return {};
 }
 
-Status readQueues(Database &db, std::int64_t nowMs, EntityOverview &overview)
+Status readQueues(Database &db, ClockTime now, EntityOverview &overview)
 {
     std::vector<std::int64_t> ids;
     {
@@ -90,7 +78,7 @@ Status readQueues(Database &db, std::int64_t nowMs, EntityOverview &overview)
     for (std::size_t i = 0; i < overview.queues.size(); ++i) {
         QueueOverview &queue = overview.queues[i];
         queue.isDeadLetterQueue = targets.count(queue.name) > 0;
-        if (Status read = readCounts(db, ids[i], nowMs, queue); !read)
+        if (Status read = readCounts(db, ids[i], now, queue, queue_depths::read); !read)
             return read;
         if (queue.nextVisible && (!overview.nextVisible || *queue.nextVisible < *overview.nextVisible))
             overview.nextVisible = queue.nextVisible;
@@ -134,12 +122,14 @@ Result<EntityOverview> readEntityOverview(Database &db, const BrokerIdentity &id
             if (Status read = readDeliveries(db, subscription); !read)
                 return read.error();
     }
-    if (Status read = readQueues(db, toEpochMilliseconds(now), overview); !read)
+    if (Status read = readQueues(db, now, overview); !read)
         return read.error();
     return overview;
 }
 
-Result<std::optional<QueueOverview>> readQueueOverview(Database &db, const std::string &name, ClockTime now)
+namespace {
+
+Result<std::optional<QueueOverview>> queueOverview(Database &db, const std::string &name, ClockTime now, DepthRead read)
 {
     QueueOverview queue;
     std::int64_t id = 0;
@@ -155,9 +145,21 @@ Result<std::optional<QueueOverview>> readQueueOverview(Database &db, const std::
         queue.fifo = statement.columnInt64(2) != 0;
         queue.deadLetterQueue = statement.columnOptionalText(3);
     }
-    if (Status read = readCounts(db, id, toEpochMilliseconds(now), queue); !read)
-        return read.error();
+    if (Status counted = readCounts(db, id, now, queue, read); !counted)
+        return counted.error();
     return std::optional<QueueOverview>(std::move(queue));
+}
+
+} // namespace
+
+Result<std::optional<QueueOverview>> readQueueOverview(Database &db, const std::string &name, ClockTime now)
+{
+    return queueOverview(db, name, now, queue_depths::read);
+}
+
+Result<std::optional<QueueOverview>> refreshQueueOverview(Database &db, const std::string &name, ClockTime now)
+{
+    return queueOverview(db, name, now, queue_depths::refresh);
 }
 
 } // namespace relaydesk

@@ -3,6 +3,7 @@
 
 #include "broker/broker_identity.h"
 #include "broker/clock_time.h"
+#include "broker/queues/queue_depths.h"
 #include "broker/result.h"
 
 #include <cstdint>
@@ -14,28 +15,12 @@ namespace relaydesk {
 
 class Database;
 
-// How many messages of a queue are in each state at one clock time (docs/behaviour.md
-// §8.4's tree counts). A message counts once among the first four, by the same
-// rule as the SQS approximate counts (available: visible now, including an
-// expired lock; in flight: locked; delayed: DelaySeconds running; scheduled:
-// scheduled enqueue time ahead); deadLettered counts the messages that were
-// moved into this queue as dead letters, in any state.
-struct QueueCounts {
-    std::int64_t available = 0;
-    std::int64_t inFlight = 0;
-    std::int64_t delayed = 0;
-    std::int64_t scheduled = 0;
-    std::int64_t deadLettered = 0;
-
-    bool operator==(const QueueCounts &) const = default;
-};
-
 struct QueueOverview {
     std::string name;
     bool fifo = false;
     std::optional<std::string> deadLetterQueue; // its redrive target's name
     bool isDeadLetterQueue = false;             // another queue's redrive policy names it
-    QueueCounts counts;
+    QueueCounts counts;                         // from the kept counters (broker/queues/queue_depths.h)
     std::optional<ClockTime> nextVisible;       // the earliest time a message becomes available
 
     bool operator==(const QueueOverview &) const = default;
@@ -77,10 +62,14 @@ struct EntityOverview {
 };
 
 // Reads the overview at `now`. Reads only (works on a read-only connection);
-// store failures as InternalError. Thread of `db`.
+// store failures as InternalError. Thread of `db`. The queues' counts come
+// from their kept counters, never a walk over their messages (queue_depths::read).
 Result<EntityOverview> readEntityOverview(Database &db, const BrokerIdentity &identity, ClockTime now);
 // One queue's overview by name (isDeadLetterQueue is not worked out: false);
 // empty when there is no such queue. Reads only; thread of `db`.
 Result<std::optional<QueueOverview>> readQueueOverview(Database &db, const std::string &name, ClockTime now);
+// The same on the write connection, inside a unit: may also move the queue's
+// depth mark to `now` (queue_depths::refresh), which keeps later reads short.
+Result<std::optional<QueueOverview>> refreshQueueOverview(Database &db, const std::string &name, ClockTime now);
 
 } // namespace relaydesk

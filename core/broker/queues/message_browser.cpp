@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "broker/queues/message_browser.h"
 
+#include "broker/queues/queue_depths.h"
 #include "broker/queues/queue_records.h"
 #include "broker/store_calls.h"
 
@@ -187,11 +188,10 @@ Result<BrowsePage> browseQueue(Database &db, std::string_view queueName, ClockTi
         page.nextPageToken = lastScanned;
     }
     if (searching && !request.after) {
-        Result<std::optional<std::int64_t>> total =
-            selectOptionalInt64(db, "SELECT count(*) FROM messages WHERE queue_id = ?", queue->id);
+        Result<std::int64_t> total = queue_depths::storedMessages(db, queue->id);
         if (!total)
             return total.error();
-        page.total = total->value_or(0);
+        page.total = *total;
     }
     return page;
 }

@@ -3,6 +3,7 @@
 
 #include "broker/entity_names.h"
 #include "broker/queues/queue_attributes.h"
+#include "broker/queues/queue_depths.h"
 #include "broker/queues/queue_records.h"
 #include "broker/store_calls.h"
 
@@ -33,16 +34,6 @@ Status writeTags(Database &db, std::int64_t queueId, const QueueTags &tags)
             !written)
             return written;
     return {};
-}
-
-// `where` must use :now (bound second, after :queue).
-Result<std::int64_t> count(Database &db, std::int64_t queueId, std::string_view where, std::int64_t nowMs)
-{
-    Result<std::optional<std::int64_t>> counted = selectOptionalInt64(
-        db, "SELECT count(*) FROM messages WHERE queue_id = :queue AND " + std::string(where), queueId, nowMs);
-    if (!counted)
-        return counted.error();
-    return counted->value_or(0);
 }
 
 std::string seconds(ClockTime time) { return std::to_string(toEpochMilliseconds(time) / 1000); }
@@ -171,25 +162,19 @@ Result<AttributeMap> QueueCatalog::queueAttributes(std::string_view name, const 
     Result<QueueRecord> queue = queue_records::require(*m_db, name);
     if (!queue)
         return queue.error();
-    const std::int64_t nowMs = toEpochMilliseconds(now);
     // Expired messages are removed lazily, so they may still be counted (docs/behaviour.md §6).
-    Result<std::int64_t> visible = count(*m_db, queue->id, "visible_at_ms <= :now", nowMs);
-    Result<std::int64_t> inFlight =
-        count(*m_db, queue->id, "visible_at_ms > :now AND state = 'inflight'", nowMs);
-    Result<std::int64_t> delayed =
-        count(*m_db, queue->id, "visible_at_ms > :now AND state <> 'inflight'", nowMs);
-    if (!visible)
-        return visible.error();
-    if (!inFlight)
-        return inFlight.error();
-    if (!delayed)
-        return delayed.error();
+    // From the kept counters, not a walk over the queue's messages; inside a
+    // unit on the write connection, so it may move the queue's mark (queue_depths.h).
+    Result<QueueDepths> depths = queue_depths::refresh(*m_db, queue->id, now);
+    if (!depths)
+        return depths.error();
+    const QueueCounts &counts = depths->counts;
 
     AttributeMap all = writeQueueAttributes(queue->attributes);
     all["QueueArn"] = m_identity->queueArn(name);
-    all["ApproximateNumberOfMessages"] = std::to_string(*visible);
-    all["ApproximateNumberOfMessagesNotVisible"] = std::to_string(*inFlight);
-    all["ApproximateNumberOfMessagesDelayed"] = std::to_string(*delayed);
+    all["ApproximateNumberOfMessages"] = std::to_string(counts.available);
+    all["ApproximateNumberOfMessagesNotVisible"] = std::to_string(counts.inFlight);
+    all["ApproximateNumberOfMessagesDelayed"] = std::to_string(counts.delayed + counts.scheduled);
     all["CreatedTimestamp"] = seconds(queue->created);
     all["LastModifiedTimestamp"] = seconds(queue->lastModified);
 

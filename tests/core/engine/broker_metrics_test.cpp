@@ -5,10 +5,14 @@
 // scripted endpoint; the 5/15/60-minute windows drop what fell out of them
 // as the clock advances (data-driven); the depths follow the queue; a
 // deleted queue's series goes while the totals keep its counts; a failed
-// unit counts nothing.
+// unit counts nothing; the depths equal a full count of the queue as the
+// virtual clock moves (delays, schedules, locks and retention ending by
+// time alone), and counters found wrong at start are repaired and logged.
 #include "broker/metrics/broker_metrics.h"
 
 #include "broker/id_source.h"
+#include "broker/queues/queue_depths.h"
+#include "broker/store_calls.h"
 #include "broker/wall_time_source.h"
 #include "engine/delivery_worker.h"
 #include "engine/metrics_recording.h"
@@ -17,6 +21,7 @@
 #include "support/script_endpoint.h"
 #include "support/test_main.h"
 
+#include <QRegularExpression>
 #include <QTest>
 
 #include <chrono>
@@ -45,10 +50,22 @@ void refreshDepths(BrokerEngine &engine)
 const char *const kTwoImmediate =
     R"({"healthyRetryPolicy":{"numRetries":2,"numNoDelayRetries":2,"minDelayTarget":1,"maxDelayTarget":1}})";
 
+// The depths of `queue` by a walk over all its messages, in a unit at the clock's now.
+Result<QueueDepths> countedFully(BrokerEngine &engine, const std::string &queue)
+{
+    return engine.executeAndWait([queue](Database &db, ClockTime now) -> Result<QueueDepths> {
+        Result<std::optional<std::int64_t>> id = selectOptionalInt64(db, "SELECT id FROM queues WHERE name = ?", queue);
+        if (!id)
+            return id.error();
+        return queue_depths::countEveryMessage(db, id->value_or(0), now);
+    });
+}
+
 } // namespace
 
 Q_DECLARE_METATYPE(Bursts)
 Q_DECLARE_METATYPE(Windows)
+Q_DECLARE_METATYPE(relaydesk::QueueCounts)
 
 class BrokerMetricsTest final : public QObject {
     Q_OBJECT
@@ -162,6 +179,74 @@ private slots:
         QVERIFY(bench().engine().advanceClockAndWait(31s));
         refreshDepths(bench().engine());
         QCOMPARE(bench().engine().metrics().snapshot().queue("orders")->depths, (QueueCounts{5, 0, 0, 0, 0}));
+    }
+
+    // The states that change by time alone, one clock step after another:
+    // after each, a refresh gives exactly what a full count gives.
+    void depths_followTheVirtualClock_matchFullCount_data()
+    {
+        QTest::addColumn<int>("seconds");     // the clock, after the start
+        QTest::addColumn<QueueCounts>("depths");
+        // At 0: "now" available; "locked" in flight until 10; "later" delayed
+        // until 20; "planned" scheduled at 30; "brief" available, expiring at 40.
+        QTest::newRow("start") << 0 << QueueCounts{2, 1, 1, 1, 0};
+        QTest::newRow("lock ended") << 10 << QueueCounts{3, 0, 1, 1, 0};
+        QTest::newRow("delay ended") << 20 << QueueCounts{4, 0, 0, 1, 0};
+        QTest::newRow("schedule reached") << 30 << QueueCounts{5, 0, 0, 0, 0};
+        QTest::newRow("retention ended") << 41 << QueueCounts{4, 0, 0, 0, 0};
+    }
+    void depths_followTheVirtualClock_matchFullCount()
+    {
+        QFETCH(int, seconds);
+        QFETCH(QueueCounts, depths);
+        BrokerEngine &engine = bench().engine();
+        QVERIFY(bench().createQueue("clocked"));
+        QVERIFY(bench().send("clocked", message("locked")).ok());
+        QCOMPARE(bench().receive("clocked", 10)->messages.size(), std::size_t(1));
+        QVERIFY(bench().send("clocked", message("now")).ok());
+        SendRequest later = message("later");
+        later.delaySeconds = 20;
+        QVERIFY(bench().send("clocked", later).ok());
+        SendRequest planned = message("planned");
+        planned.scheduledEnqueueTime = engine.clock().now() + 30s;
+        QVERIFY(bench().send("clocked", planned).ok());
+        SendRequest brief = message("brief");
+        brief.timeToLiveSeconds = 40;
+        QVERIFY(bench().send("clocked", brief).ok());
+        if (seconds > 0)
+            QVERIFY(engine.advanceClockAndWait(std::chrono::seconds(seconds)));
+        refreshDepths(engine);
+        const QueueMetrics *clocked = snapshot().queue("clocked");
+        QVERIFY(clocked);
+        QCOMPARE(clocked->depths, depths);
+        Result<QueueDepths> counted = countedFully(engine, "clocked");
+        QVERIFY(counted.ok());
+        QCOMPARE(clocked->depths, counted->counts);
+    }
+
+    // Counters that disagree with the messages (here: altered by hand) are
+    // rewritten from a full count at the next start, and the log says so.
+    void startCheck_wrongCounters_repairedAndLogged()
+    {
+        QVERIFY(bench().createQueue("tampered"));
+        QVERIFY(bench().send("tampered", message("a")).ok());
+        QVERIFY(bench().send("tampered", message("b")).ok());
+        QVERIFY(bench().engine().executeAndWait([](Database &db, ClockTime) -> Result<bool> {
+            if (Status changed = executeStatement(db, "UPDATE queues SET depth_stored = 7"); !changed)
+                return changed.error();
+            return true;
+        }));
+        m_benches.reopen();
+        QTest::ignoreMessage(QtWarningMsg,
+                             QRegularExpression("queue depths: the counters of queue tampered differed from a full count "
+                                                "and were repaired \\(kept: available 7,.*counted: available 2,.*\\)"));
+        refreshDepths(bench().engine());
+        QCOMPARE(snapshot().queue("tampered")->depths, (QueueCounts{2, 0, 0, 0, 0}));
+        // Repaired in the store: the next start finds nothing to say.
+        m_benches.reopen();
+        QTest::failOnWarning(QRegularExpression("queue depths"));
+        refreshDepths(bench().engine());
+        QCOMPARE(snapshot().queue("tampered")->depths, (QueueCounts{2, 0, 0, 0, 0}));
     }
 
     void publish_countedOnTopic_fanOutSentToQueues()
