@@ -164,6 +164,11 @@ std::optional<std::chrono::milliseconds> Clock::wallDelayUntil(ClockTime time) c
     return std::chrono::milliseconds(static_cast<int64_t>(std::ceil(remaining / rate)));
 }
 
+ClockTime Clock::wallTime() const
+{
+    return std::chrono::floor<ClockDuration>(m_wall.systemNow());
+}
+
 uint64_t Clock::generation() const
 {
     std::lock_guard lock(m_mutex);

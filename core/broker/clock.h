@@ -75,6 +75,10 @@ public:
     // to whole milliseconds, so waking after the delay finds `time` due.
     std::optional<std::chrono::milliseconds> wallDelayUntil(ClockTime time) const;
 
+    // The wall source's calendar time, to the millisecond (what a clock mark
+    // records beside now()).
+    ClockTime wallTime() const;
+
     // Increases whenever the mapping from wall time to clock time changes
     // (mode switch, advance, catch-up): a timer armed under an older
     // generation should re-arm. Starts at 0.

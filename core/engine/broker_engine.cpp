@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "engine/broker_engine.h"
 
+#include "broker/clock_mark.h"
 #include "broker/metrics/broker_metrics.h"
+#include "broker/wall_time_source.h"
 #include "engine/broker_thread.h"
 #include "engine/clock_scheduler.h"
 #include "engine/metrics_recording.h"
@@ -24,12 +26,26 @@ void runGuarded(const std::function<void()> &call)
     }
 }
 
+// Where the clock starts on `database`: resumed from its clock mark, so broker
+// time never goes backwards across a restart (docs/behaviour.md §7).
+ClockTime startingClockTime(Database *database, const WallTimeSource &wall, const BrokerEngineOptions &options)
+{
+    std::optional<ClockMark> mark;
+    if (database) {
+        if (Result<std::optional<ClockMark>> stored = readClockMark(*database))
+            mark = *stored;
+    }
+    return resumeClockTime(mark, std::chrono::floor<ClockDuration>(wall.systemNow()), options.clockStart,
+                           options.clockMode);
+}
+
 } // namespace
 
 BrokerEngine::BrokerEngine(std::unique_ptr<Database> database, WallTimeSource &wall, BrokerEngineOptions options,
                            QObject *parent)
     : QObject(parent),
-      m_clock(std::make_unique<Clock>(wall, options.clockMode, options.clockScale, options.clockStart)),
+      m_clock(std::make_unique<Clock>(wall, options.clockMode, options.clockScale,
+                                      startingClockTime(database.get(), wall, options))),
       m_metrics(std::make_unique<BrokerMetrics>(*m_clock)),
       m_databasePath(database ? database->path() : std::string()),
       m_thread(new QThread(this))

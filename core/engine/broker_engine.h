@@ -38,7 +38,7 @@ class WallTimeSource;
 struct BrokerEngineOptions {
     ClockMode clockMode = ClockMode::Real;
     double clockScale = 1.0;                  // scaled mode only
-    std::optional<ClockTime> clockStart;      // default: the wall calendar time
+    std::optional<ClockTime> clockStart;      // default: the wall calendar time; never before the database's clock mark
     // Change events are coalesced for this long before one changesPublished
     // (a UI throttle, wall time). Zero: on the next event-loop turn.
     std::chrono::milliseconds changeInterval{250};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "engine/broker_thread.h"
 
+#include "broker/clock_mark.h"
 #include "store/commit_queue.h"
 #include "store/database.h"
 
@@ -13,6 +14,19 @@
 #include <utility>
 
 namespace relaydesk {
+
+namespace {
+
+// How often a warping clock's mark is stored while no work commits (wall time).
+constexpr int kWarpMarkIntervalMs = 5000;
+
+StoreStatus storeClockMark(Database &database, const Clock &clock)
+{
+    const Status written = writeClockMark(database, ClockMark{clock.now(), clock.wallTime()});
+    return written ? StoreStatus() : StoreStatus::failed(written.error().message);
+}
+
+} // namespace
 
 // Counts store work in flight; shared with the tokens, so a token released
 // after shutdown touches only this, never the BrokerThread.
@@ -41,9 +55,21 @@ BrokerThread::BrokerThread(std::unique_ptr<Database> database, Clock &clock, std
       m_waiters(std::make_unique<WaiterRegistry>(*m_scheduler)),
       m_work(std::make_shared<WorkCounter>()),
       m_changeTimer(new QTimer(this)),
+      m_markTimer(new QTimer(this)),
       m_changeSink(std::move(changeSink))
 {
+    // docs/behaviour.md §7: broker time never goes backwards, across restarts
+    // too. Every commit stores the clock mark with the work it commits, so a
+    // restart resumes at or after any time the broker acted on.
+    m_queue->setBatchEpilogue([&clock](Database &database) { return storeClockMark(database, clock); });
     m_queue->setWakeHandler([this] { post([this] { drain(); }); });
+    m_markTimer->setInterval(kWarpMarkIntervalMs);
+    connect(m_markTimer, &QTimer::timeout, this, [this] {
+        if (m_clock.mode() == ClockMode::Scaled)
+            markClock();
+    });
+    if (m_clock.mode() == ClockMode::Scaled)
+        m_markTimer->start(); // moves to the broker thread with this object
     m_work->onIdle = [this] { post([this] { stepAdvance(); }); };
     m_changeTimer->setSingleShot(true);
     m_changeTimer->setInterval(static_cast<int>(changeInterval.count()));
@@ -83,6 +109,15 @@ void BrokerThread::drain()
         m_queue->drainOnce();
 }
 
+// Stores the clock mark on its own, outside any batch: the broker thread
+// drives the commit queue, so no transaction is open between drains. A
+// failure (disk full) is not fatal: the next commit's mark replaces it.
+void BrokerThread::markClock()
+{
+    if (m_database && !m_database->inTransaction())
+        storeClockMark(*m_database, m_clock);
+}
+
 void BrokerThread::noteChanges(const std::vector<EntityChange> &changes)
 {
     for (const EntityChange &change : changes)
@@ -105,6 +140,12 @@ Status BrokerThread::setClockMode(ClockMode mode, double scale)
 {
     Status status = m_clock.setMode(mode, scale);
     m_scheduler->rearm();
+    if (status)
+        markClock();
+    if (m_clock.mode() == ClockMode::Scaled)
+        m_markTimer->start();
+    else
+        m_markTimer->stop();
     return status;
 }
 
@@ -172,6 +213,8 @@ void BrokerThread::finishAdvance(Result<ClockTime> result)
 {
     Advance done = std::move(m_advances.front());
     m_advances.pop_front();
+    if (result)
+        markClock();
     try {
         if (done.reply)
             done.reply(std::move(result));
@@ -198,6 +241,8 @@ CommitQueueStats BrokerThread::shutdown(QThread *owner)
     if (m_queue)
         stats = m_queue->stats();
     m_queue.reset();    // drains nothing more: closed and empty
+    m_markTimer->stop();
+    markClock();
     m_database.reset(); // closes the write connection on its own thread
     {
         std::lock_guard lock(m_work->mutex);

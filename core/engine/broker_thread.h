@@ -82,6 +82,7 @@ private:
     struct WorkCounter;
 
     void drain();
+    void markClock();
     void stepAdvance();
     void finishAdvance(Result<ClockTime> result);
 
@@ -94,6 +95,7 @@ private:
 
     EntityChangeCoalescer m_changes;
     QTimer *m_changeTimer = nullptr; // child
+    QTimer *m_markTimer = nullptr;   // child: the clock mark while warping
     ChangeSink m_changeSink;
 
     std::deque<Advance> m_advances;

@@ -141,11 +141,36 @@ StoreStatus CommitQueue::runUnit(Unit &unit)
     return savepoint->release();
 }
 
+void CommitQueue::runEpilogue(std::vector<StoreStatus> &results, std::size_t firstInTransaction,
+                              StoreResult<Transaction> &transaction)
+{
+    Unit epilogue;
+    {
+        std::lock_guard lock(m_mutex);
+        epilogue.work = m_epilogue;
+    }
+    const bool anyCommitting = std::any_of(results.begin() + static_cast<std::ptrdiff_t>(firstInTransaction),
+                                           results.end(), [](const StoreStatus &status) { return status.ok(); });
+    if (!epilogue.work || !transaction.ok() || !anyCommitting)
+        return;
+    const StoreStatus status = runUnit(epilogue);
+    if (status.ok() || m_database.inTransaction())
+        return;
+    // SQLite rolled the whole transaction back: the units in it are gone too.
+    for (std::size_t j = firstInTransaction; j < results.size(); ++j) {
+        if (results[j].ok())
+            results[j] = status.withContext("rolled back with its batch");
+    }
+    transaction->rollback();
+    transaction = Transaction::begin(m_database);
+}
+
 std::size_t CommitQueue::runBatch(std::vector<Unit> batch)
 {
     const auto started = std::chrono::steady_clock::now();
     std::vector<StoreStatus> results(batch.size());
     std::size_t firstInTransaction = 0; // units run in the current transaction start here
+    const std::int64_t changesBefore = m_database.totalChanges();
     StoreResult<Transaction> transaction = Transaction::begin(m_database);
     for (std::size_t i = 0; i < batch.size(); ++i) {
         if (!transaction.ok()) {
@@ -165,6 +190,9 @@ std::size_t CommitQueue::runBatch(std::vector<Unit> batch)
         transaction->rollback(); // forget the dead one before a new BEGIN
         transaction = Transaction::begin(m_database);
     }
+
+    if (m_database.totalChanges() != changesBefore) // a batch of reads only stays without a write
+        runEpilogue(results, firstInTransaction, transaction);
 
     std::function<void()> hook;
     StoreStatus injected;
@@ -239,6 +267,12 @@ std::size_t CommitQueue::pendingCount() const
 {
     std::lock_guard lock(m_mutex);
     return m_pending.size();
+}
+
+void CommitQueue::setBatchEpilogue(Work epilogue)
+{
+    std::lock_guard lock(m_mutex);
+    m_epilogue = std::move(epilogue);
 }
 
 void CommitQueue::setBeforeCommitHookForTesting(std::function<void()> hook)

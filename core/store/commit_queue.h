@@ -19,6 +19,7 @@
 namespace relaydesk {
 
 class Database;
+class Transaction;
 
 // What a CommitQueue has done so far (for tests and benchmarks).
 struct CommitQueueStats {
@@ -106,6 +107,14 @@ public:
     CommitQueueStats stats() const;
     std::size_t pendingCount() const;
 
+    // Runs `epilogue` in every batch's transaction after its units and before
+    // COMMIT, in a savepoint of its own, when the batch changed rows and at
+    // least one unit of that transaction succeeded: what must be stored with
+    // every commit that writes (the broker's clock mark). A batch of reads
+    // only stays without a write (and without an fsync). It is no unit: it answers nobody and is not
+    // counted in stats(); if it fails it is rolled back alone. Set before the
+    // first submit().
+    void setBatchEpilogue(Work epilogue);
     // Test hooks. Called on the writer thread after the batch's units ran and
     // before COMMIT — a test can hold the writer there to see that no future
     // is ready before the commit. Set before submitting.
@@ -125,6 +134,8 @@ private:
     void lingerForCallers(std::unique_lock<std::mutex> &lock);
     std::size_t runBatch(std::vector<Unit> batch);
     StoreStatus runUnit(Unit &unit);
+    void runEpilogue(std::vector<StoreStatus> &results, std::size_t firstInTransaction,
+                     StoreResult<Transaction> &transaction);
 
     Database &m_database;
     Driver m_driver = Driver::OwnThread;
@@ -136,6 +147,7 @@ private:
     CommitQueueStats m_stats;
     std::function<void()> m_wake;
     std::function<void()> m_beforeCommitHook;
+    Work m_epilogue;
     StoreStatus m_injectedCommitFailure;
     std::size_t m_lastBatchSize = 0;                 // units of the last batch
     std::chrono::microseconds m_lastCommitTime{0};   // how long its COMMIT took

@@ -309,6 +309,8 @@ std::int64_t Database::lastInsertRowId() const { return sqlite3_last_insert_rowi
 
 int Database::changes() const { return sqlite3_changes(m_db); }
 
+std::int64_t Database::totalChanges() const { return sqlite3_total_changes64(m_db); }
+
 bool Database::inTransaction() const { return sqlite3_get_autocommit(m_db) == 0; }
 
 CachedStatement::CachedStatement(Database &database, std::string sql, std::unique_ptr<Statement> statement)

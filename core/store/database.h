@@ -80,6 +80,7 @@ public:
 
     std::int64_t lastInsertRowId() const;
     int changes() const;          // rows changed by the last INSERT/UPDATE/DELETE
+    std::int64_t totalChanges() const; // rows changed by every INSERT/UPDATE/DELETE since the open
     bool inTransaction() const;   // false in autocommit mode (also after SQLite rolled back by itself)
     std::size_t cachedStatementCount() const { return m_cache.size(); }
 

@@ -209,6 +209,29 @@ private slots:
         QCOMPARE(attributeOf(stored, "RawMessageDelivery"), std::string("true"));
     }
 
+    // A standard topic is offered standard queues only, a FIFO topic FIFO
+    // queues only: the dialog never pre-selects a queue SNS would refuse.
+    void subscribeSqs_offersQueuesOfTheTopicsKind_data()
+    {
+        QTest::addColumn<QString>("topic");
+        QTest::addColumn<QString>("offered");
+        QTest::newRow("standard topic") << QStringLiteral("events") << QStringLiteral("inbox");
+        QTest::newRow("FIFO topic") << QStringLiteral("events.fifo") << QStringLiteral("ordered.fifo");
+    }
+    void subscribeSqs_offersQueuesOfTheTopicsKind()
+    {
+        QFETCH(QString, topic);
+        QFETCH(QString, offered);
+        const AttributeMap fifo{{"FifoQueue", "true"}};
+        QVERIFY(bench().createTopic(topic.toStdString(), topic.endsWith(QLatin1String(".fifo")) ? AttributeMap{{"FifoTopic", "true"}} : AttributeMap{}));
+        QVERIFY(bench().createQueue("ordered.fifo", fifo));
+        QVERIFY(bench().createQueue("inbox"));
+        CreateSubscriptionDialog dialog(bench().service(), nullptr, QStringLiteral("http://127.0.0.1:9911"), topic);
+        dialog.protocolSelector()->setCurrentText(QStringLiteral("sqs"));
+        QTRY_COMPARE_WITH_TIMEOUT(dialog.queueSelector()->count(), 1, kWaitMs);
+        QCOMPARE(dialog.queueSelector()->currentText(), offered);
+    }
+
     void subscribeHttp_toANewMockEndpointWithItsScript()
     {
         QVERIFY(bench().createTopic("events"));

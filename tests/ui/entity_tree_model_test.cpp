@@ -2,7 +2,8 @@
 // The entity tree model fed by a real engine on a real database file:
 // QAbstractItemModelTester on every change, rows inserted/changed/removed in
 // place (never a reset), counts per state, dead-letter marking, the virtual
-// clock moving a delayed message to available.
+// clock moving a delayed message to available, and a running clock's delay
+// ending with no other event.
 #include "window_test_support.h"
 
 #include "engine/broker_engine.h"
@@ -117,6 +118,22 @@ private slots:
         m_model->refresh();
         QVERIFY(refreshedUntil([&] { return countAt(*m_model, QStringLiteral("jobs"), EntityTreeModel::AvailableColumn) == 1; }));
         QCOMPARE(countAt(*m_model, QStringLiteral("jobs"), EntityTreeModel::DelayedColumn), 0);
+    }
+
+    // Counts that change by time alone (a delay ends) follow without any
+    // other event: the model reads again at the overview's next visibility
+    // time, on the clock's rate.
+    void delayEndsOnARunningClock_countsFollowWithoutAnEvent()
+    {
+        QVERIFY(m_broker->createQueue("later").ok());
+        QVERIFY(m_broker->send("later", "in 30 s", 30).ok());
+        QVERIFY(refreshedUntil([&] { return countAt(*m_model, QStringLiteral("later"), EntityTreeModel::DelayedColumn) == 1; }));
+        BrokerEngine &engine = m_broker->host->engine();
+        QVERIFY(engine.advanceClockAndWait(std::chrono::seconds(28)).ok()); // 2 s of the delay left
+        QVERIFY(engine.setClockModeAndWait(ClockMode::Real).ok());
+        m_model->refresh(); // what the window does when the clock mode changes; nothing after it
+        QVERIFY(refreshedUntil([&] { return countAt(*m_model, QStringLiteral("later"), EntityTreeModel::AvailableColumn) == 1; }));
+        QCOMPARE(countAt(*m_model, QStringLiteral("later"), EntityTreeModel::DelayedColumn), 0);
     }
 
     void topicWithSubscription_isParentAndChild()

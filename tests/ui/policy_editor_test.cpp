@@ -119,11 +119,14 @@ private slots:
         QVERIFY(child<QLabel>(editor, "totalsLabel")->text().startsWith(QStringLiteral("6 attempts")));
         QVERIFY(!editor.chartForTest()->delayChartForTest()->series().isEmpty());
 
-        // Typing into the spin box (keyboard tracking) updates as you type.
+        // A number typed into the spin box counts once complete (Enter):
+        // typing 12 never charts 1 on the way.
         numRetries->selectAll();
-        QTest::keyClicks(numRetries, QStringLiteral("8"));
-        QCOMPARE(parsed(editor.jsonText())["healthyRetryPolicy"]["numRetries"].get<int>(), 8);
-        QCOMPARE(editor.chartForTest()->schedule()->retries(), int64_t(8));
+        QTest::keyClicks(numRetries, QStringLiteral("12"));
+        QCOMPARE(editor.chartForTest()->schedule()->retries(), int64_t(5));
+        QTest::keyClick(numRetries, Qt::Key_Return);
+        QCOMPARE(parsed(editor.jsonText())["healthyRetryPolicy"]["numRetries"].get<int>(), 12);
+        QCOMPARE(editor.chartForTest()->schedule()->retries(), int64_t(12));
     }
 
     void editOptionalSections_writesThemOnlyWhenSet()

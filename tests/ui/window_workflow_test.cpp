@@ -30,6 +30,7 @@
 #include <QTreeView>
 #include <QComboBox>
 #include <QCryptographicHash>
+#include <QMenu>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -225,6 +226,29 @@ private slots:
         QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("orders was deleted")) ||
                 m_window->statusBar()->currentMessage().contains(QStringLiteral("Deleted queue orders")));
         QVERIFY(m_window->entityPanel()->currentEntity().isNull());
+    }
+
+    // View ▸ Dashboard (Alt+Home, also on the toolbar) goes back to the
+    // dashboard from any page; the tree then selects nothing, so Delete… has
+    // no target.
+    void dashboardAction_goesHomeFromAnyPage()
+    {
+        startWindow(path("home.db"));
+        QCOMPARE(postNative(endpoint(), QStringLiteral("/api/v1/queues"), R"({"name":"orders"})"), 201);
+        const EntityRef orders{EntityChange::Entity::Queue, QStringLiteral("orders")};
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->entityModel()->indexOf(orders).isValid(), kWait);
+        QVERIFY(m_window->entityPanel()->selectEntity(orders));
+        QVERIFY(m_window->currentPage() != nullptr);
+        auto *home = m_window->findChild<QAction *>(QStringLiteral("dashboardAction"));
+        QVERIFY(home);
+        QCOMPARE(home->shortcut(), QKeySequence(Qt::ALT | Qt::Key_Home));
+        QVERIFY(m_window->findChild<QMenu *>(QStringLiteral("viewMenu"))->actions().contains(home));
+        home->trigger();
+        QVERIFY(m_window->currentPage() == nullptr);
+        QVERIFY(m_window->entityPanel()->currentEntity().isNull());
+        QVERIFY(!m_window->entityActions()->deleteEntity()->isEnabled());
+        QVERIFY(m_window->entityPanel()->selectEntity(orders)); // and back again
+        QCOMPARE(m_window->currentPage()->entity(), orders);
     }
 
     // Del on the tree runs the menus' Delete… action: it asks, and deletes

@@ -108,12 +108,19 @@ CreateSubscriptionDialog::CreateSubscriptionDialog(BrokerService &service, MockE
     resize(680, sizeHint().height());
 
     connect(m_protocol, &QComboBox::currentIndexChanged, this, &CreateSubscriptionDialog::updateEndpoint);
+    // SNS delivers a FIFO topic only to FIFO queues and a standard topic
+    // only to standard ones: only those are offered.
     loadQueueChoices(m_service, this, [this](Result<QList<QPair<QString, QString>>> queues) {
         if (!queues)
             return;
-        for (const auto &[name, arn] : queues.value())
-            m_queue->addItem(name, arn);
-        m_queue->setPlaceholderText(queues->isEmpty() ? tr("no queues yet: create one first") : QString());
+        const bool fifoTopic = m_topic.endsWith(QLatin1String(".fifo"));
+        for (const auto &[name, arn] : queues.value()) {
+            if (name.endsWith(QLatin1String(".fifo")) == fifoTopic)
+                m_queue->addItem(name, arn);
+        }
+        m_queue->setPlaceholderText(m_queue->count() > 0 ? QString()
+                                    : fifoTopic         ? tr("no FIFO queues yet: create one first")
+                                                        : tr("no standard queues yet: create one first"));
     });
     updateEndpoint();
 }

@@ -8,7 +8,10 @@
 #include <QFont>
 #include <QIcon>
 #include <QLocale>
+#include <QTimer>
 
+#include <algorithm>
+#include <chrono>
 #include <map>
 
 namespace relaydesk {
@@ -90,6 +93,9 @@ EntityTreeModel::EntityTreeModel(BrokerEngine *engine, BrokerIdentity identity, 
         group->parent = m_root.get();
         m_root->children.push_back(std::move(group));
     }
+    m_dueTimer = new QTimer(this);
+    m_dueTimer->setSingleShot(true);
+    connect(m_dueTimer, &QTimer::timeout, this, &EntityTreeModel::refresh);
     if (m_engine) {
         connect(m_engine, &BrokerEngine::changesPublished, this, &EntityTreeModel::onChanges);
         read();
@@ -117,9 +123,10 @@ void EntityTreeModel::read()
     m_dirty = false;
     readEntityOverview(*m_engine, m_identity, this, [this](Result<EntityOverview> overview) {
         m_reading = false;
-        if (overview)
+        if (overview) {
             apply(*overview);
-        else
+            armDueRead();
+        } else
             emit readFailed(QString::fromStdString(overview.error().message));
         if (m_dirty)
             read();
@@ -217,6 +224,22 @@ void EntityTreeModel::apply(const EntityOverview &overview)
     if (queueCount != queues->children.size())
         emit dataChanged(queuesGroup(), queuesGroup());
     emit refreshed();
+}
+
+void EntityTreeModel::armDueRead()
+{
+    m_dueTimer->stop();
+    if (!m_overview.nextVisible)
+        return;
+    // Nothing in virtual mode: time moves only by an advance, whose owner refreshes.
+    const std::optional<std::chrono::milliseconds> delay = m_engine->clock().wallDelayUntil(*m_overview.nextVisible);
+    if (!delay)
+        return;
+    // A far time is re-armed by a later read (QTimer takes an int of
+    // milliseconds); many messages due one after another are read together.
+    constexpr std::chrono::milliseconds kLongest = std::chrono::hours(1);
+    constexpr std::chrono::milliseconds kShortest{100};
+    m_dueTimer->start(std::clamp(*delay, kShortest, kLongest));
 }
 
 QModelIndex EntityTreeModel::indexOf(const EntityRef &ref) const

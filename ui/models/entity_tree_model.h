@@ -8,6 +8,8 @@
 #include <QAbstractItemModel>
 #include <QList>
 
+class QTimer;
+
 #include <memory>
 #include <vector>
 
@@ -44,6 +46,10 @@ public:
     ~EntityTreeModel() override;
 
     // Asks for a fresh overview now (the first one is asked by the constructor).
+    // Besides change events, the model reads again by itself when the
+    // overview's next visibility time comes (a delay, schedule or lock ends:
+    // counts that change by time alone), on the broker clock's rate; a virtual
+    // clock's owner calls refresh() after each advance.
     void refresh();
     // Replaces what the tree shows by `overview`, row by row (see above).
     void apply(const EntityOverview &overview);
@@ -86,6 +92,9 @@ private:
     BrokerIdentity m_identity;
     std::unique_ptr<Node> m_root;
     EntityOverview m_overview;
+    void armDueRead();
+
+    QTimer *m_dueTimer = nullptr; // child: the read at the next visibility time
     bool m_reading = false;
     bool m_dirty = false;
 };

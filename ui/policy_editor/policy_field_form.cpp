@@ -120,6 +120,7 @@ QGroupBox *PolicyFieldForm::buildThrottleSection()
     m_maxReceivesPerSecond = new QSpinBox(m_throttleSection);
     m_maxReceivesPerSecond->setRange(0, kRateMaximum);
     m_maxReceivesPerSecond->setSuffix(tr(" /s"));
+    m_maxReceivesPerSecond->setKeyboardTracking(false);
     m_maxReceivesPerSecond->setValue(1);
     m_noLimit = new QCheckBox(tr("No limit"), m_throttleSection);
     m_noLimit->setObjectName(QStringLiteral("noLimit"));
@@ -182,6 +183,9 @@ QSpinBox *PolicyFieldForm::addSpin(QGroupBox *section, const std::string &canoni
     spin->setRange(0, maximum);
     spin->setSuffix(suffix);
     spin->setAccelerated(true);
+    // A typed number counts when it is complete (Enter, leaving the field, an
+    // arrow step), so typing 120 never charts 1 and 12 on the way.
+    spin->setKeyboardTracking(false);
     connect(spin, &QSpinBox::valueChanged, this, [this] {
         if (!m_updating)
             emit edited();

@@ -175,6 +175,12 @@ bool EntityTreePanel::selectEntity(const EntityRef &ref)
     return true;
 }
 
+void EntityTreePanel::selectNothing()
+{
+    m_tree->selectionModel()->clear(); // current and selection: Del and the page's actions have no target
+    onCurrentChanged(QModelIndex());
+}
+
 void EntityTreePanel::onCurrentChanged(const QModelIndex &current)
 {
     const EntityRef ref = qvariant_cast<EntityRef>(current.siblingAtColumn(0).data(EntityTreeModel::EntityRefRole));

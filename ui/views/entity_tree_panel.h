@@ -32,6 +32,8 @@ public:
     EntityRef currentEntity() const;
     // Selects `ref` (and shows it); false when it is not in the tree (yet).
     bool selectEntity(const EntityRef &ref);
+    // Selects nothing: the window shows the dashboard.
+    void selectNothing();
     QLineEdit *filterEdit() const { return m_filter; }
     QTreeView *treeView() const { return m_tree; }
     // Header layout (column widths) for QSettings.

@@ -122,6 +122,13 @@ void MainWindow::createToolbars()
 {
     QToolBar *entities = addToolBar(tr("Entities"));
     entities->setObjectName(QStringLiteral("entityToolbar"));
+    // Back to the dashboard from any page (View ▸ Dashboard, Alt+Home).
+    m_dashboardAction = new QAction(QIcon(QStringLiteral(":/icons/relaydesk.svg")), tr("&Dashboard"), this);
+    m_dashboardAction->setObjectName(QStringLiteral("dashboardAction"));
+    m_dashboardAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Home));
+    m_dashboardAction->setToolTip(tr("Show the dashboard (Alt+Home)"));
+    connect(m_dashboardAction, &QAction::triggered, this, [this] { m_panel->selectNothing(); });
+    entities->addAction(m_dashboardAction);
     auto *newButton = new QToolButton(entities);
     newButton->setText(tr("New"));
     newButton->setAccessibleName(tr("New"));
@@ -188,6 +195,8 @@ void MainWindow::createMenus()
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("viewMenu"));
+    view->addAction(m_dashboardAction);
+    view->addSeparator();
     QAction *dock = m_entityDock->toggleViewAction();
     dock->setText(tr("&Topics and Queues"));
     dock->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));

@@ -129,6 +129,7 @@ private:
     QMenu *m_recentMenu = nullptr;
     PolicyEditorWindow *m_policyEditor = nullptr;
     QAction *m_mockEndpointsAction = nullptr;           // enabled while a broker runs
+    QAction *m_dashboardAction = nullptr;               // View ▸ Dashboard, the toolbar's Dashboard
     QPointer<MockEndpointsWindow> m_mockEndpoints;      // a dialog: deleted with the broker
 };
 

@@ -3,6 +3,12 @@
 
 #include "widgets/field_issue_marker.h"
 
+#include <QAbstractButton>
+#include <QAbstractSpinBox>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QTextEdit>
 
 namespace relaydesk {
 namespace {
@@ -39,11 +45,36 @@ FieldError::FieldError(QWidget *field, const QString &name, QWidget *parent) : Q
     setTextFormat(Qt::PlainText);
     setTextInteractionFlags(Qt::TextSelectableByMouse);
     hide();
+    if (auto *line = qobject_cast<QLineEdit *>(field))
+        connect(line, &QLineEdit::textEdited, this, &FieldError::onFieldEdited);
+    else if (auto *combo = qobject_cast<QComboBox *>(field))
+        connect(combo, &QComboBox::currentTextChanged, this, &FieldError::onFieldEdited);
+    else if (auto *spin = qobject_cast<QAbstractSpinBox *>(field))
+        connect(spin, &QAbstractSpinBox::editingFinished, this, &FieldError::onFieldEdited);
+    else if (auto *plain = qobject_cast<QPlainTextEdit *>(field))
+        connect(plain, &QPlainTextEdit::textChanged, this, &FieldError::onFieldEdited);
+    else if (auto *rich = qobject_cast<QTextEdit *>(field))
+        connect(rich, &QTextEdit::textChanged, this, &FieldError::onFieldEdited);
+    else if (auto *button = qobject_cast<QAbstractButton *>(field))
+        connect(button, &QAbstractButton::toggled, this, &FieldError::onFieldEdited);
+}
+
+void FieldError::onFieldEdited()
+{
+    if (m_message.isEmpty())
+        return;
+    m_message.clear();
+    FieldIssueMarker::mark(m_field, QString(), QString());
+    // Blank but in place: the line's height stays until the next check.
+    const int height = this->height();
+    setText(QString());
+    setMinimumHeight(height);
 }
 
 void FieldError::setMessage(const QString &message)
 {
     m_message = message;
+    setMinimumHeight(0);
     if (m_field)
         FieldIssueMarker::mark(m_field, message.isEmpty() ? QString() : QStringLiteral("error"), message);
     // The field's frame carries the colour; the sign marks the line in every palette.

@@ -12,8 +12,10 @@ namespace relaydesk {
 // plain text, selectable — while the input wears the FieldIssueMarker frame.
 // Hidden while the field is fine. With no field it is the message line of a
 // whole form (a refusal that names no field). Its objectName is NAME
-// "Error" (NAME: the field's objectName unless given). Owned by its parent
-// widget; GUI thread only.
+// "Error" (NAME: the field's objectName unless given). Once the user edits
+// the field the message is taken back (the problem may be fixed; the next
+// check says) but its line keeps its place, so nothing moves under the
+// mouse while the user works. Owned by its parent widget; GUI thread only.
 class FieldError final : public QLabel {
     Q_OBJECT
 public:
@@ -29,6 +31,8 @@ public:
     QWidget *field() const { return m_field; }
 
 private:
+    void onFieldEdited();
+
     QWidget *m_field = nullptr;
     QString m_message;
 };
