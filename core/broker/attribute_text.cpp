@@ -46,4 +46,48 @@ std::optional<std::string> readLifetimeSeconds(std::optional<int64_t> &field, st
     return std::nullopt;
 }
 
+namespace {
+
+std::size_t characterCount(std::string_view text)
+{
+    std::size_t count = 0;
+    for (const char c : text)
+        count += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+    return count;
+}
+
+bool tagCharactersAllowed(std::string_view text)
+{
+    static constexpr std::string_view kPunctuation = " _.:/=+-@";
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        const bool allowed = byte >= 0x80 || (byte >= '0' && byte <= '9') || (byte >= 'a' && byte <= 'z')
+                             || (byte >= 'A' && byte <= 'Z') || kPunctuation.find(c) != std::string_view::npos;
+        if (!allowed)
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+std::optional<std::string> tagProblem(std::string_view key, std::string_view value)
+{
+    const std::size_t keyLength = characterCount(key);
+    if (keyLength < 1 || keyLength > 128)
+        return "Tag keys must be between 1 and 128 characters in length.";
+    if (characterCount(value) > 256)
+        return "Tag values may only be up to 256 characters in length.";
+    if (key.size() >= 4) {
+        std::string prefix(key.substr(0, 4));
+        for (char &c : prefix)
+            c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+        if (prefix == "aws:")
+            return "Tag keys must not start with the reserved prefix aws:.";
+    }
+    if (!tagCharactersAllowed(key) || !tagCharactersAllowed(value))
+        return "Tag keys and values may contain only letters, digits, spaces and _ . : / = + - @.";
+    return std::nullopt;
+}
+
 } // namespace relaydesk

@@ -34,4 +34,11 @@ inline constexpr int64_t kMinAutoDeleteOnIdleSeconds = 300;            // docs/b
 // `field` is then unchanged.
 std::optional<std::string> readLifetimeSeconds(std::optional<int64_t> &field, std::string_view value, int64_t minimum);
 
+// Why a tag (key, value) is refused, or nothing when it is allowed — the AWS
+// tagging rules SQS and SNS share: a key of 1–128 characters, a value of up
+// to 256, both only letters (any script), digits, spaces and `_ . : / = + - @`
+// (no control characters), and no key starting with the reserved `aws:`.
+// Lengths count characters of UTF-8 text.
+std::optional<std::string> tagProblem(std::string_view key, std::string_view value);
+
 } // namespace relaydesk

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <optional>
 
 namespace relaydesk {
 
@@ -65,6 +67,51 @@ bool isUuid(std::string_view text)
     return true;
 }
 
+namespace {
+
+// What is wrong with HOST[:PORT] of an endpoint, if anything: a host name
+// (letters, digits, '.', '-', '_'; at most 253 characters) or an IPv6
+// address in brackets, and a port from 1 to 65535 when given.
+std::optional<std::string> endpointAuthorityProblem(std::string_view authority)
+{
+    std::string_view host = authority;
+    std::string_view port;
+    if (!authority.empty() && authority.front() == '[') {
+        const std::size_t close = authority.find(']');
+        if (close == std::string_view::npos || close == 1)
+            return "The endpoint's IPv6 host must be in brackets, like http://[::1]:9911.";
+        host = authority.substr(0, close + 1);
+        const std::string_view rest = authority.substr(close + 1);
+        if (!rest.empty() && rest.front() != ':')
+            return "The endpoint must be http://HOST:PORT or https://HOST:PORT without a path.";
+        port = rest.empty() ? rest : rest.substr(1);
+        if (!std::all_of(host.begin() + 1, host.end() - 1, [](char c) { return isHex(c) || c == ':' || c == '.'; }))
+            return "The endpoint's IPv6 host is not an address.";
+    } else {
+        const std::size_t colon = authority.rfind(':');
+        if (colon != std::string_view::npos) {
+            host = authority.substr(0, colon);
+            port = authority.substr(colon + 1);
+        }
+        const bool hostOk = !host.empty() && host.size() <= 253 && std::all_of(host.begin(), host.end(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isDigit(c) || c == '.' || c == '-' || c == '_';
+        });
+        if (!hostOk)
+            return "The endpoint's host must be a name or address of at most 253 letters, digits, '.', '-' or '_'.";
+    }
+    if (authority.size() > host.size()) {
+        int number = 0;
+        const bool digits = !port.empty() && port.size() <= 5 && std::all_of(port.begin(), port.end(), isDigit);
+        if (digits)
+            std::from_chars(port.data(), port.data() + port.size(), number);
+        if (!digits || number < 1 || number > 65535)
+            return "The endpoint's port must be a number from 1 to 65535.";
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 Status BrokerIdentity::validate() const
 {
     const bool regionOk = !region.empty() && region.size() <= 32 &&
@@ -81,6 +128,8 @@ Status BrokerIdentity::validate() const
     if (authority.empty() || authority.find_first_of("/?# ") != std::string_view::npos)
         return BrokerError(BrokerErrorCode::InvalidParameterValue,
                            "The endpoint must be http://HOST:PORT or https://HOST:PORT without a path.");
+    if (std::optional<std::string> problem = endpointAuthorityProblem(authority))
+        return BrokerError(BrokerErrorCode::InvalidParameterValue, *problem);
     return {};
 }
 

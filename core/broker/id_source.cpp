@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "broker/id_source.h"
 
+#include <openssl/rand.h>
+
 #include <cstdio>
+#include <stdexcept>
 
 namespace relaydesk {
 
@@ -21,24 +24,27 @@ std::string formatUuid(std::uint64_t high, std::uint64_t low)
 
 } // namespace
 
-RandomIdSource::RandomIdSource()
+std::uint64_t RandomIdSource::next()
 {
-    std::random_device device;
-    std::seed_seq seed{device(), device(), device(), device()};
-    m_engine.seed(seed);
+    if (m_seeded)
+        return (*m_seeded)();
+    std::uint64_t value = 0;
+    if (RAND_bytes(reinterpret_cast<unsigned char *>(&value), sizeof value) != 1)
+        throw std::runtime_error("no random bytes from the system"); // the unit fails, nothing is stored
+    return value;
 }
 
 std::string RandomIdSource::newMessageId()
 {
-    const std::uint64_t high = m_engine();
-    return formatUuid(high, m_engine());
+    const std::uint64_t high = next();
+    return formatUuid(high, next());
 }
 
 std::string RandomIdSource::newReceiptHandle()
 {
     char text[33];
-    const std::uint64_t high = m_engine();
-    const std::uint64_t low = m_engine();
+    const std::uint64_t high = next();
+    const std::uint64_t low = next();
     std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(high),
                   static_cast<unsigned long long>(low));
     return text;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -18,17 +19,21 @@ public:
     virtual std::string newReceiptHandle() = 0;   // unique among all handles this source gives
 };
 
-// Random version-4 UUIDs and 32-hex-digit receipt handles from a
-// std::mt19937_64 seeded from std::random_device (or a given seed).
+// Random version-4 UUIDs and 32-hex-digit receipt handles. By default from
+// a cryptographic source (OpenSSL RAND_bytes), so that no number of one's own
+// handles predicts another consumer's. With a seed: a std::mt19937_64, for
+// reproducible benchmarks only (predictable: never in the product).
 class RandomIdSource final : public IdSource {
 public:
-    RandomIdSource();
-    explicit RandomIdSource(std::uint64_t seed) : m_engine(seed) {}
+    RandomIdSource() = default;
+    explicit RandomIdSource(std::uint64_t seed) : m_seeded(std::in_place, seed) {}
     std::string newMessageId() override;
     std::string newReceiptHandle() override;
 
 private:
-    std::mt19937_64 m_engine;
+    std::uint64_t next();
+
+    std::optional<std::mt19937_64> m_seeded;
 };
 
 // Test-only: counting ids ("00000000-0000-4000-8000-000000000001", …; handles

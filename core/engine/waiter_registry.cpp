@@ -133,6 +133,12 @@ void WaiterRegistry::cancelAll()
         finish(m_waiters.begin()->first, WaitOutcome::Cancelled);
 }
 
+void WaiterRegistry::endAll()
+{
+    while (!m_waiters.empty())
+        finish(m_waiters.begin()->first, WaitOutcome::DeadlineReached);
+}
+
 void WaiterRegistry::finish(WaiterId id, WaitOutcome outcome)
 {
     auto found = m_waiters.find(id);

@@ -62,6 +62,10 @@ public:
     bool cancel(WaiterId id);
     // Ends every waiter with Cancelled (engine shutdown).
     void cancelAll();
+    // Ends every waiter as if its deadline had come (a long poll answers
+    // with what it has: nothing): `relaydesk serve` stopping answers the
+    // receives it owes before it exits.
+    void endAll();
 
     std::size_t waitingCount() const { return m_waiters.size(); }
     // The waiters under `key` (one with an attempt in flight included).

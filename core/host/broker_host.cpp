@@ -8,6 +8,7 @@
 #include "engine/broker_service.h"
 #include "engine/delivery_worker.h"
 #include "engine/metrics_recording.h"
+#include "engine/waiter_registry.h"
 #include "config/broker_config.h"
 #include "host/broker_health.h"
 #include "host/broker_http_server.h"
@@ -188,5 +189,14 @@ BrokerHost::~BrokerHost()
         m_engine->stop(); // commits everything pending
     m_engine.reset();
 }
+
+void BrokerHost::beginStop()
+{
+    m_server->stopAccepting();
+    BrokerEngine &engine = *m_engine;
+    engine.postAndWait([&engine] { engine.waiters().endAll(); });
+}
+
+std::size_t BrokerHost::owedAnswers() const { return m_server->transport().owedAnswers(); }
 
 } // namespace relaydesk

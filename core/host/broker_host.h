@@ -74,6 +74,13 @@ public:
     // Whether the port is another than the one asked for (it was taken).
     bool portMoved() const { return m_portMoved; }
 
+    // The first half of a stop that answers what it owes (docs/behaviour.md
+    // §8.1): no new connections, and every waiting long poll answers now
+    // with what it has (nothing). Requests already read are still answered;
+    // owedAnswers() tells when all of them are written. The host's thread.
+    void beginStop();
+    std::size_t owedAnswers() const;
+
 private:
     BrokerHost() = default;
 

@@ -68,6 +68,7 @@ public:
     // Starts serving `listener` (already listening); takes ownership.
     void bind(HttpListener *listener) { m_http.bind(listener); }
     const Http1Server &transport() const { return m_http; }
+    void stopAccepting() { m_http.stopAccepting(); }
 
 private:
     // The route dispatch: every request of every connection comes here.

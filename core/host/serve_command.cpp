@@ -6,10 +6,16 @@
 #include "host/serve_options.h"
 
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QSocketNotifier>
+#include <QTimer>
 
+#include <chrono>
 #include <csignal>
+#include <functional>
 #include <memory>
+#include <utility>
+
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -25,25 +31,52 @@ void onStopSignal(int)
     [[maybe_unused]] const auto written = ::write(g_signalPipe[0], &byte, 1);
 }
 
-// SIGINT/SIGTERM end the event loop (through a socket pair, the only safe
-// way out of a signal handler).
-std::unique_ptr<QSocketNotifier> quitOnStopSignals()
+// SIGINT, SIGTERM and SIGHUP (the terminal closed) call `stop` on the event
+// loop (through a socket pair, the only safe way out of a signal handler);
+// SIGUSR1, SIGUSR2 and SIGPIPE are ignored, so a stray one never kills the
+// broker (docs/behaviour.md §8.1).
+std::unique_ptr<QSocketNotifier> onStopSignals(std::function<void()> stop)
 {
     if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0)
         return nullptr;
     auto notifier = std::make_unique<QSocketNotifier>(g_signalPipe[1], QSocketNotifier::Read);
-    QObject::connect(notifier.get(), &QSocketNotifier::activated, [] {
+    QObject::connect(notifier.get(), &QSocketNotifier::activated, [stop = std::move(stop)] {
         char byte = 0;
         [[maybe_unused]] const auto got = ::read(g_signalPipe[1], &byte, 1);
-        QCoreApplication::quit();
+        stop();
     });
     struct sigaction action = {};
     action.sa_handler = onStopSignal;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
-    ::sigaction(SIGINT, &action, nullptr);
-    ::sigaction(SIGTERM, &action, nullptr);
+    for (const int stop : {SIGINT, SIGTERM, SIGHUP})
+        ::sigaction(stop, &action, nullptr);
+    for (const int ignored : {SIGUSR1, SIGUSR2, SIGPIPE})
+        std::signal(ignored, SIG_IGN);
     return notifier;
+}
+
+// A stop answers what the broker owes before the event loop ends: no new
+// connections, waiting long polls answered with nothing, and every request
+// already read answered and written — or kStopGrace, whichever comes first.
+// A second signal ends at once.
+void stopAnsweringWhatIsOwed(BrokerHost &host)
+{
+    static bool stopping = false;
+    if (std::exchange(stopping, true)) {
+        QCoreApplication::quit();
+        return;
+    }
+    constexpr std::chrono::milliseconds kStopGrace{10'000};
+    constexpr std::chrono::milliseconds kCheckEvery{10};
+    host.beginStop();
+    auto *check = new QTimer(QCoreApplication::instance());
+    const QDeadlineTimer deadline(kStopGrace);
+    QObject::connect(check, &QTimer::timeout, [&host, deadline] {
+        if (host.owedAnswers() == 0 || deadline.hasExpired())
+            QCoreApplication::quit();
+    });
+    check->start(kCheckEvery);
 }
 
 void print(FILE *stream, const QString &text)
@@ -89,7 +122,8 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
                        .arg(urlHostText(options.bind)));
     if (!options.advertisedUrl.isEmpty())
         print(err, QStringLiteral("relaydesk serve: the URLs handed out start with %1\n").arg(options.advertisedUrl));
-    const auto stopSignals = quitOnStopSignals();
+    BrokerHost &running = *host;
+    const auto stopSignals = onStopSignals([&running] { stopAnsweringWhatIsOwed(running); });
     print(out, QStringLiteral("relaydesk: listening on %1\n").arg(host->endpointUrl()));
     const int status = QCoreApplication::exec();
     return status;

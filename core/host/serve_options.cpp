@@ -48,7 +48,7 @@ const QString kServeHelp =
     QStringLiteral("\n"
                    "When ready it prints one line, relaydesk: listening on http://HOST:PORT (127.0.0.1 for a wildcard bind),\n"
                    "and GET /health answers 200.\n"
-                   "It stops on SIGINT or SIGTERM with everything committed.\n") +
+                   "It stops on SIGINT, SIGTERM or SIGHUP with everything committed.\n") +
     kBoundaryNote;
 
 const QString kWindowHelp =

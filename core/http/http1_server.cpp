@@ -84,4 +84,18 @@ void Http1Server::onAccepted(qintptr descriptor)
     connect(connection, &Http1ServerConnection::closed, this, [this] { --m_open; });
 }
 
+void Http1Server::stopAccepting()
+{
+    if (m_listener)
+        m_listener->close();
+}
+
+std::size_t Http1Server::owedAnswers() const
+{
+    std::size_t owed = 0;
+    for (const Http1ServerConnection *connection : findChildren<Http1ServerConnection *>(Qt::FindDirectChildrenOnly))
+        owed += connection->owedAnswers();
+    return owed;
+}
+
 } // namespace relaydesk

@@ -68,6 +68,11 @@ public:
     // Starts serving `listener` (already listening); takes ownership.
     void bind(HttpListener *listener);
     std::size_t connectionCount() const { return m_open; }
+    // Stops accepting connections (the listening socket closes); the open
+    // ones go on. For a stop that answers what it owes first.
+    void stopAccepting();
+    // Answers owed on all open connections (see Http1ServerConnection).
+    std::size_t owedAnswers() const;
     std::size_t maxConnections() const { return m_maxConnections; }
 
 private:

@@ -69,6 +69,8 @@ public:
     // answer to it (ReplyChannel::abort: mock endpoints' "close").
     void dropAt(std::uint64_t sequence);
     bool isOpen() const { return m_descriptor >= 0; }
+    // Requests read whose answer is not yet written to the socket.
+    std::size_t owedAnswers() const { return m_owed.size() + (m_output.isEmpty() ? 0 : 1); }
 
 signals:
     void closed();

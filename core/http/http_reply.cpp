@@ -21,13 +21,29 @@ QByteArray reasonPhrase(int status)
     case 409: return "Conflict";
     case 413: return "Payload Too Large";
     case 415: return "Unsupported Media Type";
+    case 408: return "Request Timeout";
+    case 411: return "Length Required";
+    case 414: return "URI Too Long";
     case 421: return "Misdirected Request";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
     case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
     case 503: return "Service Unavailable";
+    case 505: return "HTTP Version Not Supported";
     default: break;
     }
+    // Others by Qt's name for them, "ImATeapot" -> "Im A Teapot" (RFC 9110 §15: words).
     const char *name = QMetaEnum::fromType<QHttpServerResponder::StatusCode>().valueToKey(status);
-    return name != nullptr ? QByteArray(name) : QByteArray("Status");
+    if (name == nullptr)
+        return QByteArray("Status");
+    QByteArray phrase;
+    for (const char *c = name; *c != '\0'; ++c) {
+        if (c != name && *c >= 'A' && *c <= 'Z')
+            phrase += ' ';
+        phrase += *c;
+    }
+    return phrase;
 }
 
 ReplyChannel::ReplyChannel(Http1ServerConnection *connection, std::uint64_t sequence)

@@ -2,6 +2,7 @@
 #include "mock/mock_endpoints.h"
 
 #include "broker/clock.h"
+#include "broker/echoed_value.h"
 
 #include <QTimer>
 #include <QUrl>
@@ -45,7 +46,12 @@ MockRequest describe(const HttpRequest &request)
         recorded.target += "?" + url.query(QUrl::FullyEncoded).toStdString();
     for (const auto &[name, value] : request.headers())
         recorded.headers.emplace_back(name.toStdString(), value.toStdString());
-    recorded.body = request.body().toStdString();
+    const QByteArray &body = request.body();
+    recorded.bodySize = static_cast<std::uint64_t>(body.size());
+    qsizetype kept = std::min<qsizetype>(body.size(), static_cast<qsizetype>(MockEndpoints::kRecordedBodyBytes));
+    while (kept < body.size() && kept > 0 && (static_cast<unsigned char>(body[kept]) & 0xC0) == 0x80)
+        --kept; // never split a UTF-8 sequence
+    recorded.body = body.left(kept).toStdString();
     return recorded;
 }
 
@@ -56,8 +62,8 @@ void answer(ReplyChannel &channel, int status, const QByteArray &body)
 
 } // namespace
 
-MockEndpoints::MockEndpoints(const Clock &clock, std::size_t recordLimit)
-    : m_clock(&clock), m_recordLimit(std::max<std::size_t>(recordLimit, 1))
+MockEndpoints::MockEndpoints(const Clock &clock, std::size_t recordLimit, std::size_t recordedBytes)
+    : m_clock(&clock), m_recordLimit(std::max<std::size_t>(recordLimit, 1)), m_recordedLimit(recordedBytes)
 {
 }
 
@@ -76,6 +82,8 @@ Status MockEndpoints::set(std::string_view name, std::string_view script)
     if (!parsed)
         return parsed.error();
     const std::lock_guard lock(m_mutex);
+    if (const auto found = m_endpoints.find(name); found != m_endpoints.end())
+        forget(found->second);
     m_endpoints.insert_or_assign(std::string(name), Endpoint{std::move(*parsed), 0, {}});
     m_revision.fetch_add(1, std::memory_order_release);
     return {};
@@ -87,6 +95,7 @@ bool MockEndpoints::remove(std::string_view name)
     const auto found = m_endpoints.find(name);
     if (found == m_endpoints.end())
         return false;
+    forget(found->second);
     m_endpoints.erase(found);
     m_revision.fetch_add(1, std::memory_order_release);
     return true;
@@ -117,7 +126,11 @@ Result<std::vector<MockRequest>> MockEndpoints::received(std::string_view name) 
     const auto found = m_endpoints.find(name);
     if (found == m_endpoints.end())
         return notFound(name);
-    return std::vector<MockRequest>(found->second.requests.begin(), found->second.requests.end());
+    std::vector<MockRequest> requests;
+    requests.reserve(found->second.requests.size());
+    for (const Recorded &recorded : found->second.requests)
+        requests.push_back(recorded.request);
+    return requests;
 }
 
 Status MockEndpoints::clearReceived(std::string_view name)
@@ -126,7 +139,7 @@ Status MockEndpoints::clearReceived(std::string_view name)
     const auto found = m_endpoints.find(name);
     if (found == m_endpoints.end())
         return notFound(name);
-    found->second.requests.clear();
+    forget(found->second);
     m_revision.fetch_add(1, std::memory_order_release);
     return {};
 }
@@ -141,11 +154,43 @@ std::optional<MockStep> MockEndpoints::take(const std::string &name, MockRequest
     const MockStep step = endpoint.script.stepFor(endpoint.requestCount++);
     request.answer = step;
     request.number = endpoint.requestCount;
-    endpoint.requests.push_back(std::move(request));
-    while (endpoint.requests.size() > m_recordLimit)
+    std::size_t bytes = request.method.size() + request.target.size() + request.body.size();
+    for (const auto &[header, value] : request.headers)
+        bytes += header.size() + value.size();
+    endpoint.requests.push_back(Recorded{std::move(request), m_nextOrder++, bytes});
+    m_recordedBytes += bytes;
+    while (endpoint.requests.size() > m_recordLimit) {
+        m_recordedBytes -= endpoint.requests.front().bytes;
         endpoint.requests.pop_front();
+    }
+    forgetOldestBeyondBytes();
     m_revision.fetch_add(1, std::memory_order_release);
     return step;
+}
+
+void MockEndpoints::forget(Endpoint &endpoint)
+{
+    for (const Recorded &recorded : endpoint.requests)
+        m_recordedBytes -= recorded.bytes;
+    endpoint.requests.clear();
+}
+
+// While over the bound, the endpoint whose oldest recorded request is the
+// oldest of all forgets it (a scan over the endpoints: they are few).
+void MockEndpoints::forgetOldestBeyondBytes()
+{
+    while (m_recordedBytes > m_recordedLimit) {
+        Endpoint *oldest = nullptr;
+        for (auto &[name, endpoint] : m_endpoints) {
+            if (!endpoint.requests.empty()
+                && (oldest == nullptr || endpoint.requests.front().order < oldest->requests.front().order))
+                oldest = &endpoint;
+        }
+        if (oldest == nullptr)
+            return;
+        m_recordedBytes -= oldest->requests.front().bytes;
+        oldest->requests.pop_front();
+    }
 }
 
 bool MockEndpoints::handle(const HttpRequest &request, ReplyChannel channel)
@@ -160,7 +205,7 @@ bool MockEndpoints::handle(const HttpRequest &request, ReplyChannel channel)
     recorded.received = m_clock->now();
     const std::optional<MockStep> step = take(name.toStdString(), std::move(recorded));
     if (!step) {
-        answer(channel, 404, "no mock endpoint \"" + name.toUtf8() + "\"\n");
+        answer(channel, 404, "no mock endpoint \"" + QByteArray::fromStdString(echoedValue(name.toStdString())) + "\"\n");
         return true;
     }
 

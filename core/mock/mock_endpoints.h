@@ -28,7 +28,8 @@ struct MockRequest {
     std::string method;                                        // "GET", "POST", ...
     std::string target;                                        // path and query as sent, e.g. "/_mock/orders?a=1"
     std::vector<std::pair<std::string, std::string>> headers;  // in the order sent, names as sent
-    std::string body;
+    std::string body;                                          // the first kRecordedBodyBytes of it
+    std::uint64_t bodySize = 0;                                // the whole body's size in bytes
     ClockTime received{};                                      // broker clock time
     MockStep answer;                                           // the script step the request took
     std::uint64_t number = 0;                                  // 1, 2, … since the script was set
@@ -47,7 +48,11 @@ struct MockEndpointSummary {
 // http://HOST:PORT/_mock/NAME (and /_mock/NAME/anything, for endpoints that
 // want a path of their own). Each endpoint follows its MockScript (see
 // mock_script.h for the grammar) request by request and records what it
-// received: the last `recordLimit` requests, oldest first.
+// received: the last `recordLimit` requests, oldest first. Memory is bounded
+// whatever clients send: a recorded body keeps its first kRecordedBodyBytes
+// (and its whole size), and the recorded requests of all endpoints together
+// keep at most kRecordedBytes — past that the oldest recorded request of any
+// endpoint is forgotten first (its request count stays).
 //
 // Serving: the HTTP server that owns the port calls handle() from its route
 // dispatch before its own routing. Answers go through the request's
@@ -69,9 +74,12 @@ struct MockEndpointSummary {
 class MockEndpoints final {
 public:
     static constexpr std::size_t kDefaultRecordLimit = 1000;
+    static constexpr std::size_t kRecordedBodyBytes = 64 * 1024;
+    static constexpr std::size_t kRecordedBytes = 64 * 1024 * 1024;
     static constexpr std::string_view kPathPrefix = "/_mock/";
 
-    explicit MockEndpoints(const Clock &clock, std::size_t recordLimit = kDefaultRecordLimit);
+    explicit MockEndpoints(const Clock &clock, std::size_t recordLimit = kDefaultRecordLimit,
+                           std::size_t recordedBytes = kRecordedBytes);
     MockEndpoints(const MockEndpoints &) = delete;
     MockEndpoints &operator=(const MockEndpoints &) = delete;
     ~MockEndpoints();
@@ -106,17 +114,28 @@ public:
     bool handle(const HttpRequest &request, ReplyChannel channel);
 
 private:
+    struct Recorded {
+        MockRequest request;
+        std::uint64_t order = 0; // across all endpoints: which to forget first
+        std::size_t bytes = 0;   // what it holds, roughly
+    };
     struct Endpoint {
         MockScript script;
         std::uint64_t requestCount = 0;
-        std::deque<MockRequest> requests;
+        std::deque<Recorded> requests;
     };
 
     // Records `request` and picks its step; nothing when `name` is unknown.
     std::optional<MockStep> take(const std::string &name, MockRequest request);
+    // Callers hold m_mutex.
+    void forget(Endpoint &endpoint);
+    void forgetOldestBeyondBytes();
 
     const Clock *m_clock = nullptr;
     std::size_t m_recordLimit = kDefaultRecordLimit;
+    std::size_t m_recordedLimit = kRecordedBytes;
+    std::size_t m_recordedBytes = 0;  // guarded by m_mutex
+    std::uint64_t m_nextOrder = 0;    // guarded by m_mutex
     mutable std::mutex m_mutex;
     std::map<std::string, Endpoint, std::less<>> m_endpoints; // guarded by m_mutex
     std::atomic<std::uint64_t> m_revision{0};                 // bumped after each change, under m_mutex

@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
 #include <sys/socket.h>
 
 namespace {
@@ -228,6 +229,36 @@ private slots:
         auto db = relaydesk::Database::open(file.toStdString());
         QVERIFY2(db.ok(), db.status().toString().c_str());
         QCOMPARE(*(*db)->queryInt64("SELECT count(*) FROM messages WHERE body = 'stays'"), 1);
+    }
+
+    // SIGHUP (a closed terminal) stops the broker like SIGTERM; SIGUSR1,
+    // SIGUSR2 and SIGPIPE are ignored: it keeps answering.
+    void signals_stopOrAreIgnored_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::addColumn<bool>("stops");
+        QTest::newRow("SIGHUP") << int(SIGHUP) << true;
+        QTest::newRow("SIGINT") << int(SIGINT) << true;
+        QTest::newRow("SIGUSR1") << int(SIGUSR1) << false;
+        QTest::newRow("SIGUSR2") << int(SIGUSR2) << false;
+        QTest::newRow("SIGPIPE") << int(SIGPIPE) << false;
+    }
+    void signals_stopOrAreIgnored()
+    {
+        QFETCH(int, signal);
+        QFETCH(bool, stops);
+        Server server;
+        QVERIFY(server.start({"--port", "0", "--db", ":memory:"}));
+        QCOMPARE(::kill(static_cast<pid_t>(server.process.processId()), signal), 0);
+        if (stops) {
+            QVERIFY(server.process.waitForFinished(30000));
+            QCOMPARE(server.process.exitStatus(), QProcess::NormalExit);
+            QCOMPARE(server.process.exitCode(), 0);
+            return;
+        }
+        const QByteArray health = http(server.port(), "GET", "/health");
+        QVERIFY2(health.startsWith("HTTP/1.1 200"), health.constData());
+        QVERIFY(server.stopsCleanly());
     }
 
     void noDbOption_usesTheApplicationDataFolder()

@@ -174,6 +174,42 @@ class HostileInputScenarios(unittest.TestCase):
             self.assertIn(code, ["InvalidParameterValue", "InvalidMessageContents"], value)
         self.assertNotIn("Messages", self.sqs.receive_message(QueueUrl=url))
 
+    def test_queryProtocol_malformedEscapeOrBadName_invalidParameterValue(self):
+        # A '%' without two hex digits is no form encoding; invalid UTF-8
+        # outside a message body is a bad parameter value, not message contents.
+        for form in ["Action=CreateQueue&QueueName=%ZZ", "Action=CreateQueue&QueueName=a%2",
+                     "Action=CreateQueue&QueueName=%FF%FE", "Action=ListQueues&QueueNamePrefix=%G0"]:
+            status, code, _, _ = self.wire.query(form)
+            self.assertEqual((status, code), (400, "InvalidParameterValue"), form)
+        self.assertEqual(self.sqs.list_queues().get("QueueUrls", []), [])
+        for form in ["Action=ListTopics&NextToken=%ZZ"]:
+            status, code, _, _ = self.wire.query(form)
+            self.assertEqual((status, code), (400, "InvalidParameter"), form)
+
+    def test_listQueues_garbageNextToken_refused(self):
+        for name in ["a", "b", "c"]:
+            self.queue(name)
+        first = self.sqs.list_queues(MaxResults=2)
+        self.assertEqual(len(first["QueueUrls"]), 2)
+        rest = self.sqs.list_queues(MaxResults=2, NextToken=first["NextToken"])
+        self.assertEqual([url.rsplit("/", 1)[1] for url in rest["QueueUrls"]], ["c"])
+        with self.assertRaises(self.sqs.exceptions.ClientError) as raised:
+            self.sqs.list_queues(MaxResults=2, NextToken="!!garbage!!")
+        self.assertEqual(raised.exception.response["Error"]["Code"], "InvalidParameterValue")
+
+    def test_tags_outsideTheRules_refused(self):
+        url = self.queue("tagged")
+        topic = self.sns.create_topic(Name="tagged")["TopicArn"]
+        for key, value in [("a\u0000b", "v"), ("aws:reserved", "v"), ("k", "semi;colon"), ("k" * 129, "v")]:
+            with self.assertRaises(self.sqs.exceptions.ClientError) as raised:
+                self.sqs.tag_queue(QueueUrl=url, Tags={key: value})
+            self.assertEqual(raised.exception.response["Error"]["Code"], "InvalidParameterValue", key)
+            with self.assertRaises(self.sns.exceptions.InvalidParameterException):
+                self.sns.tag_resource(ResourceArn=topic, Tags=[{"Key": key, "Value": value}])
+        self.assertEqual(self.sqs.list_queue_tags(QueueUrl=url).get("Tags", {}), {})
+        self.assertEqual(self.sns.list_tags_for_resource(ResourceArn=topic)["Tags"], [])
+        self.sqs.tag_queue(QueueUrl=url, Tags={"team:payments/eu": "a b_c.d=e+f-g@h"})
+
     def test_jsonProtocol_attributeValueForbiddenCharacters_refused(self):
         url = self.queue("q")
         for value in ["a\u0000b", "a\u0001b", "a\ufffeb", "a\uffffb"]:
@@ -252,6 +288,24 @@ class HostileInputScenarios(unittest.TestCase):
         status, reply = self.wire.sqs_json("CreateQueue", {"QueueName": "n", "Attributes": {huge: "1"}})
         self.assertEqual(status, 400)
         self.assertLess(len(reply["message"]), 1100)
+
+    def test_nativeAndMockReplies_echoShortPrefix(self):
+        long = "x" * 60000
+        # An unknown ARN is 404, one too long for a name a malformed one (400): short either way.
+        for method, path, expected in [("GET", "/" + long, [404]), ("PATCH", "/" + long, [404, 405]),
+                                       ("GET", "/attempts?subscriptionArn=arn:aws:sns:us-east-1:000000000000:t:" + long, [400, 404]),
+                                       ("GET", "/attempts?topicArn=arn:aws:sns:us-east-1:000000000000:" + long, [400, 404])]:
+            status, reply = self.wire.native(method, path, None)
+            self.assertIn(status, expected, path[:80])
+            self.assertLess(len(json.dumps(reply)), 400, path[:80])
+        connection = http.client.HTTPConnection(self.wire.host, self.wire.port, timeout=60)
+        try:
+            connection.request("GET", "/_mock/" + long)
+            reply = connection.getresponse()
+            self.assertEqual(reply.status, 404)
+            self.assertLess(len(reply.read()), 200)
+        finally:
+            connection.close()
 
 
 if __name__ == "__main__":

@@ -29,7 +29,8 @@ NativeAnswer methodNotAllowed(const NativeRequest &request)
     std::string path;
     for (const std::string &segment : request.path)
         path += "/" + segment;
-    return NativeAnswer::failure(405, "MethodNotAllowed", request.method + " is not allowed on /api/v1" + path + ".");
+    return NativeAnswer::failure(405, "MethodNotAllowed",
+                                 echoedValue(request.method) + " is not allowed on /api/v1" + echoedValue(path) + ".");
 }
 
 Result<EntityCreation> readEntityCreation(const ActionInput &input)
@@ -111,7 +112,7 @@ void answerNative(const NativeRequest &request, const NativeContext &context, Re
     std::string path;
     for (const std::string &segment : request.path)
         path += "/" + segment;
-    reply(NativeAnswer::failure(404, "NotFound", "No resource at /api/v1" + path + "."));
+    reply(NativeAnswer::failure(404, "NotFound", "No resource at /api/v1" + echoedValue(path) + "."));
 }
 
 } // namespace relaydesk

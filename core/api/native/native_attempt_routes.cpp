@@ -27,6 +27,7 @@
 #include "broker/deliveries/attempt_export.h"
 #include "broker/deliveries/attempt_log.h"
 #include "broker/deliveries/message_timeline.h"
+#include "broker/echoed_value.h"
 #include "broker/topics/subscription_records.h"
 #include "broker/topics/topic_records.h"
 #include "engine/broker_engine.h"
@@ -207,7 +208,7 @@ NativeAnswer unknownArn(const AttemptQuery &wanted)
     const bool subscription = wanted.subscriptionArn.has_value();
     return NativeAnswer::failure(404, "NotFound",
                                  std::string(subscription ? "No subscription " : "No topic ") +
-                                     (subscription ? *wanted.subscriptionArn : *wanted.topicArn) +
+                                     echoedValue(subscription ? *wanted.subscriptionArn : *wanted.topicArn) +
                                      " on this broker, and no attempts logged for it.");
 }
 

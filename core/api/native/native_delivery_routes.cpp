@@ -10,7 +10,8 @@
 //   DELETE /mocks/NAME/requests      → {} (forgets the recorded requests)
 //   GET    /signing-certificate      → {"certificatePem": PEM, "url": SigningCertURL}
 // MOCK = {"name", "script", "url", "requestCount"}; REQUEST = {"method",
-// "target", "headers": [{"name", "value"}], "body", "received" (clock time),
+// "target", "headers": [{"name", "value"}], "body" (its first 64 KiB),
+// "bodySize" (the whole body's bytes), "received" (clock time),
 // "answer": {"action": "respond"|"hang"|"close", "status", "delayMs"}}.
 // Errors: InvalidParameterValue (400) for a bad name or script (the message
 // names the character position); an unknown mock is NotFound (404).
@@ -67,6 +68,7 @@ Json requestJson(const MockRequest &received)
             {"target", received.target},
             {"headers", std::move(headers)},
             {"body", received.body},
+            {"bodySize", received.bodySize},
             {"received", formatIso8601(received.received)},
             {"answer", stepJson(received.answer)}};
 }

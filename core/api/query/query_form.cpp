@@ -159,4 +159,17 @@ nlohmann::json queryFormToJson(const QByteArray &form, QueryService service, std
     return convert(flat, service);
 }
 
+bool hasMalformedPercentEscape(const QByteArray &form)
+{
+    const auto isHex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); };
+    for (qsizetype i = 0; i < form.size(); ++i) {
+        if (form[i] != '%')
+            continue;
+        if (i + 2 >= form.size() || !isHex(form[i + 1]) || !isHex(form[i + 2]))
+            return true;
+        i += 2;
+    }
+    return false;
+}
+
 } // namespace relaydesk

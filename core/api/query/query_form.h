@@ -23,4 +23,8 @@ enum class QueryService { Sqs, Sns };
 // `action` receives the Action parameter (empty if none).
 nlohmann::json queryFormToJson(const QByteArray &form, QueryService service, std::string &action);
 
+// Whether `form` has a '%' not followed by two hexadecimal digits (such a
+// request is refused whole: it would otherwise decode to arbitrary bytes).
+bool hasMalformedPercentEscape(const QByteArray &form);
+
 } // namespace relaydesk

@@ -64,6 +64,8 @@ QueryService serviceOf(const std::string &action, const QByteArray &authorizatio
 
 constexpr std::string_view kInvalidCharacters = "Invalid characters found. Valid unicode characters are #x9 | #xA | "
                                                 "#xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF";
+constexpr std::string_view kMalformedEscape =
+    "The request is not form-encoded: a '%' must be followed by two hexadecimal digits.";
 
 } // namespace
 
@@ -102,11 +104,22 @@ void answerQuery(const QByteArray &form, bool inUrl, const QByteArray &path, con
         refused.headers.emplace_back("Allow", "POST");
         return channel.send(refused);
     }
+    const bool malformed = hasMalformedPercentEscape(form);
     if (isSqsAction(action)) {
+        // Text that is no text: a message body says so as SQS does
+        // (InvalidMessageContents); any other parameter is a bad value.
+        const bool sends = action == "SendMessage" || action == "SendMessageBatch";
+        if (malformed)
+            return channel.send(errorReply(
+                QueryService::Sqs,
+                WireError::fromBroker(BrokerError(BrokerErrorCode::InvalidParameterValue, std::string(kMalformedEscape))),
+                requestId));
         if (!isAllUtf8(sqsParameters))
             return channel.send(errorReply(
                 QueryService::Sqs,
-                WireError::fromBroker(BrokerError(BrokerErrorCode::InvalidMessageContents, std::string(kInvalidCharacters))),
+                WireError::fromBroker(BrokerError(sends ? BrokerErrorCode::InvalidMessageContents
+                                                        : BrokerErrorCode::InvalidParameterValue,
+                                                  std::string(kInvalidCharacters))),
                 requestId));
         if (!sqsParameters.contains("QueueUrl") && path.count('/') >= 2 && path != "/")
             sqsParameters["QueueUrl"] = path.toStdString();
@@ -116,6 +129,12 @@ void answerQuery(const QByteArray &form, bool inUrl, const QByteArray &path, con
     }
     if (isSnsAction(action)) {
         nlohmann::json snsParameters = queryFormToJson(form, QueryService::Sns, action);
+        if (malformed)
+            return channel.send(errorReply(
+                QueryService::Sns,
+                WireError::fromBroker(BrokerError(BrokerErrorCode::SnsInvalidParameter,
+                                                  "Invalid parameter: " + std::string(kMalformedEscape))),
+                requestId));
         if (!isAllUtf8(snsParameters))
             return channel.send(errorReply(
                 QueryService::Sns,

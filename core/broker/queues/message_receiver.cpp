@@ -120,8 +120,11 @@ Result<std::optional<ReceivedMessage>> MessageReceiver::lock(const QueueRecord &
     // The token starts with the receive time, for the 12-hour cap of
     // ChangeMessageVisibility (the handle must match the stored one, so a
     // client cannot alter it).
+    Result<std::string> key = receiptSealKey(*m_db);
+    if (!key)
+        return key.error();
     const std::string handle =
-        makeReceiptHandle(queue.id, rowId, std::to_string(nowMs) + "." + m_ids->newReceiptHandle());
+        makeReceiptHandle(*key, queue.id, rowId, std::to_string(nowMs) + "." + m_ids->newReceiptHandle());
     if (Status locked = executeStatement(
             *m_db,
             "UPDATE messages SET state = 'inflight', receipt_handle = :handle, receive_attempt_id = :attempt, "
@@ -238,7 +241,10 @@ Result<ReceiveResult> MessageReceiver::receive(std::string_view queueName, const
 
 Status MessageReceiver::deleteOne(const QueueRecord &queue, std::string_view receiptHandle)
 {
-    const std::optional<std::int64_t> rowId = receiptHandleMessageRow(receiptHandle, queue.id);
+    Result<std::string> key = receiptSealKey(*m_db);
+    if (!key)
+        return key.error();
+    const std::optional<std::int64_t> rowId = receiptHandleMessageRow(*key, receiptHandle, queue.id);
     if (!rowId)
         return invalidHandle(receiptHandle);
     if (Status deleted = executeStatement(*m_db,
@@ -255,7 +261,10 @@ Status MessageReceiver::deleteOne(const QueueRecord &queue, std::string_view rec
 Status MessageReceiver::changeOne(const QueueRecord &queue, std::string_view receiptHandle, int visibilityTimeout,
                                   ClockTime now)
 {
-    const std::optional<std::int64_t> rowId = receiptHandleMessageRow(receiptHandle, queue.id);
+    Result<std::string> key = receiptSealKey(*m_db);
+    if (!key)
+        return key.error();
+    const std::optional<std::int64_t> rowId = receiptHandleMessageRow(*key, receiptHandle, queue.id);
     if (!rowId)
         return invalidHandle(receiptHandle);
     if (Status valid = checkVisibilityTimeout(visibilityTimeout); !valid)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "broker/queues/queue_catalog.h"
 
+#include "broker/attribute_text.h"
 #include "broker/entity_names.h"
 #include "broker/queues/queue_attributes.h"
 #include "broker/queues/queue_depths.h"
@@ -18,10 +19,8 @@ using Code = BrokerErrorCode;
 Status validateTags(const QueueTags &tags)
 {
     for (const auto &[key, value] : tags) {
-        if (key.empty() || key.size() > 128)
-            return BrokerError(Code::InvalidParameterValue, "Tag keys must be between 1 and 128 characters in length.");
-        if (value.size() > 256)
-            return BrokerError(Code::InvalidParameterValue, "Tag values may only be up to 256 characters in length.");
+        if (std::optional<std::string> problem = tagProblem(key, value))
+            return BrokerError(Code::InvalidParameterValue, *problem);
     }
     return {};
 }
@@ -140,6 +139,10 @@ Result<QueuePage> QueueCatalog::listQueues(std::string_view prefix, std::optiona
         return BrokerError(Code::InvalidParameterValue,
                            "Value " + std::to_string(limit)
                                + " for parameter MaxResults is invalid. Reason: must be between 1 and 1000.");
+    // A token is the last queue name of the previous page: anything else is
+    // refused rather than read as a position (which would restart the list).
+    if (!nextToken.empty() && !validateQueueName(nextToken))
+        return BrokerError(Code::InvalidParameterValue, "Invalid NextToken value.");
     Result<std::vector<std::string>> names = selectColumn<std::string>(
         *m_db, "SELECT name FROM queues WHERE substr(name, 1, length(?1)) = ?1 AND name > ?2 ORDER BY name LIMIT ?3",
         prefix, nextToken, static_cast<std::int64_t>(limit) + 1);

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "broker/queues/receipt_handle.h"
 
+#include "broker/store_calls.h"
+
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+
 #include <charconv>
 #include <cstdio>
 
@@ -9,30 +15,53 @@ namespace relaydesk {
 namespace {
 
 constexpr char kSealMark = '~';
-constexpr std::size_t kSealDigits = 16;
+constexpr std::size_t kSealBytes = 16; // of the 32-byte HMAC-SHA256
+constexpr std::size_t kSealDigits = 2 * kSealBytes;
+constexpr std::size_t kKeyBytes = 32;
+constexpr const char *kKeySetting = "receipt.seal_key";
 
-// FNV-1a (64 bit) of `text` as 16 lowercase hexadecimal digits: a check of
-// the handle's other characters, so that an altered handle is told from a
-// stale one.
-std::string sealOf(std::string_view text)
+std::string hexOf(const unsigned char *bytes, std::size_t size)
 {
-    std::uint64_t hash = 0xcbf29ce484222325ULL;
-    for (const char c : text) {
-        hash ^= static_cast<unsigned char>(c);
-        hash *= 0x100000001b3ULL;
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string text;
+    text.reserve(2 * size);
+    for (std::size_t i = 0; i < size; ++i) {
+        text += kDigits[bytes[i] >> 4];
+        text += kDigits[bytes[i] & 0x0f];
     }
-    char digits[kSealDigits + 1];
-    std::snprintf(digits, sizeof digits, "%016llx", static_cast<unsigned long long>(hash));
-    return std::string(digits, kSealDigits);
+    return text;
+}
+
+std::string sealOf(std::string_view key, std::string_view text)
+{
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int size = 0;
+    if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char *>(text.data()),
+             text.size(), digest, &size) == nullptr || size < kSealBytes)
+        return std::string(); // checks nothing
+    return hexOf(digest, kSealBytes);
+}
+
+// Compares in time independent of where the strings first differ.
+bool sameSeal(std::string_view a, std::string_view b)
+{
+    if (a.size() != b.size() || a.empty())
+        return false;
+    unsigned char difference = 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        difference |= static_cast<unsigned char>(a[i] ^ b[i]);
+    return difference == 0;
 }
 
 } // namespace
 
-std::string makeReceiptHandle(std::int64_t queueId, std::int64_t messageRowId, std::string_view token)
+std::string makeReceiptHandle(std::string_view key, std::int64_t queueId, std::int64_t messageRowId,
+                              std::string_view token)
 {
     std::string handle = "q" + std::to_string(queueId) + "m" + std::to_string(messageRowId) + "-" + std::string(token);
+    const std::string seal = sealOf(key, handle);
     handle += kSealMark;
-    handle += sealOf(std::string_view(handle).substr(0, handle.size() - 1));
+    handle += seal;
     return handle;
 }
 
@@ -44,11 +73,12 @@ bool isSealedReceiptHandle(std::string_view handle)
 // "q<queue row id>m<message row id>-<token>[~<seal>]" -> the message row id,
 // when the handle is of this shape, its seal (if any) checks, and it names
 // `queueId`.
-std::optional<std::int64_t> receiptHandleMessageRow(std::string_view handle, std::int64_t queueId)
+std::optional<std::int64_t> receiptHandleMessageRow(std::string_view key, std::string_view handle,
+                                                    std::int64_t queueId)
 {
     if (isSealedReceiptHandle(handle)) {
         const std::string_view body = handle.substr(0, handle.size() - kSealDigits - 1);
-        if (handle.substr(handle.size() - kSealDigits) != sealOf(body))
+        if (!sameSeal(handle.substr(handle.size() - kSealDigits), sealOf(key, body)))
             return std::nullopt;
         handle = body;
     }
@@ -68,6 +98,26 @@ std::optional<std::int64_t> receiptHandleMessageRow(std::string_view handle, std
     if (!row || at + 1 >= handle.size() || handle[at] != '-' || *queue != queueId)
         return std::nullopt;
     return row;
+}
+
+Result<std::string> receiptSealKey(Database &db)
+{
+    Result<CachedStatement> read = prepareBound(db, "SELECT value FROM settings WHERE key = ?", std::string(kKeySetting));
+    if (!read)
+        return read.error();
+    Result<bool> row = nextRow(**read);
+    if (!row)
+        return row.error();
+    if (*row)
+        return (*read)->columnText(0);
+    unsigned char bytes[kKeyBytes];
+    if (RAND_bytes(bytes, sizeof bytes) != 1)
+        return BrokerError(BrokerErrorCode::InternalError, "no random bytes for the receipt handle seal key");
+    const std::string key = hexOf(bytes, sizeof bytes);
+    if (Status stored = executeStatement(db, "INSERT INTO settings (key, value) VALUES (?, ?)", std::string(kKeySetting), key);
+        !stored)
+        return stored.error();
+    return key;
 }
 
 } // namespace relaydesk

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "broker/result.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -8,22 +10,32 @@
 
 namespace relaydesk {
 
+class Database;
+
 // Receipt handles (docs/behaviour.md §5.1): "q<queue row id>m<message row id>-<token>~<seal>";
-// the receiver makes the token "<receive time, epoch ms>.<IdSource id>", so
-// the stored handle also tells when the message was received (the 12-hour
-// visibility cap); the seal is 16 hexadecimal digits checking everything
-// before it. Naming the queue and message, and the seal, let the broker
-// tell a handle that was never its own — including one with a character
-// changed (ReceiptHandleIsInvalid) — from one that is no
-// longer current (the message was deleted or received again). Handles made
-// before seals existed (no "~<seal>") are read by their shape alone.
+// the receiver makes the token "<receive time, epoch ms>.<IdSource handle>"
+// (128 random bits from a cryptographic source), so the stored handle also
+// tells when the message was received (the 12-hour visibility cap). The seal
+// is HMAC-SHA256 of everything before it under the database's seal key,
+// truncated to 32 hexadecimal digits: nobody without the key can make a
+// handle that checks, so a handle that was never the broker's — one altered,
+// forged or re-sealed for another message — is ReceiptHandleIsInvalid, told
+// apart from one that is no longer current (the message was deleted or
+// received again). Handles of older releases (an FNV seal of 16 digits, or
+// none) are read by their shape alone and count only while current.
 // Opaque to clients. Pure functions, thread-safe.
-std::string makeReceiptHandle(std::int64_t queueId, std::int64_t messageRowId, std::string_view token);
-// Whether `handle` ends in a seal (it may still not check).
+std::string makeReceiptHandle(std::string_view key, std::int64_t queueId, std::int64_t messageRowId,
+                              std::string_view token);
+// Whether `handle` ends in a seal of this release's form (it may still not check).
 bool isSealedReceiptHandle(std::string_view handle);
 // The message row a handle names, when it has the shape above, a non-empty
-// token, a seal that checks (if sealed), and names queue `queueId`; nothing
-// otherwise.
-std::optional<std::int64_t> receiptHandleMessageRow(std::string_view handle, std::int64_t queueId);
+// token, a seal that checks under `key` (if sealed), and names queue
+// `queueId`; nothing otherwise.
+std::optional<std::int64_t> receiptHandleMessageRow(std::string_view key, std::string_view handle,
+                                                    std::int64_t queueId);
+
+// The database's seal key: 32 random bytes (OpenSSL RAND_bytes) made on first
+// use and kept in `settings`; never exported or shown. Call inside a unit.
+Result<std::string> receiptSealKey(Database &db);
 
 } // namespace relaydesk

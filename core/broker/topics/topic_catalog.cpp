@@ -2,6 +2,7 @@
 #include "broker/topics/topic_catalog.h"
 
 #include "broker/topics/effective_delivery_policy.h"
+#include "broker/attribute_text.h"
 #include "broker/entity_names.h"
 #include "broker/queues/queue_records.h"
 #include "broker/store_calls.h"
@@ -18,10 +19,8 @@ using Code = BrokerErrorCode;
 Status validateTags(const TopicTags &tags)
 {
     for (const auto &[key, value] : tags) {
-        if (key.empty() || key.size() > 128)
-            return BrokerError(Code::SnsInvalidParameter, "Invalid parameter: Tags Reason: Tag keys must be between 1 and 128 characters in length.");
-        if (value.size() > 256)
-            return BrokerError(Code::SnsInvalidParameter, "Invalid parameter: Tags Reason: Tag values may only be up to 256 characters in length.");
+        if (std::optional<std::string> problem = tagProblem(key, value))
+            return BrokerError(Code::SnsInvalidParameter, "Invalid parameter: Tags Reason: " + *problem);
     }
     return {};
 }

@@ -35,6 +35,8 @@ private slots:
     void identity_builders_useRegionAccountEndpoint();
     void identity_validate_rejectsBadFields_data();
     void identity_validate_rejectsBadFields();
+    void identity_validate_acceptsEndpoints_data();
+    void identity_validate_acceptsEndpoints();
     void queueNameFromUrl_urls_data();
     void queueNameFromUrl_urls();
     void queueNameFromArn_arns_data();
@@ -166,6 +168,36 @@ void EntityNamesTest::identity_validate_rejectsBadFields_data()
     QTest::newRow("letters in account") << "us-east-1" << "00000000000a" << "http://127.0.0.1:9911";
     QTest::newRow("endpoint without scheme") << "us-east-1" << "000000000000" << "127.0.0.1:9911";
     QTest::newRow("endpoint with path") << "us-east-1" << "000000000000" << "http://127.0.0.1:9911/";
+    QTest::newRow("endpoint without host") << "us-east-1" << "000000000000" << "http://:80";
+    QTest::newRow("endpoint port 99999") << "us-east-1" << "000000000000" << "http://localhost:99999";
+    QTest::newRow("endpoint port 0") << "us-east-1" << "000000000000" << "http://localhost:0";
+    QTest::newRow("endpoint empty port") << "us-east-1" << "000000000000" << "http://localhost:";
+    QTest::newRow("endpoint port letters") << "us-east-1" << "000000000000" << "http://localhost:80a";
+    QTest::newRow("endpoint host 5000 characters") << "us-east-1" << "000000000000"
+                                                   << "http://" + QString(5000, QLatin1Char('h')) + ":9911";
+    QTest::newRow("endpoint host with @") << "us-east-1" << "000000000000" << "http://user@evil.example:80";
+    QTest::newRow("endpoint IPv6 unclosed") << "us-east-1" << "000000000000" << "http://[::1:9911";
+    QTest::newRow("endpoint IPv6 not hex") << "us-east-1" << "000000000000" << "http://[zz::1]:9911";
+}
+
+void EntityNamesTest::identity_validate_acceptsEndpoints_data()
+{
+    QTest::addColumn<QString>("endpoint");
+    QTest::newRow("name and port") << "http://host.docker.internal:9911";
+    QTest::newRow("no port") << "https://relaydesk.example";
+    QTest::newRow("address") << "http://192.168.1.20:80";
+    QTest::newRow("IPv6") << "http://[::1]:9911";
+    QTest::newRow("IPv6 without port") << "http://[fe80::1]";
+    QTest::newRow("port 65535") << "http://localhost:65535";
+    QTest::newRow("253-character host") << "http://" + QString(253, QLatin1Char('h'));
+}
+
+void EntityNamesTest::identity_validate_acceptsEndpoints()
+{
+    QFETCH(QString, endpoint);
+    BrokerIdentity identity;
+    identity.endpoint = s(endpoint);
+    QVERIFY2(identity.validate().ok(), qPrintable(endpoint));
 }
 
 void EntityNamesTest::identity_validate_rejectsBadFields()

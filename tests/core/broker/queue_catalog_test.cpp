@@ -28,6 +28,9 @@ private slots:
     void attributes_unknownName_invalidAttributeName();
     void setAttributes_changes_keptAndLastModified();
     void tags_tagUntagList_roundTrip();
+    void tags_outsideTheRules_refusedAndNothingChanges_data();
+    void tags_outsideTheRules_refusedAndNothingChanges();
+    void list_garbageNextToken_refused();
     void deadLetterSources_listed();
 };
 
@@ -218,6 +221,65 @@ void QueueCatalogTest::tags_tagUntagList_roundTrip()
     QCOMPARE(tags->size(), std::size_t(1));
     QCOMPARE(tags->at("team"), std::string("b"));
     QCOMPARE(catalog.tagQueue("orders", {{"", "x"}}).error().code, BrokerErrorCode::InvalidParameterValue);
+}
+
+void QueueCatalogTest::tags_outsideTheRules_refusedAndNothingChanges_data()
+{
+    QTest::addColumn<std::string>("key");
+    QTest::addColumn<std::string>("value");
+    QTest::addColumn<bool>("allowed");
+    QTest::newRow("plain") << std::string("team") << std::string("payments") << true;
+    QTest::newRow("all punctuation allowed") << std::string("a_b.c:d/e=f+g-h@i j") << std::string("x_y.z:/=+-@ ") << true;
+    QTest::newRow("other scripts") << std::string("équipe") << std::string("支払い") << true;
+    QTest::newRow("empty value") << std::string("flag") << std::string() << true;
+    QTest::newRow("128-character key") << std::string(128, 'k') << std::string("v") << true;
+    QTest::newRow("129-character key") << std::string(129, 'k') << std::string("v") << false;
+    QTest::newRow("128 two-byte characters") << [] { std::string k; for (int i = 0; i < 128; ++i) k += "é"; return k; }()
+                                             << std::string("v") << true;
+    QTest::newRow("257-character value") << std::string("k") << std::string(257, 'v') << false;
+    QTest::newRow("NUL in key") << std::string("a\0b", 3) << std::string("v") << false;
+    QTest::newRow("newline in value") << std::string("k") << std::string("a\nb") << false;
+    QTest::newRow("reserved aws: prefix") << std::string("aws:cloudformation") << std::string("v") << false;
+    QTest::newRow("reserved AWS: prefix") << std::string("AWS:x") << std::string("v") << false;
+    QTest::newRow("semicolon") << std::string("a;b") << std::string("v") << false;
+    QTest::newRow("quote in value") << std::string("k") << std::string("\"") << false;
+}
+
+void QueueCatalogTest::tags_outsideTheRules_refusedAndNothingChanges()
+{
+    QFETCH(std::string, key);
+    QFETCH(std::string, value);
+    QFETCH(bool, allowed);
+    QueueTestBroker broker;
+    QVERIFY(broker.create("orders").ok());
+    QueueCatalog catalog(broker.db(), broker.identity());
+    const Status tagged = catalog.tagQueue("orders", {{key, value}});
+    QCOMPARE(tagged.ok(), allowed);
+    if (!allowed) {
+        QCOMPARE(tagged.error().code, BrokerErrorCode::InvalidParameterValue);
+        QCOMPARE(catalog.queueTags("orders")->size(), std::size_t(0));
+        const Result<std::string> created = broker.unit(
+            [&] { return QueueCatalog(broker.db(), broker.identity()).createQueue("other", {}, {{key, value}}, at(0)); });
+        QVERIFY(!created.ok());
+    }
+}
+
+void QueueCatalogTest::list_garbageNextToken_refused()
+{
+    QueueTestBroker broker;
+    for (const char *name : {"a", "b", "c"})
+        QVERIFY(broker.create(name).ok());
+    QueueCatalog catalog(broker.db(), broker.identity());
+    Result<QueuePage> first = catalog.listQueues("", 2, "");
+    QVERIFY(first.ok());
+    QCOMPARE(first->queueUrls.size(), std::size_t(2));
+    Result<QueuePage> second = catalog.listQueues("", 2, first->nextToken);
+    QCOMPARE(second->queueUrls, std::vector<std::string>{broker.identity().queueUrl("c")});
+    for (const char *garbage : {"!!!", "%%garbage%%", "a b"}) {
+        Result<QueuePage> page = catalog.listQueues("", 2, garbage);
+        QVERIFY2(!page.ok(), garbage);
+        QCOMPARE(page.error().code, BrokerErrorCode::InvalidParameterValue);
+    }
 }
 
 void QueueCatalogTest::deadLetterSources_listed()

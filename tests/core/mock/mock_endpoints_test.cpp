@@ -175,6 +175,56 @@ private slots:
         QCOMPARE(send(QStringLiteral("/_mock/busy")).status, 200); // the script goes on
     }
 
+    // A body over 64 KiB is recorded as its first 64 KiB and its size.
+    void records_keepABodysPrefixAndItsSize()
+    {
+        QVERIFY(m_endpoints->set("big", "200").ok());
+        const QByteArray body(MockEndpoints::kRecordedBodyBytes + 1000, 'x');
+        QCOMPARE(send(QStringLiteral("/_mock/big"), "POST", body).status, 200);
+        const std::vector<MockRequest> requests = received("big");
+        QCOMPARE(requests.size(), std::size_t(1));
+        QCOMPARE(requests[0].body.size(), MockEndpoints::kRecordedBodyBytes);
+        QCOMPARE(requests[0].bodySize, std::uint64_t(body.size()));
+    }
+
+    // All endpoints together keep at most their byte bound: the oldest
+    // recorded request of any endpoint goes first; counts stay.
+    void records_acrossEndpointsStayWithinTheByteBound()
+    {
+        MockEndpoints bounded(*m_clock, 1000, 3 * 1024);
+        MockHostServer server(bounded);
+        m_port = server.listen(QHostAddress::LocalHost, 0);
+        QVERIFY(m_port != 0);
+        QVERIFY(bounded.set("a", "200").ok());
+        QVERIFY(bounded.set("b", "200").ok());
+        const QByteArray kilobyte(1000, 'k');
+        QCOMPARE(send(QStringLiteral("/_mock/a"), "POST", kilobyte + "a1").status, 200);
+        QCOMPARE(send(QStringLiteral("/_mock/b"), "POST", kilobyte + "b1").status, 200);
+        QCOMPARE(send(QStringLiteral("/_mock/a"), "POST", kilobyte + "a2").status, 200);
+        QCOMPARE(send(QStringLiteral("/_mock/b"), "POST", kilobyte + "b2").status, 200);
+        const auto bodies = [&](const char *name) {
+            QStringList out;
+            const Result<std::vector<MockRequest>> requests = bounded.received(name);
+            for (const MockRequest &request : *requests)
+                out << QString::fromStdString(request.body.substr(1000));
+            return out;
+        };
+        QCOMPARE(bodies("a"), QStringList{QStringLiteral("a2")});
+        QCOMPARE(bodies("b"), QStringList{QStringLiteral("b2")});
+        QCOMPARE(bounded.find("a")->requestCount, std::uint64_t(2));
+        QVERIFY(bounded.remove("b")); // its bytes are free again
+        QCOMPARE(send(QStringLiteral("/_mock/a"), "POST", kilobyte + "a3").status, 200);
+        QCOMPARE(bodies("a"), (QStringList{QStringLiteral("a2"), QStringLiteral("a3")}));
+    }
+
+    // A long unknown name is not echoed whole.
+    void unknownEndpoint_longName_notEchoed()
+    {
+        const Answer answer = send(QStringLiteral("/_mock/") + QString(60000, QLatin1Char('n')));
+        QCOMPARE(answer.status, 404);
+        QVERIFY2(answer.body.size() < 200, answer.body.left(200).constData());
+    }
+
     void records_areNumberedAndEveryChangeMovesTheRevision()
     {
         std::uint64_t revision = m_endpoints->revision();
