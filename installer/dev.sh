@@ -9,6 +9,8 @@
 #                                    build/release/relaydesk_VERSION_amd64.deb (+ relaydesk-dbgsym .ddeb)
 #   installer/dev.sh check-package   build the package, install it in a fresh Debian 12 root and run it
 #                                    from the installed files (installer/check-installed.sh; not in CI)
+#   installer/dev.sh fuzz [MINUTES]  every fuzz target under libFuzzer with ASan+UBSan (clang, build/fuzz),
+#                                    MINUTES in all (default 10), each from its seed corpus; findings in build/fuzz/findings
 #   installer/dev.sh check-fresh [--keep DIR]  the set-up proof: `installer/dev.sh test` in a brand-new Debian 12 root
 #                                    on a clean clone of HEAD (../shared/tools/fresh-debian; needs root; run it
 #                                    after changing the package list, a find_package call or a test's tools)
@@ -20,6 +22,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${RELAYDESK_BUILD_DIR:-$ROOT/build/dev}
 HEADLESS_BUILD_DIR=${RELAYDESK_HEADLESS_BUILD_DIR:-$ROOT/build/headless}
 RELEASE_BUILD_DIR=${RELAYDESK_RELEASE_BUILD_DIR:-$ROOT/build/release}
+FUZZ_BUILD_DIR=${RELAYDESK_FUZZ_BUILD_DIR:-$ROOT/build/fuzz}
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 # Everything the build, the app and the tests need from Debian 12 (prove a change with check-fresh).
@@ -113,6 +116,38 @@ install_node_modules() {
     (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
     cp "$dir/package-lock.json" "$dir/node_modules/.relaydesk-installed-lock.json"
   fi
+}
+
+# fuzz MINUTES: builds every fuzz target as a libFuzzer executable with clang,
+# ASan and UBSan (the whole core instrumented; no window), then runs each for
+# its share of MINUTES on a working copy of its seed corpus. A crash or a
+# sanitizer report keeps its input in build/fuzz/findings/NAME and fails.
+fuzz() {
+  local minutes=${1:-10}
+  command -v clang++ >/dev/null || { PACKAGES+=(clang); install_missing; }
+  local flags="-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
+  if [ ! -f "$FUZZ_BUILD_DIR/build.ninja" ]; then
+    CC=clang CXX=clang++ cmake -S "$ROOT" -B "$FUZZ_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$flags" "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" \
+      -DRELAYDESK_GUI=OFF -DRELAYDESK_FUZZ=ON
+  fi
+  cmake --build "$FUZZ_BUILD_DIR" -j "$JOBS" --target fuzz_targets
+  local targets=() name failed=0
+  for name in "$ROOT"/tests/fuzz/corpus/*/; do targets+=("$(basename "$name")"); done
+  local seconds=$(( minutes * 60 / ${#targets[@]} ))
+  for name in "${targets[@]}"; do
+    local corpus="$FUZZ_BUILD_DIR/corpus/$name" findings="$FUZZ_BUILD_DIR/findings/$name"
+    mkdir -p "$corpus" "$findings"
+    cp -n "$ROOT/tests/fuzz/corpus/$name"/* "$corpus"/
+    log "fuzz $name for ${seconds}s"
+    if ! (cd "$findings" && UBSAN_OPTIONS=print_stacktrace=1 "$FUZZ_BUILD_DIR/tests/fuzz/fuzz_$name" \
+            -max_total_time="$seconds" -max_len=4096 -print_final_stats=1 "$corpus" 2>"$findings/log.txt"); then
+      log "fuzz $name: FINDING (input and log in $findings)"
+      failed=1
+    fi
+    grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb)|^#[0-9]+ *DONE' "$findings/log.txt" | sed "s/^/dev.sh: fuzz $name: /" >&2 || true
+  done
+  return $failed
 }
 
 # build_package: the Release configuration installed under /usr, packaged by
@@ -232,11 +267,15 @@ case "$command" in
     build_package
     check_package
     ;;
+  fuzz)   # [MINUTES]
+    install_missing
+    fuzz "$@"
+    ;;
   check-fresh)   # [--keep DIR]: leave the root there afterwards (fresh-debian --reuse DIR runs more in it)
     check_fresh "$@"
     ;;
   *)
-    echo "usage: installer/dev.sh run [ARGS...] | test | build | check-fresh | package | check-package" >&2
+    echo "usage: installer/dev.sh run [ARGS...] | test | build | fuzz [MINUTES] | check-fresh | package | check-package" >&2
     exit 2
     ;;
 esac
