@@ -152,6 +152,10 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(closing.isNull() || !closing->isVisible(), kWait);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->entityModel()->queue(QStringLiteral("jobs")) != nullptr, kWait);
         QCOMPARE(m_window->entityModel()->overview().queues.size(), std::size_t(1));
+        // The new queue's page opens by itself once it is in the tree.
+        const EntityRef jobs{EntityChange::Entity::Queue, QStringLiteral("jobs")};
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->currentPage() && m_window->currentPage()->entity() == jobs, kWait);
+        QCOMPARE(m_window->entityPanel()->currentEntity(), jobs);
         // In the database: a second broker on the same file after the window let go sees it.
         m_window.reset();
         TestBroker reopened;
@@ -249,6 +253,42 @@ private slots:
         QVERIFY(!m_window->entityActions()->deleteEntity()->isEnabled());
         QVERIFY(m_window->entityPanel()->selectEntity(orders)); // and back again
         QCOMPARE(m_window->currentPage()->entity(), orders);
+    }
+
+    // The tab last chosen on a queue's page is the one another queue's page
+    // opens on; the warp factor last chosen comes back in a new window.
+    void lastTabAndWarpFactor_areRemembered()
+    {
+        startWindow(path("remember.db"));
+        for (const char *name : {"first", "second"})
+            QCOMPARE(postNative(endpoint(), QStringLiteral("/api/v1/queues"), "{\"name\":\"" + QByteArray(name) + "\"}"), 201);
+        const EntityRef first{EntityChange::Entity::Queue, QStringLiteral("first")};
+        const EntityRef second{EntityChange::Entity::Queue, QStringLiteral("second")};
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->entityModel()->indexOf(second).isValid(), kWait);
+        QVERIFY(m_window->entityPanel()->selectEntity(first));
+        QTabWidget *tabs = m_window->currentPage()->tabs();
+        int messages = -1;
+        for (int i = 0; i < tabs->count(); ++i)
+            if (tabs->tabText(i) == QStringLiteral("&Messages"))
+                messages = i;
+        QVERIFY(messages > 0);
+        tabs->setCurrentIndex(messages);
+        QVERIFY(m_window->entityPanel()->selectEntity(second));
+        QCOMPARE(m_window->currentPage()->tabs()->tabText(m_window->currentPage()->tabs()->currentIndex()),
+                 QStringLiteral("&Messages"));
+        m_window->currentPage()->tabs()->setCurrentIndex(0); // leave the next tests their default
+
+        auto *factor = m_window->findChild<QComboBox *>(QStringLiteral("warpFactor"));
+        QVERIFY(factor);
+        const int sixHundred = factor->findData(600.0);
+        QVERIFY(sixHundred >= 0);
+        factor->setCurrentIndex(sixHundred);
+        emit factor->activated(sixHundred);
+        m_window.reset();
+        startWindow(path("remember.db"));
+        QCOMPARE(m_window->findChild<QComboBox *>(QStringLiteral("warpFactor"))->currentData().toDouble(), 600.0);
+        m_window->findChild<QComboBox *>(QStringLiteral("warpFactor"))->setCurrentIndex(2);
+        emit m_window->findChild<QComboBox *>(QStringLiteral("warpFactor"))->activated(2);
     }
 
     // Del on the tree runs the menus' Delete… action: it asks, and deletes

@@ -10,6 +10,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QLabel>
+#include <QSettings>
 #include <QTimer>
 
 namespace relaydesk {
@@ -17,6 +18,7 @@ namespace relaydesk {
 namespace {
 
 constexpr double kFactors[] = {1.0, 10.0, 60.0, 600.0};
+const char *const kFactorKey = "clock/warpFactor";
 
 QString clockText(ClockTime time)
 {
@@ -59,9 +61,17 @@ ClockToolbar::ClockToolbar(QWidget *parent)
     m_factor->setToolTip(tr("Warp factor"));
     for (double factor : kFactors)
         m_factor->addItem(QStringLiteral("%1×").arg(factor), factor);
-    m_factor->setCurrentIndex(2);
+    // The factor last chosen comes back (default 60×).
+    const double savedFactor = QSettings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk"))
+                                   .value(QLatin1String(kFactorKey), 60.0)
+                                   .toDouble();
+    const int savedIndex = m_factor->findData(savedFactor);
+    m_factor->setCurrentIndex(savedIndex >= 0 ? savedIndex : 2);
     addWidget(m_factor);
-    connect(m_factor, &QComboBox::activated, this, [this] { switchTo(1, chosenFactor()); });
+    connect(m_factor, &QComboBox::activated, this, [this] {
+        QSettings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk")).setValue(QLatin1String(kFactorKey), chosenFactor());
+        switchTo(1, chosenFactor());
+    });
 
     addSeparator();
     m_pause = addAction(tr("Pause"));

@@ -161,20 +161,24 @@ QString EntityActions::arnOf(const EntityRef &ref) const
 
 void EntityActions::runNewQueue()
 {
+    // The new entity's page opens once the broker made it (when it reaches the tree).
     if (m_host)
-        openCreateQueueDialog(*m_host, m_parent);
+        openCreateQueueDialog(*m_host, m_parent,
+                              [this](const QString &name) { requestOpen(EntityRef{Entity::Queue, name}); });
 }
 
 void EntityActions::runNewTopic()
 {
     if (m_host)
-        openCreateTopicDialog(*m_host, m_parent);
+        openCreateTopicDialog(*m_host, m_parent,
+                              [this](const QString &name) { requestOpen(EntityRef{Entity::Topic, name}); });
 }
 
 void EntityActions::runSubscribe()
 {
     if (m_host && m_current.kind == Entity::Topic && !m_current.isNull())
-        openSubscribeDialog(*m_host, m_current.name, m_parent);
+        openSubscribeDialog(*m_host, m_current.name, m_parent,
+                            [this](const QString &arn) { requestOpen(EntityRef{Entity::Subscription, arn}); });
 }
 
 void EntityActions::runSend()

@@ -17,6 +17,8 @@
 
 #include <QDialog>
 
+#include <utility>
+
 namespace relaydesk {
 
 QString brokerErrorText(const BrokerError &error)
@@ -37,19 +39,41 @@ QDialog *showDialog(QDialog *dialog)
 
 } // namespace
 
-QDialog *openCreateQueueDialog(BrokerHost &host, QWidget *parent)
+namespace {
+
+// Calls `created` with what `dialog` made, once the broker made it.
+template <class Dialog, class Name>
+QDialog *reportingCreation(Dialog *dialog, Name createdName, CreatedCallback created)
 {
-    return showDialog(new CreateQueueDialog(host.service(), parent));
+    if (created) {
+        QObject::connect(dialog, &Dialog::answered, dialog, [dialog, createdName, created] {
+            const QString name = (dialog->*createdName)();
+            if (!name.isEmpty())
+                created(name);
+        });
+    }
+    return showDialog(dialog);
 }
 
-QDialog *openCreateTopicDialog(BrokerHost &host, QWidget *parent)
+} // namespace
+
+QDialog *openCreateQueueDialog(BrokerHost &host, QWidget *parent, CreatedCallback created)
 {
-    return showDialog(new CreateTopicDialog(host.service(), parent));
+    return reportingCreation(new CreateQueueDialog(host.service(), parent), &CreateQueueDialog::createdName,
+                             std::move(created));
 }
 
-QDialog *openSubscribeDialog(BrokerHost &host, const QString &topicName, QWidget *parent)
+QDialog *openCreateTopicDialog(BrokerHost &host, QWidget *parent, CreatedCallback created)
 {
-    return showDialog(new CreateSubscriptionDialog(host.service(), &host.mocks(), host.endpointUrl(), topicName, parent));
+    return reportingCreation(new CreateTopicDialog(host.service(), parent), &CreateTopicDialog::createdName,
+                             std::move(created));
+}
+
+QDialog *openSubscribeDialog(BrokerHost &host, const QString &topicName, QWidget *parent, CreatedCallback created)
+{
+    return reportingCreation(
+        new CreateSubscriptionDialog(host.service(), &host.mocks(), host.endpointUrl(), topicName, parent),
+        &CreateSubscriptionDialog::createdArn, std::move(created));
 }
 
 QDialog *openSendDialog(BrokerHost &host, const QString &queueName, QWidget *parent)

@@ -3,6 +3,8 @@
 
 #include <QString>
 
+#include <functional>
+
 class QDialog;
 class QWidget;
 
@@ -16,10 +18,14 @@ class EntityActions;
 // window-modal and non-blocking, calls the broker itself, shows the
 // broker's error and stays open on failure, and deletes itself when closed.
 // Returns the dialog (tests drive it). GUI thread; `host` must outlive it
-// (the window closes dialogs before it stops a broker).
-QDialog *openCreateQueueDialog(BrokerHost &host, QWidget *parent);
-QDialog *openCreateTopicDialog(BrokerHost &host, QWidget *parent);
-QDialog *openSubscribeDialog(BrokerHost &host, const QString &topicName, QWidget *parent);
+// (the window closes dialogs before it stops a broker). A create dialog
+// calls `created` with the new entity's name (a subscription: its ARN) once
+// the broker made it.
+using CreatedCallback = std::function<void(const QString &)>;
+QDialog *openCreateQueueDialog(BrokerHost &host, QWidget *parent, CreatedCallback created = {});
+QDialog *openCreateTopicDialog(BrokerHost &host, QWidget *parent, CreatedCallback created = {});
+QDialog *openSubscribeDialog(BrokerHost &host, const QString &topicName, QWidget *parent,
+                             CreatedCallback created = {});
 QDialog *openSendDialog(BrokerHost &host, const QString &queueName, QWidget *parent);
 QDialog *openPublishDialog(BrokerHost &host, const QString &topicName, QWidget *parent);
 QDialog *openMoveDeadLettersDialog(BrokerHost &host, const QString &deadLetterQueueName, QWidget *parent);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/entity_page.h"
 
+#include "models/entity_ref.h"
 #include "models/entity_tree_model.h"
 #include "views/entity_actions.h"
 #include "views/entity_page_tabs.h"
@@ -10,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QSettings>
 #include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -83,6 +85,17 @@ EntityPage::EntityPage(BrokerHost &host, EntityTreeModel &model, EntityActions &
     m_tabs->setDocumentMode(true);
     addEntityTabs(*m_tabs, host, model, actions, ref);
     layout->addWidget(m_tabs, 1);
+    // The tab last chosen on a page of this kind opens again (a link to a
+    // given tab, e.g. Try a Policy's Deliveries, still wins: it comes after).
+    const QString tabKey = QStringLiteral("entityPage/lastTab/") + entityKindWord(ref.kind);
+    const QString lastTab = QSettings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk")).value(tabKey).toString();
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        if (m_tabs->tabText(i) == lastTab)
+            m_tabs->setCurrentIndex(i);
+    }
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this, tabKey](int index) {
+        QSettings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk")).setValue(tabKey, m_tabs->tabText(index));
+    });
     connect(&model, &EntityTreeModel::refreshed, this, &EntityPage::refreshHeader);
     refreshHeader();
 }
