@@ -5,6 +5,7 @@
 
 #include "api/wire/action_input.h"
 #include "broker/queues/queue_catalog.h"
+#include "broker/topics/subscription_catalog.h"
 #include "broker/topics/topic_catalog.h"
 #include "engine/unit_context.h"
 
@@ -100,6 +101,22 @@ Status applyMetadata(UnitContext &unit, const BrokerIdentity &identity, const st
             return set;
     }
     unit.reportChange(change(EntityChange::Kind::Changed, EntityChange::Entity::Queue, name));
+    return {};
+}
+
+Status dropExpiredSubscriptions(UnitContext &unit, const BrokerIdentity &identity, IdSource &ids,
+                                const std::string &name, std::int64_t queueId)
+{
+    auto expired = zaqar_store::expiredSubscriptions(unit.database(), queueId, unit.now());
+    if (!expired)
+        return expired.error();
+    SubscriptionCatalog subscriptions(unit.database(), identity, ids);
+    for (const std::string &uuid : *expired) {
+        const std::string arn = identity.subscriptionArn(notificationTopic(name), uuid);
+        if (Status gone = subscriptions.unsubscribe(arn); !gone)
+            return gone;
+        unit.reportChange(change(EntityChange::Kind::Deleted, EntityChange::Entity::Subscription, arn));
+    }
     return {};
 }
 

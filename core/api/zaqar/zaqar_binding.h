@@ -12,6 +12,7 @@
 
 namespace relaydesk {
 
+class IdSource;
 class UnitContext;
 
 // How a Zaqar queue is bound to the broker's entities (docs/behaviour.md §8.5):
@@ -39,6 +40,10 @@ Result<std::int64_t> ensureQueue(UnitContext &unit, const BrokerIdentity &identi
 // policy, the notification topic's policy). Reports Changed.
 Status applyMetadata(UnitContext &unit, const BrokerIdentity &identity, const std::string &name, std::int64_t queueId,
                      const nlohmann::json &metadata, const std::string &project);
+// Ends the queue's subscriptions whose ttl ran out (before a post notifies,
+// and before a create looks for an existing subscriber).
+Status dropExpiredSubscriptions(UnitContext &unit, const BrokerIdentity &identity, IdSource &ids,
+                                const std::string &name, std::int64_t queueId);
 // Deletes the queue and its notification topic (with its subscriptions). Reports Deleted.
 Status deleteQueue(UnitContext &unit, const BrokerIdentity &identity, const std::string &name);
 

@@ -92,6 +92,8 @@ void postMessages(const ZaqarRequest &request, const ZaqarContext &context, cons
             const std::int64_t defaultTtl =
                 integerField(*metadata, "_default_message_ttl", kDefaultMessageTtl).value_or(kDefaultMessageTtl);
             const std::int64_t defaultDelay = integerField(*metadata, "_default_message_delay", 0).value_or(0);
+            if (Status dropped = zaqar_binding::dropExpiredSubscriptions(unit, identity, ids, name, *queueId); !dropped)
+                return dropped.error();
             auto subscribers = zaqar_store::subscriptionsAfter(unit.database(), *queueId, "", 1, unit.now());
             if (!subscribers)
                 return subscribers.error();
