@@ -46,7 +46,7 @@ void createClaim(const ZaqarRequest &request, const ZaqarContext &context, const
 {
     ClaimTerms terms;
     std::optional<ZaqarAnswer> refusal;
-    const std::optional<std::int64_t> limit = integerParam(request, "limit", 10, 1, kMaxPerPage, kLimitProblem, refusal);
+    const std::optional<std::int64_t> limit = pageLimit(request, refusal);
     if (!limit) {
         reply(*refusal);
         return;
@@ -56,12 +56,9 @@ void createClaim(const ZaqarRequest &request, const ZaqarContext &context, const
         return;
     }
     const std::string name = request.path[1];
-    answerInUnit(context, reply, [=](UnitContext &unit, const BrokerIdentity &, IdSource &ids, std::vector<std::string> &)
-                                     -> Result<ZaqarAnswer> {
-        auto queueId = zaqar_store::queueId(unit.database(), name);
+    answerOnQueue(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &, IdSource &ids, std::vector<std::string> &,
+                                             std::optional<std::int64_t> queueId) -> Result<ZaqarAnswer> {
         if (!queueId)
-            return queueId.error();
-        if (!*queueId)
             return ZaqarAnswer::empty(204);
         MessageReceiver receiver(unit.database(), ids);
         std::vector<ReceivedMessage> claimed;
@@ -81,7 +78,7 @@ void createClaim(const ZaqarRequest &request, const ZaqarContext &context, const
             return ZaqarAnswer::empty(204);
         const std::int64_t nowMs = toEpochMilliseconds(unit.now());
         const zaqar_store::Claim claim{ids.newMessageId(), terms.ttl, terms.grace, nowMs, nowMs};
-        if (Status stored = zaqar_store::insertClaim(unit.database(), **queueId, claim); !stored)
+        if (Status stored = zaqar_store::insertClaim(unit.database(), *queueId, claim); !stored)
             return stored.error();
         std::vector<std::string> messageIds;
         for (const ReceivedMessage &message : claimed) {
@@ -91,7 +88,7 @@ void createClaim(const ZaqarRequest &request, const ZaqarContext &context, const
             messageIds.push_back(message.messageId);
         }
         const std::int64_t until = nowMs + (terms.ttl + terms.grace) * 1000;
-        if (Status extended = zaqar_store::extendLifetime(unit.database(), **queueId, messageIds, until); !extended)
+        if (Status extended = zaqar_store::extendLifetime(unit.database(), *queueId, messageIds, until); !extended)
             return extended.error();
         nlohmann::json messages = nlohmann::json::array();
         for (const ReceivedMessage &message : claimed) {
@@ -101,7 +98,7 @@ void createClaim(const ZaqarRequest &request, const ZaqarContext &context, const
             messages.push_back(messageJson(name, message.messageId, message.body, toEpochMilliseconds(message.sentTimestamp),
                                            expires, claim.id, nowMs));
         }
-        unit.reportChange({EntityChange::Kind::CountsChanged, EntityChange::Entity::Queue, QString::fromStdString(name)});
+        reportQueueCounts(unit, name);
         unit.countQueue(QueueCounter::Received, name, std::int64_t(claimed.size()));
         ZaqarAnswer answer = ZaqarAnswer::json(201, {{"messages", messages}});
         answer.headers.emplace_back("Location", QByteArray::fromStdString(queuePath(name) + "/claims/" + claim.id));
@@ -118,19 +115,16 @@ void withClaim(const ZaqarRequest &request, const ZaqarContext &context, const Z
 {
     const std::string name = request.path[1];
     const std::string claimId = request.path[3];
-    answerInUnit(context, reply, [=](UnitContext &unit, const BrokerIdentity &, IdSource &ids, std::vector<std::string> &)
-                                     -> Result<ZaqarAnswer> {
-        auto queueId = zaqar_store::queueId(unit.database(), name);
+    answerOnQueue(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &, IdSource &ids, std::vector<std::string> &,
+                                             std::optional<std::int64_t> queueId) -> Result<ZaqarAnswer> {
         if (!queueId)
-            return queueId.error();
-        if (!*queueId)
             return missing;
-        auto claim = zaqar_store::claim(unit.database(), **queueId, claimId, unit.now());
+        auto claim = zaqar_store::claim(unit.database(), *queueId, claimId, unit.now());
         if (!claim)
             return claim.error();
         if (!*claim)
             return missing;
-        return work(unit, ids, **queueId, **claim);
+        return work(unit, ids, *queueId, **claim);
     });
 }
 
@@ -199,8 +193,7 @@ void changeClaim(const ZaqarRequest &request, const ZaqarContext &context, const
                       if (Status extended = zaqar_store::extendLifetime(unit.database(), queueId, messageIds, until); !extended)
                           return extended.error();
                   }
-                  unit.reportChange(
-                      {EntityChange::Kind::CountsChanged, EntityChange::Entity::Queue, QString::fromStdString(name)});
+                  reportQueueCounts(unit, name);
                   return ZaqarAnswer::empty(204);
               });
 }
@@ -209,9 +202,9 @@ void changeClaim(const ZaqarRequest &request, const ZaqarContext &context, const
 
 bool claims(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
 {
-    const std::vector<std::string> &path = request.path;
-    if (path.size() < 3 || path.size() > 4 || path[0] != "queues" || path[2] != "claims")
+    if (!onQueueResource(request, "claims"))
         return false;
+    const std::vector<std::string> &path = request.path;
     const std::string &method = request.method;
     if (path.size() == 3)
         method == "POST" ? createClaim(request, context, reply) : reply(methodNotAllowed(request));

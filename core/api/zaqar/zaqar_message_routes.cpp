@@ -10,7 +10,6 @@
 
 #include "api/wire/action_input.h"
 #include "broker/deliveries/topic_publisher.h"
-#include "broker/queues/message_receiver.h"
 #include "broker/queues/message_sender.h"
 
 namespace relaydesk::zaqar_routes {
@@ -133,7 +132,7 @@ void postMessages(const ZaqarRequest &request, const ZaqarContext &context, cons
                         return published.error();
                 }
             }
-            unit.reportChange({EntityChange::Kind::CountsChanged, EntityChange::Entity::Queue, QString::fromStdString(name)});
+            reportQueueCounts(unit, name);
             unit.countQueue(QueueCounter::Sent, name, std::int64_t(posted.size()));
             wake.push_back(name);
             ZaqarAnswer answer = ZaqarAnswer::json(201, {{"resources", resources}});
@@ -148,7 +147,7 @@ void postMessages(const ZaqarRequest &request, const ZaqarContext &context, cons
 void listMessages(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
 {
     std::optional<ZaqarAnswer> refusal;
-    const std::optional<std::int64_t> limit = integerParam(request, "limit", 10, 1, kMaxPerPage, kLimitProblem, refusal);
+    const std::optional<std::int64_t> limit = pageLimit(request, refusal);
     const std::optional<std::int64_t> marker =
         integerParam(request, "marker", 0, 0, INT64_MAX, "Invalid marker: it must be a marker from a previous page.", refusal);
     if (!limit || !marker) {
@@ -160,15 +159,12 @@ void listMessages(const ZaqarRequest &request, const ZaqarContext &context, cons
     const bool includeDelayedAsked = flagParam(request, "include_delayed");
     const std::string name = request.path[1];
     const std::string clientId = request.clientId;
-    answerInUnit(context, reply, [=](UnitContext &unit, const BrokerIdentity &, IdSource &, std::vector<std::string> &)
-                                     -> Result<ZaqarAnswer> {
+    answerOnQueue(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &, IdSource &, std::vector<std::string> &,
+                                             std::optional<std::int64_t> queueId) -> Result<ZaqarAnswer> {
         nlohmann::json messages = nlohmann::json::array();
-        auto queueId = zaqar_store::queueId(unit.database(), name);
         if (!queueId)
-            return queueId.error();
-        if (!*queueId)
             return ZaqarAnswer::json(200, {{"messages", messages}, {"links", nlohmann::json::array()}});
-        auto metadata = zaqar_store::metadata(unit.database(), **queueId);
+        auto metadata = zaqar_store::metadata(unit.database(), *queueId);
         if (!metadata)
             return metadata.error();
         // As Zaqar: a queue without _default_message_delay lists its delayed messages too.
@@ -177,7 +173,7 @@ void listMessages(const ZaqarRequest &request, const ZaqarContext &context, cons
         std::int64_t after = *marker;
         bool more = true;
         while (more && messages.size() < std::size_t(*limit)) {
-            auto page = zaqar_store::messagesAfter(unit.database(), **queueId, after, 100, unit.now());
+            auto page = zaqar_store::messagesAfter(unit.database(), *queueId, after, 100, unit.now());
             if (!page)
                 return page.error();
             more = page->size() == 100;
@@ -215,14 +211,11 @@ void getMessages(const ZaqarRequest &request, const ZaqarContext &context, const
         return;
     }
     const std::string name = request.path[1];
-    answerInUnit(context, reply, [=](UnitContext &unit, const BrokerIdentity &, IdSource &, std::vector<std::string> &)
-                                     -> Result<ZaqarAnswer> {
+    answerOnQueue(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &, IdSource &, std::vector<std::string> &,
+                                             std::optional<std::int64_t> queueId) -> Result<ZaqarAnswer> {
         nlohmann::json messages = nlohmann::json::array();
-        auto queueId = zaqar_store::queueId(unit.database(), name);
-        if (!queueId)
-            return queueId.error();
-        for (const std::string &id : *queueId ? ids : std::vector<std::string>()) {
-            auto message = zaqar_store::message(unit.database(), **queueId, id, unit.now());
+        for (const std::string &id : queueId ? ids : std::vector<std::string>()) {
+            auto message = zaqar_store::message(unit.database(), *queueId, id, unit.now());
             if (!message)
                 return message.error();
             if (*message)
@@ -238,117 +231,13 @@ void getMessages(const ZaqarRequest &request, const ZaqarContext &context, const
     });
 }
 
-// DELETE …/messages/ID[?claim_id=]: a claimed message only with its claim.
-void deleteMessage(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
-{
-    const std::string name = request.path[1];
-    const std::string id = request.path[3];
-    const std::optional<std::string> claimId = request.param("claim_id");
-    answerInUnit(context, reply, [=](UnitContext &unit, const BrokerIdentity &, IdSource &ids, std::vector<std::string> &)
-                                     -> Result<ZaqarAnswer> {
-        auto queueId = zaqar_store::queueId(unit.database(), name);
-        if (!queueId)
-            return queueId.error();
-        if (!*queueId)
-            return ZaqarAnswer::empty(204);
-        auto message = zaqar_store::message(unit.database(), **queueId, id, unit.now());
-        if (!message)
-            return message.error();
-        if (claimId) {
-            auto claim = zaqar_store::claim(unit.database(), **queueId, *claimId, unit.now());
-            if (!claim)
-                return claim.error();
-            if (!*claim)
-                return ZaqarAnswer::error(400, "Unable to delete", "The specified claim does not exist or has expired.");
-            if (!*message || (*message)->claimId != *claimId)
-                return ZaqarAnswer::error(400, "Unable to delete",
-                                          "A claim was specified, but the message is not currently claimed.");
-            if (Status deleted = MessageReceiver(unit.database(), ids).deleteMessage(name, *(*message)->receiptHandle, unit.now());
-                !deleted)
-                return deleted.error();
-        } else if (*message) {
-            if ((*message)->claimed)
-                return ZaqarAnswer::error(403, "Unable to delete",
-                                          "This message is claimed; it cannot be deleted without a valid claim ID.");
-            if (auto deleted = zaqar_store::deleteMessage(unit.database(), **queueId, id); !deleted)
-                return deleted.error();
-        }
-        unit.reportChange({EntityChange::Kind::CountsChanged, EntityChange::Entity::Queue, QString::fromStdString(name)});
-        return ZaqarAnswer::empty(204);
-    });
-}
-
-// DELETE …/messages?ids= (whatever their state) or ?pop=N (the first N free
-// messages, deleted and answered).
-void deleteOrPop(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
-{
-    const std::optional<std::vector<std::string>> ids = listParam(request, "ids");
-    std::optional<ZaqarAnswer> refusal;
-    const std::optional<std::int64_t> pop = integerParam(request, "pop", 0, 1, kMaxPerPage,
-                                                         "Pop value must be at least 1 and may not be greater than 20.", refusal);
-    if (!pop) {
-        reply(*refusal);
-        return;
-    }
-    if (ids && *pop > 0) {
-        reply(ZaqarAnswer::badRequest("pop and id params cannot be present together in the delete request."));
-        return;
-    }
-    if (!ids && *pop == 0) {
-        reply(ZaqarAnswer::badRequest(
-            "The request should have either \"ids\" or \"pop\" parameter in the request, to be able to delete."));
-        return;
-    }
-    if (ids && (ids->empty() || ids->size() > std::size_t(kMaxPerPage))) {
-        reply(ZaqarAnswer::badRequest("ids parameter should have at least 1 and not greater than 20 values."));
-        return;
-    }
-    const std::string name = request.path[1];
-    const std::vector<std::string> idList = ids.value_or(std::vector<std::string>());
-    const std::int64_t popCount = *pop;
-    answerInUnit(context, reply, [=](UnitContext &unit, const BrokerIdentity &, IdSource &, std::vector<std::string> &)
-                                     -> Result<ZaqarAnswer> {
-        auto queueId = zaqar_store::queueId(unit.database(), name);
-        if (!queueId)
-            return queueId.error();
-        nlohmann::json popped = nlohmann::json::array();
-        if (*queueId && popCount == 0) {
-            for (const std::string &id : idList)
-                if (auto deleted = zaqar_store::deleteMessage(unit.database(), **queueId, id); !deleted)
-                    return deleted.error();
-        }
-        for (std::int64_t after = 0; *queueId && std::int64_t(popped.size()) < popCount;) {
-            auto page = zaqar_store::messagesAfter(unit.database(), **queueId, after, 100, unit.now());
-            if (!page)
-                return page.error();
-            for (const zaqar_store::StoredMessage &message : *page) {
-                after = message.rowId;
-                if (message.claimed || message.delayed || std::int64_t(popped.size()) == popCount)
-                    continue;
-                if (auto deleted = zaqar_store::deleteMessage(unit.database(), **queueId, message.id); !deleted)
-                    return deleted.error();
-                nlohmann::json shown = messageJson(name, message.id, message.body, message.sentMs, message.expiresMs, "",
-                                                   toEpochMilliseconds(unit.now()));
-                shown.erase("href");
-                popped.push_back(std::move(shown));
-            }
-            if (page->size() < 100)
-                break;
-        }
-        unit.reportChange({EntityChange::Kind::CountsChanged, EntityChange::Entity::Queue, QString::fromStdString(name)});
-        if (popCount > 0)
-            return ZaqarAnswer::json(200, {{"messages", popped}});
-        return ZaqarAnswer::empty(204);
-    });
-}
-
 } // namespace
 
 bool messages(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
 {
-    const std::vector<std::string> &path = request.path;
-    if (path.size() < 3 || path.size() > 4 || path[0] != "queues" || path[2] != "messages")
+    if (!onQueueResource(request, "messages"))
         return false;
+    const std::vector<std::string> &path = request.path;
     const std::string &method = request.method;
     if (path.size() == 3) {
         if (method == "POST")

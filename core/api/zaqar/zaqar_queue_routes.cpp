@@ -21,7 +21,7 @@ namespace {
 void listQueues(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
 {
     std::optional<ZaqarAnswer> refusal;
-    const std::optional<std::int64_t> limit = integerParam(request, "limit", 10, 1, kMaxPerPage, kLimitProblem, refusal);
+    const std::optional<std::int64_t> limit = pageLimit(request, refusal);
     if (!limit) {
         reply(*refusal);
         return;
@@ -82,14 +82,11 @@ void createQueue(const ZaqarRequest &request, const ZaqarContext &context, const
 void getQueue(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
 {
     const std::string name = request.path[1];
-    answerInUnit(context, reply, [=](UnitContext &unit, const BrokerIdentity &, IdSource &, std::vector<std::string> &)
-                                     -> Result<ZaqarAnswer> {
-        auto id = zaqar_store::queueId(unit.database(), name);
-        if (!id)
-            return id.error();
-        if (!*id)   // Zaqar answers an unknown queue's metadata as empty
+    answerOnQueue(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &, IdSource &, std::vector<std::string> &,
+                                             std::optional<std::int64_t> id) -> Result<ZaqarAnswer> {
+        if (!id)   // Zaqar answers an unknown queue's metadata as empty
             return ZaqarAnswer::json(200, withReservedDefaults(nlohmann::json::object()));
-        auto metadata = zaqar_store::metadata(unit.database(), **id);
+        auto metadata = zaqar_store::metadata(unit.database(), *id);
         if (!metadata)
             return metadata.error();
         return ZaqarAnswer::json(200, withReservedDefaults(*metadata));
@@ -113,14 +110,11 @@ void patchQueue(const ZaqarRequest &request, const ZaqarContext &context, const 
     const nlohmann::json changes = *request.body;
     const std::string name = request.path[1];
     const std::string project = request.projectId;
-    answerInUnit(context, reply, [=](UnitContext &unit, const BrokerIdentity &identity, IdSource &,
-                                     std::vector<std::string> &) -> Result<ZaqarAnswer> {
-        auto id = zaqar_store::queueId(unit.database(), name);
+    answerOnQueue(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &identity, IdSource &, std::vector<std::string> &,
+                                             std::optional<std::int64_t> id) -> Result<ZaqarAnswer> {
         if (!id)
-            return id.error();
-        if (!*id)
             return queueNotFound(name, project);
-        auto metadata = zaqar_store::metadata(unit.database(), **id);
+        auto metadata = zaqar_store::metadata(unit.database(), *id);
         if (!metadata)
             return metadata.error();
         PatchOutcome patched = applyMetadataPatch(*metadata, changes);
@@ -130,7 +124,7 @@ void patchQueue(const ZaqarRequest &request, const ZaqarContext &context, const 
             return ZaqarAnswer::badBody(patched.description);
         if (std::optional<std::string> problem = metadataProblem(patched.metadata))
             return ZaqarAnswer::badBody(*problem);
-        if (Status applied = zaqar_binding::applyMetadata(unit, identity, name, **id, patched.metadata, project); !applied)
+        if (Status applied = zaqar_binding::applyMetadata(unit, identity, name, *id, patched.metadata, project); !applied)
             return applied.error();
         return ZaqarAnswer::json(200, withReservedDefaults(patched.metadata));
     });
@@ -139,12 +133,9 @@ void patchQueue(const ZaqarRequest &request, const ZaqarContext &context, const 
 void deleteQueue(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
 {
     const std::string name = request.path[1];
-    answerInUnit(context, reply, [=](UnitContext &unit, const BrokerIdentity &identity, IdSource &,
-                                     std::vector<std::string> &wake) -> Result<ZaqarAnswer> {
-        auto id = zaqar_store::queueId(unit.database(), name);
-        if (!id)
-            return id.error();
-        if (*id) {
+    answerOnQueue(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &identity, IdSource &, std::vector<std::string> &wake,
+                                             std::optional<std::int64_t> id) -> Result<ZaqarAnswer> {
+        if (id) {
             if (Status deleted = zaqar_binding::deleteQueue(unit, identity, name); !deleted)
                 return deleted.error();
             wake.push_back(name);
@@ -156,17 +147,14 @@ void deleteQueue(const ZaqarRequest &request, const ZaqarContext &context, const
 void queueStats(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
 {
     const std::string name = request.path[1];
-    answerInUnit(context, reply, [=](UnitContext &unit, const BrokerIdentity &, IdSource &, std::vector<std::string> &)
-                                     -> Result<ZaqarAnswer> {
-        auto id = zaqar_store::queueId(unit.database(), name);
-        if (!id)
-            return id.error();
-        if (!*id)   // as Zaqar: an unknown queue has no messages
+    answerOnQueue(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &, IdSource &, std::vector<std::string> &,
+                                             std::optional<std::int64_t> id) -> Result<ZaqarAnswer> {
+        if (!id)   // as Zaqar: an unknown queue has no messages
             return ZaqarAnswer::json(200, {{"messages", {{"free", 0}, {"claimed", 0}, {"total", 0}}}});
         std::int64_t free = 0, claimed = 0, after = 0;
         std::optional<zaqar_store::StoredMessage> oldest, newest;
         for (;;) {
-            auto page = zaqar_store::messagesAfter(unit.database(), **id, after, 1000, unit.now());
+            auto page = zaqar_store::messagesAfter(unit.database(), *id, after, 1000, unit.now());
             if (!page)
                 return page.error();
             for (const zaqar_store::StoredMessage &message : *page) {
@@ -213,18 +201,15 @@ void purgeQueue(const ZaqarRequest &request, const ZaqarContext &context, const 
     }
     const std::string name = request.path[1];
     const std::string project = request.projectId;
-    answerInUnit(context, reply, [=](UnitContext &unit, const BrokerIdentity &identity, IdSource &ids,
-                                     std::vector<std::string> &) -> Result<ZaqarAnswer> {
-        auto id = zaqar_store::queueId(unit.database(), name);
+    answerOnQueue(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &identity, IdSource &ids, std::vector<std::string> &,
+                                             std::optional<std::int64_t> id) -> Result<ZaqarAnswer> {
         if (!id)
-            return id.error();
-        if (!*id)
             return queueNotFound(name, project);
         for (const std::string &type : types) {
             if (type == "messages") {
-                if (Status done = executeStatement(unit.database(), "DELETE FROM messages WHERE queue_id = ?", **id); !done)
+                if (Status done = executeStatement(unit.database(), "DELETE FROM messages WHERE queue_id = ?", *id); !done)
                     return done.error();
-                unit.reportChange({EntityChange::Kind::CountsChanged, EntityChange::Entity::Queue, QString::fromStdString(name)});
+                reportQueueCounts(unit, name);
             } else {
                 auto arns = TopicCatalog(unit.database(), identity).subscriptionArns(zaqar_binding::notificationTopic(name));
                 SubscriptionCatalog subscriptions(unit.database(), identity, ids);

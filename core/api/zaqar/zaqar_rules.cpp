@@ -75,6 +75,18 @@ std::optional<std::string> rangeProblem(const nlohmann::json &metadata, const ch
 
 } // namespace
 
+std::optional<std::string> retryPolicyProblem(const nlohmann::json &holder)
+{
+    if (!holder.contains("_retry_policy"))
+        return std::nullopt;
+    if (!holder["_retry_policy"].is_object())
+        return "retry_policy must be a dict.";
+    const PolicyValidation checked = checkPolicyDocument({{"_retry_policy", holder["_retry_policy"]}});
+    if (!checked.valid())
+        return "Retry policy: " + checked.errors.front().field + ": " + checked.errors.front().message;
+    return std::nullopt;
+}
+
 std::optional<std::string> metadataProblem(const nlohmann::json &metadata)
 {
     if (!metadata.is_object())
@@ -106,14 +118,7 @@ std::optional<std::string> metadataProblem(const nlohmann::json &metadata)
         if (!dlq.is_string() || queueNameProblem(dlq.get<std::string>()))
             return "_dead_letter_queue must name a queue.";
     }
-    if (metadata.contains("_retry_policy")) {
-        if (!metadata["_retry_policy"].is_object())
-            return "retry_policy must be a dict.";
-        const PolicyValidation checked = checkPolicyDocument({{"_retry_policy", metadata["_retry_policy"]}});
-        if (!checked.valid())
-            return "Retry policy: " + checked.errors.front().field + ": " + checked.errors.front().message;
-    }
-    return std::nullopt;
+    return retryPolicyProblem(metadata);
 }
 
 PatchOutcome applyMetadataPatch(nlohmann::json metadata, const nlohmann::json &changes)

@@ -48,6 +48,11 @@ bool isClientId(std::string_view text);
 // `_retry_policy` is read as the Zaqar form of docs/behaviour.md §2.2.
 std::optional<std::string> metadataProblem(const nlohmann::json &metadata);
 
+// The check of `holder`'s `_retry_policy` (queue metadata or subscription
+// options), read as the Zaqar form: nothing when absent or valid, else the
+// description of the 400 naming the first problem.
+std::optional<std::string> retryPolicyProblem(const nlohmann::json &holder);
+
 // A JSON patch of queue metadata (draft 10, paths /metadata/KEY; add,
 // replace, remove) applied to `metadata`. On error: status (400 or 409) and
 // description.

@@ -14,7 +14,6 @@
 #include "broker/store_calls.h"
 #include "broker/topics/subscription_catalog.h"
 #include "broker/topics/topic_catalog.h"
-#include "policy/policy_validation.h"
 
 #include <QUrl>
 
@@ -49,15 +48,9 @@ std::optional<std::string> readTerms(const std::optional<nlohmann::json> &body, 
     if (document.contains("options") && !document["options"].is_null()) {
         if (!document["options"].is_object())
             return "Options must be a dict.";
-        const nlohmann::json &options = document["options"];
-        if (options.contains("_retry_policy")) {
-            if (!options["_retry_policy"].is_object())
-                return "retry_policy must be a dict.";
-            const PolicyValidation checked = checkPolicyDocument({{"_retry_policy", options["_retry_policy"]}});
-            if (!checked.valid())
-                return "Retry policy: " + checked.errors.front().field + ": " + checked.errors.front().message;
-        }
-        terms.options = options;
+        if (std::optional<std::string> problem = retryPolicyProblem(document["options"]))
+            return problem;
+        terms.options = document["options"];
     }
     if (document.contains("ttl") && !document["ttl"].is_null()) {
         if (!document["ttl"].is_number_integer())
@@ -148,22 +141,19 @@ void createSubscription(const ZaqarRequest &request, const ZaqarContext &context
 void listSubscriptions(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
 {
     std::optional<ZaqarAnswer> refusal;
-    const std::optional<std::int64_t> limit = integerParam(request, "limit", 10, 1, kMaxPerPage, kLimitProblem, refusal);
+    const std::optional<std::int64_t> limit = pageLimit(request, refusal);
     if (!limit) {
         reply(*refusal);
         return;
     }
     const std::string marker = request.param("marker").value_or("");
     const std::string name = request.path[1];
-    answerInUnit(context, reply, [=](UnitContext &unit, const BrokerIdentity &, IdSource &, std::vector<std::string> &)
-                                     -> Result<ZaqarAnswer> {
+    answerOnQueue(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &, IdSource &, std::vector<std::string> &,
+                                            std::optional<std::int64_t> queueId) -> Result<ZaqarAnswer> {
         nlohmann::json list = nlohmann::json::array();
         nlohmann::json links = nlohmann::json::array();
-        auto queueId = zaqar_store::queueId(unit.database(), name);
-        if (!queueId)
-            return queueId.error();
-        if (*queueId) {
-            auto entries = zaqar_store::subscriptionsAfter(unit.database(), **queueId, marker, int(*limit), unit.now());
+        if (queueId) {
+            auto entries = zaqar_store::subscriptionsAfter(unit.database(), *queueId, marker, int(*limit), unit.now());
             if (!entries)
                 return entries.error();
             for (const zaqar_store::SubscriptionEntry &entry : *entries)
@@ -190,16 +180,14 @@ void oneSubscription(const ZaqarRequest &request, const ZaqarContext &context, c
     const std::string method = request.method;
     const std::string name = request.path[1];
     const std::string uuid = request.path[3];
-    answerInUnit(context, reply, [=](UnitContext &unit, const BrokerIdentity &identity, IdSource &ids,
-                                     std::vector<std::string> &) -> Result<ZaqarAnswer> {
+    answerOnQueue(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &identity, IdSource &ids,
+                                            std::vector<std::string> &, std::optional<std::int64_t> queueId)
+                                            -> Result<ZaqarAnswer> {
         const ZaqarAnswer missing = method == "DELETE" ? ZaqarAnswer::empty(204)
                                                        : ZaqarAnswer::notFound("Subscription " + uuid + " does not exist.");
-        auto queueId = zaqar_store::queueId(unit.database(), name);
         if (!queueId)
-            return queueId.error();
-        if (!*queueId)
             return missing;
-        auto entry = zaqar_store::subscription(unit.database(), **queueId, uuid, unit.now());
+        auto entry = zaqar_store::subscription(unit.database(), *queueId, uuid, unit.now());
         if (!entry)
             return entry.error();
         if (!*entry)
@@ -237,9 +225,9 @@ void oneSubscription(const ZaqarRequest &request, const ZaqarContext &context, c
 
 bool subscriptions(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
 {
-    const std::vector<std::string> &path = request.path;
-    if (path.size() < 3 || path.size() > 4 || path[0] != "queues" || path[2] != "subscriptions")
+    if (!onQueueResource(request, "subscriptions"))
         return false;
+    const std::vector<std::string> &path = request.path;
     const std::string &method = request.method;
     if (path.size() == 3) {
         if (method == "POST")

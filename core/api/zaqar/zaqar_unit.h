@@ -12,6 +12,9 @@
 #include "engine/unit_context.h"
 
 #include <any>
+#include <cstdint>
+#include <optional>
+#include <string_view>
 #include <functional>
 #include <string>
 #include <vector>
@@ -33,6 +36,22 @@ BrokerError badRequest(std::string description);
 
 // Runs `body` as one unit (BrokerService::runUnit) and replies with its answer.
 void answerInUnit(const ZaqarContext &context, const ZaqarReply &reply, UnitBody body, bool wakesDeliveries = false);
+
+// The same for a route on queue `name`: `body` gets the queue's id, or
+// nothing when there is no such queue.
+using QueueBody = std::function<Result<ZaqarAnswer>(UnitContext &, const BrokerIdentity &, IdSource &,
+                                                    std::vector<std::string> &wake, std::optional<std::int64_t> queueId)>;
+void answerOnQueue(const ZaqarContext &context, const ZaqarReply &reply, const std::string &name, QueueBody body,
+                   bool wakesDeliveries = false);
+
+// Reports that the queue's message counts changed.
+void reportQueueCounts(UnitContext &unit, const std::string &name);
+
+// ?limit= of a page: 1–20, default 10; the 400 in `refusal` otherwise.
+std::optional<std::int64_t> pageLimit(const ZaqarRequest &request, std::optional<ZaqarAnswer> &refusal);
+
+// Whether the request is on /v2/queues/NAME/RESOURCE[/ID].
+bool onQueueResource(const ZaqarRequest &request, std::string_view resource);
 
 // The request's queue name (path segment 1) checked: nothing when valid.
 std::optional<ZaqarAnswer> queueNameRefusal(const std::string &name);
@@ -60,3 +79,9 @@ bool flagParam(const ZaqarRequest &request, const char *name);
 std::optional<std::vector<std::string>> listParam(const ZaqarRequest &request, const char *name);
 
 } // namespace relaydesk::zaqar
+
+namespace relaydesk::zaqar_routes {
+// The DELETEs of …/messages (zaqar_message_deletes.cpp).
+void deleteMessage(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply);
+void deleteOrPop(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply);
+} // namespace relaydesk::zaqar_routes
