@@ -221,6 +221,26 @@ class ZaqarScenarios(unittest.TestCase):
         self.assertEqual(list(self.client.queue("empty", force_create=True).claim(ttl=60)), [])
         self.assertEqual([m.body for m in queue.claim(ttl=60, limit=20)], [1, 2])
 
+    def test_reservedMetadata_claimCountDeadLetters_defaultDelay(self):
+        status, body, _ = self.raw("PUT", "/queues/tasks", {"_max_claim_count": 2, "_dead_letter_queue": "tasks-dlq",
+                                                            "_default_message_delay": 30})
+        self.assertEqual(status, 201, body)
+        queue = self.client.queue("tasks", auto_create=False)
+        queue.post({"body": "poison"})
+        # The queue's default delay: not listed (the queue sets _default_message_delay) nor claimable for 30 s.
+        self.assertEqual(list(queue.messages(echo=True)), [])
+        self.assertEqual(list(queue.claim(ttl=60)), [])
+        self.server.advance(30)
+        for _ in range(2):   # claimed twice, released twice
+            claim = queue.claim(ttl=60)
+            self.assertEqual([m.body for m in claim], ["poison"])
+            claim.delete()
+        # A third claim finds it past _max_claim_count: it moved to the dead-letter queue (made for it).
+        self.assertEqual(list(queue.claim(ttl=60)), [])
+        self.assertEqual(queue.stats["messages"]["total"], 0)
+        dead = self.client.queue("tasks-dlq", auto_create=False)
+        self.assertEqual([m.body for m in dead.messages(echo=True)], ["poison"])
+
     def test_purge_messagesAndSubscriptions(self):
         queue = self.client.queue("purged", force_create=True)
         queue.post([{"body": 1}, {"body": 2}])

@@ -14,6 +14,21 @@ namespace relaydesk::zaqar_routes {
 
 using namespace zaqar;
 
+namespace {
+
+// Deletes message `id` whatever its state, counted as a delete when it was there.
+Status deleteCounted(UnitContext &unit, const std::string &name, std::int64_t queueId, const std::string &id)
+{
+    Result<bool> deleted = zaqar_store::deleteMessage(unit.database(), queueId, id);
+    if (!deleted)
+        return deleted.error();
+    if (*deleted)
+        unit.countQueue(QueueCounter::Deleted, name);
+    return {};
+}
+
+} // namespace
+
 // DELETE …/messages/ID[?claim_id=]: a claimed message only with its claim.
 void deleteMessage(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
 {
@@ -39,11 +54,12 @@ void deleteMessage(const ZaqarRequest &request, const ZaqarContext &context, con
             if (Status deleted = MessageReceiver(unit.database(), ids).deleteMessage(name, *(*message)->receiptHandle, unit.now());
                 !deleted)
                 return deleted.error();
+            unit.countQueue(QueueCounter::Deleted, name);
         } else if (*message) {
             if ((*message)->claimed)
                 return ZaqarAnswer::error(403, "Unable to delete",
                                           "This message is claimed; it cannot be deleted without a valid claim ID.");
-            if (auto deleted = zaqar_store::deleteMessage(unit.database(), *queueId, id); !deleted)
+            if (Status deleted = deleteCounted(unit, name, *queueId, id); !deleted)
                 return deleted.error();
         }
         reportQueueCounts(unit, name);
@@ -84,7 +100,7 @@ void deleteOrPop(const ZaqarRequest &request, const ZaqarContext &context, const
         nlohmann::json popped = nlohmann::json::array();
         if (queueId && popCount == 0) {
             for (const std::string &id : idList)
-                if (auto deleted = zaqar_store::deleteMessage(unit.database(), *queueId, id); !deleted)
+                if (Status deleted = deleteCounted(unit, name, *queueId, id); !deleted)
                     return deleted.error();
         }
         for (std::int64_t after = 0; queueId && std::int64_t(popped.size()) < popCount;) {
@@ -95,7 +111,7 @@ void deleteOrPop(const ZaqarRequest &request, const ZaqarContext &context, const
                 after = message.rowId;
                 if (message.claimed || message.delayed || std::int64_t(popped.size()) == popCount)
                     continue;
-                if (auto deleted = zaqar_store::deleteMessage(unit.database(), *queueId, message.id); !deleted)
+                if (Status deleted = deleteCounted(unit, name, *queueId, message.id); !deleted)
                     return deleted.error();
                 nlohmann::json shown = messageJson(name, message.id, message.body, message.sentMs, message.expiresMs, "",
                                                    toEpochMilliseconds(unit.now()));

@@ -237,7 +237,7 @@ bool queues(const ZaqarRequest &request, const ZaqarContext &context, const Zaqa
     if (path.size() == 2) {
         if (method == "PUT")
             createQueue(request, context, reply);
-        else if (method == "GET" || method == "HEAD")
+        else if (method == "GET")
             getQueue(request, context, reply);
         else if (method == "PATCH")
             patchQueue(request, context, reply);
