@@ -154,6 +154,9 @@ class ZaqarScenarios(unittest.TestCase):
         status, body, _ = self.raw("POST", "/queues/orders/messages", {"messages": [{"body": 1}]},
                                    headers={"Origin": "http://evil.example"})
         self.assertEqual((status, sorted(body)), (403, ["description", "title"]))
+        status, body, _ = self.raw("GET", "/queues", headers={"Host": "rebound.example:9911"})
+        self.assertEqual(status, 421)
+        self.assertIn("--allow-host rebound.example", body["description"])
         self.assertEqual(self.raw("POST", "/queues/orders/messages", b"messages", content_type="text/plain")[0], 415)
         self.assertEqual(self.client.queue("orders", auto_create=False).stats["messages"]["total"], 0)
 
