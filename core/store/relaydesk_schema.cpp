@@ -450,7 +450,8 @@ CREATE TABLE zaqar_subscriptions (
     subscriber       TEXT NOT NULL,
     ttl_s            INTEGER NOT NULL,
     options          TEXT NOT NULL DEFAULT '{}',
-    created_ms       INTEGER NOT NULL
+    created_ms       INTEGER NOT NULL,
+    expires_ms       INTEGER NOT NULL                  -- made or given a new ttl, plus the ttl
 );
 CREATE INDEX zaqar_subscriptions_by_queue ON zaqar_subscriptions (queue_id);
 )sql";

@@ -278,8 +278,13 @@ class ZaqarScenarios(unittest.TestCase):
         self.assertEqual([s.subscriber for s in self.client.subscriptions("news")], ["https://127.0.0.1:9/b"])
         with self.assertRaises(zaqar_errors.ResourceNotFound):
             self.client.subscription("news", id=first.id, auto_create=False).ensure_exists()
-        # A subscription's ttl ends it.
-        self.server.advance(3600)
+        # A subscription's ttl ends it; a new ttl counts from when it was given.
+        self.server.advance(3000)
+        remaining = self.client.subscriptions("news")
+        next(remaining).update({"ttl": 1200})
+        self.server.advance(1000)
+        self.assertEqual([s.subscriber for s in self.client.subscriptions("news")], ["https://127.0.0.1:9/b"])
+        self.server.advance(200)
         self.assertEqual(list(self.client.subscriptions("news")), [])
 
     def test_notification_blueprintPolicy_22AttemptsAtItsTimes(self):

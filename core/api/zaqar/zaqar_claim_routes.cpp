@@ -56,7 +56,7 @@ void createClaim(const ZaqarRequest &request, const ZaqarContext &context, const
         return;
     }
     const std::string name = request.path[1];
-    answerOnQueue(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &, IdSource &ids, std::vector<std::string> &,
+    answerOnQueue(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &, IdSource &ids, std::vector<std::string> &wake,
                                              std::optional<std::int64_t> queueId) -> Result<ZaqarAnswer> {
         if (!queueId)
             return ZaqarAnswer::empty(204);
@@ -69,11 +69,16 @@ void createClaim(const ZaqarRequest &request, const ZaqarContext &context, const
             auto received = receiver.receive(name, receive, unit.now());
             if (!received)
                 return received.error();
+            if (!received->deadLetterQueue.empty()) {   // over _max_claim_count: moved to _dead_letter_queue
+                reportQueueCounts(unit, received->deadLetterQueue);
+                wake.push_back(received->deadLetterQueue);
+            }
             if (received->messages.empty())
                 break;
             for (ReceivedMessage &message : received->messages)
                 claimed.push_back(std::move(message));
         }
+        reportQueueCounts(unit, name);
         if (claimed.empty())
             return ZaqarAnswer::empty(204);
         const std::int64_t nowMs = toEpochMilliseconds(unit.now());
@@ -98,7 +103,6 @@ void createClaim(const ZaqarRequest &request, const ZaqarContext &context, const
             messages.push_back(messageJson(name, message.messageId, message.body, toEpochMilliseconds(message.sentTimestamp),
                                            expires, claim.id, nowMs));
         }
-        reportQueueCounts(unit, name);
         unit.countQueue(QueueCounter::Received, name, std::int64_t(claimed.size()));
         ZaqarAnswer answer = ZaqarAnswer::json(201, {{"messages", messages}});
         answer.headers.emplace_back("Location", QByteArray::fromStdString(queuePath(name) + "/claims/" + claim.id));

@@ -127,9 +127,10 @@ void postMessages(const ZaqarRequest &request, const ZaqarContext &context, cons
                         notification["delay"] = delay;
                     PublishRequest publish;
                     publish.message = jsonText(notification);
-                    if (auto published = publisher.publish(zaqar_binding::notificationTopic(name), publish, unit.now());
-                        !published)
+                    const std::string topic = zaqar_binding::notificationTopic(name);
+                    if (auto published = publisher.publish(topic, publish, unit.now()); !published)
                         return published.error();
+                    unit.countTopic(TopicCounter::Published, topic);
                 }
             }
             reportQueueCounts(unit, name);

@@ -214,16 +214,23 @@ Status insertSubscription(Database &db, std::string_view uuid, std::int64_t queu
                           std::int64_t ttl, const nlohmann::json &options, ClockTime now)
 {
     return executeStatement(db,
-                            "INSERT INTO zaqar_subscriptions (subscription_id, queue_id, subscriber, ttl_s, options, created_ms) "
-                            "SELECT id, ?, ?, ?, ?, ? FROM subscriptions WHERE uuid = ?",
-                            queueId, subscriber, ttl, jsonText(options), toEpochMilliseconds(now), uuid);
+                            "INSERT INTO zaqar_subscriptions (subscription_id, queue_id, subscriber, ttl_s, options, created_ms, "
+                            "expires_ms) SELECT id, ?, ?, ?, ?, ?, ? FROM subscriptions WHERE uuid = ?",
+                            queueId, subscriber, ttl, jsonText(options), toEpochMilliseconds(now),
+                            toEpochMilliseconds(now) + ttl * 1000, uuid);
 }
 
-Status updateSubscription(Database &db, std::int64_t rowId, const std::string &subscriber, std::int64_t ttl,
-                          const nlohmann::json &options)
+Status updateSubscription(Database &db, std::int64_t rowId, const std::string &subscriber,
+                          std::optional<std::int64_t> ttl, const nlohmann::json &options, ClockTime now)
 {
-    return executeStatement(db, "UPDATE zaqar_subscriptions SET subscriber = ?, ttl_s = ?, options = ? WHERE subscription_id = ?",
-                            subscriber, ttl, jsonText(options), rowId);
+    if (ttl) {
+        if (Status set = executeStatement(db, "UPDATE zaqar_subscriptions SET ttl_s = ?, expires_ms = ? WHERE subscription_id = ?",
+                                          *ttl, toEpochMilliseconds(now) + *ttl * 1000, rowId);
+            !set)
+            return set;
+    }
+    return executeStatement(db, "UPDATE zaqar_subscriptions SET subscriber = ?, options = ? WHERE subscription_id = ?",
+                            subscriber, jsonText(options), rowId);
 }
 
 Result<std::vector<SubscriptionEntry>> subscriptionsAfter(Database &db, std::int64_t queueId,
@@ -231,7 +238,7 @@ Result<std::vector<SubscriptionEntry>> subscriptionsAfter(Database &db, std::int
 {
     auto statement = prepareBound(db,
                                   std::string(kSubscriptionColumns) +
-                                      "WHERE z.queue_id = ? AND s.uuid > ? AND z.created_ms + z.ttl_s * 1000 > ? "
+                                      "WHERE z.queue_id = ? AND s.uuid > ? AND z.expires_ms > ? "
                                       "ORDER BY s.uuid LIMIT ?",
                                   queueId, marker, toEpochMilliseconds(now), std::int64_t(limit));
     if (!statement)
@@ -248,7 +255,7 @@ Result<std::optional<SubscriptionEntry>> subscription(Database &db, std::int64_t
 {
     auto row = selectRow(db,
                          std::string(kSubscriptionColumns) +
-                             "WHERE z.queue_id = ? AND s.uuid = ? AND z.created_ms + z.ttl_s * 1000 > ?",
+                             "WHERE z.queue_id = ? AND s.uuid = ? AND z.expires_ms > ?",
                          queueId, uuid, toEpochMilliseconds(now));
     if (!row)
         return row.error();
@@ -261,7 +268,7 @@ Result<std::vector<std::string>> expiredSubscriptions(Database &db, std::int64_t
 {
     return selectColumn<std::string>(db,
                                      "SELECT s.uuid FROM zaqar_subscriptions z JOIN subscriptions s ON s.id = z.subscription_id "
-                                     "WHERE z.queue_id = ? AND z.created_ms + z.ttl_s * 1000 <= ?",
+                                     "WHERE z.queue_id = ? AND z.expires_ms <= ?",
                                      queueId, toEpochMilliseconds(now));
 }
 

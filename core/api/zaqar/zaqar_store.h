@@ -92,9 +92,10 @@ struct SubscriptionEntry {
 };
 Status insertSubscription(Database &db, std::string_view uuid, std::int64_t queueId, const std::string &subscriber,
                           std::int64_t ttl, const nlohmann::json &options, ClockTime now);
-Status updateSubscription(Database &db, std::int64_t rowId, const std::string &subscriber, std::int64_t ttl,
-                          const nlohmann::json &options);
-// The queue's subscriptions after uuid `marker`, by uuid; expired ones (created + ttl before now) left out.
+// A new ttl counts from `now`, as in Zaqar.
+Status updateSubscription(Database &db, std::int64_t rowId, const std::string &subscriber,
+                          std::optional<std::int64_t> ttl, const nlohmann::json &options, ClockTime now);
+// The queue's subscriptions after uuid `marker`, by uuid; expired ones left out.
 Result<std::vector<SubscriptionEntry>> subscriptionsAfter(Database &db, std::int64_t queueId,
                                                           const std::string &marker, int limit, ClockTime now);
 Result<std::optional<SubscriptionEntry>> subscription(Database &db, std::int64_t queueId, std::string_view uuid,

@@ -212,8 +212,8 @@ void oneSubscription(const ZaqarRequest &request, const ZaqarContext &context, c
         }
         if (Status set = subscriptions.setSubscriptionAttribute(arn, "DeliveryPolicy", subscriptionPolicy(options)); !set)
             return badRequest(set.error().message);
-        if (Status stored = zaqar_store::updateSubscription(unit.database(), (*entry)->rowId, subscriber,
-                                                            terms.ttl.value_or((*entry)->ttl), options);
+        if (Status stored = zaqar_store::updateSubscription(unit.database(), (*entry)->rowId, subscriber, terms.ttl,
+                                                            options, unit.now());
             !stored)
             return stored.error();
         unit.reportChange({EntityChange::Kind::Changed, EntityChange::Entity::Subscription, QString::fromStdString(arn)});
