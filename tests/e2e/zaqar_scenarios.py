@@ -226,6 +226,7 @@ class ZaqarScenarios(unittest.TestCase):
 
     def test_reservedMetadata_claimCountDeadLetters_defaultDelay(self):
         status, body, _ = self.raw("PUT", "/queues/tasks", {"_max_claim_count": 2, "_dead_letter_queue": "tasks-dlq",
+                                                            "_dead_letter_queue_messages_ttl": 120,
                                                             "_default_message_delay": 30})
         self.assertEqual(status, 201, body)
         queue = self.client.queue("tasks", auto_create=False)
@@ -243,6 +244,10 @@ class ZaqarScenarios(unittest.TestCase):
         self.assertEqual(queue.stats["messages"]["total"], 0)
         dead = self.client.queue("tasks-dlq", auto_create=False)
         self.assertEqual([m.body for m in dead.messages(echo=True)], ["poison"])
+        self.server.advance(119)   # _dead_letter_queue_messages_ttl: it lives 120 s there
+        self.assertEqual([m.body for m in dead.messages(echo=True)], ["poison"])
+        self.server.advance(1)
+        self.assertEqual(list(dead.messages(echo=True)), [])
 
     def test_purge_messagesAndSubscriptions(self):
         queue = self.client.queue("purged", force_create=True)

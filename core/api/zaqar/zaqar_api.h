@@ -25,7 +25,7 @@ class BrokerService;
 
 // One request to the Zaqar v2 API (docs/behaviour.md §8.5) under /v2.
 struct ZaqarRequest {
-    std::string method;                  // "GET", "PUT", "POST", "PATCH", "DELETE", "HEAD"
+    std::string method;                  // "GET", "PUT", "POST", "PATCH", "DELETE", "HEAD" (ping)
     std::vector<std::string> path;       // segments after /v2, percent-decoded
     QUrlQuery query;
     std::optional<nlohmann::json> body;  // absent when the request had none

@@ -42,6 +42,18 @@ std::optional<std::string> readTerms(const std::optional<nlohmann::json> &body, 
     return std::nullopt;
 }
 
+// The queue's _dead_letter_queue_messages_ttl on the messages a claim just moved.
+Status keepDeadLetters(UnitContext &unit, std::int64_t queueId, const std::string &deadLetterQueue)
+{
+    Result<nlohmann::json> metadata = zaqar_store::metadata(unit.database(), queueId);
+    if (!metadata)
+        return metadata.error();
+    if (!metadata->contains("_dead_letter_queue_messages_ttl"))
+        return {};
+    const std::int64_t ttl = integerField(*metadata, "_dead_letter_queue_messages_ttl", kMaxMessageTtl).value_or(kMaxMessageTtl);
+    return zaqar_store::setDeadLetterLifetime(unit.database(), queueId, deadLetterQueue, ttl, unit.now());
+}
+
 void createClaim(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
 {
     ClaimTerms terms;
@@ -70,6 +82,8 @@ void createClaim(const ZaqarRequest &request, const ZaqarContext &context, const
             if (!received)
                 return received.error();
             if (!received->deadLetterQueue.empty()) {   // over _max_claim_count: moved to _dead_letter_queue
+                if (Status kept = keepDeadLetters(unit, *queueId, received->deadLetterQueue); !kept)
+                    return kept.error();
                 reportQueueCounts(unit, received->deadLetterQueue);
                 wake.push_back(received->deadLetterQueue);
             }

@@ -210,6 +210,18 @@ Status extendLifetime(Database &db, std::int64_t queueId, const std::vector<std:
     return {};
 }
 
+Status setDeadLetterLifetime(Database &db, std::int64_t sourceQueueId, const std::string &deadLetterQueue,
+                             std::int64_t ttl, ClockTime now)
+{
+    // A move sets the message's queue, source, reason, and its visibility to the time of the move.
+    const std::int64_t nowMs = toEpochMilliseconds(now);
+    return executeStatement(db,
+                            "UPDATE messages SET expires_at_ms = ? WHERE queue_id = (SELECT id FROM queues WHERE name = ?) "
+                            "AND source_queue_id = ? AND dead_letter_reason IS NOT NULL AND visible_at_ms = ? "
+                            "AND receive_count = 0",
+                            nowMs + ttl * 1000, deadLetterQueue, sourceQueueId, nowMs);
+}
+
 Status insertSubscription(Database &db, std::string_view uuid, std::int64_t queueId, const std::string &subscriber,
                           std::int64_t ttl, const nlohmann::json &options, ClockTime now)
 {

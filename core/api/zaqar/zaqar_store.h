@@ -80,6 +80,12 @@ Status deleteClaim(Database &db, std::string_view claimId);
 Status extendLifetime(Database &db, std::int64_t queueId, const std::vector<std::string> &messageIds,
                       std::int64_t untilMs);
 
+// The messages the queue's claim at `now` moved into dead-letter queue
+// `deadLetterQueue` (over _max_claim_count) live `ttl` seconds from now
+// (_dead_letter_queue_messages_ttl).
+Status setDeadLetterLifetime(Database &db, std::int64_t sourceQueueId, const std::string &deadLetterQueue,
+                             std::int64_t ttl, ClockTime now);
+
 // --- Subscriptions (the Zaqar side of an http(s) subscription) ---
 struct SubscriptionEntry {
     std::string id;            // the subscription's uuid (its ARN's last part)

@@ -13,10 +13,10 @@
 
 #include <any>
 #include <cstdint>
-#include <optional>
-#include <string_view>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace relaydesk::zaqar {
