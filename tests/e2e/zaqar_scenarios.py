@@ -4,12 +4,15 @@ python3-zaqarclient against `relaydesk serve` (virtual clock, --jitter 0):
 queues with metadata (create, list with paging, JSON-patch update, stats,
 purge, delete), messages (post, list with echo and include_claimed, get by
 ids, delete by id and ids, pop), claims (create, get, renew, release, delete
-with claim_id), the errors Zaqar answers, and subscriptions to an HTTP
+with claim_id), the reserved metadata, a restart keeping metadata, claims
+and subscriptions, the errors Zaqar answers, and subscriptions to an HTTP
 endpoint on a thread: Zaqar's notification body, the blueprint's retry
 example at its exact times, a 4xx ending at once, and a queue whose
 ignore_subscription_override wins over the subscription's policy."""
 import datetime
 import json
+import os
+import tempfile
 import threading
 import unittest
 import urllib.error
@@ -258,6 +261,31 @@ class ZaqarScenarios(unittest.TestCase):
         self.assertEqual(len(list(self.client.subscriptions("purged"))), 1)
         queue.purge()
         self.assertEqual(list(self.client.subscriptions("purged")), [])
+
+    def test_restart_keepsMetadataClaimsAndSubscriptions(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        database = os.path.join(folder.name, "zaqar.db")
+        with RelaydeskServer(BINARY, database=database) as first:
+            self.server = first
+            client = self.zaqar()
+            queue = client.queue("kept", force_create=True)
+            queue.metadata(new_meta={"owner": "ops"})
+            queue.post([{"body": "a"}, {"body": "b"}])
+            claim = queue.claim(ttl=600, limit=1)
+            claimed = list(claim)
+            subscription = client.subscription("kept", subscriber="http://127.0.0.1:9/kept", ttl=3600)
+        with RelaydeskServer(BINARY, database=database) as second:
+            self.server = second
+            client = self.zaqar()
+            queue = client.queue("kept", auto_create=False)
+            self.assertEqual(queue.metadata(force_reload=True)["owner"], "ops")
+            self.assertEqual(queue.stats["messages"], {**queue.stats["messages"], "claimed": 1, "free": 1})
+            self.assertEqual([m.body for m in queue.claim(id=claim.id)], ["a"])
+            # Deleted with the claim it was given before the restart.
+            self.assertEqual(self.raw("DELETE", "/queues/kept/messages/%s?claim_id=%s" % (claimed[0].id, claim.id))[0], 204)
+            self.assertEqual(queue.stats["messages"]["total"], 1)
+            self.assertEqual([s.id for s in client.subscriptions("kept")], [subscription.id])
 
     # --- subscriptions and notifications ---
 
