@@ -36,8 +36,8 @@ PACKAGES=(
   # tests: the e2e clients (boto3 and awscli: query protocol; node + the AWS SDK for JavaScript
   # from npm: SQS JSON protocol), Prometheus's own text parser (the /metrics check), test
   # certificates, the documented curl examples, and the README quick start's private network
-  # namespace (ip, unshare)
-  python3 python3-boto3 python3-cryptography python3-prometheus-client awscli nodejs npm
+  # namespace (ip, unshare); python3-zaqarclient: the Zaqar v2 API's client
+  python3 python3-boto3 python3-cryptography python3-prometheus-client python3-zaqarclient awscli nodejs npm
   openssl ca-certificates curl iproute2 util-linux
   # desktop integration and the .deb: generated icons, man page and completion, their checks, cpack's shlibdeps
   librsvg2-bin desktop-file-utils appstream man-db groff-base bsdextrautils bash-completion dpkg-dev file

@@ -18,6 +18,7 @@
 #include "broker/topics/topic_catalog.h"
 #include "broker/deliveries/topic_publisher.h"
 
+#include <any>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -33,6 +34,7 @@ namespace relaydesk {
 class BrokerEngine;
 class DeliveryWorker;
 class IdSource;
+class UnitContext;
 
 // The broker operations as the HTTP layer and the window call them: each one
 // runs as a unit on the BrokerEngine (group commit), reports its EntityChange
@@ -240,6 +242,16 @@ public:
     // (redelivery::start for the rules and errors). Reports
     // Changed (subscription) and wakes the delivery worker after the commit.
     void redeliver(std::string subscriptionArn, std::string messageId, QObject *context, Reply<Redelivery> reply);
+
+    // --- A unit of a protocol with rules of its own (broker_service_units.cpp;
+    // the Zaqar API). `body` runs as the service's operations do: in a unit,
+    // with the service's identity and ids; after the commit the waiting
+    // receives of the queues it puts in `wake` retry, the lifetime timer
+    // follows, and the delivery worker wakes when `wakesDeliveries`. The
+    // value is the body's, replied as the others are.
+    using UnitBody = std::function<Result<std::any>(UnitContext &, const BrokerIdentity &, IdSource &,
+                                                    std::vector<std::string> &wake)>;
+    void runUnit(UnitBody body, bool wakesDeliveries, QObject *context, Reply<std::any> reply);
 
     struct State; // shared with callbacks on the broker thread
 

@@ -8,6 +8,7 @@
 #include "host/serve_identity.h"
 #include "api/sqs/sqs_json_protocol.h"
 #include "api/wire/wire_error.h"
+#include "api/zaqar/zaqar_api.h"
 
 #include <QUrlQuery>
 
@@ -35,7 +36,7 @@ BrokerHttpServer::BrokerHttpServer(BrokerEngine &engine, BrokerService &service,
 namespace {
 
 // The parts of the port, in the order the router tries them (broker_http_server.h).
-enum class Route { Mock, Certificate, Health, Metrics, SqsJson, Native, Query, NotFound };
+enum class Route { Mock, Certificate, Health, Metrics, SqsJson, Native, Zaqar, Query, NotFound };
 
 // The query protocol's parameters: a form-encoded POST body, or a GET's URL
 // with Action=; nothing for any other request.
@@ -64,6 +65,8 @@ Route routeOf(const HttpRequest &request)
         return Route::SqsJson;
     if (path == QLatin1String("/api/v1") || path.startsWith(QLatin1String("/api/v1/")))
         return Route::Native;
+    if (path == QLatin1String("/v2") || path.startsWith(QLatin1String("/v2/")))
+        return Route::Zaqar;
     if (queryParameters(request))
         return Route::Query;
     return Route::NotFound;
@@ -78,6 +81,8 @@ HttpReply protocolErrorReply(Route route, const HttpRequest &request, const Wire
         return sqsJsonErrorReply(error, newRequestId());
     case Route::Query:
         return queryErrorReplyFor(*queryParameters(request), request.value("authorization"), error);
+    case Route::Zaqar:
+        return zaqarErrorReply(error);
     default:
         return nativeErrorReply(error);
     }
@@ -100,7 +105,7 @@ void BrokerHttpServer::handleRequest(const HttpRequest &request, ReplyChannel ch
         return;
     }
     const bool tooLarge = request.bodyTooLarge() || static_cast<std::size_t>(request.body().size()) > kMaxBodyBytes;
-    if (tooLarge && (route == Route::SqsJson || route == Route::Native || route == Route::Query)) {
+    if (tooLarge && (route == Route::SqsJson || route == Route::Native || route == Route::Zaqar || route == Route::Query)) {
         channel.send(protocolErrorReply(
             route, request, WireError::bodyTooLarge("The request body is larger than " + std::to_string(kMaxBodyBytes) + " bytes.")));
         return;
@@ -139,6 +144,15 @@ void BrokerHttpServer::handleRequest(const HttpRequest &request, ReplyChannel ch
         else
             answerNative(std::get<NativeRequest>(parsed), NativeContext{m_engine, m_service, identity, context, m_options.mocks,
                                                                        &m_options.signingCertificatePem}, channel);
+        return;
+    }
+    case Route::Zaqar: {
+        auto parsed = readZaqarRequest(request.method(), url, request.value("content-type"), request.value("client-id"),
+                                       request.value("x-project-id"), request.body());
+        if (const ZaqarAnswer *refused = std::get_if<ZaqarAnswer>(&parsed))
+            channel.send(zaqarHttpReply(*refused));
+        else
+            answerZaqar(std::get<ZaqarRequest>(parsed), ZaqarContext{m_service, context}, channel);
         return;
     }
     case Route::Query: {

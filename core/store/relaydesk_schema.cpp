@@ -417,9 +417,48 @@ AFTER UPDATE OF queue_id ON messages WHEN OLD.queue_id <> NEW.queue_id BEGIN
 END;
 )sql";
 
-const std::array<Migration, 9> &migrations()
+// Migration 10: the Zaqar v2 API (docs/behaviour.md §8.5). A Zaqar queue is a
+// queue of `queues`; what Zaqar keeps besides: the queue's metadata (JSON as
+// the client gave it) and project, claims (a claim is a receive; its messages
+// by id and receipt handle) and the Zaqar view of an http(s) subscription of
+// the queue's notification topic (subscriber, ttl, options as given).
+constexpr std::string_view kSchemaV10 = R"sql(
+CREATE TABLE zaqar_queues (
+    queue_id   INTEGER PRIMARY KEY REFERENCES queues (id) ON DELETE CASCADE,
+    metadata   TEXT NOT NULL DEFAULT '{}',
+    project    TEXT
+);
+CREATE TABLE zaqar_claims (
+    claim_id    TEXT PRIMARY KEY,
+    queue_id    INTEGER NOT NULL REFERENCES queues (id) ON DELETE CASCADE,
+    ttl_s       INTEGER NOT NULL,
+    grace_s     INTEGER NOT NULL,
+    updated_ms  INTEGER NOT NULL,                 -- made or last renewed; the claim ends at updated_ms + ttl_s
+    created_ms  INTEGER NOT NULL
+);
+CREATE INDEX zaqar_claims_by_queue ON zaqar_claims (queue_id);
+CREATE TABLE zaqar_claimed_messages (
+    claim_id        TEXT NOT NULL REFERENCES zaqar_claims (claim_id) ON DELETE CASCADE,
+    message_id      TEXT NOT NULL,
+    receipt_handle  TEXT NOT NULL,
+    PRIMARY KEY (claim_id, message_id)
+) WITHOUT ROWID;
+CREATE INDEX zaqar_claimed_by_handle ON zaqar_claimed_messages (receipt_handle);
+CREATE TABLE zaqar_subscriptions (
+    subscription_id  INTEGER PRIMARY KEY REFERENCES subscriptions (id) ON DELETE CASCADE,
+    queue_id         INTEGER NOT NULL REFERENCES queues (id) ON DELETE CASCADE,
+    subscriber       TEXT NOT NULL,
+    ttl_s            INTEGER NOT NULL,
+    options          TEXT NOT NULL DEFAULT '{}',
+    created_ms       INTEGER NOT NULL,
+    expires_ms       INTEGER NOT NULL                  -- made or given a new ttl, plus the ttl
+);
+CREATE INDEX zaqar_subscriptions_by_queue ON zaqar_subscriptions (queue_id);
+)sql";
+
+const std::array<Migration, 10> &migrations()
 {
-    static const std::array<Migration, 9> list = {
+    static const std::array<Migration, 10> list = {
         Migration{1, "first broker schema", kSchemaV1, {}},
         Migration{2, "FIFO messages by sequence number", kSchemaV2, {}},
         Migration{3, "FIFO topic deduplication, per-delivery expiry", kSchemaV3, {}},
@@ -429,6 +468,7 @@ const std::array<Migration, 9> &migrations()
         Migration{7, "redeliveries, finished messages kept for them, attempts by outcome", kSchemaV7, {}},
         Migration{8, "attempts by status class", kSchemaV8, {}},
         Migration{9, "queue depths as counters", kSchemaV9, {}},
+        Migration{10, "Zaqar queues, claims and subscriptions", kSchemaV10, {}},
     };
     return list;
 }

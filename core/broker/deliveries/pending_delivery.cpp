@@ -6,6 +6,7 @@
 #include "broker/store_calls.h"
 #include "broker/topics/subscription_records.h"
 #include "broker/topics/topic_records.h"
+#include "broker/deliveries/zaqar_notification.h"
 
 #include <map>
 
@@ -51,6 +52,10 @@ Result<std::optional<DeliveryJob>> subscriptionPart(Database &db, const BrokerId
     job.endpoint = record.endpoint;
     job.rawDelivery = record.attributes.rawMessageDelivery;
     job.confirmed = record.confirmed;
+    Result<bool> zaqar = zaqar_notification::isZaqarSubscription(db, subscriptionId);
+    if (!zaqar)
+        return zaqar.error();
+    job.zaqar = *zaqar;
     job.confirmationToken = record.confirmationToken;
     if (record.attributes.redrivePolicy)
         job.deadLetterTargetArn = record.attributes.redrivePolicy->deadLetterTargetArn;
@@ -141,6 +146,8 @@ Result<std::vector<std::optional<DeliveryJob>>> loadJobs(Database &db, const Bro
 
 DeliveryRequest describeDeliveryRequest(const DeliveryJob &job, const BrokerIdentity &identity)
 {
+    if (job.zaqar && !job.isConfirmation())
+        return zaqar_notification::describe(job);
     DeliveryRequest request;
     request.headers.emplace_back("x-amz-sns-message-type", job.kind);
     request.headers.emplace_back("x-amz-sns-message-id", job.messageId);

@@ -50,6 +50,7 @@ struct DeliveryJob {
     std::string topicArn;
     std::string endpoint;                    // the URL the POST goes to
     bool rawDelivery = false;
+    bool zaqar = false;                      // a Zaqar subscriber (zaqar_notification.h)
     bool confirmed = false;
     std::string confirmationToken;
     std::optional<std::string> deadLetterTargetArn;

@@ -134,6 +134,36 @@ private slots:
         QVERIFY(report.next.ends);
         QVERIFY(!report.next.delivered);
     }
+
+    // A Zaqar subscriber gets what Zaqar's webhook posts (docs/behaviour.md §8.5): the
+    // notification JSON as the body, Content-Type application/json, no SNS
+    // headers, nothing signed; an SNS subscriber of the same job its envelope.
+    void zaqarSubscriber_postsTheNotificationAsJson()
+    {
+        DeliveryJob job = jobUnder(Dialect::Zaqar);
+        job.message = R"({"Message_Type":"Notification","body":{"a":1},"queue_name":"jobs","ttl":60})";
+        job.messageId = "m-1";
+        job.zaqar = true;
+        bool signedAnything = false;
+        const auto sign = [&](std::string envelope) {
+            signedAnything = true;
+            return envelope;
+        };
+        std::string sent;
+        const HttpDeliveryRequest http = buildDeliveryPost(job, BrokerIdentity{}, sign, sent);
+        QCOMPARE(http.body, job.message);
+        QVERIFY(!signedAnything);
+        bool json = false;
+        for (const auto &[name, value] : http.headers) {
+            QVERIFY2(name.rfind("x-amz-", 0) != 0, name.c_str());
+            json = json || (name == "Content-Type" && value == "application/json");
+        }
+        QVERIFY(json);
+
+        job.zaqar = false;
+        const HttpDeliveryRequest sns = buildDeliveryPost(job, BrokerIdentity{}, nullptr, sent);
+        QVERIFY(sns.body.find("\"Type\":\"Notification\"") != std::string::npos);
+    }
 };
 
 RELAYDESK_TEST_MAIN(DeliveryAttemptTest)

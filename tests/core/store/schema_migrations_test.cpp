@@ -170,7 +170,8 @@ private slots:
         QTest::addColumn<QString>("table");
         for (const char *table : {"settings", "queues", "queue_tags", "topics", "topic_tags", "subscriptions",
                                   "messages", "fifo_dedup", "published_messages", "pending_deliveries",
-                                  "delivery_attempts", "schema_version"})
+                                  "delivery_attempts", "zaqar_queues", "zaqar_claims", "zaqar_claimed_messages",
+                                  "zaqar_subscriptions", "schema_version"})
             QTest::newRow(table) << QString::fromUtf8(table);
     }
     void relaydeskSchema_createsEveryTable()

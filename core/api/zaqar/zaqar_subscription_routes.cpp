@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+// /v2/queues/NAME/subscriptions: create, list, get, update, delete
+// (docs/behaviour.md §8.5; zaqar/transport/wsgi/v2_0/subscriptions.py). A
+// subscription is an http(s) subscription of the queue's notification topic
+// (zaqar_binding.h), confirmed at once (Zaqar's default: no confirmation).
+#include "api/zaqar/zaqar_api.h"
+
+#include "api/zaqar/zaqar_binding.h"
+#include "api/zaqar/zaqar_rules.h"
+#include "api/zaqar/zaqar_store.h"
+#include "api/zaqar/zaqar_unit.h"
+
+#include "api/wire/action_input.h"
+#include "broker/store_calls.h"
+#include "broker/topics/subscription_catalog.h"
+#include "broker/topics/topic_catalog.h"
+
+#include <QUrl>
+
+namespace relaydesk::zaqar_routes {
+
+using namespace zaqar;
+
+namespace {
+
+// What a create or update says; absent fields keep their value (update).
+struct SubscriptionTerms {
+    std::optional<std::string> subscriber;
+    std::optional<std::int64_t> ttl;
+    std::optional<nlohmann::json> options;
+};
+
+std::optional<std::string> readTerms(const std::optional<nlohmann::json> &body, SubscriptionTerms &terms)
+{
+    if (!body || !body->is_object() || body->empty())
+        return "No subscription to create.";
+    const nlohmann::json &document = *body;
+    if (document.contains("subscriber")) {
+        if (!document["subscriber"].is_string())
+            return "The subscriber type of subscription must be supported in the list ['http', 'https'].";
+        const std::string subscriber = document["subscriber"].get<std::string>();
+        const QUrl url(QString::fromStdString(subscriber), QUrl::StrictMode);
+        const QString scheme = url.scheme();
+        if (!url.isValid() || (scheme != QLatin1String("http") && scheme != QLatin1String("https")) || url.host().isEmpty())
+            return "The subscriber type of subscription must be supported in the list ['http', 'https'].";
+        terms.subscriber = subscriber;
+    }
+    if (document.contains("options") && !document["options"].is_null()) {
+        if (!document["options"].is_object())
+            return "Options must be a dict.";
+        if (std::optional<std::string> problem = retryPolicyProblem(document["options"]))
+            return problem;
+        terms.options = document["options"];
+    }
+    if (document.contains("ttl") && !document["ttl"].is_null()) {
+        if (!document["ttl"].is_number_integer())
+            return "TTL must be an integer.";
+        terms.ttl = document["ttl"].get<std::int64_t>();
+        if (*terms.ttl < kMinSubscriptionTtl)
+            return "The TTL for a subscription must be at least " + std::to_string(kMinSubscriptionTtl) + " seconds long.";
+    }
+    return std::nullopt;
+}
+
+// The subscription's DeliveryPolicy: the Zaqar form of its options' _retry_policy.
+std::string subscriptionPolicy(const nlohmann::json &options)
+{
+    return options.contains("_retry_policy") ? jsonText({{"_retry_policy", options["_retry_policy"]}}) : std::string();
+}
+
+nlohmann::json subscriptionJson(const zaqar_store::SubscriptionEntry &entry, std::int64_t nowMs)
+{
+    return {{"id", entry.id},           {"source", entry.queueName}, {"subscriber", entry.subscriber},
+            {"ttl", entry.ttl},         {"age", (nowMs - entry.createdMs) / 1000},
+            {"options", entry.options}, {"confirmed", true}};
+}
+
+void createSubscription(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
+{
+    SubscriptionTerms terms;
+    if (std::optional<std::string> problem = readTerms(request.body, terms)) {
+        reply(ZaqarAnswer::badRequest(*problem));
+        return;
+    }
+    if (!terms.subscriber) {
+        reply(ZaqarAnswer::badRequest("Missing parameter subscriber in body."));
+        return;
+    }
+    const std::string name = request.path[1];
+    const std::string project = request.projectId;
+    answerInUnit(context, reply, [=](UnitContext &unit, const BrokerIdentity &identity, IdSource &ids,
+                                     std::vector<std::string> &) -> Result<ZaqarAnswer> {
+        bool created = false;
+        auto queueId = zaqar_binding::ensureQueue(unit, identity, name, nlohmann::json::object(), project, created);
+        if (!queueId)
+            return queueId.error();
+        if (Status dropped = zaqar_binding::dropExpiredSubscriptions(unit, identity, ids, name, *queueId); !dropped)
+            return dropped.error();
+        auto existing = selectOptionalInt64(unit.database(),
+                                            "SELECT 1 FROM zaqar_subscriptions WHERE queue_id = ? AND subscriber = ?",
+                                            *queueId, *terms.subscriber);
+        if (!existing)
+            return existing.error();
+        if (*existing)
+            return ZaqarAnswer::conflict("Such subscription already exists. Subscriptions are unique by project + queue "
+                                         "+ subscriber URI.");
+        const std::string topic = zaqar_binding::notificationTopic(name);
+        TopicCatalog topics(unit.database(), identity);
+        if (!topics.topicAttributes(topic).ok()) {
+            auto metadata = zaqar_store::metadata(unit.database(), *queueId);
+            if (!metadata)
+                return metadata.error();
+            if (auto made = topics.createTopic(topic, {{"DeliveryPolicy", zaqar_binding::topicDeliveryPolicy(*metadata)}}, {},
+                                               unit.now());
+                !made)
+                return made.error();
+            unit.reportChange({EntityChange::Kind::Created, EntityChange::Entity::Topic, QString::fromStdString(topic)});
+        }
+        const nlohmann::json options = terms.options.value_or(nlohmann::json::object());
+        AttributeMap attributes = {{"RawMessageDelivery", "true"}};
+        if (const std::string policy = subscriptionPolicy(options); !policy.empty())
+            attributes["DeliveryPolicy"] = policy;
+        const std::string scheme = terms.subscriber->substr(0, terms.subscriber->find(':'));
+        auto receipt = SubscriptionCatalog(unit.database(), identity, ids)
+                           .subscribe(topic, scheme, *terms.subscriber, attributes, true, unit.now());
+        if (!receipt)
+            return badRequest(receipt.error().message);
+        const std::string uuid = receipt->subscriptionArn.substr(receipt->subscriptionArn.rfind(':') + 1);
+        if (Status stored = zaqar_store::insertSubscription(unit.database(), uuid, *queueId, *terms.subscriber,
+                                                            terms.ttl.value_or(kDefaultSubscriptionTtl), options, unit.now());
+            !stored)
+            return stored.error();
+        unit.reportChange({EntityChange::Kind::Created, EntityChange::Entity::Subscription,
+                           QString::fromStdString(receipt->subscriptionArn)});
+        ZaqarAnswer answer = ZaqarAnswer::json(201, {{"subscription_id", uuid}});
+        answer.headers.emplace_back("Location", QByteArray::fromStdString(queuePath(name) + "/subscriptions"));
+        return answer;
+    });
+}
+
+void listSubscriptions(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
+{
+    std::optional<ZaqarAnswer> refusal;
+    const std::optional<std::int64_t> limit = pageLimit(request, refusal);
+    if (!limit) {
+        reply(*refusal);
+        return;
+    }
+    const std::string marker = request.param("marker").value_or("");
+    const std::string name = request.path[1];
+    answerOnQueue(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &, IdSource &, std::vector<std::string> &,
+                                            std::optional<std::int64_t> queueId) -> Result<ZaqarAnswer> {
+        nlohmann::json list = nlohmann::json::array();
+        nlohmann::json links = nlohmann::json::array();
+        if (queueId) {
+            auto entries = zaqar_store::subscriptionsAfter(unit.database(), *queueId, marker, int(*limit), unit.now());
+            if (!entries)
+                return entries.error();
+            for (const zaqar_store::SubscriptionEntry &entry : *entries)
+                list.push_back(subscriptionJson(entry, toEpochMilliseconds(unit.now())));
+            if (!entries->empty())
+                links.push_back({{"rel", "next"},
+                                 {"href", queuePath(name) + "/subscriptions?marker=" + entries->back().id +
+                                              "&limit=" + std::to_string(*limit)}});
+        }
+        return ZaqarAnswer::json(200, {{"subscriptions", list}, {"links", links}});
+    });
+}
+
+// GET, PATCH and DELETE of one subscription.
+void oneSubscription(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
+{
+    SubscriptionTerms terms;
+    if (request.method == "PATCH") {
+        if (std::optional<std::string> problem = readTerms(request.body, terms)) {
+            reply(ZaqarAnswer::badRequest(*problem));
+            return;
+        }
+    }
+    const std::string method = request.method;
+    const std::string name = request.path[1];
+    const std::string uuid = request.path[3];
+    answerOnQueue(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &identity, IdSource &ids,
+                                            std::vector<std::string> &, std::optional<std::int64_t> queueId)
+                                            -> Result<ZaqarAnswer> {
+        const ZaqarAnswer missing = method == "DELETE" ? ZaqarAnswer::empty(204)
+                                                       : ZaqarAnswer::notFound("Subscription " + uuid + " does not exist.");
+        if (!queueId)
+            return missing;
+        auto entry = zaqar_store::subscription(unit.database(), *queueId, uuid, unit.now());
+        if (!entry)
+            return entry.error();
+        if (!*entry)
+            return missing;
+        const std::string arn = identity.subscriptionArn(zaqar_binding::notificationTopic(name), uuid);
+        SubscriptionCatalog subscriptions(unit.database(), identity, ids);
+        if (method == "GET")
+            return ZaqarAnswer::json(200, subscriptionJson(**entry, toEpochMilliseconds(unit.now())));
+        if (method == "DELETE") {
+            if (Status gone = subscriptions.unsubscribe(arn); !gone)
+                return gone.error();
+            unit.reportChange({EntityChange::Kind::Deleted, EntityChange::Entity::Subscription, QString::fromStdString(arn)});
+            return ZaqarAnswer::empty(204);
+        }
+        const std::string subscriber = terms.subscriber.value_or((*entry)->subscriber);
+        const nlohmann::json options = terms.options.value_or((*entry)->options);
+        if (subscriber != (*entry)->subscriber) {
+            if (Status moved = executeStatement(unit.database(), "UPDATE subscriptions SET endpoint = ? WHERE id = ?",
+                                                subscriber, (*entry)->rowId);
+                !moved)
+                return moved.error();
+        }
+        if (Status set = subscriptions.setSubscriptionAttribute(arn, "DeliveryPolicy", subscriptionPolicy(options)); !set)
+            return badRequest(set.error().message);
+        if (Status stored = zaqar_store::updateSubscription(unit.database(), (*entry)->rowId, subscriber, terms.ttl,
+                                                            options, unit.now());
+            !stored)
+            return stored.error();
+        unit.reportChange({EntityChange::Kind::Changed, EntityChange::Entity::Subscription, QString::fromStdString(arn)});
+        return ZaqarAnswer::empty(204);
+    });
+}
+
+} // namespace
+
+bool subscriptions(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
+{
+    if (!onQueueResource(request, "subscriptions"))
+        return false;
+    const std::vector<std::string> &path = request.path;
+    const std::string &method = request.method;
+    if (path.size() == 3) {
+        if (method == "POST")
+            createSubscription(request, context, reply);
+        else if (method == "GET")
+            listSubscriptions(request, context, reply);
+        else
+            reply(methodNotAllowed(request));
+    } else if (method == "GET" || method == "PATCH" || method == "DELETE") {
+        oneSubscription(request, context, reply);
+    } else {
+        reply(methodNotAllowed(request));
+    }
+    return true;
+}
+
+} // namespace relaydesk::zaqar_routes
