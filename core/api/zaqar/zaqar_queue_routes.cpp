@@ -8,6 +8,7 @@
 #include "api/zaqar/zaqar_store.h"
 #include "api/zaqar/zaqar_unit.h"
 
+#include "broker/queues/queue_depths.h"
 #include "broker/store_calls.h"
 #include "broker/topics/subscription_catalog.h"
 #include "broker/topics/topic_catalog.h"
@@ -151,25 +152,22 @@ void queueStats(const ZaqarRequest &request, const ZaqarContext &context, const 
                                              std::optional<std::int64_t> id) -> Result<ZaqarAnswer> {
         if (!id)   // as Zaqar: an unknown queue has no messages
             return ZaqarAnswer::json(200, {{"messages", {{"free", 0}, {"claimed", 0}, {"total", 0}}}});
-        std::int64_t free = 0, claimed = 0, after = 0;
-        std::optional<zaqar_store::StoredMessage> oldest, newest;
-        for (;;) {
-            auto page = zaqar_store::messagesAfter(unit.database(), *id, after, 1000, unit.now());
-            if (!page)
-                return page.error();
-            for (const zaqar_store::StoredMessage &message : *page) {
-                if (message.claimed)
-                    ++claimed;
-                else if (!message.delayed)
-                    ++free;
-                if (!oldest)
-                    oldest = message;
-                newest = message;
-            }
-            if (page->size() < 1000)
-                break;
-            after = page->back().rowId;
-        }
+        // The queue's kept counters (never a walk over its messages), and
+        // two index seeks for the oldest and newest message.
+        Result<QueueDepths> depths = queue_depths::read(unit.database(), *id, unit.now());
+        if (!depths)
+            return depths.error();
+        const std::int64_t free = depths->counts.available;
+        const std::int64_t claimed = depths->counts.inFlight;
+        auto first = zaqar_store::messagesAfter(unit.database(), *id, 0, 1, unit.now());
+        if (!first)
+            return first.error();
+        auto last = zaqar_store::newestMessage(unit.database(), *id, unit.now());
+        if (!last)
+            return last.error();
+        const std::optional<zaqar_store::StoredMessage> oldest =
+            first->empty() ? std::nullopt : std::optional<zaqar_store::StoredMessage>(first->front());
+        const std::optional<zaqar_store::StoredMessage> newest = *last;
         nlohmann::json messages = {{"free", free}, {"claimed", claimed}, {"total", free + claimed}};
         const std::int64_t nowMs = toEpochMilliseconds(unit.now());
         const auto describe = [&](const zaqar_store::StoredMessage &message) {

@@ -113,6 +113,20 @@ Result<std::vector<StoredMessage>> messagesAfter(Database &db, std::int64_t queu
     return messages;
 }
 
+Result<std::optional<StoredMessage>> newestMessage(Database &db, std::int64_t queueId, ClockTime now)
+{
+    auto row = selectRow(db,
+                         std::string(kMessageColumns) +
+                             "WHERE m.queue_id = ? AND m.state <> 'scheduled' AND "
+                             "(m.expires_at_ms IS NULL OR m.expires_at_ms > ?) ORDER BY m.id DESC LIMIT 1",
+                         queueId, toEpochMilliseconds(now));
+    if (!row)
+        return row.error();
+    if (!*row)
+        return std::optional<StoredMessage>();
+    return std::optional<StoredMessage>(readMessage(***row, now));
+}
+
 Result<std::optional<StoredMessage>> message(Database &db, std::int64_t queueId, std::string_view messageId,
                                              ClockTime now)
 {

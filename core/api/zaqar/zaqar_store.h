@@ -53,6 +53,8 @@ struct StoredMessage {
 // Unexpired messages of the queue after row `afterRowId`, in order, at most `limit`.
 Result<std::vector<StoredMessage>> messagesAfter(Database &db, std::int64_t queueId, std::int64_t afterRowId,
                                                  int limit, ClockTime now);
+// The queue's newest unexpired message (the last row), if any: one index seek.
+Result<std::optional<StoredMessage>> newestMessage(Database &db, std::int64_t queueId, ClockTime now);
 Result<std::optional<StoredMessage>> message(Database &db, std::int64_t queueId, std::string_view messageId,
                                              ClockTime now);
 // Deletes the message `messageId` of the queue whatever its state; whether it was there.

@@ -91,8 +91,9 @@ Result<CachedStatement> prepareQuery(Database &db, const std::string &sql, const
     Result<CachedStatement> statement = prepareBound(db, sql);
     if (!statement)
         return statement.error();
-    for (const auto &[name, value] : conditions.values) {
-        const StoreStatus bound = std::visit([&](const auto &v) { return (*statement)->bind(name, v); }, value);
+    for (const auto &condition : conditions.values) {
+        const auto &name = condition.first; // a plain reference: clang 14 cannot capture structured bindings
+        const StoreStatus bound = std::visit([&](const auto &v) { return (*statement)->bind(name, v); }, condition.second);
         if (!bound.ok())
             return storeFailure(bound);
     }
