@@ -186,6 +186,32 @@ private slots:
         QVERIFY(dlq.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Dead-letter queue of: orders")));
         QVERIFY(source.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Dead letters go to: orders-dlq")));
     }
+
+    // A queue made through the Zaqar v2 API, and the topic that carries its
+    // subscriptions, are marked Zaqar; an SQS queue beside them is not.
+    void zaqarQueueAndItsSubscriptions_markedZaqar()
+    {
+        const QString base = m_broker->host->endpointUrl() + QStringLiteral("/v2/queues/jobs");
+        const QList<QPair<QByteArray, QByteArray>> client{{"Client-ID", "3381af92-2b9e-11e3-b191-71861300734c"}};
+        QCOMPARE(sendJson("PUT", base, R"({"_default_message_ttl": 3600})", client), 201);
+        QCOMPARE(sendJson("POST", base + QStringLiteral("/subscriptions"),
+                          R"({"subscriber": "http://127.0.0.1:9/hook", "ttl": 3600, "options": {}})", client),
+                 201);
+        QVERIFY(m_broker->createQueue("plain").ok());
+        const EntityRef jobs{EntityChange::Entity::Queue, QStringLiteral("jobs")};
+        const EntityRef topic{EntityChange::Entity::Topic, QStringLiteral("zaqar-jobs")};
+        QVERIFY(refreshedUntil([&] {
+            return m_model->indexOf(jobs).isValid() && m_model->indexOf(topic).isValid()
+                   && m_model->rowCount(m_model->indexOf(topic)) == 1
+                   && m_model->indexOf(EntityRef{EntityChange::Entity::Queue, QStringLiteral("plain")}).isValid();
+        }));
+        QCOMPARE(m_model->indexOf(jobs).data().toString(), QStringLiteral("jobs (Zaqar)"));
+        QVERIFY(m_model->indexOf(jobs).data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("Zaqar queue jobs")));
+        QCOMPARE(m_model->indexOf(topic).data().toString(), QStringLiteral("zaqar-jobs (Zaqar)"));
+        QVERIFY(m_model->indexOf(topic).data(Qt::ToolTipRole).toString().contains(QStringLiteral("queue jobs")));
+        QCOMPARE(m_model->indexOf(EntityRef{EntityChange::Entity::Queue, QStringLiteral("plain")}).data().toString(),
+                 QStringLiteral("plain"));
+    }
 };
 
 RELAYDESK_TEST_MAIN(EntityTreeModelTest)

@@ -86,20 +86,29 @@ struct TestBroker {
     }
 };
 
-// POSTs `json` to the broker's native API over real HTTP; the HTTP status
-// (0 when no answer). Runs the event loop while it waits.
-inline int postNative(const QString &endpoint, const QString &path, const QByteArray &json)
+// Sends `json` with `method` to the broker's port over real HTTP, with
+// `headers`; the HTTP status (0 when no answer). Runs the event loop while it waits.
+inline int sendJson(const QByteArray &method, const QString &url, const QByteArray &json,
+                    const QList<QPair<QByteArray, QByteArray>> &headers = {})
 {
     QNetworkAccessManager manager;
-    QNetworkRequest request(QUrl(endpoint + path));
+    QNetworkRequest request{QUrl(url)};
     request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-    QNetworkReply *reply = manager.post(request, json);
+    for (const auto &[name, value] : headers)
+        request.setRawHeader(name, value);
+    QNetworkReply *reply = manager.sendCustomRequest(request, method, json);
     QEventLoop loop;
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
     loop.exec();
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     reply->deleteLater();
     return status;
+}
+
+// POSTs `json` to the broker's native API (`path` under the endpoint).
+inline int postNative(const QString &endpoint, const QString &path, const QByteArray &json)
+{
+    return sendJson("POST", endpoint + path, json);
 }
 
 } // namespace relaydesk::testing

@@ -371,6 +371,10 @@ QVariant EntityTreeModel::nodeData(const Node &node, int column, int role) const
             return QStringLiteral("%1 → %2%3")
                 .arg(QString::fromStdString(node.subscription.protocol), endpointShort(node.subscription),
                      node.subscription.pending ? tr(" (pending)") : QString());
+        case Type::Queue:
+            return node.queue.zaqar ? tr("%1 (Zaqar)").arg(node.key) : node.key;
+        case Type::Topic:
+            return node.topic.zaqarQueue.empty() ? node.key : tr("%1 (Zaqar)").arg(node.key);
         default:
             return node.key;
         }
@@ -388,13 +392,16 @@ QVariant EntityTreeModel::nodeData(const Node &node, int column, int role) const
     case Qt::ToolTipRole:
         switch (node.type) {
         case Type::Topic:
+            if (!node.topic.zaqarQueue.empty())
+                return tr("Zaqar notifications of queue %1: its subscriptions").arg(QString::fromStdString(node.topic.zaqarQueue));
             return tr("Topic %1%2").arg(node.key, node.topic.fifo ? tr(" (FIFO)") : QString());
         case Type::Subscription:
             return tr("%1 subscription to %2%3")
                 .arg(QString::fromStdString(node.subscription.protocol), QString::fromStdString(node.subscription.endpoint),
                      node.subscription.pending ? tr(" — waiting for confirmation") : QString());
         case Type::Queue: {
-            QString text = tr("%1 queue %2").arg(node.queue.fifo ? tr("FIFO") : tr("Standard"), node.key);
+            QString text = node.queue.zaqar ? tr("Zaqar queue %1").arg(node.key)
+                                            : tr("%1 queue %2").arg(node.queue.fifo ? tr("FIFO") : tr("Standard"), node.key);
             if (node.queue.isDeadLetterQueue) {
                 QStringList sources;
                 for (const QueueOverview &other : m_overview.queues)

@@ -107,7 +107,7 @@ void EntityPage::refreshHeader()
         const QueueOverview *queue = m_model.queue(m_ref.name);
         if (!queue)
             return;
-        m_kind->setText(tr("queue · %1%2").arg(queue->fifo ? tr("FIFO") : tr("standard"),
+        m_kind->setText(tr("queue · %1%2").arg(queue->zaqar ? tr("Zaqar") : queue->fifo ? tr("FIFO") : tr("standard"),
                                                queue->isDeadLetterQueue ? tr(" · dead-letter queue") : QString()));
         const QLocale locale;
         const QStringList texts{tr("● %1 available").arg(locale.toString(queue->counts.available)),

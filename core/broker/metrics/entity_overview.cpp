@@ -10,10 +10,17 @@ namespace relaydesk {
 
 namespace {
 
+// Zaqar's own rows (zaqar_queues, written by core/api/zaqar) are read here
+// only to mark what the window shows as Zaqar.
 constexpr std::string_view kQueues =
-    "SELECT id, name, fifo, dead_letter_queue FROM queues ORDER BY name";
-constexpr std::string_view kQueueByName = "SELECT id, name, fifo, dead_letter_queue FROM queues WHERE name = ?";
-constexpr std::string_view kTopics = "SELECT name, fifo FROM topics ORDER BY name";
+    "SELECT q.id, q.name, q.fifo, q.dead_letter_queue, EXISTS (SELECT 1 FROM zaqar_queues z WHERE z.queue_id = q.id)"
+    " FROM queues q ORDER BY q.name";
+constexpr std::string_view kQueueByName =
+    "SELECT q.id, q.name, q.fifo, q.dead_letter_queue, EXISTS (SELECT 1 FROM zaqar_queues z WHERE z.queue_id = q.id)"
+    " FROM queues q WHERE q.name = ?";
+constexpr std::string_view kTopics =
+    "SELECT t.name, t.fifo, (SELECT q.name FROM queues q JOIN zaqar_queues z ON z.queue_id = q.id"
+    " WHERE 'zaqar-' || q.name = t.name) FROM topics t ORDER BY t.name";
 constexpr std::string_view kSubscriptions =
     "SELECT t.name, s.uuid, s.protocol, s.endpoint, s.state,"
     " (SELECT count(*) FROM pending_deliveries p WHERE p.subscription_id = s.id) FROM subscriptions s"
@@ -65,6 +72,7 @@ Status readQueues(Database &db, ClockTime now, EntityOverview &overview)
             queue.name = row.columnText(1);
             queue.fifo = row.columnInt64(2) != 0;
             queue.deadLetterQueue = row.columnOptionalText(3);
+            queue.zaqar = row.columnInt64(4) != 0;
             ids.push_back(row.columnInt64(0));
             overview.queues.push_back(std::move(queue));
         });
@@ -96,7 +104,8 @@ Result<EntityOverview> readEntityOverview(Database &db, const BrokerIdentity &id
         if (!topics)
             return topics.error();
         Status walked = forEachRow(**topics, [&](Statement &row) {
-            overview.topics.push_back(TopicOverview{row.columnText(0), row.columnInt64(1) != 0});
+            overview.topics.push_back(
+                TopicOverview{row.columnText(0), row.columnInt64(1) != 0, row.columnOptionalText(2).value_or("")});
         });
         if (!walked)
             return walked.error();
@@ -144,6 +153,7 @@ Result<std::optional<QueueOverview>> queueOverview(Database &db, const std::stri
         queue.name = statement.columnText(1);
         queue.fifo = statement.columnInt64(2) != 0;
         queue.deadLetterQueue = statement.columnOptionalText(3);
+        queue.zaqar = statement.columnInt64(4) != 0;
     }
     if (Status counted = readCounts(db, id, now, queue, read); !counted)
         return counted.error();

@@ -20,6 +20,7 @@ struct QueueOverview {
     bool fifo = false;
     std::optional<std::string> deadLetterQueue; // its redrive target's name
     bool isDeadLetterQueue = false;             // another queue's redrive policy names it
+    bool zaqar = false;                         // created through the Zaqar v2 API (docs/behaviour.md §8.5)
     QueueCounts counts;                         // from the kept counters (broker/queues/queue_depths.h)
     std::optional<ClockTime> nextVisible;       // the earliest time a message becomes available
 
@@ -46,6 +47,9 @@ struct SubscriptionOverview {
 struct TopicOverview {
     std::string name;
     bool fifo = false;
+    // The Zaqar queue whose subscriptions this topic carries (docs/behaviour.md
+    // §8.5: "zaqar-QUEUE"); empty for any other topic.
+    std::string zaqarQueue;
 
     bool operator==(const TopicOverview &) const = default;
 };
