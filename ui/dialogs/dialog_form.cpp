@@ -51,6 +51,7 @@ QPushButton *layOutChoiceDialog(QDialog *dialog, const QString &note, QFormLayou
     QObject::connect(buttons, &QDialogButtonBox::accepted, dialog, &QDialog::accept);
     QObject::connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
     auto *layout = new QVBoxLayout(dialog);
+    dialog->setMinimumWidth(dialog->fontMetrics().averageCharWidth() * 60);   // the note reads in a few lines
     layout->addWidget(text);
     layout->addLayout(form);
     layout->addWidget(buttons);
