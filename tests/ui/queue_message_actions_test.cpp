@@ -337,6 +337,25 @@ private slots:
         }
     }
 
+    // More than a batch: sent ten at a time, one batch after the other, in the file's order.
+    void import_manyLines_inTheFilesOrder()
+    {
+        QVERIFY(broker().createQueue("many"));
+        const QString path = m_dir.filePath(QStringLiteral("many.jsonl"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        for (int i = 0; i < 25; ++i)
+            file.write(QStringLiteral("{\"Body\":\"n%1\"}\n").arg(i).toUtf8());
+        file.close();
+        auto page = openPage("many", 0);
+        QCOMPARE(runAndWait(*page, [&] { page->messageActions()->importMessages(path); }),
+                 QStringLiteral("Imported 25 messages from many.jsonl into many"));
+        const auto messages = broker().browse("many");
+        QCOMPARE(messages.size(), std::size_t(25));
+        for (int i = 0; i < 25; ++i)
+            QCOMPARE(messages[std::size_t(i)].body, "n" + std::to_string(i));
+    }
+
     void import_badLines_importsNothing_andNamesEachLine()
     {
         QVERIFY(broker().createQueue("dst"));

@@ -3,6 +3,7 @@
 
 #include "broker/queues/message_browser.h"
 #include "broker/queues/message_sender.h"
+#include "models/message_lines.h"
 
 #include <QList>
 #include <QObject>
@@ -110,6 +111,8 @@ private:
                    std::function<void(const Sent &)> done);
     void exportAllFrom(std::shared_ptr<QSaveFile> file, std::optional<std::int64_t> after, qint64 written);
     void report(const QString &message);
+    // On the GUI thread, with what a pool thread read from `path` (or why it could not).
+    void importRead(const QString &path, message_lines::ImportFile read, const QString &failure);
 
     BrokerService *m_service = nullptr;
     BrokerEngine *m_engine = nullptr;

@@ -15,6 +15,8 @@ namespace relaydesk {
 
 namespace {
 
+constexpr std::size_t kProgressEvery = 500;   // a status line every this many messages sent
+
 QString deadLetterCount(qint64 count)
 {
     return count == 1 ? QObject::tr("1 dead letter") : QObject::tr("%1 dead letters").arg(QLocale().toString(count));
@@ -136,6 +138,10 @@ void QueueMessageActions::sendBatch(const QString &queue, std::shared_ptr<std::v
                     sent->duplicates += entry.value->duplicate ? 1 : 0;
                 }
             }
+            if (next < requests->size() && next % kProgressEvery == 0)
+                emit statusMessage(tr("Sending to %1: %2 of %3…")
+                                       .arg(queue, QLocale().toString(static_cast<qint64>(next)),
+                                            messageCount(static_cast<qint64>(requests->size()))));
             sendBatch(queue, requests, labels, next, sent, done);
         });
 }

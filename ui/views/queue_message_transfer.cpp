@@ -11,7 +11,10 @@
 #include <QFileInfo>
 #include <QLocale>
 #include <QMessageBox>
+#include <QCoreApplication>
+#include <QPointer>
 #include <QSaveFile>
+#include <QThreadPool>
 
 namespace relaydesk {
 
@@ -109,11 +112,29 @@ void QueueMessageActions::openImportDialog()
 // and the count says how many went in.
 void QueueMessageActions::importMessages(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return report(tr("Cannot read %1: %2").arg(path, file.errorString()));
+    // The file is read and parsed on a pool thread; the window goes on meanwhile.
+    emit statusMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    const QPointer<QueueMessageActions> self(this);
+    QThreadPool::globalInstance()->start([self, path] {
+        QFile file(path);
+        auto read = std::make_shared<message_lines::ImportFile>();
+        QString failure;
+        if (file.open(QIODevice::ReadOnly))
+            *read = message_lines::read(file.readAll());
+        else
+            failure = tr("Cannot read %1: %2").arg(path, file.errorString());
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, path, read, failure] {
+            if (self)
+                self->importRead(path, std::move(*read), failure);
+        });
+    });
+}
+
+void QueueMessageActions::importRead(const QString &path, message_lines::ImportFile read, const QString &failure)
+{
+    if (!failure.isEmpty())
+        return report(failure);
     const QString name = QFileInfo(path).fileName();
-    message_lines::ImportFile read = message_lines::read(file.readAll());
     if (!read.errors.isEmpty()) {
         const QString text = read.errors.size() == 1
                                  ? tr("Nothing imported: 1 line of %1 is not a message.").arg(name)
