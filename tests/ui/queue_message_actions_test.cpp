@@ -175,6 +175,9 @@ private slots:
         QCOMPARE(deleted, QStringLiteral("Deleted 3 messages from orders"));
         QVERIFY(broker().browse("orders").empty());
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 0, kWaitMs);
+        // The outcome stays in the tab's status line after the list was re-read.
+        QTRY_VERIFY_WITH_TIMEOUT(!model.isLoading(), kWaitMs);
+        QVERIFY(child<QLabel>(page.get(), "status")->text().startsWith(QStringLiteral("Deleted 3 messages from orders · 0 messages loaded")));
         QVERIFY(!actions.holdsReceipt("anything"));
     }
 
@@ -200,6 +203,10 @@ private slots:
         QVERIFY(box);
         QCOMPARE(box->text(), QStringLiteral("Delete 1 message from keys?"));
         box->reject();
+        // Ctrl+R in the tab: Receive….
+        QTest::keyClick(page->table(), Qt::Key_R, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(page->findChild<ReceiveMessagesDialog *>(), kWaitMs);
+        page->findChild<ReceiveMessagesDialog *>()->reject();
     }
 
     void resend_toAnotherFifoQueue_keepsWhatItCarries()

@@ -128,7 +128,11 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("status"));
     m_status->setTextFormat(Qt::PlainText);
-    connect(m_actions, &QueueMessageActions::statusMessage, m_status, &QLabel::setText);
+    // The last action's outcome stays in the status line (before the counts) until the next one.
+    connect(m_actions, &QueueMessageActions::statusMessage, this, [this](const QString &note) {
+        m_actionNote = note;
+        updateStatus();
+    });
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(searchLabel);
@@ -243,6 +247,8 @@ void QueueMessagesPage::updateStatus()
     m_searchFurther->setVisible(m_model->isSearchPaused());
     if (m_model->isLoading())
         text += tr(" · reading…");
+    if (!m_actionNote.isEmpty())
+        text = m_actionNote + QStringLiteral(" · ") + text;
     m_status->setText(text + tr(" · browsing does not receive"));
 }
 

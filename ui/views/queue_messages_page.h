@@ -87,6 +87,7 @@ private:
     QLabel *m_status = nullptr;
     QTimer *m_ticker = nullptr;
     QueueMessageActions *m_actions = nullptr;
+    QString m_actionNote;   // the last per-message action's outcome, shown in the status line
 };
 
 } // namespace relaydesk
