@@ -5,6 +5,7 @@
 #include "broker/deliveries/attempt_log.h"
 #include "broker/attribute_text.h"
 #include "broker/broker_identity.h"
+#include "broker/queues/dead_letter_queue.h"
 #include "broker/queues/message_browser.h"
 #include "broker/queues/message_lifetime.h"
 #include "broker/queues/message_move_task.h"
@@ -173,6 +174,16 @@ public:
     // Stops a RUNNING task before its next chunk; ApproximateNumberOfMessagesMoved
     // (those stay moved). ResourceNotFound for a task that ended.
     void cancelMessageMoveTask(std::string taskHandle, QObject *context, Reply<std::int64_t> reply);
+    // --- The window's message actions (broker_service_message_admin.cpp). ---
+    // Removes these messages of the queue whatever their state (deleteMessagesById);
+    // answers how many. Reports CountsChanged (queue) when one went.
+    void deleteMessagesById(std::string queueName, std::vector<std::string> messageIds, QObject *context,
+                            Reply<std::int64_t> reply);
+    // Moves these dead letters back to their source queues
+    // (moveDeadLettersBackById). Reports CountsChanged for the dead-letter
+    // queue and every queue that gained one, and wakes their waiting receives.
+    void redriveDeadLetters(std::string deadLetterQueue, std::vector<std::string> messageIds, QObject *context,
+                            Reply<DeadLetterRedrive> reply);
 
     // --- Topics and subscriptions (broker_service_topics.cpp); TopicCatalog,
     // SubscriptionCatalog and TopicPublisher rules. ---

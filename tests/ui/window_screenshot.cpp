@@ -14,6 +14,7 @@
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
 #include "models/entity_tree_model.h"
+#include "models/message_browse_model.h"
 #include "host/broker_host.h"
 #include "mock/mock_endpoints.h"
 #include "store/database.h"
@@ -21,16 +22,20 @@
 #include "views/entity_page.h"
 #include "views/entity_tree_panel.h"
 #include "views/main_window.h"
+#include "views/queue_message_actions.h"
+#include "views/queue_messages_page.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDialog>
 #include <QLineEdit>
 #include <QDir>
+#include <QItemSelectionModel>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -129,6 +134,27 @@ int main(int argc, char **argv)
         {QStringLiteral("dashboard"), [] {}},
         {QStringLiteral("queue-overview"), [&] { select(EntityChange::Entity::Queue, QStringLiteral("orders"), 0); }},
         {QStringLiteral("queue-messages"), [&] { select(EntityChange::Entity::Queue, QStringLiteral("orders"), 2); }},
+        {QStringLiteral("queue-messages-received"),
+         [&] {
+             // Two messages received through the tab's Receive (in flight, counting down), three rows selected.
+             select(EntityChange::Entity::Queue, QStringLiteral("orders"), 2);
+             auto *page = window.currentPage() ? window.currentPage()->findChild<QueueMessagesPage *>() : nullptr;
+             if (!page) {
+                 std::fprintf(stderr, "window_screenshot: no Messages tab on orders\n");
+                 ok = false;
+                 return;
+             }
+             QSignalSpy finished(page->messageActions(), &QueueMessageActions::finished);
+             page->messageActions()->receiveMessages(2, 300);
+             finished.wait(5000);
+             QSignalSpy loaded(page->model(), &MessageBrowseModel::loaded);
+             loaded.wait(2000);
+             page->table()->selectRow(0);
+             page->table()->selectionModel()->select(page->model()->index(2, 0),
+                                                     QItemSelectionModel::Select | QItemSelectionModel::Rows);
+             page->table()->selectionModel()->select(page->model()->index(1, 0),
+                                                     QItemSelectionModel::Select | QItemSelectionModel::Rows);
+         }},
         {QStringLiteral("queue-attributes"), [&] { select(EntityChange::Entity::Queue, QStringLiteral("orders"), 1); }},
         {QStringLiteral("dead-letter-queue"), [&] { select(EntityChange::Entity::Queue, QStringLiteral("orders-dlq"), 0); }},
         {QStringLiteral("dead-letter-sources"), [&] { select(EntityChange::Entity::Queue, QStringLiteral("orders-dlq"), 3); }},

@@ -4,9 +4,12 @@
 #include "widgets/field_error.h"
 
 #include <QCoreApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -34,6 +37,25 @@ FieldError *addFormRow(QFormLayout *form, const QString &label, QWidget *field)
     column->addWidget(error);
     form->addRow(caption, cell);
     return error;
+}
+
+QPushButton *layOutChoiceDialog(QDialog *dialog, const QString &note, QFormLayout *form, const QString &acceptText,
+                                const char *acceptName)
+{
+    auto *text = new QLabel(note, dialog);
+    text->setWordWrap(true);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, dialog);
+    QPushButton *accept = buttons->addButton(acceptText, QDialogButtonBox::AcceptRole);
+    accept->setObjectName(QLatin1String(acceptName));
+    accept->setDefault(true);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    auto *layout = new QVBoxLayout(dialog);
+    dialog->setMinimumWidth(dialog->fontMetrics().averageCharWidth() * 60);   // the note reads in a few lines
+    layout->addWidget(text);
+    layout->addLayout(form);
+    layout->addWidget(buttons);
+    return accept;
 }
 
 FifoIdRows addFifoIdRows(QFormLayout *form, bool fifo, const QString &entity)

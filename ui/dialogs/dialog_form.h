@@ -6,8 +6,10 @@
 #include <initializer_list>
 #include <utility>
 
+class QDialog;
 class QFormLayout;
 class QLineEdit;
+class QPushButton;
 class QSpinBox;
 class QWidget;
 
@@ -20,6 +22,12 @@ class FieldError;
 // text, without '&' and ':', the field's accessible name. Returns the error
 // line (owned by the form's widget). GUI thread.
 FieldError *addFormRow(QFormLayout *form, const QString &label, QWidget *field);
+
+// Lays out a dialog that only asks for a choice: `note` (wrapped) above
+// `form`, then Cancel and the accepting button `acceptText` (object name
+// `acceptName`, the default button). Returns the accepting button.
+QPushButton *layOutChoiceDialog(QDialog *dialog, const QString &note, QFormLayout *form, const QString &acceptText,
+                                const char *acceptName);
 
 // The rows "Message group ID" and "Deduplication ID" of the send and
 // publish dialogs, enabled only when `fifo`; `entity` ("queue", "topic")

@@ -224,6 +224,14 @@ void SendMessageDialog::rememberSend()
     QSettings().setValue(QLatin1String(kTemplatesKey), sends);
 }
 
+void SendMessageDialog::setMessage(const SendRequest &request)
+{
+    m_body->setPlainText(QString::fromStdString(request.body));
+    m_attributes->setAttributes(request.attributes);
+    m_groupId->setText(QString::fromStdString(request.groupId.value_or(std::string())));
+    m_deduplicationId->setText(QString::fromStdString(request.deduplicationId.value_or(std::string())));
+}
+
 void SendMessageDialog::loadTemplate(int index)
 {
     const QStringList sends = savedSends();

@@ -43,6 +43,10 @@ public:
     // The MessageId of the message sent (after accept()).
     const QString &sentMessageId() const { return m_sentMessageId; }
 
+    // Fills body, attributes, group id and deduplication id from `request`
+    // (Edit and Resend); the rest keeps its defaults.
+    void setMessage(const SendRequest &request);
+
     void accept() override;
 
 private:

@@ -7,6 +7,7 @@
 #include "engine/broker_service.h"
 #include "models/message_browse_model.h"
 #include "views/message_viewer.h"
+#include "views/queue_message_actions.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -14,6 +15,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollBar>
@@ -21,6 +23,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace relaydesk {
@@ -80,7 +83,7 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
     m_table->setAccessibleName(tr("Messages"));
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->setSortingEnabled(true);   // the model sorts the whole queue, by Sent only
     m_table->sortByColumn(MessageBrowseModel::SentColumn, Qt::AscendingOrder);
     m_table->setAlternatingRowColors(true);
@@ -110,11 +113,26 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
         showSelected();
         updateActions();
     });
+    m_actions = new QueueMessageActions(service, engine, queueName, m_model, m_table, this);
+    connect(m_actions, &QueueMessageActions::statusMessage, this, &QueueMessagesPage::statusMessage);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, m_actions,
+            &QueueMessageActions::updateEnabled);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
+        QMenu *menu = m_actions->contextMenu(this);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(m_table->viewport()->mapToGlobal(at));
+    });
 
     m_viewer = new MessageViewer(this);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("status"));
     m_status->setTextFormat(Qt::PlainText);
+    // The last action's outcome stays in the status line (before the counts) until the next one.
+    connect(m_actions, &QueueMessageActions::statusMessage, this, [this](const QString &note) {
+        m_actionNote = note;
+        updateStatus();
+    });
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(searchLabel);
@@ -124,6 +142,20 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
     bar->addWidget(m_purge);
     bar->addWidget(m_cancelScheduled);
     bar->addWidget(m_moveBack);
+    // The per-message workflows: one tool button per action, named as labelled, reachable by Tab.
+    auto *tools = new QHBoxLayout;
+    for (QAction *action : m_actions->actions()) {
+        auto *tool = new QToolButton(this);
+        tool->setDefaultAction(action);
+        tool->setObjectName(action->objectName() + QStringLiteral("Button"));
+        tool->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        tool->setFocusPolicy(Qt::StrongFocus);
+        tool->setAccessibleName(action->text().remove(QLatin1Char('&')));
+        tool->setVisible(action->isVisible());
+        connect(action, &QAction::changed, tool, [tool, action] { tool->setVisible(action->isVisible()); });
+        tools->addWidget(tool);
+    }
+    tools->addStretch(1);
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_table);
     split->addWidget(m_viewer);
@@ -131,6 +163,7 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
     split->setStretchFactor(1, 2);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
+    layout->addLayout(tools);
     layout->addWidget(split, 1);
     layout->addWidget(m_status);
 
@@ -191,6 +224,7 @@ void QueueMessagesPage::updateActions()
     const BrowsedMessage *message = m_model->messageAt(selectedSourceRow());
     m_cancelScheduled->setEnabled(message && message->state == MessageState::Scheduled);
     m_moveBack->setVisible(m_deadLetterQueue);
+    m_actions->setDeadLetterQueue(m_deadLetterQueue);
 }
 
 void QueueMessagesPage::updateStatus()
@@ -213,6 +247,8 @@ void QueueMessagesPage::updateStatus()
     m_searchFurther->setVisible(m_model->isSearchPaused());
     if (m_model->isLoading())
         text += tr(" · reading…");
+    if (!m_actionNote.isEmpty())
+        text = m_actionNote + QStringLiteral(" · ") + text;
     m_status->setText(text + tr(" · browsing does not receive"));
 }
 

@@ -19,6 +19,7 @@ class BrokerEngine;
 class BrokerService;
 class MessageBrowseModel;
 class MessageViewer;
+class QueueMessageActions;
 
 // The Messages tab of a queue (docs/behaviour.md §8.4): its messages in every state,
 // browsed without receiving (MessageBrowseModel: paged, live, searchable on
@@ -26,7 +27,10 @@ class MessageViewer;
 // sortable by Sent over the whole queue), the selected message in a
 // MessageViewer, and the actions on them: Send…, Purge… (confirmed with the
 // count and the queue's name), Cancel scheduled (the selected scheduled
-// message), and — on a dead-letter queue — Move dead letters back….
+// message), and — on a dead-letter queue — Move dead letters back…; and the
+// per-message workflows of QueueMessageActions (Receive…, Delete…, Resend…,
+// Edit and Resend…, Redrive to Source, Export…, Import…) in a tool row and
+// the table's context menu, over a multi-row selection.
 // One timer (1 s) ticks the countdowns of the rows in view.
 // Self-contained: keeps itself current from BrokerEngine::changesPublished;
 // every broker call is asynchronous. Ownership: borrows the service and the
@@ -40,6 +44,7 @@ public:
     MessageBrowseModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
     MessageViewer *viewer() const { return m_viewer; }
+    QueueMessageActions *messageActions() const { return m_actions; }
     // Selects the message with this id when it is loaded; false otherwise.
     bool selectMessage(const QString &messageId);
     // Whether the queue is some queue's dead-letter queue (as last learned).
@@ -81,6 +86,8 @@ private:
     MessageViewer *m_viewer = nullptr;
     QLabel *m_status = nullptr;
     QTimer *m_ticker = nullptr;
+    QueueMessageActions *m_actions = nullptr;
+    QString m_actionNote;   // the last per-message action's outcome, shown in the status line
 };
 
 } // namespace relaydesk

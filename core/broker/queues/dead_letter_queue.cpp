@@ -136,4 +136,41 @@ Result<MessageMoveOutcome> moveDeadLettersBack(Database &db, std::string_view de
     return outcome;
 }
 
+Result<DeadLetterRedrive> moveDeadLettersBackById(Database &db, std::string_view deadLetterQueue,
+                                                  const std::vector<std::string> &messageIds, ClockTime now)
+{
+    Result<QueueRecord> dlq = queue_records::require(db, deadLetterQueue);
+    if (!dlq)
+        return dlq.error();
+    DeadLetterRedrive outcome;
+    std::map<std::int64_t, QueueRecord> sources;
+    for (const std::string &messageId : messageIds) {
+        Result<std::optional<CachedStatement>> row = selectRow(
+            db,
+            "SELECT id, source_queue_id FROM messages WHERE queue_id = ? AND message_id = ? AND state <> 'scheduled' "
+            "AND source_queue_id IN (SELECT id FROM queues WHERE fifo = ?)",
+            dlq->id, messageId, std::int64_t(dlq->isFifo() ? 1 : 0));
+        if (!row)
+            return row.error();
+        if (!*row) {
+            ++outcome.failed;
+            continue;
+        }
+        const std::int64_t rowId = (**row)->columnInt64(0);
+        const std::int64_t sourceId = (**row)->columnInt64(1);
+        row->reset();
+        if (!sources.contains(sourceId)) {
+            Result<std::optional<QueueRecord>> found = queue_records::findById(db, sourceId);
+            if (!found)
+                return found.error();
+            sources.emplace(sourceId, std::move(**found));   // it exists: the query asked for that
+            outcome.destinations.push_back(sources.at(sourceId).name);
+        }
+        if (Status placed = placeInto(db, sources.at(sourceId), rowId, std::nullopt, std::nullopt, now); !placed)
+            return placed.error();
+        ++outcome.moved;
+    }
+    return outcome;
+}
+
 } // namespace relaydesk

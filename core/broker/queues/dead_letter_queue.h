@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace relaydesk {
 
@@ -53,5 +54,20 @@ struct MessageMoveOutcome {
 Result<MessageMoveOutcome> moveDeadLettersBack(Database &db, std::string_view deadLetterQueue,
                                                const std::optional<std::string> &destination,
                                                std::optional<std::int64_t> maxMessages, ClockTime now);
+
+// The window's redrive of chosen dead letters (docs/window.md "Messages"):
+// moves the messages of `deadLetterQueue` with these MessageIds back to the
+// queue each came from, as moveDeadLettersBack does for all — available at
+// once, receive count 0, no dead-letter reason, a new SequenceNumber on FIFO.
+// An id that is not in the queue, is scheduled, or whose source queue is gone
+// (or of the other kind) is left where it is and counted in `failed`.
+// Errors: QueueDoesNotExist. Inside the caller's transaction; thread of `db`.
+struct DeadLetterRedrive {
+    std::int64_t moved = 0;
+    std::int64_t failed = 0;                 // ids left where they were
+    std::vector<std::string> destinations;   // the queues that gained a message, each once
+};
+Result<DeadLetterRedrive> moveDeadLettersBackById(Database &db, std::string_view deadLetterQueue,
+                                                  const std::vector<std::string> &messageIds, ClockTime now);
 
 } // namespace relaydesk
