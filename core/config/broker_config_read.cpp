@@ -41,7 +41,8 @@ BrokerError located(const std::string &where, const BrokerError &error)
 
 Status onlyKeys(const Json &object, const std::string &where, std::initializer_list<const char *> keys)
 {
-    for (const auto &[key, value] : object.items()) {
+    for (const auto &item : object.items()) {
+        const std::string &key = item.key(); // not a structured binding: clang 14 cannot capture one
         if (std::none_of(keys.begin(), keys.end(), [&key](const char *known) { return key == known; }))
             return structureError(join(where, key), "unknown key");
     }

@@ -193,10 +193,10 @@ private slots:
     {
         const QString base = m_broker->host->endpointUrl() + QStringLiteral("/v2/queues/jobs");
         const QList<QPair<QByteArray, QByteArray>> client{{"Client-ID", "3381af92-2b9e-11e3-b191-71861300734c"}};
-        QCOMPARE(sendJson("PUT", base, R"({"_default_message_ttl": 3600})", client), 201);
-        QCOMPARE(sendJson("POST", base + QStringLiteral("/subscriptions"),
-                          R"({"subscriber": "http://127.0.0.1:9/hook", "ttl": 3600, "options": {}})", client),
-                 201);
+        const QByteArray metadata = "{\"_default_message_ttl\": 3600}";
+        const QByteArray subscription = "{\"subscriber\": \"http://127.0.0.1:9/hook\", \"ttl\": 3600, \"options\": {}}";
+        QCOMPARE(sendJson("PUT", base, metadata, client), 201);
+        QCOMPARE(sendJson("POST", base + QStringLiteral("/subscriptions"), subscription, client), 201);
         QVERIFY(m_broker->createQueue("plain").ok());
         const EntityRef jobs{EntityChange::Entity::Queue, QStringLiteral("jobs")};
         const EntityRef topic{EntityChange::Entity::Topic, QStringLiteral("zaqar-jobs")};

@@ -129,7 +129,7 @@ private slots:
         fresh.counts = QueueCounts{0, 0, 1, 0, 0};
         fresh.nextVisible = atMinute(1);
         overview.queues = {fresh, stays};
-        overview.topics = {TopicOverview{"news", false}};
+        overview.topics = {TopicOverview{"news", false, {}}};
         metrics.loadEntities(overview, kStart);
         QVERIFY(metrics.entitiesLoaded());
         const MetricsSnapshot snapshot = metrics.snapshotAt(kStart);
