@@ -369,6 +369,26 @@ private slots:
         QCOMPARE(model.searchedCount(), 450);
     }
 
+    // A search whose scan limit ends exactly at the queue's end has searched
+    // everything: it does not offer to search further.
+    void search_endingAtTheLimit_isNotPaused()
+    {
+        const std::string file = nextFile();
+        MessageTestBroker broker(m_dir, file.c_str());
+        sendMany(broker, 200);
+        MessageBrowseModel model(broker.service(), broker.engine(), QStringLiteral("big"));
+        model.setSearchScanLimit(100);
+        model.setSearch(QStringLiteral("nowhere"));
+        waitLoaded(model);
+        QVERIFY(model.isSearchPaused());
+        model.continueSearch();
+        waitLoaded(model);
+        QCOMPARE(model.searchedCount(), 200);
+        QVERIFY(!model.isSearchPaused());
+        QVERIFY(model.atEnd());
+        QCOMPARE(model.rowCount(), 0);
+    }
+
     void deletedQueue_emptiesTheList()
     {
         const std::string file = nextFile();

@@ -141,8 +141,9 @@ Result<BrowsePage> browseQueue(Database &db, std::string_view queueName, ClockTi
     const bool searching = narrowed.kind != BrowseSearch::Kind::Everything;
     const std::int64_t from =
         request.after.value_or(request.newestFirst ? std::numeric_limits<std::int64_t>::max() : 0);
-    // Without a search a page is pageSize rows and one to know there is more.
-    const std::int64_t limit = searching ? request.scanLimit.value_or(-1) : pageSize + 1;
+    // A page is pageSize rows (a search: scanLimit rows examined) and one to
+    // know there is more.
+    const std::int64_t limit = searching ? (request.scanLimit ? *request.scanLimit + 1 : -1) : pageSize + 1;
     const std::string sql = browseSql(narrowed, request.newestFirst);
     Result<CachedStatement> statement = [&] {
         switch (narrowed.kind) {
@@ -164,11 +165,16 @@ Result<BrowsePage> browseQueue(Database &db, std::string_view queueName, ClockTi
     std::int64_t examined = 0;
     std::int64_t examinedToLastHit = 0;   // what the next page does not read again
     bool full = false;
+    bool moreToScan = false;   // the scan limit was reached with messages left after it
     const Status read = forEachRow(**statement, [&](Statement &row) {
         const bool hit = row.columnInt64(1) != 0;
         if (hit && page.messages.size() == static_cast<std::size_t>(pageSize)) {
             full = true;
             page.nextPageToken = lastRow;
+            return false;
+        }
+        if (request.scanLimit && examined == *request.scanLimit) {
+            moreToScan = true;
             return false;
         }
         ++examined;
@@ -183,7 +189,7 @@ Result<BrowsePage> browseQueue(Database &db, std::string_view queueName, ClockTi
     if (!read)
         return read.error();
     page.scanned = full ? examinedToLastHit : examined;
-    if (searching && !full && request.scanLimit && examined >= *request.scanLimit) {
+    if (searching && !full && moreToScan) {
         page.scanLimitReached = true;
         page.nextPageToken = lastScanned;
     }
