@@ -91,6 +91,8 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
         print(err, QStringLiteral("relaydesk serve: the URLs handed out start with %1\n").arg(options.advertisedUrl));
     const auto stopSignals = quitOnStopSignals();
     print(out, QStringLiteral("relaydesk: listening on %1\n").arg(host->endpointUrl()));
+    if (!host->amqpUrl().isEmpty())
+        print(out, QStringLiteral("relaydesk: listening on %1\n").arg(host->amqpUrl()));
     const int status = QCoreApplication::exec();
     return status;
 }

@@ -417,9 +417,19 @@ AFTER UPDATE OF queue_id ON messages WHEN OLD.queue_id <> NEW.queue_id BEGIN
 END;
 )sql";
 
-const std::array<Migration, 9> &migrations()
+// Migration 10: Service Bus queues (docs/behaviour.md §8.6). A queue whose `servicebus`
+// holds its Service Bus properties (the emulator's Config.json form, JSON) is
+// a Service Bus queue; its dead-letter sub-queue is the queue named
+// "NAME/$DeadLetterQueue". A dead letter keeps the description its receiver
+// gave (dead_letter_reason holds the reason).
+constexpr std::string_view kSchemaV10 = R"sql(
+ALTER TABLE queues ADD COLUMN servicebus TEXT;
+ALTER TABLE messages ADD COLUMN dead_letter_description TEXT;
+)sql";
+
+const std::array<Migration, 10> &migrations()
 {
-    static const std::array<Migration, 9> list = {
+    static const std::array<Migration, 10> list = {
         Migration{1, "first broker schema", kSchemaV1, {}},
         Migration{2, "FIFO messages by sequence number", kSchemaV2, {}},
         Migration{3, "FIFO topic deduplication, per-delivery expiry", kSchemaV3, {}},
@@ -429,6 +439,7 @@ const std::array<Migration, 9> &migrations()
         Migration{7, "redeliveries, finished messages kept for them, attempts by outcome", kSchemaV7, {}},
         Migration{8, "attempts by status class", kSchemaV8, {}},
         Migration{9, "queue depths as counters", kSchemaV9, {}},
+        Migration{10, "Service Bus queues", kSchemaV10, {}},
     };
     return list;
 }

@@ -37,11 +37,19 @@ struct FinishedRun {
     QString err;
 };
 
+// Every run takes a free AMQP port unless it names one: runs go side by side.
+QStringList withAmqpPort(const QStringList &arguments)
+{
+    if (arguments.contains(QStringLiteral("--amqp-port")))
+        return arguments;
+    return arguments + QStringList{QStringLiteral("--amqp-port"), QStringLiteral("0")};
+}
+
 FinishedRun runToEnd(const QStringList &arguments)
 {
     QProcess process;
     process.setProcessEnvironment(headless());
-    process.start(kBinary, QStringList{QStringLiteral("serve")} + arguments);
+    process.start(kBinary, QStringList{QStringLiteral("serve")} + withAmqpPort(arguments));
     FinishedRun run;
     run.ended = process.waitForFinished(30000);
     run.exitCode = process.exitCode();
@@ -58,7 +66,7 @@ struct Server {
     bool start(const QStringList &arguments)
     {
         process.setProcessEnvironment(headless());
-        process.start(kBinary, QStringList{QStringLiteral("serve")} + arguments);
+        process.start(kBinary, QStringList{QStringLiteral("serve")} + withAmqpPort(arguments));
         if (!process.waitForStarted())
             return false;
         while (!process.canReadLine()) {
@@ -238,7 +246,7 @@ private slots:
         environment.remove(QStringLiteral("XDG_DATA_HOME"));
         Server server;
         server.process.setProcessEnvironment(environment);
-        server.process.start(kBinary, {"serve", "--port", "0"});
+        server.process.start(kBinary, {"serve", "--port", "0", "--amqp-port", "0"});
         QVERIFY(server.process.waitForStarted());
         while (!server.process.canReadLine())
             QVERIFY(server.process.waitForReadyRead(30000));

@@ -39,7 +39,7 @@ class RelaydeskServer {
   }
 
   start() {
-    this.process = spawn(this.binary, ['serve', '--port', '0', '--db', ':memory:', '--clock', 'virtual'],
+    this.process = spawn(this.binary, ['serve', '--port', '0', '--amqp-port', '0', '--db', ':memory:', '--clock', 'virtual'],
                          { stdio: ['ignore', 'pipe', 'pipe'] });
     this.process.stderr.setEncoding('utf8');
     this.process.stderr.on('data', (chunk) => { this.errors += chunk; });
