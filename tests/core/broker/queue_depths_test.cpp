@@ -567,7 +567,7 @@ void QueueDepthsTest::migrationFromSchema8_countersMatch()
     }
     auto current = Database::open(file);
     QVERIFY2(current.ok(), current.status().toString().c_str());
-    QCOMPARE((*current)->schemaVersion(), 9);
+    QCOMPARE((*current)->schemaVersion(), relaydeskMigrations().back().version);   // every later migration ran too
     for (std::int64_t id : {1, 2, 3})
         for (double seconds : {-10.0, 0.0, 29.999, 30.0, 45.0, 60.0, 89.0, 90.0, 1000.0}) {
             Result<QueueDepths> kept = queue_depths::read(**current, id, at(seconds));
