@@ -157,20 +157,6 @@ void AmqpConnection::closed()
     m_links.clear();
 }
 
-template <class T>
-std::function<void(T)> AmqpConnection::later(std::function<void(const std::shared_ptr<AmqpConnection> &, T)> work)
-{
-    std::weak_ptr<AmqpConnection> self = weak_from_this();
-    std::shared_ptr<ConnectionMailbox> mailbox = m_mailbox;
-    return [self, mailbox, work = std::move(work)](T value) {
-        auto shared = std::make_shared<T>(std::move(value));
-        mailbox->post([self, work, shared] {
-            if (auto alive = self.lock())
-                work(alive, std::move(*shared));
-        });
-    };
-}
-
 AmqpConnection::LinkPtr AmqpConnection::linkOf(pn_link_t *link) const
 {
     const auto found = m_links.find(link);

@@ -9,6 +9,7 @@
 #include <proton/delivery.h>
 #include <proton/error.hpp>
 #include <proton/link.h>
+#include <proton/binary.hpp>
 #include <proton/map.hpp>
 #include <proton/message.hpp>
 #include <proton/message_id.hpp>
@@ -18,6 +19,8 @@
 #include <proton/types.hpp>
 #include <proton/uuid.hpp>
 #include <proton/value.hpp>
+
+#include <algorithm>
 
 namespace relaydesk {
 
@@ -158,9 +161,53 @@ void AmqpConnection::renewLocks(const proton::message &request, const LinkPtr &)
     }
 }
 
-void AmqpConnection::peekMessages(const proton::message &request, const LinkPtr &)
+// com.microsoft:peek-message: {"from-sequence-number": long, "message-count": int}
+// -> {"messages": [{"message": binary}…]} in sequence order, every state but
+// expired; status 204 when there is none from there on.
+void AmqpConnection::peekMessages(const proton::message &request, const LinkPtr &link)
 {
-    respond(request, 501, "Peeking is not supported by Relaydesk yet.", "amqp:not-implemented");
+    const proton::value from = bodyEntry(request, "from-sequence-number");
+    const proton::value count = bodyEntry(request, "message-count");
+    std::int64_t first = 0;
+    std::int64_t wanted = 0;
+    try {
+        first = proton::coerce<std::int64_t>(from);
+        wanted = proton::coerce<std::int64_t>(count);
+    } catch (const proton::error &) {
+        respond(request, 400, "The request needs from-sequence-number and message-count.", "amqp:invalid-field");
+        return;
+    }
+    BrowseRequest browse;
+    browse.after = std::max<std::int64_t>(first, 1) - 1;
+    browse.pageSize = static_cast<int>(std::clamp<std::int64_t>(wanted, 1, 1000));
+    m_service.browseQueue(
+        link->entity.queueName, browse, nullptr,
+        later<Result<BrowsePage>>([request](const auto &self, Result<BrowsePage> page) {
+            if (!page) {
+                self->respond(request, 404, page.error().message, "com.microsoft:entity-not-found");
+                return;
+            }
+            std::vector<proton::value> messages;
+            for (const BrowsedMessage &message : page->messages) {
+                if (message.state == MessageState::Expired)
+                    continue;
+                Result<amqp_message::Bytes> bytes = amqp_message::peekedBytes(message);
+                if (!bytes)
+                    continue;
+                std::map<std::string, proton::value> entry;
+                entry["message"] = proton::binary(bytes->begin(), bytes->end());
+                messages.emplace_back(entry);
+            }
+            if (messages.empty()) {
+                self->respond(request, 204, "No messages.", {});
+                return;
+            }
+            self->respond(request, 200, "OK", {}, [&messages](proton::message &response) {
+                std::map<std::string, proton::value> body;
+                body["messages"] = messages;
+                response.body(body);
+            });
+        }));
 }
 
 } // namespace relaydesk

@@ -2,6 +2,7 @@
 #include "api/servicebus/amqp_message.h"
 
 #include "broker/queues/dead_letter_queue.h"
+#include "broker/queues/message_browser.h"
 #include "broker/queues/message_receiver.h"
 #include "broker/queues/servicebus_queue.h"
 
@@ -177,9 +178,42 @@ Bytes headerSection(const proton::message &message, std::uint32_t deliveryCount)
     return header;
 }
 
+// What the broker adds to a stored message when it hands it out.
+struct Delivered {
+    const std::string &body;
+    const std::string &messageId;
+    std::uint32_t deliveryCount = 0;
+    std::int64_t sequenceNumber = 0;
+    ClockTime enqueuedAt{};
+    std::optional<ClockTime> lockedUntil;
+    const std::optional<std::string> &deadLetterReason;
+    const std::optional<std::string> &deadLetterDescription;
+};
+
+Result<Bytes> deliveredBytes(const Delivered &stored);
+
 } // namespace
 
-Result<Bytes> deliveryBytes(const ReceivedMessage &stored, bool locked)
+Result<Bytes> deliveryBytes(const ReceivedMessage &message, bool locked)
+{
+    return deliveredBytes(Delivered{message.body, message.messageId,
+                                    static_cast<std::uint32_t>(std::max(0, message.approximateReceiveCount - 1)),
+                                    message.storageId, message.enqueuedAt,
+                                    locked ? std::optional<ClockTime>(message.lockedUntil) : std::nullopt,
+                                    message.deadLetterReason, message.deadLetterDescription});
+}
+
+Result<Bytes> peekedBytes(const BrowsedMessage &message)
+{
+    static const std::optional<std::string> kNoDescription;
+    return deliveredBytes(Delivered{message.body, message.messageId,
+                                    static_cast<std::uint32_t>(std::max(0, message.receiveCount)), message.storageId,
+                                    message.enqueued, std::nullopt, message.deadLetterReason, kNoDescription});
+}
+
+namespace {
+
+Result<Bytes> deliveredBytes(const Delivered &stored)
 {
     Result<Bytes> sections = storedSections(stored.body);
     if (!sections)
@@ -187,16 +221,16 @@ Result<Bytes> deliveryBytes(const ReceivedMessage &stored, bool locked)
     Result<proton::message> message = decoded(*sections);
     if (!message)
         return message.error();
-    const auto deliveryCount = static_cast<std::uint32_t>(std::max(0, stored.approximateReceiveCount - 1));
+    const std::uint32_t deliveryCount = stored.deliveryCount;
     if (message->id().empty())
         message->id(proton::message_id(stored.messageId));   // as the service: every message has a MessageId
     auto &annotations = message->message_annotations();
-    annotations.put(proton::symbol("x-opt-sequence-number"), stored.storageId);
+    annotations.put(proton::symbol("x-opt-sequence-number"), stored.sequenceNumber);
     annotations.put(proton::symbol("x-opt-enqueued-time"),
                     proton::timestamp(toEpochMilliseconds(stored.enqueuedAt)));
-    if (locked)
+    if (stored.lockedUntil)
         annotations.put(proton::symbol("x-opt-locked-until"),
-                        proton::timestamp(toEpochMilliseconds(stored.lockedUntil)));
+                        proton::timestamp(toEpochMilliseconds(*stored.lockedUntil)));
     if (stored.deadLetterReason) {
         if (!stored.deadLetterReason->empty())
             message->properties().put("DeadLetterReason", serviceBusReason(*stored.deadLetterReason));
@@ -218,5 +252,7 @@ Result<Bytes> deliveryBytes(const ReceivedMessage &stored, bool locked)
     out.insert(out.end(), encoded.begin() + static_cast<std::ptrdiff_t>(skip), encoded.end());
     return out;
 }
+
+} // namespace
 
 } // namespace relaydesk::amqp_message

@@ -16,6 +16,7 @@ class message;
 
 namespace relaydesk {
 
+struct BrowsedMessage;
 struct ReceivedMessage;
 
 // How Service Bus messages travel between AMQP and the broker's message
@@ -47,6 +48,8 @@ Result<SendRequest> sendRequest(const Bytes &message);
 // letter, DeadLetterReason and DeadLetterErrorDescription among the
 // application properties (docs/behaviour.md §8.6).
 Result<Bytes> deliveryBytes(const ReceivedMessage &message, bool locked);
+// A peeked message: the same without a lock (docs/behaviour.md §8.6 peek).
+Result<Bytes> peekedBytes(const BrowsedMessage &message);
 // The same message as proton reads it (for management replies that embed it).
 Result<Bytes> storedSections(const std::string &body);
 

@@ -163,6 +163,23 @@ serviceBusScenario('the lock ends on the broker clock: settling then is MessageL
   await receiver.completeMessage(again);
 });
 
+serviceBusScenario('peek: messages from a sequence number on, locked ones too, without locking', async (server, client) => {
+  await createQueue(server, 'browse');
+  await client.createSender('browse').sendMessages([{ body: 'a' }, { body: 'b' }, { body: 'c' }]);
+  const receiver = client.createReceiver('browse');
+  const [locked] = await receiver.receiveMessages(1, QUICK);
+  assert.equal(locked.body, 'a');
+  const firstPage = await receiver.peekMessages(2);
+  assert.deepEqual(firstPage.map((m) => m.body), ['a', 'b']);
+  assert.equal(firstPage[0].lockToken, undefined);
+  assert.deepEqual((await receiver.peekMessages(5)).map((m) => m.body), ['c']);   // the SDK goes on after the last
+  assert.deepEqual(await receiver.peekMessages(5), []);
+  const fromB = await receiver.peekMessages(5, { fromSequenceNumber: firstPage[1].sequenceNumber });
+  assert.deepEqual(fromB.map((m) => m.body), ['b', 'c']);
+  assert.deepEqual(await depth(server, 'browse'), { available: 2, locked: 1 });
+  await receiver.completeMessage(locked);
+});
+
 serviceBusScenario('native API: bad properties are refused and change nothing', async (server) => {
   const refused = await server.api('POST', '/servicebus/queues', { Name: 'q', Properties: { LockDuration: 'PT10M' } });
   assert.equal(refused.status, 400);
