@@ -437,7 +437,7 @@ void AmqpConnection::deliver(const LinkPtr &link, const std::vector<char> &bytes
         pn_delivery_settle(delivery);
         return;
     }
-    link->locks[delivery] = receiptHandle;
+    link->locks[delivery] = AmqpLink::Lock{receiptHandle, token};
     m_lockTokens[token] = {link->entity.queueName, receiptHandle};
     m_lockTokens[guidOrder(token)] = {link->entity.queueName, receiptHandle};
 }
@@ -453,7 +453,9 @@ void AmqpConnection::onSettle(const LinkPtr &link, pn_delivery_t *delivery)
             pn_delivery_settle(delivery);
         return;
     }
-    const std::string receiptHandle = lock->second;
+    const std::string receiptHandle = lock->second.receiptHandle;
+    m_lockTokens.erase(lock->second.token);
+    m_lockTokens.erase(guidOrder(lock->second.token));
     link->locks.erase(lock);
     const std::uint64_t outcome = pn_delivery_remote_state(delivery);
     ServiceBusSettlement settlement;

@@ -61,7 +61,11 @@ struct AmqpLink {
     ServiceBusEntity entity;        // Send, Receive, Management
     bool receiveAndDelete = false;  // Receive: the client settles nothing
     QObject *pendingReceive = nullptr;   // Receive: the lifetime token of the receive in flight
-    std::map<pn_delivery_t *, std::string> locks;   // Receive: delivery -> receipt handle
+    struct Lock {
+        std::string receiptHandle;
+        std::string token;   // the delivery tag
+    };
+    std::map<pn_delivery_t *, Lock> locks;   // Receive: the unsettled deliveries
 };
 
 // One AMQP connection of the Service Bus endpoint (docs/behaviour.md §8.6): its links,
@@ -97,6 +101,8 @@ private:
                  const std::string &condition, const std::function<void(proton::message &)> &fill = {});
     void renewLocks(const proton::message &request, const LinkPtr &link);
     void peekMessages(const proton::message &request, const LinkPtr &link);
+    void scheduleMessages(const proton::message &request, const LinkPtr &link);
+    void cancelScheduledMessages(const proton::message &request, const LinkPtr &link);
 
     LinkPtr linkOf(pn_link_t *link) const;
     // Runs `work` on this connection's thread when the broker replies.

@@ -75,6 +75,10 @@ void AmqpConnection::onRequest(const LinkPtr &link, pn_delivery_t *delivery, con
         renewLocks(request, link);
     else if (operation == "com.microsoft:peek-message")
         peekMessages(request, link);
+    else if (operation == "com.microsoft:schedule-message")
+        scheduleMessages(request, link);
+    else if (operation == "com.microsoft:cancel-scheduled-message")
+        cancelScheduledMessages(request, link);
     else
         respond(request, 501, "The operation '" + operation + "' is not supported by Relaydesk yet.",
                 "amqp:not-implemented");
@@ -208,6 +212,126 @@ void AmqpConnection::peekMessages(const proton::message &request, const LinkPtr 
                 response.body(body);
             });
         }));
+}
+
+namespace {
+
+// The stored message the broker's message id names, newest first (a search
+// by id: docs/behaviour.md §8.4), for its sequence number.
+BrowseRequest byMessageId(const std::string &messageId)
+{
+    BrowseRequest browse;
+    browse.search = messageId;
+    browse.newestFirst = true;
+    browse.pageSize = 1;
+    return browse;
+}
+
+using Step = std::function<void(const std::shared_ptr<AmqpConnection> &, std::size_t)>;
+
+} // namespace
+
+// com.microsoft:schedule-message: {"messages": [{"message": binary, "message-id": …}…]}
+// -> {"sequence-numbers": long[]}. Each message carries its
+// x-opt-scheduled-enqueue-time; they are stored one after the other (each
+// committed before the next), then answered together.
+void AmqpConnection::scheduleMessages(const proton::message &request, const LinkPtr &link)
+{
+    std::vector<SendRequest> sends;
+    try {
+        std::vector<proton::value> entries;
+        proton::get(bodyEntry(request, "messages"), entries);
+        for (const proton::value &entry : entries) {
+            std::map<std::string, proton::value> fields;
+            proton::get(entry, fields);
+            const auto binary = proton::get<proton::binary>(fields.at("message"));
+            Result<SendRequest> send = amqp_message::sendRequest(amqp_message::Bytes(binary.begin(), binary.end()));
+            if (!send || !send->scheduledEnqueueTime)
+                throw proton::error("a message without its scheduled enqueue time");
+            sends.push_back(std::move(*send));
+        }
+    } catch (const std::exception &error) {
+        respond(request, 400, std::string("The request needs messages to schedule: ") + error.what(),
+                "amqp:invalid-field");
+        return;
+    }
+    auto numbers = std::make_shared<std::vector<std::int64_t>>();
+    auto step = std::make_shared<Step>();   // each reply holds it while the next runs
+    const std::string queue = link->entity.queueName;
+    *step = [request, queue, sends, numbers, weak = std::weak_ptr<Step>(step)](
+                const std::shared_ptr<AmqpConnection> &self, std::size_t index) {
+        const std::shared_ptr<Step> next = weak.lock();
+        if (index == sends.size()) {
+            self->respond(request, 200, "OK", {}, [numbers](proton::message &response) {
+                std::map<std::string, proton::value> body;
+                body["sequence-numbers"] = *numbers;
+                response.body(body);
+            });
+            return;
+        }
+        auto failed = [self, request](const BrokerError &error) {
+            const bool missing = error.code == BrokerErrorCode::QueueDoesNotExist;
+            self->respond(request, missing ? 404 : 400, error.message,
+                          missing ? "com.microsoft:entity-not-found" : "amqp:invalid-field");
+        };
+        self->m_service.sendMessage(
+            queue, sends[index], nullptr,
+            self->later<Result<SendReceipt>>([queue, numbers, next, index, failed](const auto &again,
+                                                                                   Result<SendReceipt> sent) {
+                if (!sent)
+                    return failed(sent.error());
+                again->m_service.browseQueue(
+                    queue, byMessageId(sent->messageId), nullptr,
+                    again->template later<Result<BrowsePage>>([numbers, next, index, failed](const auto &last,
+                                                                                    Result<BrowsePage> page) {
+                        if (!page || page->messages.empty())
+                            return failed(page ? BrokerError(BrokerErrorCode::InternalError, "a sent message is gone")
+                                               : page.error());
+                        numbers->push_back(page->messages.front().storageId);
+                        (*next)(last, index + 1);
+                    }));
+            }));
+    };
+    (*step)(shared_from_this(), 0);
+}
+
+// com.microsoft:cancel-scheduled-message: {"sequence-numbers": long[]}; a
+// number that names no scheduled message of the queue is passed over.
+void AmqpConnection::cancelScheduledMessages(const proton::message &request, const LinkPtr &link)
+{
+    std::vector<std::int64_t> numbers;
+    try {
+        proton::get(bodyEntry(request, "sequence-numbers"), numbers);
+    } catch (const proton::error &) {
+        respond(request, 400, "The request needs sequence-numbers.", "amqp:invalid-field");
+        return;
+    }
+    auto step = std::make_shared<Step>();
+    const std::string queue = link->entity.queueName;
+    *step = [request, queue, numbers, weak = std::weak_ptr<Step>(step)](const std::shared_ptr<AmqpConnection> &self,
+                                                                         std::size_t index) {
+        const std::shared_ptr<Step> next = weak.lock();
+        if (index == numbers.size()) {
+            self->respond(request, 200, "OK", {});
+            return;
+        }
+        BrowseRequest browse;
+        browse.after = numbers[index] - 1;
+        browse.pageSize = 1;
+        self->m_service.browseQueue(
+            queue, browse, nullptr,
+            self->later<Result<BrowsePage>>([queue, numbers, next, index](const auto &again, Result<BrowsePage> page) {
+                const bool scheduled = page && !page->messages.empty()
+                                       && page->messages.front().storageId == numbers[index]
+                                       && page->messages.front().state == MessageState::Scheduled;
+                if (!scheduled)
+                    return (*next)(again, index + 1);
+                again->m_service.cancelScheduledMessage(
+                    queue, page->messages.front().messageId, nullptr,
+                    again->template later<Status>([next, index](const auto &last, Status) { (*next)(last, index + 1); }));
+            }));
+    };
+    (*step)(shared_from_this(), 0);
 }
 
 } // namespace relaydesk

@@ -2,13 +2,13 @@
 #include "api/servicebus/servicebus_endpoint.h"
 
 #include "api/servicebus/amqp_connection.h"
+#include "api/servicebus/amqp_sasl.h"
 
 #include <proton/connection.h>
 #include <proton/event.h>
 #include <proton/listener.h>
 #include <proton/netaddr.h>
 #include <proton/proactor.h>
-#include <proton/sasl.h>
 #include <proton/transport.h>
 
 #include <atomic>
@@ -24,8 +24,7 @@ struct ServiceBusEndpoint::Loop {
     {
         pn_transport_t *transport = pn_transport();
         pn_transport_set_server(transport);
-        pn_sasl_t *sasl = pn_sasl(transport);
-        pn_sasl_allowed_mechs(sasl, "ANONYMOUS");
+        acceptAnonymousAndPlain(transport);
         pn_connection_t *connection = pn_connection();
         connections[connection] = std::make_shared<AmqpConnection>(service, connection);
         pn_listener_accept2(listener, connection, transport);

@@ -180,6 +180,39 @@ serviceBusScenario('peek: messages from a sequence number on, locked ones too, w
   await receiver.completeMessage(locked);
 });
 
+serviceBusScenario('schedule and cancel on $management: a scheduled message appears at its time on the broker clock', async (server, client) => {
+  await createQueue(server, 'later');
+  const sender = client.createSender('later');
+  const { nowMs } = (await server.api('GET', '/clock')).body;
+  const [kept, dropped] = await sender.scheduleMessages([{ body: 'kept' }, { body: 'dropped' }], new Date(nowMs + 60000));
+  assert.ok(Number(dropped) > Number(kept));
+  await sender.cancelScheduledMessages([dropped]);
+  const receiver = client.createReceiver('later', { receiveMode: 'receiveAndDelete' });
+  assert.deepEqual(await receiver.receiveMessages(1, { maxWaitTimeInMs: 300 }), []);
+  await server.advance(60);
+  const got = await receiver.receiveMessages(5, QUICK);
+  assert.deepEqual(got.map((m) => m.body), ['kept']);
+  assert.equal(got[0].sequenceNumber.toString(), kept.toString());
+  assert.equal(got[0].scheduledEnqueueTimeUtc.getTime(), nowMs + 60000);
+});
+
+// The SDKs of other languages authenticate with SASL PLAIN: rhea (the JavaScript SDK's
+// AMQP library) offers only PLAIN when it has a user name and a password.
+scenario('SASL PLAIN: a client with a user name and password connects', async (server) => {
+  const rhea = require('rhea');
+  const connection = rhea.create_container().connect({
+    host: '127.0.0.1', port: server.amqpPort, reconnect: false,
+    username: 'RootManageSharedAccessKey', password: 'SAS_KEY_VALUE',
+  });
+  await new Promise((resolve, reject) => {
+    connection.once('connection_open', resolve);
+    connection.once('disconnected', (context) => reject(context.error || new Error('disconnected')));
+  });
+  const closed = new Promise((resolve) => connection.once('connection_close', resolve));
+  connection.close();
+  await closed;
+});
+
 serviceBusScenario('native API: bad properties are refused and change nothing', async (server) => {
   const refused = await server.api('POST', '/servicebus/queues', { Name: 'q', Properties: { LockDuration: 'PT10M' } });
   assert.equal(refused.status, 400);
