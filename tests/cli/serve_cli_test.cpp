@@ -165,6 +165,8 @@ private slots:
         QTest::newRow("advertised URL without scheme") << QStringList{"--advertised-url", "h:1"} << "--advertised-url";
         QTest::newRow("allowed host with a port") << QStringList{"--allow-host", "h:1"} << "--allow-host: 'h:1'";
         QTest::newRow("allowed host a URL") << QStringList{"--allow-host", "http://h"} << "--allow-host";
+        QTest::newRow("AMQP port too big") << QStringList{"--amqp-port", "70000"} << "--amqp-port";
+        QTest::newRow("AMQP port a word") << QStringList{"--amqp-port", "on"} << "--amqp-port: 'on'";
         QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate";
         QTest::newRow("stray argument") << QStringList{"extra"} << "extra";
     }
@@ -212,7 +214,7 @@ private slots:
         QVERIFY2(!QFile::exists(database), "the database was created before the check");
     }
 
-    void start_printsOneReadyLine_stopsOnSigtermWithEverythingCommitted()
+    void start_printsTheReadyLines_stopsOnSigtermWithEverythingCommitted()
     {
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("broker.db"));
@@ -231,11 +233,44 @@ private slots:
         QVERIFY(server.process.waitForFinished(30000));
         QCOMPARE(server.process.exitStatus(), QProcess::NormalExit);
         QCOMPARE(server.process.exitCode(), 0);
-        QVERIFY(server.process.readAllStandardOutput().isEmpty());   // nothing after the ready line
+        // the Service Bus ready line (docs/behaviour.md §8.6), then nothing
+        const QString rest = QString::fromUtf8(server.process.readAllStandardOutput());
+        QVERIFY2(QRegularExpression(QStringLiteral("^relaydesk: listening on amqp://127\\.0\\.0\\.1:[1-9][0-9]*\n$"))
+                     .match(rest)
+                     .hasMatch(),
+                 qPrintable(rest));
 
         auto db = relaydesk::Database::open(file.toStdString());
         QVERIFY2(db.ok(), db.status().toString().c_str());
         QCOMPARE(*(*db)->queryInt64("SELECT count(*) FROM messages WHERE body = 'stays'"), 1);
+    }
+
+    void amqpPortOff_onlyTheHttpReadyLine()
+    {
+        Server server;
+        QVERIFY(server.start({"--port", "0", "--db", ":memory:", "--amqp-port", "off"}));
+        QVERIFY2(server.readyLine.startsWith(QLatin1String("relaydesk: listening on http://")), qPrintable(server.readyLine));
+        server.process.terminate();
+        QVERIFY(server.process.waitForFinished(30000));
+        QCOMPARE(server.process.exitCode(), 0);
+        QVERIFY(server.process.readAllStandardOutput().isEmpty());
+    }
+
+    void amqpPortTaken_exitOne()
+    {
+        Server first;
+        QVERIFY(first.start({"--port", "0", "--db", ":memory:"}));   // a free AMQP port (withAmqpPort)
+        while (!first.process.canReadLine())
+            QVERIFY(first.process.waitForReadyRead(30000));
+        const QString amqp = QString::fromUtf8(first.process.readLine()).trimmed();
+        const QString port = amqp.section(QLatin1Char(':'), -1);
+        QVERIFY2(amqp.startsWith(QLatin1String("relaydesk: listening on amqp://")) && port.toUInt() > 0, qPrintable(amqp));
+        const FinishedRun second = runToEnd({"--port", "0", "--db", ":memory:", "--amqp-port", port});
+        QVERIFY(second.ended);
+        QCOMPARE(second.exitCode, 1);
+        QVERIFY2(second.err.contains(QLatin1String("cannot listen for AMQP")), qPrintable(second.err));
+        first.process.terminate();
+        QVERIFY(first.process.waitForFinished(30000));
     }
 
     void noDbOption_usesTheApplicationDataFolder()
