@@ -124,9 +124,13 @@ serviceBusScenario('receive-and-delete: messages come settled and leave the queu
   assert.deepEqual(await depth(server, 'events'), { available: 0, locked: 0 });
 });
 
-serviceBusScenario('an unknown entity: MessagingEntityNotFound for senders and receivers', async (server, client) => {
+serviceBusScenario('an unknown entity: MessagingEntityNotFound for senders and receivers; no sender to a dead-letter queue', async (server, client) => {
   assert.equal(await errorCode(client.createSender('missing').sendMessages({ body: 'x' })), 'MessagingEntityNotFound');
   assert.equal(await errorCode(client.createReceiver('missing').receiveMessages(1, QUICK)), 'MessagingEntityNotFound');
+  await createQueue(server, 'present');
+  const refused = client.createSender('present/$DeadLetterQueue').sendMessages({ body: 'x' });
+  await assert.rejects(refused, /Cannot send to a dead-letter sub-queue/);   // amqp:not-allowed
+  assert.deepEqual(await depth(server, 'present/$DeadLetterQueue'), { available: 0, locked: 0 });
 });
 
 serviceBusScenario('MaxDeliveryCount: the last abandon dead-letters with MaxDeliveryCountExceeded', async (server, client) => {
