@@ -31,6 +31,8 @@ PACKAGES=(
   cmake ninja-build g++ pkg-config ccache mold
   qt6-base-dev qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   nlohmann-json3-dev libsqlite3-dev libssl-dev
+  # Azure Service Bus over AMQP 1.0: framing, links, flow control and SASL
+  libqpid-proton-cpp12-dev
   # the window under a virtual X display: the screenshots target, check-package
   xvfb xauth fonts-dejavu-core
   # tests: the e2e clients (boto3 and awscli: query protocol; node + the AWS SDK for JavaScript

@@ -98,7 +98,10 @@ Result<TopicDeclaration> exportTopic(Database &db, const BrokerIdentity &identit
 Result<BrokerConfig> exportBrokerConfig(Database &db, const BrokerIdentity &identity)
 {
     BrokerConfig config;
-    auto queues = selectColumn<std::string>(db, "SELECT name FROM queues ORDER BY name");
+    // Service Bus queues and their dead-letter sub-queues are not of this
+    // format (docs/behaviour.md §8.6: the emulator's Config.json declares them).
+    auto queues = selectColumn<std::string>(
+        db, "SELECT name FROM queues WHERE servicebus IS NULL AND instr(name, '/$DeadLetterQueue') = 0 ORDER BY name");
     if (!queues)
         return queues.error();
     for (const std::string &name : *queues) {

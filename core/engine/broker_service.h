@@ -13,6 +13,8 @@
 #include "broker/queues/message_sender.h"
 #include "broker/deliveries/message_timeline.h"
 #include "broker/queues/queue_catalog.h"
+#include "broker/queues/servicebus_queue.h"
+#include "broker/queues/servicebus_settlement.h"
 #include "broker/deliveries/redelivery.h"
 #include "broker/result.h"
 #include "broker/topics/subscription_catalog.h"
@@ -263,6 +265,25 @@ public:
     using UnitBody = std::function<Result<std::any>(UnitContext &, const BrokerIdentity &, IdSource &,
                                                     std::vector<std::string> &wake)>;
     void runUnit(UnitBody body, bool wakesDeliveries, QObject *context, Reply<std::any> reply);
+
+    // --- Service Bus (broker_service_servicebus.cpp; docs/behaviour.md §8.6). Its
+    // queues are broker queues (servicebus_queue.h): receives, waits and
+    // browsing use the queue operations above with the entity's queue name.
+    // True when created; reports Created for the queue and its dead-letter
+    // sub-queue then.
+    void createServiceBusQueue(ServiceBusQueueProperties properties, QObject *context, Reply<bool> reply);
+    void listServiceBusQueues(QObject *context, Reply<std::vector<ServiceBusQueueProperties>> reply);
+    // The entity an AMQP address names; QueueDoesNotExist when none.
+    void findServiceBusEntity(std::string address, QObject *context, Reply<ServiceBusEntity> reply);
+    // Every message in one unit (a Service Bus batch is all or nothing);
+    // reports CountsChanged and wakes the queue's waiting receives.
+    void sendServiceBusMessages(std::string queueName, std::vector<SendRequest> messages, QObject *context,
+                                Reply<void> reply);
+    // settleServiceBusMessage's rules; reports CountsChanged (the queue, and
+    // its dead-letter sub-queue when a message moved there) and wakes the
+    // receives of both. The reply is the end of the lock.
+    void settleServiceBusMessage(std::string queueName, std::string receiptHandle, ServiceBusSettlement settlement,
+                                 QObject *context, Reply<ClockTime> reply);
 
     struct State; // shared with callbacks on the broker thread
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "host/broker_host.h"
 
+#include "api/servicebus/servicebus_config.h"
+#include "api/servicebus/servicebus_endpoint.h"
 #include "broker/id_source.h"
 #include "broker/deliveries/notification_signer.h"
 #include "broker/wall_time_source.h"
@@ -92,6 +94,13 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
             return problem(BrokerHostProblem::Kind::Config, QString::fromStdString(read.error().message));
         config = std::move(read).value();
     }
+    std::vector<ServiceBusQueueProperties> serviceBusQueues;
+    if (!options.serviceBusConfigFile.isEmpty()) {
+        auto read = readServiceBusConfigFile(options.serviceBusConfigFile.toStdString());
+        if (!read)
+            return problem(BrokerHostProblem::Kind::Config, QString::fromStdString(read.error().message));
+        serviceBusQueues = std::move(read).value();
+    }
     if (!options.caFile.isEmpty()) {
         if (const QString why = caFileProblem(options.caFile); !why.isEmpty())
             return problem(BrokerHostProblem::Kind::CaFile, QStringLiteral("--ca-file %1: %2").arg(options.caFile, why));
@@ -165,6 +174,25 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
             return problem(BrokerHostProblem::Kind::Config,
                            QStringLiteral("%1: %2").arg(options.configFile, QString::fromStdString(applied.error().message)));
     }
+    if (!serviceBusQueues.empty()) {
+        if (Status applied = applyServiceBusConfigAndWait(engine, host->m_identity, serviceBusQueues); !applied)
+            return problem(BrokerHostProblem::Kind::Config,
+                           QStringLiteral("%1: %2").arg(options.serviceBusConfigFile,
+                                                        QString::fromStdString(applied.error().message)));
+    }
+    if (options.amqpPort) { // the window moves to a free port rather than fail when the port is taken
+        auto endpoint = ServiceBusEndpoint::start(*host->m_service, options.bind, *options.amqpPort);
+        if (std::holds_alternative<QString>(endpoint) && nextFreePort)
+            endpoint = ServiceBusEndpoint::start(*host->m_service, options.bind, 0);
+        if (auto *error = std::get_if<QString>(&endpoint))
+            return problem(BrokerHostProblem::Kind::Port, *error);
+        host->m_serviceBus = std::get<std::unique_ptr<ServiceBusEndpoint>>(std::move(endpoint));
+        host->m_amqpUrl = QStringLiteral("amqp://%1:%2")
+                              .arg(urlHostText(options.bind.isEqual(QHostAddress::AnyIPv4) || options.bind.isEqual(QHostAddress::Any)
+                                                   ? QHostAddress(QHostAddress::LocalHost)
+                                                   : options.bind))
+                              .arg(host->m_serviceBus->port());
+    }
     refreshQueueDepths(engine, nullptr, {}); // the gauges start from the store
     host->m_worker->start();
     host->m_health->setState(BrokerHealth::State::Ready);
@@ -177,6 +205,7 @@ BrokerHost::~BrokerHost()
 {
     if (m_health)
         m_health->setState(BrokerHealth::State::Stopping);
+    m_serviceBus.reset(); // no new AMQP work; its connections close
     m_server.reset(); // no new requests
     if (m_service)
         m_service->setDeliveryWorker(nullptr);

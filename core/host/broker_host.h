@@ -20,6 +20,7 @@ class BrokerMetrics;
 class BrokerService;
 class DeliveryWorker;
 class MockEndpoints;
+class ServiceBusEndpoint;
 class SystemWallTimeSource;
 
 // Why a broker could not start, in words for a person (the text after
@@ -71,6 +72,8 @@ public:
     quint16 port() const { return m_port; }
     // The database file as given (":memory:" for an in-memory database).
     const QString &databasePath() const { return m_databasePath; }
+    // "amqp://HOST:PORT" of the Service Bus endpoint; empty when it is off.
+    const QString &amqpUrl() const { return m_amqpUrl; }
     // Whether the port is another than the one asked for (it was taken).
     bool portMoved() const { return m_portMoved; }
 
@@ -91,8 +94,10 @@ private:
     std::unique_ptr<MockEndpoints> m_mocks;
     std::unique_ptr<BrokerHealth> m_health;       // GET /health
     std::unique_ptr<BrokerHttpServer> m_server;
+    std::unique_ptr<ServiceBusEndpoint> m_serviceBus;   // destroyed before the service it calls
     BrokerIdentity m_identity;
     QString m_endpointUrl;
+    QString m_amqpUrl;
     QString m_databasePath;
     quint16 m_port = 0;
     bool m_portMoved = false;

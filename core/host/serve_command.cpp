@@ -125,6 +125,8 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
     BrokerHost &running = *host;
     const auto stopSignals = onStopSignals([&running] { stopAnsweringWhatIsOwed(running); });
     print(out, QStringLiteral("relaydesk: listening on %1\n").arg(host->endpointUrl()));
+    if (!host->amqpUrl().isEmpty())
+        print(out, QStringLiteral("relaydesk: listening on %1\n").arg(host->amqpUrl()));
     const int status = QCoreApplication::exec();
     return status;
 }

@@ -20,6 +20,8 @@ const QString kBrokerOptions = QStringLiteral(
     "  --bind ADDRESS         address to listen on (default 127.0.0.1; any other prints a warning)\n"
     "  --port N               port (default 9911; 0 picks a free one)\n"
     "  --config FILE          apply a configuration file at start\n"
+    "  --amqp-port N|off      Azure Service Bus (AMQP 1.0) port (default 5672; 0 picks a free one; off: none)\n"
+    "  --servicebus-config FILE  create the Service Bus queues of an emulator Config.json at start\n"
     "  --clock real|scaled|virtual  clock mode (default real; virtual: time moves only when told to advance)\n"
     "  --time-scale X         speed of the scaled clock (e.g. 60)\n"
     "  --jitter FRACTION      retry-delay jitter, 0 to 0.5 (default 0.1): each delay d is drawn from d(1-J)..d(1+J)\n"
@@ -107,6 +109,8 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
     const QCommandLineOption bind(QStringLiteral("bind"), {}, QStringLiteral("ADDRESS"));
     const QCommandLineOption port(QStringLiteral("port"), {}, QStringLiteral("N"));
     const QCommandLineOption config(QStringLiteral("config"), {}, QStringLiteral("FILE"));
+    const QCommandLineOption amqpPort(QStringLiteral("amqp-port"), {}, QStringLiteral("N"));
+    const QCommandLineOption serviceBusConfig(QStringLiteral("servicebus-config"), {}, QStringLiteral("FILE"));
     const QCommandLineOption clock(QStringLiteral("clock"), {}, QStringLiteral("MODE"));
     const QCommandLineOption scale(QStringLiteral("time-scale"), {}, QStringLiteral("X"));
     const QCommandLineOption jitter(QStringLiteral("jitter"), {}, QStringLiteral("FRACTION"));
@@ -120,7 +124,7 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
     const QCommandLineOption allowHost(QStringLiteral("allow-host"), {}, QStringLiteral("NAME"));
     const QCommandLineOption help(QStringList{QStringLiteral("help"), QStringLiteral("h")});
     const QCommandLineOption version(QStringLiteral("version"));
-    parser.addOptions({db, bind, port, config, clock, scale, jitter, seed, requestTimeout, caFile, autoConfirm, region, account,
+    parser.addOptions({db, bind, port, config, amqpPort, serviceBusConfig, clock, scale, jitter, seed, requestTimeout, caFile, autoConfirm, region, account,
                        advertisedUrl, allowHost, help, version});
     const QString program = command == OptionsFor::Serve ? QStringLiteral("relaydesk serve") : QStringLiteral("relaydesk");
     if (!parser.parse(QStringList{program} + arguments))
@@ -145,6 +149,17 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
         options.portGiven = true;
     }
     options.configFile = parser.value(config);
+    options.serviceBusConfigFile = parser.value(serviceBusConfig);
+    if (parser.isSet(amqpPort)) {
+        bool ok = false;
+        const uint value = parser.value(amqpPort).toUInt(&ok);
+        if (parser.value(amqpPort) == QLatin1String("off"))
+            options.amqpPort.reset();
+        else if (!ok || value > 65535)
+            return QStringLiteral("--amqp-port: '%1' is not a port number (0–65535) or off").arg(parser.value(amqpPort));
+        else
+            options.amqpPort = static_cast<quint16>(value);
+    }
     if (parser.isSet(clock)) {
         const auto mode = parseClockMode(parser.value(clock).toStdString());
         if (!mode)

@@ -24,6 +24,11 @@ struct ServeOptions {
     quint16 port = kDefaultPort;      // 0: any free port
     bool portGiven = false;           // --port was on the command line (the window then keeps to it)
     QString configFile;               // empty: none
+    // Azure Service Bus over AMQP (docs/behaviour.md §8.6): its port (0: any free port;
+    // empty: off) and the emulator Config.json applied at start (empty: none).
+    static constexpr quint16 kDefaultAmqpPort = 5672;
+    std::optional<quint16> amqpPort = kDefaultAmqpPort;
+    QString serviceBusConfigFile;
     ClockMode clockMode = ClockMode::Real;
     double timeScale = 1.0;           // scaled mode
     double jitter = JitterSampler::kDefaultFraction; // 0–kMaxFraction (docs/behaviour.md §3.5), fraction of each retry delay

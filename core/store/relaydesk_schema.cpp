@@ -456,9 +456,19 @@ CREATE TABLE zaqar_subscriptions (
 CREATE INDEX zaqar_subscriptions_by_queue ON zaqar_subscriptions (queue_id);
 )sql";
 
-const std::array<Migration, 10> &migrations()
+// Migration 11: Service Bus queues (docs/behaviour.md §8.6). A queue whose `servicebus`
+// holds its Service Bus properties (the emulator's Config.json form, JSON) is
+// a Service Bus queue; its dead-letter sub-queue is the queue named
+// "NAME/$DeadLetterQueue". A dead letter keeps the description its receiver
+// gave (dead_letter_reason holds the reason).
+constexpr std::string_view kSchemaV11 = R"sql(
+ALTER TABLE queues ADD COLUMN servicebus TEXT;
+ALTER TABLE messages ADD COLUMN dead_letter_description TEXT;
+)sql";
+
+const std::array<Migration, 11> &migrations()
 {
-    static const std::array<Migration, 10> list = {
+    static const std::array<Migration, 11> list = {
         Migration{1, "first broker schema", kSchemaV1, {}},
         Migration{2, "FIFO messages by sequence number", kSchemaV2, {}},
         Migration{3, "FIFO topic deduplication, per-delivery expiry", kSchemaV3, {}},
@@ -469,6 +479,7 @@ const std::array<Migration, 10> &migrations()
         Migration{8, "attempts by status class", kSchemaV8, {}},
         Migration{9, "queue depths as counters", kSchemaV9, {}},
         Migration{10, "Zaqar queues, claims and subscriptions", kSchemaV10, {}},
+        Migration{11, "Service Bus queues", kSchemaV11, {}},
     };
     return list;
 }

@@ -57,6 +57,7 @@ ServeOptions optionsFor(const QString &path, ClockMode mode)
     options.databasePath = path;
     options.port = 0;
     options.portGiven = true;
+    options.amqpPort = 0;
     options.clockMode = mode;
     return options;
 }

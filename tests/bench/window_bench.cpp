@@ -49,6 +49,7 @@ ServeOptions optionsFor(const QString &path)
     options.databasePath = path;
     options.port = 0;
     options.portGiven = true;
+    options.amqpPort = 0;
     return options;
 }
 

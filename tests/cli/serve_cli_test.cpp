@@ -38,11 +38,19 @@ struct FinishedRun {
     QString err;
 };
 
+// Every run takes a free AMQP port unless it names one: runs go side by side.
+QStringList withAmqpPort(const QStringList &arguments)
+{
+    if (arguments.contains(QStringLiteral("--amqp-port")))
+        return arguments;
+    return arguments + QStringList{QStringLiteral("--amqp-port"), QStringLiteral("0")};
+}
+
 FinishedRun runToEnd(const QStringList &arguments)
 {
     QProcess process;
     process.setProcessEnvironment(headless());
-    process.start(kBinary, QStringList{QStringLiteral("serve")} + arguments);
+    process.start(kBinary, QStringList{QStringLiteral("serve")} + withAmqpPort(arguments));
     FinishedRun run;
     run.ended = process.waitForFinished(30000);
     run.exitCode = process.exitCode();
@@ -59,7 +67,7 @@ struct Server {
     bool start(const QStringList &arguments)
     {
         process.setProcessEnvironment(headless());
-        process.start(kBinary, QStringList{QStringLiteral("serve")} + arguments);
+        process.start(kBinary, QStringList{QStringLiteral("serve")} + withAmqpPort(arguments));
         if (!process.waitForStarted())
             return false;
         while (!process.canReadLine()) {
@@ -158,6 +166,8 @@ private slots:
         QTest::newRow("advertised URL without scheme") << QStringList{"--advertised-url", "h:1"} << "--advertised-url";
         QTest::newRow("allowed host with a port") << QStringList{"--allow-host", "h:1"} << "--allow-host: 'h:1'";
         QTest::newRow("allowed host a URL") << QStringList{"--allow-host", "http://h"} << "--allow-host";
+        QTest::newRow("AMQP port too big") << QStringList{"--amqp-port", "70000"} << "--amqp-port";
+        QTest::newRow("AMQP port a word") << QStringList{"--amqp-port", "on"} << "--amqp-port: 'on'";
         QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate";
         QTest::newRow("stray argument") << QStringList{"extra"} << "extra";
     }
@@ -205,7 +215,7 @@ private slots:
         QVERIFY2(!QFile::exists(database), "the database was created before the check");
     }
 
-    void start_printsOneReadyLine_stopsOnSigtermWithEverythingCommitted()
+    void start_printsTheReadyLines_stopsOnSigtermWithEverythingCommitted()
     {
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("broker.db"));
@@ -224,7 +234,12 @@ private slots:
         QVERIFY(server.process.waitForFinished(30000));
         QCOMPARE(server.process.exitStatus(), QProcess::NormalExit);
         QCOMPARE(server.process.exitCode(), 0);
-        QVERIFY(server.process.readAllStandardOutput().isEmpty());   // nothing after the ready line
+        // the Service Bus ready line (docs/behaviour.md §8.6), then nothing
+        const QString rest = QString::fromUtf8(server.process.readAllStandardOutput());
+        QVERIFY2(QRegularExpression(QStringLiteral("^relaydesk: listening on amqp://127\\.0\\.0\\.1:[1-9][0-9]*\n$"))
+                     .match(rest)
+                     .hasMatch(),
+                 qPrintable(rest));
 
         auto db = relaydesk::Database::open(file.toStdString());
         QVERIFY2(db.ok(), db.status().toString().c_str());
@@ -261,6 +276,34 @@ private slots:
         QVERIFY(server.stopsCleanly());
     }
 
+    void amqpPortOff_onlyTheHttpReadyLine()
+    {
+        Server server;
+        QVERIFY(server.start({"--port", "0", "--db", ":memory:", "--amqp-port", "off"}));
+        QVERIFY2(server.readyLine.startsWith(QLatin1String("relaydesk: listening on http://")), qPrintable(server.readyLine));
+        server.process.terminate();
+        QVERIFY(server.process.waitForFinished(30000));
+        QCOMPARE(server.process.exitCode(), 0);
+        QVERIFY(server.process.readAllStandardOutput().isEmpty());
+    }
+
+    void amqpPortTaken_exitOne()
+    {
+        Server first;
+        QVERIFY(first.start({"--port", "0", "--db", ":memory:"}));   // a free AMQP port (withAmqpPort)
+        while (!first.process.canReadLine())
+            QVERIFY(first.process.waitForReadyRead(30000));
+        const QString amqp = QString::fromUtf8(first.process.readLine()).trimmed();
+        const QString port = amqp.section(QLatin1Char(':'), -1);
+        QVERIFY2(amqp.startsWith(QLatin1String("relaydesk: listening on amqp://")) && port.toUInt() > 0, qPrintable(amqp));
+        const FinishedRun second = runToEnd({"--port", "0", "--db", ":memory:", "--amqp-port", port});
+        QVERIFY(second.ended);
+        QCOMPARE(second.exitCode, 1);
+        QVERIFY2(second.err.contains(QLatin1String("cannot listen for AMQP")), qPrintable(second.err));
+        first.process.terminate();
+        QVERIFY(first.process.waitForFinished(30000));
+    }
+
     void noDbOption_usesTheApplicationDataFolder()
     {
         QTemporaryDir home;
@@ -269,7 +312,7 @@ private slots:
         environment.remove(QStringLiteral("XDG_DATA_HOME"));
         Server server;
         server.process.setProcessEnvironment(environment);
-        server.process.start(kBinary, {"serve", "--port", "0"});
+        server.process.start(kBinary, {"serve", "--port", "0", "--amqp-port", "0"});
         QVERIFY(server.process.waitForStarted());
         while (!server.process.canReadLine())
             QVERIFY(server.process.waitForReadyRead(30000));

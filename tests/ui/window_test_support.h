@@ -36,6 +36,7 @@ inline ServeOptions testBrokerOptions(const QString &databasePath)
     options.databasePath = databasePath;
     options.port = 0;
     options.portGiven = true;
+    options.amqpPort = 0;   // tests run side by side
     options.clockMode = ClockMode::Virtual;
     return options;
 }

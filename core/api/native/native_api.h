@@ -101,6 +101,8 @@ bool attempts(const NativeRequest &, const NativeContext &, const NativeReply &)
 bool metrics(const NativeRequest &, const NativeContext &, const NativeReply &);
 bool policies(const NativeRequest &, const NativeContext &, const NativeReply &);
 bool queues(const NativeRequest &, const NativeContext &, const NativeReply &);
+// /servicebus/queues (native_servicebus_routes.cpp).
+bool servicebus(const NativeRequest &, const NativeContext &, const NativeReply &);
 bool topics(const NativeRequest &, const NativeContext &, const NativeReply &);
 // The body of a create request, {"name", "attributes", "tags"}; errors in
 // the codes of `input` (SQS for queues, SNS for topics), the first of name,

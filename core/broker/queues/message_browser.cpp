@@ -46,6 +46,7 @@ std::string browseSql(const BrowseSearch &search, bool newestFirst)
 BrowsedMessage readMessage(Statement &row, std::int64_t nowMs)
 {
     BrowsedMessage message;
+    message.storageId = row.columnInt64(0);
     message.messageId = row.columnText(2);
     message.body = row.columnText(3);
     message.attributes = queue_records::readMessageAttributes(row.columnText(4));

@@ -25,6 +25,7 @@ enum class MessageState { Available, InFlight, Delayed, Scheduled, Expired, Dead
 std::string_view messageStateName(MessageState state);   // "available", "inFlight", …
 
 struct BrowsedMessage {
+    std::int64_t storageId = 0;   // the row id: storage order, a Service Bus sequence number
     std::string messageId;
     std::string body;
     MessageAttributes attributes;

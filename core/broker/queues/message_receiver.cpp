@@ -22,7 +22,8 @@ using Code = BrokerErrorCode;
 
 constexpr std::string_view kColumns =
     "SELECT id, message_id, body, attributes, sent_ms, receive_count, first_receive_ms, group_id, dedup_id, "
-    "sequence_number, dead_letter_reason, expires_at_ms, receipt_handle FROM messages ";
+    "sequence_number, dead_letter_reason, expires_at_ms, receipt_handle, id, enqueued_ms, visible_at_ms, "
+    "dead_letter_description FROM messages ";
 
 ReceivedMessage readMessage(Statement &row)
 {
@@ -47,6 +48,10 @@ ReceivedMessage readMessage(Statement &row)
     if (const auto expires = row.columnOptionalInt64(11))
         message.expiresAt = fromEpochMilliseconds(*expires);
     message.receiptHandle = row.columnText(12);
+    message.storageId = row.columnInt64(13);
+    message.enqueuedAt = fromEpochMilliseconds(row.columnInt64(14));
+    message.lockedUntil = fromEpochMilliseconds(row.columnInt64(15));
+    message.deadLetterDescription = row.columnOptionalText(16);
     return message;
 }
 

@@ -43,6 +43,12 @@ struct ReceivedMessage {
     std::optional<std::int64_t> sequenceNumber;  // SequenceNumber (FIFO)
     std::optional<std::string> deadLetterReason;
     std::optional<ClockTime> expiresAt;
+    // For Service Bus (docs/behaviour.md §8.6): the row id (its sequence number), the
+    // enqueue time, the end of this lock, a dead letter's description.
+    std::int64_t storageId = 0;
+    ClockTime enqueuedAt{};
+    ClockTime lockedUntil{};
+    std::optional<std::string> deadLetterDescription;
 };
 
 struct ReceiveResult {

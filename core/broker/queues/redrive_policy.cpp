@@ -8,6 +8,7 @@
 #include "broker/attribute_text.h"
 #include "broker/broker_identity.h"
 #include "broker/entity_names.h"
+#include "broker/queues/servicebus_queue.h"
 
 #include <nlohmann/json.hpp>
 
@@ -28,7 +29,7 @@ bool isQueueArn(std::string_view text)
 {
     const auto parts = splitArn(text);
     return parts && parts->service == "sqs" && !parts->region.empty() && !parts->accountId.empty() &&
-           validateQueueName(parts->resource).ok();
+           (validateQueueName(parts->resource).ok() || isServiceBusDeadLetterQueue(parts->resource));
 }
 
 std::optional<nlohmann::json> parseObject(std::string_view text)

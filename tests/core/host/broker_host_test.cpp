@@ -24,6 +24,7 @@ ServeOptions optionsFor(const QString &path, quint16 port)
     ServeOptions options;
     options.databasePath = path;
     options.port = port;
+    options.amqpPort = 0;   // tests run side by side
     options.clockMode = ClockMode::Virtual;
     return options;
 }

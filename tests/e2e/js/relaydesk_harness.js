@@ -5,8 +5,9 @@
 //   const { scenario } = require('./relaydesk_harness');
 //   scenario('name', async (server) => { const sqs = server.sqs(); await server.advance(30); });
 //
-// Each scenario gets its own server (--port 0 --db :memory: --clock virtual), stopped with
-// SIGTERM at the end; it must exit with status 0. The SDK comes from the build tree
+// Each scenario gets its own server (--port 0 --amqp-port 0 --db :memory: --clock virtual),
+// stopped with SIGTERM at the end; it must exit with status 0. Its two ready lines give the
+// HTTP endpoint and the Service Bus (AMQP) one: server.serviceBusConnectionString(). The SDK comes from the build tree
 // (installer/dev.sh runs `npm ci` there and CTest sets NODE_PATH). Every request a client
 // sends is recorded in server.requests as { service, target, contentType } so a test can
 // check which protocol the SDK really spoke.
@@ -30,16 +31,21 @@ const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
 const READY_PREFIX = 'relaydesk: listening on ';
 
 class RelaydeskServer {
-  constructor(binary) {
+  // options.database: a file instead of :memory:; options.args: more serve options.
+  constructor(binary, options = {}) {
     this.binary = binary;
+    this.database = options.database || ':memory:';
+    this.extraArgs = options.args || [];
     this.process = null;
     this.endpoint = null;
+    this.amqpPort = null;
     this.errors = '';
     this.requests = [];
   }
 
   start() {
-    this.process = spawn(this.binary, ['serve', '--port', '0', '--db', ':memory:', '--clock', 'virtual'],
+    this.process = spawn(this.binary, ['serve', '--port', '0', '--amqp-port', '0', '--db', this.database,
+                                       '--clock', 'virtual', ...this.extraArgs],
                          { stdio: ['ignore', 'pipe', 'pipe'] });
     this.process.stderr.setEncoding('utf8');
     this.process.stderr.on('data', (chunk) => { this.errors += chunk; });
@@ -48,17 +54,18 @@ class RelaydeskServer {
       let output = '';
       const onData = (chunk) => {
         output += chunk;
-        const end = output.indexOf('\n');
-        if (end < 0) return;
+        const lines = output.split('\n');
+        if (lines.length < 3) return;   // the HTTP and the AMQP ready lines
         this.process.stdout.off('data', onData);
         this.process.stdout.resume();   // keep draining whatever follows
-        const line = output.slice(0, end).trim();
-        if (!line.startsWith(READY_PREFIX)) {
+        const [http, amqp] = lines.map((line) => line.trim());
+        if (!http.startsWith(READY_PREFIX) || !amqp.startsWith(READY_PREFIX + 'amqp://')) {
           this.process.kill('SIGKILL');
-          reject(new Error(`no ready line, got ${JSON.stringify(line)}; stderr: ${this.errors}`));
+          reject(new Error(`no ready lines, got ${JSON.stringify(output)}; stderr: ${this.errors}`));
           return;
         }
-        this.endpoint = line.slice(READY_PREFIX.length);
+        this.endpoint = http.slice(READY_PREFIX.length);
+        this.amqpPort = Number(amqp.slice(amqp.lastIndexOf(':') + 1));
         resolve(this);
       };
       this.process.stdout.setEncoding('utf8');
@@ -89,6 +96,12 @@ class RelaydeskServer {
   sqs() { return this.record(new sqsSdk.SQSClient(this.config()), 'sqs'); }
 
   sns() { return this.record(new snsSdk.SNSClient(this.config()), 'sns'); }
+
+  // The connection string the official Service Bus emulator documents, with this server's AMQP port.
+  serviceBusConnectionString() {
+    return `Endpoint=sb://localhost:${this.amqpPort};SharedAccessKeyName=RootManageSharedAccessKey;` +
+           'SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true';
+  }
 
   // The native API: resolves to { status, body } (body parsed as JSON).
   api(method, path, body) {
@@ -140,10 +153,10 @@ function binaryFromEnvironment() {
   return binary;
 }
 
-// scenario(name, body): one node:test test with its own server.
-function scenario(name, body) {
+// scenario(name, body): one node:test test with its own server (serverOptions: see RelaydeskServer).
+function scenario(name, body, serverOptions = {}) {
   test(name, async () => {
-    const server = await new RelaydeskServer(binaryFromEnvironment()).start();
+    const server = await new RelaydeskServer(binaryFromEnvironment(), serverOptions).start();
     let failed = true;
     try {
       await body(server);
@@ -165,4 +178,4 @@ async function errorCode(promise) {
   throw new Error('the call succeeded; an error was expected');
 }
 
-module.exports = { RelaydeskServer, scenario, errorCode, sqsSdk, snsSdk };
+module.exports = { RelaydeskServer, scenario, errorCode, binaryFromEnvironment, sqsSdk, snsSdk };

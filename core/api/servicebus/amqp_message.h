@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/queues/message_sender.h"
+#include "broker/result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace proton {
+class message;
+}
+
+namespace relaydesk {
+
+struct BrowsedMessage;
+struct ReceivedMessage;
+
+// How Service Bus messages travel between AMQP and the broker's message
+// store (docs/behaviour.md §8.6). A message is stored as the AMQP sections its sender
+// sent (base64 in the message body), so what a receiver gets back is what
+// was sent; the broker adds the header's delivery count and the
+// x-opt-* annotations when it delivers. Pure functions, any thread.
+namespace amqp_message {
+
+using Bytes = std::vector<char>;
+
+// The messages of one transfer: a Service Bus batch (the SDKs' message
+// format 0x80013700, a body of data sections that each hold one encoded
+// message) gives each of its messages; any other message is itself. Proton
+// does not hand the message format of a transfer to a receiver, so a batch
+// is known by its body: data sections only, each of them a whole AMQP
+// message. InvalidParameterValue when the bytes are no AMQP message.
+Result<std::vector<Bytes>> splitTransfer(const Bytes &transfer);
+
+// The broker send of one message: the sections as the stored body, its
+// header TTL (milliseconds, rounded up to seconds) and its
+// x-opt-scheduled-enqueue-time. InvalidParameterValue for bytes that are no
+// AMQP message.
+Result<SendRequest> sendRequest(const Bytes &message);
+
+// What a receiver gets for a stored message: the sections as sent with
+// delivery-count (deliveries before this one), x-opt-sequence-number,
+// x-opt-enqueued-time, x-opt-locked-until (when `locked`) and, for a dead
+// letter, DeadLetterReason and DeadLetterErrorDescription among the
+// application properties (docs/behaviour.md §8.6).
+Result<Bytes> deliveryBytes(const ReceivedMessage &message, bool locked);
+// A peeked message: the same without a lock (docs/behaviour.md §8.6 peek).
+Result<Bytes> peekedBytes(const BrowsedMessage &message);
+// The same message as proton reads it (for management replies that embed it).
+Result<Bytes> storedSections(const std::string &body);
+
+// The dead-letter reason the service names for the broker's own reasons.
+std::string serviceBusReason(std::string_view brokerReason);
+
+} // namespace amqp_message
+
+} // namespace relaydesk

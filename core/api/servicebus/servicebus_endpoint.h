@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QHostAddress>
+#include <QString>
+
+#include <memory>
+#include <thread>
+#include <variant>
+
+namespace relaydesk {
+
+class BrokerService;
+
+// The Azure Service Bus endpoint: AMQP 1.0 on its own port (docs/behaviour.md §8.6).
+// Qpid Proton's proactor runs the transport (framing, SASL ANONYMOUS,
+// sessions, links, flow control, heartbeats) on a thread of its own; each
+// connection's Service Bus meaning is an AmqpConnection there. Broker work
+// goes to BrokerService (the broker thread stays the only writer) and its
+// replies come back through the connection's mailbox (pn_connection_wake).
+// Why Proton's C API rather than its C++ messaging handler: docs/architecture.md §3.
+//
+// Ownership: borrows the service, which must outlive it. Thread: made and
+// destroyed on the thread of the Qt event loop (replies to waiting receives
+// pass through it); the destructor closes every connection and joins the
+// proactor thread.
+class ServiceBusEndpoint final {
+public:
+    // Listens on `address`:`port` (0: a free port); the message when it cannot.
+    static std::variant<std::unique_ptr<ServiceBusEndpoint>, QString> start(BrokerService &service,
+                                                                           const QHostAddress &address,
+                                                                           quint16 port);
+    ~ServiceBusEndpoint();
+    ServiceBusEndpoint(const ServiceBusEndpoint &) = delete;
+    ServiceBusEndpoint &operator=(const ServiceBusEndpoint &) = delete;
+
+    quint16 port() const { return m_port; }
+
+    struct Loop;
+
+private:
+    ServiceBusEndpoint() = default;
+
+    std::unique_ptr<Loop> m_loop;
+    std::thread m_thread;
+    quint16 m_port = 0;
+};
+
+} // namespace relaydesk

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+// BrokerService: Service Bus queues, sends and settlements (docs/behaviour.md §8.6).
+#include "engine/broker_service_unit.h"
+
+#include "broker/queues/message_sender.h"
+
+namespace relaydesk {
+
+using namespace service_unit;
+
+void BrokerService::createServiceBusQueue(ServiceBusQueueProperties properties, QObject *context, Reply<bool> reply)
+{
+    run<bool>(
+        m_state,
+        [properties = std::move(properties)](UnitContext &unit, State &state,
+                                             std::vector<std::string> &) -> Result<bool> {
+            Result<bool> created = servicebus_queues::create(unit.database(), properties, state.identity, unit.now());
+            if (created && *created) {
+                unit.reportChange(change(EntityChange::Kind::Created, EntityChange::Entity::Queue,
+                                         properties.name + std::string(kServiceBusDeadLetterSuffix)));
+                unit.reportChange(change(EntityChange::Kind::Created, EntityChange::Entity::Queue, properties.name));
+            }
+            return created;
+        },
+        context, std::move(reply));
+}
+
+void BrokerService::listServiceBusQueues(QObject *context, Reply<std::vector<ServiceBusQueueProperties>> reply)
+{
+    using Queues = std::vector<ServiceBusQueueProperties>;
+    run<Queues>(
+        m_state,
+        [](UnitContext &unit, State &, std::vector<std::string> &) -> Result<Queues> {
+            return servicebus_queues::list(unit.database());
+        },
+        context, std::move(reply));
+}
+
+void BrokerService::findServiceBusEntity(std::string address, QObject *context, Reply<ServiceBusEntity> reply)
+{
+    run<ServiceBusEntity>(
+        m_state,
+        [address = std::move(address)](UnitContext &unit, State &, std::vector<std::string> &) -> Result<ServiceBusEntity> {
+            return servicebus_queues::find(unit.database(), address);
+        },
+        context, std::move(reply));
+}
+
+void BrokerService::sendServiceBusMessages(std::string queueName, std::vector<SendRequest> messages,
+                                           QObject *context, Reply<void> reply)
+{
+    run<Unit>(
+        m_state,
+        [queueName = std::move(queueName), messages = std::move(messages)](
+            UnitContext &unit, State &state, std::vector<std::string> &wake) -> Result<Unit> {
+            MessageSender sender(unit.database(), *state.ids);
+            for (const SendRequest &message : messages) {
+                if (auto sent = sender.send(queueName, message, unit.now()); !sent)
+                    return sent.error();   // the unit rolls back: nothing of the batch stays
+            }
+            unit.countQueue(QueueCounter::Sent, queueName, static_cast<std::int64_t>(messages.size()));
+            reportQueueCounts(unit, queueName);
+            wake.push_back(queueName);
+            return Unit{};
+        },
+        context, toStatusReply(std::move(reply)));
+}
+
+void BrokerService::settleServiceBusMessage(std::string queueName, std::string receiptHandle,
+                                            ServiceBusSettlement settlement, QObject *context, Reply<ClockTime> reply)
+{
+    run<ClockTime>(
+        m_state,
+        [queueName = std::move(queueName), receiptHandle = std::move(receiptHandle),
+         settlement = std::move(settlement)](UnitContext &unit, State &,
+                                             std::vector<std::string> &wake) -> Result<ClockTime> {
+            Result<ClockTime> settled =
+                relaydesk::settleServiceBusMessage(unit.database(), queueName, receiptHandle, settlement, unit.now());
+            if (!settled || settlement.kind == ServiceBusSettlement::Kind::RenewLock)
+                return settled;
+            reportQueueCounts(unit, queueName);
+            wake.push_back(queueName);
+            if (settlement.kind == ServiceBusSettlement::Kind::Complete) {
+                unit.countQueue(QueueCounter::Deleted, queueName);
+            } else {
+                const std::string deadLetters = queueName + std::string(kServiceBusDeadLetterSuffix);
+                reportQueueCounts(unit, deadLetters);
+                wake.push_back(deadLetters);
+            }
+            return settled;
+        },
+        context, std::move(reply));
+}
+
+} // namespace relaydesk

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+// Azure Service Bus end to end with the unchanged @azure/service-bus SDK over AMQP 1.0
+// against `relaydesk serve --amqp-port 0` (virtual clock), given the connection string of
+// the official emulator (docs/behaviour.md §8.6). Queues come from the native API
+// (POST /api/v1/servicebus/queues) or an emulator Config.json (--servicebus-config);
+// lock expiry is driven by advancing the broker's virtual clock (docs/harness.md).
+'use strict';
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { scenario, RelaydeskServer, binaryFromEnvironment } = require('./relaydesk_harness');
+const { ServiceBusClient } = require('@azure/service-bus');
+const test = require('node:test');
+
+const QUICK = { maxWaitTimeInMs: 2000 };
+
+async function createQueue(server, name, properties = {}) {
+  const { status, body } = await server.api('POST', '/servicebus/queues', { Name: name, Properties: properties });
+  assert.equal(status, 201, JSON.stringify(body));
+  return body;
+}
+
+// The broker's count of a queue's messages: available and locked (GET /api/v1/queues/NAME).
+async function depth(server, name) {
+  const { status, body } = await server.api('GET', `/queues/${encodeURIComponent(name)}`);
+  assert.equal(status, 200, JSON.stringify(body));
+  return { available: Number(body.attributes.ApproximateNumberOfMessages),
+           locked: Number(body.attributes.ApproximateNumberOfMessagesNotVisible) };
+}
+
+async function errorCode(promise) {
+  try {
+    await promise;
+  } catch (error) {
+    return error.code;
+  }
+  throw new Error('the call succeeded; an error was expected');
+}
+
+// A scenario with a client on the server's AMQP port; the client is closed at the end.
+function serviceBusScenario(name, body, serverOptions) {
+  scenario(name, async (server) => {
+    const client = new ServiceBusClient(server.serviceBusConnectionString());
+    try {
+      await body(server, client);
+    } finally {
+      await client.close();
+    }
+  }, serverOptions);
+}
+
+serviceBusScenario('send one and a batch; peek-lock receive with the broker properties; complete', async (server, client) => {
+  await createQueue(server, 'orders.1', { LockDuration: 'PT1M' });
+  const sender = client.createSender('orders.1');
+  await sender.sendMessages({ body: 'first', subject: 'new', applicationProperties: { kind: 'a', count: 3 } });
+  const batch = await sender.createMessageBatch();
+  for (const body of ['second', { third: 3 }, Buffer.from([0, 1, 2])])
+    assert.ok(batch.tryAddMessage({ body, messageId: `id-${batch.count}` }));
+  await sender.sendMessages(batch);
+  assert.deepEqual(await depth(server, 'orders.1'), { available: 4, locked: 0 });
+
+  const receiver = client.createReceiver('orders.1');
+  const got = await receiver.receiveMessages(10, QUICK);
+  assert.equal(got.length, 4);
+  assert.deepEqual(got.map((m) => m.body), ['first', 'second', { third: 3 }, Buffer.from([0, 1, 2])]);
+  assert.equal(got[0].subject, 'new');
+  assert.deepEqual(got[0].applicationProperties, { kind: 'a', count: 3 });
+  assert.deepEqual(got.slice(1).map((m) => m.messageId), ['id-0', 'id-1', 'id-2']);
+  assert.ok(got[0].messageId, 'every message has a MessageId');
+  const sequence = got.map((m) => Number(m.sequenceNumber));
+  assert.deepEqual(sequence, [...sequence].sort((a, b) => a - b));
+  assert.equal(new Set(sequence).size, 4);
+  for (const message of got) {
+    assert.equal(message.deliveryCount, 0);
+    assert.match(message.lockToken, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    assert.equal(message.lockedUntilUtc - message.enqueuedTimeUtc, 60000);   // the clock stood still
+    assert.equal(message.state, 'active');
+  }
+  assert.deepEqual(await depth(server, 'orders.1'), { available: 0, locked: 4 });
+  for (const message of got)
+    await receiver.completeMessage(message);
+  assert.deepEqual(await depth(server, 'orders.1'), { available: 0, locked: 0 });
+  assert.deepEqual(await receiver.receiveMessages(1, { maxWaitTimeInMs: 300 }), []);
+});
+
+serviceBusScenario('abandon: delivered again with its delivery count raised', async (server, client) => {
+  await createQueue(server, 'work');
+  await client.createSender('work').sendMessages({ body: 'again' });
+  const receiver = client.createReceiver('work');
+  const [first] = await receiver.receiveMessages(1, QUICK);
+  await receiver.abandonMessage(first);
+  const [second] = await receiver.receiveMessages(1, QUICK);
+  assert.equal(second.body, 'again');
+  assert.equal(second.deliveryCount, 1);
+  assert.equal(Number(second.sequenceNumber), Number(first.sequenceNumber));
+  assert.notEqual(second.lockToken, first.lockToken);
+  await receiver.completeMessage(second);
+});
+
+serviceBusScenario('dead-letter with reason and description; the dead-letter queue is receivable', async (server, client) => {
+  await createQueue(server, 'payments');
+  await client.createSender('payments').sendMessages({ body: 'bad one' });
+  const receiver = client.createReceiver('payments');
+  const [message] = await receiver.receiveMessages(1, QUICK);
+  await receiver.deadLetterMessage(message, { deadLetterReason: 'Invalid', deadLetterErrorDescription: 'no amount' });
+  assert.deepEqual(await depth(server, 'payments'), { available: 0, locked: 0 });
+  const deadLetters = client.createReceiver('payments', { subQueueType: 'deadLetter' });
+  const [dead] = await deadLetters.receiveMessages(1, QUICK);
+  assert.equal(dead.body, 'bad one');
+  assert.equal(dead.deadLetterReason, 'Invalid');
+  assert.equal(dead.deadLetterErrorDescription, 'no amount');
+  await deadLetters.completeMessage(dead);
+  assert.deepEqual(await depth(server, 'payments/$DeadLetterQueue'), { available: 0, locked: 0 });
+});
+
+serviceBusScenario('receive-and-delete: messages come settled and leave the queue', async (server, client) => {
+  await createQueue(server, 'events');
+  await client.createSender('events').sendMessages([{ body: 'one' }, { body: 'two' }]);
+  const receiver = client.createReceiver('events', { receiveMode: 'receiveAndDelete' });
+  const got = await receiver.receiveMessages(5, QUICK);
+  assert.deepEqual(got.map((m) => m.body), ['one', 'two']);
+  assert.equal(got[0].lockToken, undefined);
+  assert.deepEqual(await depth(server, 'events'), { available: 0, locked: 0 });
+});
+
+serviceBusScenario('an unknown entity: MessagingEntityNotFound for senders and receivers; no sender to a dead-letter queue', async (server, client) => {
+  assert.equal(await errorCode(client.createSender('missing').sendMessages({ body: 'x' })), 'MessagingEntityNotFound');
+  assert.equal(await errorCode(client.createReceiver('missing').receiveMessages(1, QUICK)), 'MessagingEntityNotFound');
+  await createQueue(server, 'present');
+  const refused = client.createSender('present/$DeadLetterQueue').sendMessages({ body: 'x' });
+  await assert.rejects(refused, /Cannot send to a dead-letter sub-queue/);   // amqp:not-allowed
+  assert.deepEqual(await depth(server, 'present/$DeadLetterQueue'), { available: 0, locked: 0 });
+});
+
+serviceBusScenario('MaxDeliveryCount: the last abandon dead-letters with MaxDeliveryCountExceeded', async (server, client) => {
+  await createQueue(server, 'fragile', { MaxDeliveryCount: 2 });
+  await client.createSender('fragile').sendMessages({ body: 'poison' });
+  const receiver = client.createReceiver('fragile');
+  for (let delivery = 0; delivery < 2; ++delivery) {
+    const [message] = await receiver.receiveMessages(1, QUICK);
+    assert.equal(message.deliveryCount, delivery);
+    await receiver.abandonMessage(message);
+  }
+  assert.deepEqual(await depth(server, 'fragile'), { available: 0, locked: 0 });
+  const [dead] = await client.createReceiver('fragile', { subQueueType: 'deadLetter' }).receiveMessages(1, QUICK);
+  assert.equal(dead.body, 'poison');
+  assert.equal(dead.deadLetterReason, 'MaxDeliveryCountExceeded');
+});
+
+serviceBusScenario('the lock ends on the broker clock: settling then is MessageLockLost; renewing extends it', async (server, client) => {
+  await createQueue(server, 'slow', { LockDuration: 'PT30S' });
+  await client.createSender('slow').sendMessages([{ body: 'late' }, { body: 'renewed' }]);
+  const receiver = client.createReceiver('slow');
+  const [late, renewed] = await receiver.receiveMessages(2, QUICK);
+  const lockedUntil = renewed.lockedUntilUtc.getTime();
+  await server.advance(20);
+  const until = await receiver.renewMessageLock(renewed);
+  assert.equal(until.getTime() - lockedUntil, 20000);
+  assert.equal(renewed.lockedUntilUtc.getTime(), until.getTime());
+  await server.advance(11);   // 31 s after the receive: the first lock ended, the renewed one holds
+  assert.equal(await errorCode(receiver.completeMessage(late)), 'MessageLockLost');
+  await receiver.completeMessage(renewed);
+  const [again] = await receiver.receiveMessages(1, QUICK);
+  assert.equal(again.body, 'late');
+  assert.equal(again.deliveryCount, 1);
+  await receiver.completeMessage(again);
+});
+
+serviceBusScenario('peek: messages from a sequence number on, locked ones too, without locking', async (server, client) => {
+  await createQueue(server, 'browse');
+  await client.createSender('browse').sendMessages([{ body: 'a' }, { body: 'b' }, { body: 'c' }]);
+  const receiver = client.createReceiver('browse');
+  const [locked] = await receiver.receiveMessages(1, QUICK);
+  assert.equal(locked.body, 'a');
+  const firstPage = await receiver.peekMessages(2);
+  assert.deepEqual(firstPage.map((m) => m.body), ['a', 'b']);
+  assert.equal(firstPage[0].lockToken, undefined);
+  assert.deepEqual((await receiver.peekMessages(5)).map((m) => m.body), ['c']);   // the SDK goes on after the last
+  assert.deepEqual(await receiver.peekMessages(5), []);
+  const fromB = await receiver.peekMessages(5, { fromSequenceNumber: firstPage[1].sequenceNumber });
+  assert.deepEqual(fromB.map((m) => m.body), ['b', 'c']);
+  assert.deepEqual(await depth(server, 'browse'), { available: 2, locked: 1 });
+  await receiver.completeMessage(locked);
+});
+
+serviceBusScenario('schedule and cancel on $management: a scheduled message appears at its time on the broker clock', async (server, client) => {
+  await createQueue(server, 'later');
+  const sender = client.createSender('later');
+  const { nowMs } = (await server.api('GET', '/clock')).body;
+  const [kept, dropped] = await sender.scheduleMessages([{ body: 'kept' }, { body: 'dropped' }], new Date(nowMs + 60000));
+  assert.ok(Number(dropped) > Number(kept));
+  await sender.cancelScheduledMessages([dropped]);
+  const receiver = client.createReceiver('later', { receiveMode: 'receiveAndDelete' });
+  assert.deepEqual(await receiver.receiveMessages(1, { maxWaitTimeInMs: 300 }), []);
+  await server.advance(60);
+  const got = await receiver.receiveMessages(5, QUICK);
+  assert.deepEqual(got.map((m) => m.body), ['kept']);
+  assert.equal(got[0].sequenceNumber.toString(), kept.toString());
+  assert.equal(got[0].scheduledEnqueueTimeUtc.getTime(), nowMs + 60000);
+});
+
+// The SDKs of other languages authenticate with SASL PLAIN: rhea (the JavaScript SDK's
+// AMQP library) offers only PLAIN when it has a user name and a password.
+scenario('SASL PLAIN: a client with a user name and password connects', async (server) => {
+  const rhea = require('rhea');
+  const connection = rhea.create_container().connect({
+    host: '127.0.0.1', port: server.amqpPort, reconnect: false,
+    username: 'RootManageSharedAccessKey', password: 'SAS_KEY_VALUE',
+  });
+  await new Promise((resolve, reject) => {
+    connection.once('connection_open', resolve);
+    connection.once('disconnected', (context) => reject(context.error || new Error('disconnected')));
+  });
+  const closed = new Promise((resolve) => connection.once('connection_close', resolve));
+  connection.close();
+  await closed;
+});
+
+serviceBusScenario('native API: bad properties are refused and change nothing', async (server) => {
+  const refused = await server.api('POST', '/servicebus/queues', { Name: 'q', Properties: { LockDuration: 'PT10M' } });
+  assert.equal(refused.status, 400);
+  assert.match(refused.body.message, /LockDuration/);
+  const unknown = await server.api('POST', '/servicebus/queues', { Name: 'q', Properties: { Colour: 'red' } });
+  assert.equal(unknown.status, 400);
+  assert.deepEqual((await server.api('GET', '/servicebus/queues')).body, { queues: [] });
+  await createQueue(server, 'q', { MaxDeliveryCount: 5 });
+  const again = await server.api('POST', '/servicebus/queues', { Name: 'q', Properties: { MaxDeliveryCount: 5 } });
+  assert.equal(again.status, 200);
+  const listed = (await server.api('GET', '/servicebus/queues')).body.queues;
+  assert.deepEqual(listed.map((q) => [q.Name, q.Properties.MaxDeliveryCount, q.Properties.LockDuration]), [['q', 5, 'PT1M']]);
+});
+
+const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'relaydesk-servicebus-'));
+const configFile = path.join(directory, 'Config.json');
+fs.writeFileSync(configFile, JSON.stringify({
+  UserConfig: {
+    Namespaces: [{
+      Name: 'sbemulatorns',
+      Queues: [{
+        Name: 'queue.1',
+        Properties: {
+          DeadLetteringOnMessageExpiration: false, DefaultMessageTimeToLive: 'PT1H',
+          DuplicateDetectionHistoryTimeWindow: 'PT20S', ForwardDeadLetteredMessagesTo: '', ForwardTo: '',
+          LockDuration: 'PT1M', MaxDeliveryCount: 3, RequiresDuplicateDetection: false, RequiresSession: false,
+        },
+      }],
+      Topics: [],
+    }],
+    Logging: { Type: 'File' },
+  },
+}));
+
+serviceBusScenario('the emulator Config.json creates its queues at start', async (server, client) => {
+  const listed = (await server.api('GET', '/servicebus/queues')).body.queues;
+  assert.deepEqual(listed.map((q) => [q.Name, q.Properties.MaxDeliveryCount, q.Properties.DefaultMessageTimeToLive]),
+                   [['queue.1', 3, 'PT1H']]);
+  await client.createSender('queue.1').sendMessages({ body: 'from config', timeToLive: 120000 });
+  const [message] = await client.createReceiver('queue.1', { receiveMode: 'receiveAndDelete' }).receiveMessages(1, QUICK);
+  assert.equal(message.body, 'from config');
+  assert.equal(message.timeToLive, 120000);
+  assert.equal(message.expiresAtUtc - message.enqueuedTimeUtc, 120000);
+}, { args: ['--servicebus-config', configFile] });
+
+test('a restart keeps what was sent and not completed', async () => {
+  const database = path.join(directory, 'restart.db');
+  const first = await new RelaydeskServer(binaryFromEnvironment(), { database }).start();
+  let client = new ServiceBusClient(first.serviceBusConnectionString());
+  await createQueue(first, 'kept');
+  await client.createSender('kept').sendMessages([{ body: 'done' }, { body: 'locked' }, { body: 'waiting' }]);
+  let receiver = client.createReceiver('kept');
+  const [done, locked] = await receiver.receiveMessages(2, QUICK);
+  assert.deepEqual([done.body, locked.body], ['done', 'locked']);
+  await receiver.completeMessage(done);
+  await client.close();
+  await first.stop();
+
+  const second = await new RelaydeskServer(binaryFromEnvironment(), { database }).start();
+  try {
+    await second.advance(61);   // the lock taken before the restart ends
+    client = new ServiceBusClient(second.serviceBusConnectionString());
+    receiver = client.createReceiver('kept', { receiveMode: 'receiveAndDelete' });
+    const got = await receiver.receiveMessages(5, QUICK);
+    assert.deepEqual(got.map((m) => m.body).sort(), ['locked', 'waiting']);
+    await client.close();
+  } finally {
+    await second.stop();
+  }
+});
+
+test.after(() => fs.rmSync(directory, { recursive: true, force: true }));
