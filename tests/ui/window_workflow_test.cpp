@@ -29,6 +29,9 @@
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QComboBox>
+#include <QUrl>
+#include <QGuiApplication>
+#include <QClipboard>
 #include <QCryptographicHash>
 #include <QMenu>
 #include <QFile>
@@ -113,6 +116,16 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(m_window->findChild<QLabel *>(QStringLiteral("brokerStateLabel"))->text().endsWith(
                                      QStringLiteral("ready")),
                                  kWait);
+        // The Service Bus port, and the connection string the Azure SDKs take, to copy.
+        auto *serviceBus = m_window->findChild<QToolButton *>(QStringLiteral("serviceBusButton"));
+        QVERIFY(serviceBus && !serviceBus->isHidden());
+        const QString port = QString::number(QUrl(m_window->broker()->amqpUrl()).port());
+        QCOMPARE(serviceBus->text(), QStringLiteral("Service Bus ") + port);
+        QCOMPARE(serviceBus->accessibleName(), serviceBus->text());
+        serviceBus->click();
+        QCOMPARE(QGuiApplication::clipboard()->text(),
+                 QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessKeyName=RootManageSharedAccessKey;"
+                                "SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true").arg(port));
     }
 
     void apiChange_appearsInTree_andSendChangesCount()

@@ -39,6 +39,7 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <QToolButton>
+#include <QUrl>
 #include <QTreeView>
 
 namespace relaydesk {
@@ -51,6 +52,15 @@ const char *const kTreeHeaderKey = "entityTree/header";
 const char *const kEntityKey = "mainWindow/openEntity";
 const char *const kRecentKey = "mainWindow/recentDatabases";
 constexpr int kDockWidth = 380; // 30 % of the default 1280-pixel window
+
+// The connection string the Azure SDKs take for a local broker at `amqpUrl`
+// ("amqp://HOST:PORT"), as for the official emulator.
+QString serviceBusConnectionString(const QString &amqpUrl)
+{
+    return QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessKeyName=RootManageSharedAccessKey;"
+                          "SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true")
+        .arg(QUrl(amqpUrl).port());
+}
 
 } // namespace
 
@@ -261,6 +271,18 @@ void MainWindow::createStatusBar()
         QGuiApplication::clipboard()->setText(m_host->endpointUrl());
         statusBar()->showMessage(tr("Copied %1").arg(m_host->endpointUrl()), 5000);
     });
+    // What the Azure SDKs take, as they take it for the official emulator
+    // (docs/api.md "Azure Service Bus"): click to copy.
+    m_serviceBus = new QToolButton(this);
+    m_serviceBus->setObjectName(QStringLiteral("serviceBusButton"));
+    m_serviceBus->setAutoRaise(true);
+    m_serviceBus->setToolTip(tr("The Service Bus connection string (as for the official emulator): click to copy"));
+    connect(m_serviceBus, &QToolButton::clicked, this, [this] {
+        if (!m_host || m_host->amqpUrl().isEmpty())
+            return;
+        QGuiApplication::clipboard()->setText(serviceBusConnectionString(m_host->amqpUrl()));
+        statusBar()->showMessage(tr("Copied the Service Bus connection string"), 5000);
+    });
     m_database = new QLabel(this);
     m_database->setObjectName(QStringLiteral("databaseLabel"));
     m_database->setTextFormat(Qt::PlainText);
@@ -269,6 +291,7 @@ void MainWindow::createStatusBar()
     m_brokerState->setObjectName(QStringLiteral("brokerStateLabel"));
     m_brokerState->setTextFormat(Qt::PlainText);
     statusBar()->addPermanentWidget(m_endpoint);
+    statusBar()->addPermanentWidget(m_serviceBus);
     statusBar()->addPermanentWidget(m_database, 1);
     statusBar()->addPermanentWidget(m_brokerState);
 }
@@ -280,6 +303,7 @@ void MainWindow::showBrokerState()
         m_endpoint->setText(tr("no endpoint"));
         m_endpoint->setAccessibleName(m_endpoint->text());
         m_endpoint->setEnabled(false);
+        m_serviceBus->hide();
         m_database->setText(tr("No database open"));
         m_brokerState->setText(tr("Broker: stopped"));
         setWindowTitle(tr("Relaydesk"));
@@ -288,6 +312,9 @@ void MainWindow::showBrokerState()
     m_endpoint->setEnabled(true);
     m_endpoint->setText(m_host->endpointUrl());
     m_endpoint->setAccessibleName(m_host->endpointUrl());
+    m_serviceBus->setVisible(!m_host->amqpUrl().isEmpty());
+    m_serviceBus->setText(tr("Service Bus %1").arg(QUrl(m_host->amqpUrl()).port()));
+    m_serviceBus->setAccessibleName(m_serviceBus->text());
     m_database->setText(m_host->databasePath());
     m_database->setToolTip(tr("The database file"));
     QString state = tr("Broker: ready");

@@ -124,6 +124,7 @@ private:
     QString m_wantedTab;      // the tab openEntity asked for
     bool m_fitOnShow = false; // a restored geometry, checked against the screen again once the frame is known
     QToolButton *m_endpoint = nullptr;
+    QToolButton *m_serviceBus = nullptr;   // the Service Bus connection string, to copy
     QLabel *m_database = nullptr;
     QLabel *m_brokerState = nullptr;
     QMenu *m_recentMenu = nullptr;
