@@ -130,6 +130,29 @@ private slots:
         saveScreenshot(*open.page, QStringLiteral("subscription_policy_") + QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('_')));
     }
 
+    // A Zaqar subscription (its policy stored in the Zaqar form, as the /v2/
+    // API writes it) opens the editor in the Zaqar form and plans its
+    // schedule in the Zaqar dialect.
+    void zaqarSubscription_editedInTheZaqarForm()
+    {
+        const std::string zaqarPolicy =
+            R"({"_retry_policy": {"retries_with_no_delay": 3, "minimum_delay_retries": 3, "minimum_delay": 5,)"
+            R"( "maximum_delay": 60, "maximum_delay_retries": 3, "retry_backoff_function": "linear"}})";
+        QVERIFY(bench().createTopic("events", {{"DeliveryPolicy", zaqarPolicy}}));
+        const std::string arn = subscribeHttp({{"DeliveryPolicy", zaqarPolicy}});
+        QVERIFY(!arn.empty());
+        auto open = openPage(bench(), Entity::Subscription, QString::fromStdString(arn));
+        QVERIFY(waitForCount(*open.settled, 1));
+        const std::optional<DeliveryPolicy> &policy = open.page->editor()->evaluation().policy();
+        QVERIFY(policy.has_value());
+        QCOMPARE(int(policy->form), int(PolicyForm::Zaqar));
+        QCOMPARE(int(policy->dialect), int(Dialect::Zaqar));
+        QVERIFY(open.page->editor()->jsonText().contains(QStringLiteral("_retry_policy")));
+        // The blueprint's example: 3 immediate, 3 at 5 s, 12 backing off to 60 s,
+        // 3 at 60 s — 21 retries, 22 attempts.
+        QCOMPARE(open.page->editor()->evaluation().schedule()->retries(), int64_t(21));
+    }
+
     void topicPolicy_appliedThroughTheBroker()
     {
         QVERIFY(bench().createTopic("events"));
