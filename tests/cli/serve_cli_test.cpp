@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
@@ -273,6 +274,29 @@ private slots:
         }
         const QByteArray health = http(server.port(), "GET", "/health");
         QVERIFY2(health.startsWith("HTTP/1.1 200"), health.constData());
+        QVERIFY(server.stopsCleanly());
+    }
+
+    // The Service Bus connection string names "localhost", which node 18
+    // resolves to ::1 first: the AMQP port answers on the IPv6 loopback too.
+    void amqpPort_answersOnBothLoopbacks()
+    {
+        QTcpServer probe;
+        if (!probe.listen(QHostAddress::LocalHostIPv6, 0))
+            QSKIP("this machine has no IPv6 loopback");
+        probe.close();
+        Server server;
+        QVERIFY(server.start({"--port", "0", "--db", ":memory:"}));
+        while (!server.process.canReadLine())
+            QVERIFY(server.process.waitForReadyRead(30000));
+        const QString amqp = QString::fromUtf8(server.process.readLine()).trimmed();
+        const quint16 port = amqp.section(QLatin1Char(':'), -1).toUShort();
+        QVERIFY2(amqp.startsWith(QLatin1String("relaydesk: listening on amqp://")) && port > 0, qPrintable(amqp));
+        for (const QHostAddress &loopback : {QHostAddress(QHostAddress::LocalHost), QHostAddress(QHostAddress::LocalHostIPv6)}) {
+            QTcpSocket socket;
+            socket.connectToHost(loopback, port);
+            QVERIFY2(socket.waitForConnected(30000), qPrintable(loopback.toString() + ": " + socket.errorString()));
+        }
         QVERIFY(server.stopsCleanly());
     }
 

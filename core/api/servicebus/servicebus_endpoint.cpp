@@ -13,6 +13,9 @@
 
 #include <atomic>
 #include <map>
+#include <optional>
+#include <variant>
+#include <vector>
 
 namespace relaydesk {
 
@@ -40,9 +43,9 @@ struct ServiceBusEndpoint::Loop {
             return true;
         case PN_PROACTOR_INTERRUPT:
             stopping = true;
-            if (listener)
-                pn_listener_close(listener);
-            listener = nullptr;
+            for (pn_listener_t *open : listeners)
+                pn_listener_close(open);
+            listeners.clear();
             pn_proactor_disconnect(proactor, nullptr);
             return true;
         case PN_PROACTOR_INACTIVE:
@@ -79,9 +82,41 @@ struct ServiceBusEndpoint::Loop {
         connections.clear();
     }
 
+    // Listens on `host`:`port`; the port it got, or why not. Events of
+    // listeners already open that come meanwhile are handled as usual.
+    std::variant<quint16, QString> listen(const QByteArray &host, quint16 port)
+    {
+        char text[PN_MAX_ADDR];
+        pn_proactor_addr(text, sizeof text, host.constData(), QByteArray::number(port).constData());
+        pn_listener_t *listener = pn_listener();
+        pn_proactor_listen(proactor, listener, text, 16);
+        std::optional<std::variant<quint16, QString>> answer;
+        while (!answer) {
+            pn_event_batch_t *batch = pn_proactor_wait(proactor);
+            while (pn_event_t *event = pn_event_batch_next(batch)) {
+                const bool ours = pn_event_listener(event) == listener;
+                if (ours && pn_event_type(event) == PN_LISTENER_OPEN) {
+                    char boundHost[PN_MAX_ADDR];
+                    char boundPort[16];
+                    pn_netaddr_host_port(pn_listener_addr(listener), boundHost, sizeof boundHost, boundPort,
+                                         sizeof boundPort);
+                    listeners.push_back(listener);
+                    answer = static_cast<quint16>(QByteArray(boundPort).toUInt());
+                } else if (ours && pn_event_type(event) == PN_LISTENER_CLOSE) {
+                    const char *why = pn_condition_get_description(pn_listener_condition(listener));
+                    answer = QString::fromUtf8(why ? why : "unknown error");
+                } else if (!ours) {
+                    handle(event);
+                }
+            }
+            pn_proactor_done(proactor, batch);
+        }
+        return *answer;
+    }
+
     BrokerService &service;
     pn_proactor_t *proactor = nullptr;
-    pn_listener_t *listener = nullptr;
+    std::vector<pn_listener_t *> listeners; // open ones
     std::map<pn_connection_t *, std::shared_ptr<AmqpConnection>> connections;
     bool stopping = false;
 };
@@ -93,34 +128,15 @@ std::variant<std::unique_ptr<ServiceBusEndpoint>, QString> ServiceBusEndpoint::s
     std::unique_ptr<ServiceBusEndpoint> endpoint(new ServiceBusEndpoint);
     endpoint->m_loop = std::make_unique<Loop>(service);
     Loop &loop = *endpoint->m_loop;
-    char text[PN_MAX_ADDR];
-    const QByteArray host = address.toString().toUtf8();
-    pn_proactor_addr(text, sizeof text, host.constData(), QByteArray::number(port).constData());
-    loop.listener = pn_listener();
-    pn_proactor_listen(loop.proactor, loop.listener, text, 16);
-    // Wait here for the listener's answer: open (its port) or closed (why).
-    for (bool answered = false; !answered;) {
-        pn_event_batch_t *batch = pn_proactor_wait(loop.proactor);
-        while (pn_event_t *event = pn_event_batch_next(batch)) {
-            if (pn_event_type(event) == PN_LISTENER_OPEN) {
-                char boundHost[PN_MAX_ADDR];
-                char boundPort[16];
-                pn_netaddr_host_port(pn_listener_addr(loop.listener), boundHost, sizeof boundHost, boundPort,
-                                     sizeof boundPort);
-                endpoint->m_port = static_cast<quint16>(QByteArray(boundPort).toUInt());
-                answered = true;
-            } else if (pn_event_type(event) == PN_LISTENER_CLOSE) {
-                pn_condition_t *condition = pn_listener_condition(loop.listener);
-                const char *why = pn_condition_get_description(condition);
-                pn_proactor_done(loop.proactor, batch);
-                return QStringLiteral("cannot listen for AMQP on %1:%2: %3")
-                    .arg(address.toString())
-                    .arg(port)
-                    .arg(QString::fromUtf8(why ? why : "unknown error"));
-            }
-        }
-        pn_proactor_done(loop.proactor, batch);
-    }
+    const std::variant<quint16, QString> opened = loop.listen(address.toString().toUtf8(), port);
+    if (const QString *why = std::get_if<QString>(&opened))
+        return QStringLiteral("cannot listen for AMQP on %1:%2: %3").arg(address.toString()).arg(port).arg(*why);
+    endpoint->m_port = std::get<quint16>(opened);
+    // The connection string names "localhost", which a client may resolve to
+    // ::1 first (node 18 does, and tries nothing else): on the IPv4 loopback
+    // the same port is also opened on the IPv6 one, when the machine has it.
+    if (address == QHostAddress(QHostAddress::LocalHost))
+        (void)loop.listen(QByteArrayLiteral("::1"), endpoint->m_port);
     endpoint->m_thread = std::thread([&loop] { loop.run(); });
     return endpoint;
 }
