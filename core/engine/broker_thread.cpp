@@ -141,7 +141,7 @@ Status BrokerThread::setClockMode(ClockMode mode, double scale)
     Status status = m_clock.setMode(mode, scale);
     m_scheduler->rearm();
     if (status)
-        markClock();
+        post([this] { markClock(); }); // after the reply: a mode switch answers without waiting for the disk
     if (m_clock.mode() == ClockMode::Scaled)
         m_markTimer->start();
     else
@@ -214,7 +214,7 @@ void BrokerThread::finishAdvance(Result<ClockTime> result)
     Advance done = std::move(m_advances.front());
     m_advances.pop_front();
     if (result)
-        markClock();
+        post([this] { markClock(); }); // after the reply
     try {
         if (done.reply)
             done.reply(std::move(result));

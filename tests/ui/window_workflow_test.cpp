@@ -468,7 +468,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(m_window->broker()->engine().clock().mode(), ClockMode::Scaled, kWait);
         QCOMPARE(m_window->broker()->engine().clock().scale(), 600.0);
         QTRY_VERIFY_WITH_TIMEOUT(!clock->stepSecondAction()->isEnabled(), kWait);
-        clock->pauseAction()->trigger();
+        clock->pauseAction()->trigger(); // also while the warp's answer is on its way
         QTRY_COMPARE_WITH_TIMEOUT(m_window->broker()->engine().clock().mode(), ClockMode::Virtual, kWait);
         QTRY_VERIFY_WITH_TIMEOUT(clock->stepSecondAction()->isEnabled(), kWait);
         clock->pauseAction()->trigger(); // back to the warp it came from

@@ -13,6 +13,9 @@
 #include <QSettings>
 #include <QTimer>
 
+#include <optional>
+#include <utility>
+
 namespace relaydesk {
 
 namespace {
@@ -151,15 +154,25 @@ void ClockToolbar::setEngine(BrokerEngine *engine, std::function<std::optional<C
 
 double ClockToolbar::chosenFactor() const { return m_factor->currentData().toDouble(); }
 
+// A switch asked for while another is on its way is not lost: the last one
+// asked runs when the current one has answered.
 void ClockToolbar::switchTo(int mode, double scale)
 {
-    if (!m_engine || m_busy)
+    if (!m_engine)
         return;
+    if (m_busy) {
+        m_nextSwitch = std::make_pair(mode, scale);
+        return;
+    }
     m_busy = true;
     m_engine->setClockMode(static_cast<ClockMode>(mode), scale, this, [this](Status status) {
         m_busy = false;
         if (!status)
             emit statusMessage(tr("Clock: %1").arg(QString::fromStdString(status.error().message)));
+        if (const auto next = std::exchange(m_nextSwitch, std::nullopt)) {
+            switchTo(next->first, next->second);
+            return;
+        }
         showClock();
         emit clockChanged();
     });

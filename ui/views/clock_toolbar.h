@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <optional>
+#include <utility>
 
 class QAction;
 class QActionGroup;
@@ -73,6 +74,7 @@ private:
     int m_modeBeforePause = 0;
     double m_scaleBeforePause = 1.0;
     bool m_busy = false;
+    std::optional<std::pair<int, double>> m_nextSwitch; // asked for while busy
 };
 
 } // namespace relaydesk
