@@ -33,6 +33,24 @@ BrokerError structureError(const std::string &where, const std::string &message)
     return BrokerError(BrokerErrorCode::InvalidParameterValue, where + ": " + message);
 }
 
+// A document over kMaxConfigEntities.
+BrokerError tooManyEntities(std::size_t count)
+{
+    return structureError("config", "declares " + std::to_string(count) + " entities; one document holds at most " +
+                                        std::to_string(kMaxConfigEntities) +
+                                        " queues, topics, subscriptions and deletions together (it is applied as one "
+                                        "transaction that holds up every other request): split it into several");
+}
+
+std::size_t entityCount(const BrokerConfig &config)
+{
+    std::size_t count = config.queues.size() + config.topics.size() + config.deleteQueues.size() +
+                        config.deleteTopics.size() + config.deleteSubscriptions.size();
+    for (const TopicDeclaration &topic : config.topics)
+        count += topic.subscriptions.size();
+    return count;
+}
+
 // The broker's error, its message prefixed with where it happened.
 BrokerError located(const std::string &where, const BrokerError &error)
 {
@@ -318,6 +336,9 @@ Result<BrokerConfig> readBrokerConfig(const nlohmann::json &document, const Brok
     const Json &queues = arrayAt(document, "queues", "", status);
     if (!status)
         return status.error();
+    if (const Json &topics = arrayAt(document, "topics", "", status);
+        status && queues.size() + topics.size() > kMaxConfigEntities)
+        return tooManyEntities(queues.size() + topics.size()); // refused before reading them all
     std::map<std::string, std::string> queueNames;
     for (std::size_t index = 0; index < queues.size(); ++index) {
         auto queue = readQueue(queues[index], entity("queues", index, ""));
@@ -343,6 +364,8 @@ Result<BrokerConfig> readBrokerConfig(const nlohmann::json &document, const Brok
     }
     if (Status deletions = readDeletions(document, config, identity); !deletions)
         return deletions.error();
+    if (const std::size_t count = entityCount(config); count > kMaxConfigEntities)
+        return tooManyEntities(count);
     return config;
 }
 

@@ -128,7 +128,7 @@ void BrokerMetrics::record(const std::vector<MetricEvent> &events, ClockTime at)
             if (index >= kQueueCounterCount)
                 continue;
             m_queueTotals[index].add(at, event.count);
-            if (QueueSeries *series = seriesLocked(m_queues, event.name))
+            if (QueueSeries *series = queueSeriesLocked(event.name))
                 series->rings[index].add(at, event.count);
         } else {
             if (index >= kTopicCounterCount)
@@ -144,6 +144,7 @@ void BrokerMetrics::addQueue(const std::string &name)
 {
     std::lock_guard lock(m_mutex);
     queueLocked(name).stale = true;
+    m_toRead.insert(name);
 }
 
 void BrokerMetrics::addTopic(const std::string &name)
@@ -155,7 +156,13 @@ void BrokerMetrics::addTopic(const std::string &name)
 void BrokerMetrics::removeQueue(const std::string &name)
 {
     std::lock_guard lock(m_mutex);
-    m_queues.erase(name);
+    const auto it = m_queues.find(name);
+    if (it == m_queues.end())
+        return;
+    if (it->second.nextVisible)
+        m_visibleAt.erase({*it->second.nextVisible, name});
+    m_toRead.erase(name);
+    m_queues.erase(it);
 }
 
 void BrokerMetrics::removeTopic(const std::string &name)
@@ -167,17 +174,20 @@ void BrokerMetrics::removeTopic(const std::string &name)
 void BrokerMetrics::markStale(const std::string &name)
 {
     std::lock_guard lock(m_mutex);
-    if (QueueSeries *series = seriesLocked(m_queues, name))
+    if (QueueSeries *series = queueSeriesLocked(name)) {
         series->stale = true;
+        m_toRead.insert(name);
+    }
 }
 
 std::vector<std::string> BrokerMetrics::queuesToRefresh(ClockTime now) const
 {
-    std::vector<std::string> names;
     std::lock_guard lock(m_mutex);
-    for (const auto &[name, series] : m_queues)
-        if (series.stale || !series.depthsAt || (series.nextVisible && *series.nextVisible <= now))
-            names.push_back(name);
+    std::vector<std::string> names(m_toRead.begin(), m_toRead.end());
+    for (auto due = m_visibleAt.begin(); due != m_visibleAt.end() && due->first <= now; ++due)
+        if (!m_toRead.contains(due->second))
+            names.push_back(due->second);
+    std::sort(names.begin(), names.end());
     return names;
 }
 
@@ -187,12 +197,17 @@ void BrokerMetrics::setDepths(const std::string &name, const QueueCounts &depths
     std::lock_guard lock(m_mutex);
     const auto it = m_queues.find(name);
     if (it != m_queues.end())
-        setDepthsLocked(it->second, depths, nextVisible, at);
+        setDepthsLocked(name, it->second, depths, nextVisible, at);
 }
 
-void BrokerMetrics::setDepthsLocked(QueueSeries &series, const QueueCounts &depths,
+void BrokerMetrics::setDepthsLocked(const std::string &name, QueueSeries &series, const QueueCounts &depths,
                                     std::optional<ClockTime> nextVisible, ClockTime at)
 {
+    if (series.nextVisible)
+        m_visibleAt.erase({*series.nextVisible, name});
+    if (nextVisible)
+        m_visibleAt.insert({*nextVisible, name});
+    m_toRead.erase(name);
     series.depths = depths;
     series.nextVisible = nextVisible;
     series.depthsAt = at;
@@ -203,10 +218,13 @@ void BrokerMetrics::loadEntities(const EntityOverview &overview, ClockTime at)
 {
     std::lock_guard lock(m_mutex);
     std::map<std::string, QueueSeries, std::less<>> queues;
+    m_toRead.clear();
+    m_visibleAt.clear();
     for (const QueueOverview &queue : overview.queues) {
         auto node = m_queues.extract(queue.name);
         QueueSeries &series = node ? queues.insert(std::move(node)).position->second : queues[queue.name];
-        setDepthsLocked(series, queue.counts, queue.nextVisible, at);
+        series.nextVisible.reset(); // its old entry went with m_visibleAt
+        setDepthsLocked(queue.name, series, queue.counts, queue.nextVisible, at);
     }
     std::map<std::string, TopicSeries, std::less<>> topics;
     for (const TopicOverview &topic : overview.topics) {
@@ -236,9 +254,20 @@ Series *BrokerMetrics::seriesLocked(std::map<std::string, Series, std::less<>> &
     return it == entities.end() ? nullptr : &it->second;
 }
 
+BrokerMetrics::QueueSeries *BrokerMetrics::queueSeriesLocked(const std::string &name)
+{
+    if (!m_entitiesLoaded)
+        return &queueLocked(name);
+    const auto it = m_queues.find(name);
+    return it == m_queues.end() ? nullptr : &it->second;
+}
+
 BrokerMetrics::QueueSeries &BrokerMetrics::queueLocked(const std::string &name)
 {
-    return m_queues.try_emplace(name).first->second;
+    const auto [it, made] = m_queues.try_emplace(name);
+    if (made)
+        m_toRead.insert(name); // never read
+    return it->second;
 }
 
 BrokerMetrics::TopicSeries &BrokerMetrics::topicLocked(const std::string &name)

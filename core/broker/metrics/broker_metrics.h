@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -194,7 +195,8 @@ public:
     // Marks a queue's depths stale (a name not seen yet: as record()).
     void markStale(const std::string &name);
     // The queues whose depths need a read at `now`: stale, never read, or
-    // whose `nextVisible` has passed.
+    // whose `nextVisible` has passed; by name. O(those queues), not
+    // O(queues): called every change interval on the broker thread.
     std::vector<std::string> queuesToRefresh(ClockTime now) const;
     // Sets a queue's depths as read at `at`, with the earliest time a message
     // of it changes state by time alone; clears its stale mark. Ignored for a
@@ -220,12 +222,13 @@ private:
     // totals only, so a gone entity never comes back.
     template <class Series>
     Series *seriesLocked(std::map<std::string, Series, std::less<>> &entities, const std::string &name);
+    QueueSeries *queueSeriesLocked(const std::string &name);
     QueueSeries &queueLocked(const std::string &name);
     TopicSeries &topicLocked(const std::string &name);
 
     // Callers hold m_mutex.
-    void setDepthsLocked(QueueSeries &series, const QueueCounts &depths, std::optional<ClockTime> nextVisible,
-                         ClockTime at);
+    void setDepthsLocked(const std::string &name, QueueSeries &series, const QueueCounts &depths,
+                         std::optional<ClockTime> nextVisible, ClockTime at);
 
     const Clock &m_clock;
     ClockTime m_countingSince{};
@@ -235,6 +238,10 @@ private:
     std::array<MinuteRing, kTopicCounterCount> m_topicTotals{};
     std::map<std::string, QueueSeries, std::less<>> m_queues;
     std::map<std::string, TopicSeries, std::less<>> m_topics;
+    // The index of queuesToRefresh: the queues stale or never read, and
+    // each read queue's nextVisible (both kept with m_queues).
+    std::set<std::string, std::less<>> m_toRead;
+    std::set<std::pair<ClockTime, std::string>> m_visibleAt;
 };
 
 } // namespace relaydesk

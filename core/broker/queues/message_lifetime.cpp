@@ -185,7 +185,8 @@ Result<QueueDueTimes> dueTimes(Database &db, ClockTime now)
     if (*lockEnds && (!due.nextExpiry || **lockEnds < *due.nextExpiry))
         due.nextExpiry = *lockEnds;
     Result<std::optional<ClockTime>> idle = selectOptionalTime(
-        db, "SELECT min(last_used_ms + auto_delete_on_idle_ms) FROM queues WHERE auto_delete_on_idle_ms IS NOT NULL "
+        db, "SELECT min(last_used_ms + auto_delete_on_idle_ms) FROM queues INDEXED BY queues_by_idle_end "
+            "WHERE auto_delete_on_idle_ms IS NOT NULL "
             "AND last_used_ms + auto_delete_on_idle_ms > ?1",
         nowMs);
     if (!idle)

@@ -170,6 +170,35 @@ private slots:
         QCOMPARE(metrics.queuesToRefresh(kStart), std::vector<std::string>{"new"});
     }
 
+    // queuesToRefresh keeps an index beside the series: a queue's old
+    // visibility time goes when a read gives a new one, a removed queue
+    // leaves it, a re-added one is to be read again.
+    void refreshIndex_followsReadsAndRemovals()
+    {
+        ManualWallTimeSource wall;
+        Clock clock(wall, ClockMode::Virtual, 1.0, kStart);
+        BrokerMetrics metrics(clock);
+        metrics.loadEntities(EntityOverview{}, kStart);
+        metrics.addQueue("a");
+        metrics.addQueue("b");
+        QCOMPARE(metrics.queuesToRefresh(kStart), (std::vector<std::string>{"a", "b"}));
+        metrics.setDepths("a", QueueCounts{}, atMinute(1), kStart);
+        metrics.setDepths("b", QueueCounts{}, atMinute(2), kStart);
+        QVERIFY(metrics.queuesToRefresh(kStart).empty());
+        metrics.setDepths("a", QueueCounts{}, atMinute(3), kStart); // its minute-1 time is gone
+        QVERIFY(metrics.queuesToRefresh(atMinute(1)).empty());
+        QCOMPARE(metrics.queuesToRefresh(atMinute(2)), std::vector<std::string>{"b"});
+        QCOMPARE(metrics.queuesToRefresh(atMinute(3)), (std::vector<std::string>{"a", "b"}));
+        metrics.markStale("b"); // stale and due: named once
+        QCOMPARE(metrics.queuesToRefresh(atMinute(3)), (std::vector<std::string>{"a", "b"}));
+        metrics.removeQueue("a");
+        QCOMPARE(metrics.queuesToRefresh(atMinute(3)), std::vector<std::string>{"b"});
+        metrics.addQueue("a");
+        QCOMPARE(metrics.queuesToRefresh(kStart), (std::vector<std::string>{"a", "b"}));
+        metrics.setDepths("b", QueueCounts{}, std::nullopt, kStart);
+        QCOMPARE(metrics.queuesToRefresh(atMinute(9)), std::vector<std::string>{"a"});
+    }
+
     void counterNames_areTheAttemptLogWords()
     {
         QCOMPARE(queueCounterName(QueueCounter::Sent), std::string_view("sent"));

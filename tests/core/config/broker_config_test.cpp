@@ -95,6 +95,15 @@ Json exported(ServiceBench &bench)
     return writeBrokerConfig(*config, bench.identity());
 }
 
+// {"queues": [{"name": "q0"}, …]} with `count` queues.
+QString manyQueues(std::size_t count)
+{
+    QString text = QStringLiteral("{\"queues\": [");
+    for (std::size_t index = 0; index < count; ++index)
+        text += QStringLiteral("%1{\"name\": \"q%2\"}").arg(QLatin1String(index == 0 ? "" : ", ")).arg(index);
+    return text + QStringLiteral("]}");
+}
+
 } // namespace
 
 class BrokerConfigTest final : public QObject {
@@ -146,6 +155,16 @@ private slots:
                                        << "account: the file is for account 123456789012 but this broker runs with 000000000000";
         QTest::newRow("region not a string") << JSON_QTEXT("{'region': 1}") << "region: must be a string";
         QTest::newRow("unknown delete key") << JSON_QTEXT("{'delete': {'queue': ['x']}}") << "delete.queue: unknown key";
+        QTest::newRow("one queue over the entity limit") << manyQueues(kMaxConfigEntities + 1)
+                                                         << "config: declares 10001 entities; one document holds at most 10000";
+        {
+            // The limit counts subscriptions and deletions too.
+            QString text = manyQueues(kMaxConfigEntities - 1);
+            text.chop(2);
+            text += QStringLiteral("], \"topics\": [{\"name\": \"t\", \"subscriptions\": [{\"protocol\": \"sqs\", "
+                                   "\"endpoint\": \"queue:q0\"}]}]}");
+            QTest::newRow("subscription over the entity limit") << text << "config: declares 10001 entities";
+        }
         // Refused while applying: the queues before it were already written
         // in the unit, and are rolled back with it.
         QTest::newRow("unknown dead-letter queue")
@@ -199,6 +218,16 @@ private slots:
         QCOMPARE(QString::fromStdString(read->accountId), account);
         QVERIFY(checkConfigIdentity(document, *read));
         QVERIFY(readBrokerConfig(document, *read));
+    }
+
+    // The limit itself is allowed (and applied in one unit).
+    void documentAtTheEntityLimit_applies()
+    {
+        QTemporaryDir dir;
+        ServiceBench bench(dir, "broker.db", kStart);
+        auto applied = readAndApply(bench, manyQueues(kMaxConfigEntities).toStdString());
+        QVERIFY2(applied, applied ? "" : applied.error().message.c_str());
+        QCOMPARE(applied->created, int(kMaxConfigEntities));
     }
 
     void apply_createsEveryEntity()
