@@ -478,6 +478,18 @@ std::string checkLedger(ScenarioBroker &broker, const Ledger &ledger, bool refus
             if (found->second->sequenceNumber != sent.sequenceNumber)
                 return fail("stored with another SequenceNumber: " + body);
         }
+        // FIFO order per group: by SequenceNumber, each group's bodies in the order they were sent (c=).
+        std::map<std::string, long> lastCounter;
+        for (const StoredMessage &message : stored) {
+            if (message.queue != "work.fifo")
+                continue;
+            const std::size_t at = message.body.find(" c=");
+            const long counter = at == std::string::npos ? -1 : std::stol(message.body.substr(at + 3));
+            const auto last = lastCounter.find(message.group);
+            if (last != lastCounter.end() && last->second >= counter)
+                return fail("FIFO order broken in group " + message.group + " at " + message.body);
+            lastCounter[message.group] = counter;
+        }
         for (const std::string &body : ledger.deleted) {
             if (byBody.contains(body))
                 return fail("deleted but stored: " + body);

@@ -88,7 +88,7 @@ void runScenario(ScenarioBroker &broker, int rounds, bool stopAtFirstError, Ledg
 
 // What must hold in the broker's database (read in a unit of `broker`):
 // integrity_check passes; every acknowledged body is stored exactly once
-// with its MessageId and FIFO SequenceNumber (so FIFO order per group holds);
+// with its MessageId and FIFO SequenceNumber; each FIFO group is stored in send order;
 // no deleted or refused body is stored (`refusedMayExist`: a refused one may
 // be stored once, as a crash's last operation may have committed unheard);
 // acknowledged queues exist, refused imports wrote nothing; "work"'s
