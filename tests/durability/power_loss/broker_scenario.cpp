@@ -135,6 +135,8 @@ public:
             [&](auto reply) { m_service.receiveMessage(queue, request, nullptr, reply); });
         if (!booked("receive " + queue, received))
             return;
+        for (const ReceivedMessage &message : received->messages)
+            ++m_ledger.receives[message.body];
         std::vector<BatchEntry<std::string>> batch;
         std::vector<std::string> batchBodies;
         for (std::size_t i = 0; i < received->messages.size() && !m_stopped; i += 2) {
@@ -489,6 +491,16 @@ std::string checkLedger(ScenarioBroker &broker, const Ledger &ledger, bool refus
             if (last != lastCounter.end() && last->second >= counter)
                 return fail("FIFO order broken in group " + message.group + " at " + message.body);
             lastCounter[message.group] = counter;
+        }
+        for (const auto &[body, count] : ledger.receives) {
+            if (!ledger.live.contains(body))
+                continue; // deleted since, or its delete unanswered
+            Result<std::optional<std::int64_t>> stored = selectOptionalInt64(
+                db, "SELECT m.receive_count FROM messages m JOIN queues q ON q.id = m.queue_id "
+                    "WHERE q.name = 'work' AND m.body = ?",
+                body);
+            if (!stored || !*stored || **stored < count)
+                return fail("acknowledged receives not counted: " + body);
         }
         for (const std::string &body : ledger.deleted) {
             if (byBody.contains(body))

@@ -38,6 +38,7 @@ struct Ledger {
     };
     std::map<std::string, Sent> live;        // acknowledged bodies not deleted since
     std::set<std::string> deleted;           // bodies whose delete was acknowledged
+    std::map<std::string, int> receives;     // acknowledged receives of each body of "work"
     std::set<std::string> refused;           // bodies of sends/publishes answered with an error
     std::set<std::string> uncertain;         // bodies an unanswered delete or move may have changed (a crash)
     std::set<std::string> queues;            // queues whose creation (or import) was acknowledged
@@ -91,6 +92,7 @@ void runScenario(ScenarioBroker &broker, int rounds, bool stopAtFirstError, Ledg
 // with its MessageId and FIFO SequenceNumber; each FIFO group is stored in send order;
 // no deleted or refused body is stored (`refusedMayExist`: a refused one may
 // be stored once, as a crash's last operation may have committed unheard);
+// each body of "work" counts at least its acknowledged receives;
 // acknowledged queues exist, refused imports wrote nothing; "work"'s
 // VisibilityTimeout is the last acknowledged value (or the unanswered one);
 // each pending delivery's stored attempt equals its logged attempts. Empty
