@@ -60,6 +60,8 @@ private slots:
         QVERIFY2(makeTemplateDatabase(m_template, &error), error.c_str());
     }
 
+    void cleanupTestCase() { uninstallPowerLossVfs(); }
+
     void faultAtNthCall_refusedCleanlyThenRecovers_data()
     {
         QTest::addColumn<FaultKind>("kind");

@@ -52,6 +52,8 @@ private slots:
         QVERIFY2(makeTemplateDatabase(m_template, &error), error.c_str());
     }
 
+    void cleanupTestCase() { uninstallPowerLossVfs(); }
+
     void crashAtEveryNthWriteOrSync_acknowledgedSurvives_data()
     {
         QTest::addColumn<PowerLossMode>("mode");

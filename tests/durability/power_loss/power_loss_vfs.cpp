@@ -318,7 +318,7 @@ void revertTail(int fd, const Undo &undo, std::int64_t from)
 
 bool installPowerLossVfs()
 {
-    static const bool installed = [] {
+    static const bool prepared = [] {
         g_base = sqlite3_vfs_find(nullptr);
         if (!g_base)
             return false;
@@ -348,9 +348,17 @@ bool installPowerLossVfs()
         g_methods.xShmUnmap = xShmUnmap;
         g_methods.xFetch = xFetch;
         g_methods.xUnfetch = xUnfetch;
-        return sqlite3_vfs_register(&g_vfs, 1) == SQLITE_OK;
+        return true;
     }();
-    return installed;
+    return prepared && sqlite3_vfs_register(&g_vfs, 1) == SQLITE_OK;
+}
+
+void uninstallPowerLossVfs()
+{
+    if (!g_base)
+        return;
+    sqlite3_vfs_register(g_base, 1);
+    sqlite3_vfs_unregister(&g_vfs);
 }
 
 void resetPowerLossVfs()

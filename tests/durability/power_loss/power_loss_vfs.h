@@ -45,8 +45,11 @@ struct PowerLossFigures {
     std::int64_t unsyncedWrites = 0;  // undo records applyPowerLoss() found (all files)
 };
 
-// Registers the VFS as SQLite's default once (idempotent); false when SQLite refused.
+// Registers the VFS as SQLite's default (idempotent); false when SQLite refused.
 bool installPowerLossVfs();
+// Makes the VFS it wraps the default again and unregisters it (every
+// connection through it must be closed): later opens sync for real.
+void uninstallPowerLossVfs();
 
 // Clears the journals, the counters, the crash point and any armed fault.
 void resetPowerLossVfs();
