@@ -8,6 +8,7 @@
 // succeeds (it recovers by itself); nothing acknowledged is lost, in the
 // running broker and after a restart; pending retries resume.
 #include "power_loss/broker_scenario.h"
+#include "power_loss/ledger_checks.h"
 #include "power_loss/power_loss_vfs.h"
 
 #include "support/test_main.h"

@@ -13,6 +13,7 @@
 // log, and once the endpoint answers, the retries resume at that attempt and
 // every acknowledged publish is delivered.
 #include "power_loss/broker_scenario.h"
+#include "power_loss/ledger_checks.h"
 #include "power_loss/power_loss_vfs.h"
 
 #include "support/test_main.h"
