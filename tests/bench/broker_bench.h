@@ -103,6 +103,15 @@ private:
     std::unique_ptr<BrokerService> m_service;
 };
 
+// The references (broker_bench_reference.cpp): raw SQLite's rate for the same
+// row operations, `perCommit` messages to a transaction, on a new file beside
+// `relaydeskFile` with its messages table and indexes; and the line that
+// prints a figure's ratio to it.
+double referenceInsertRate(const std::filesystem::path &relaydeskFile, long rows, double perCommit);
+// A receive's UPDATE and a delete's DELETE per message.
+double referenceReceiveDeleteRate(const std::filesystem::path &relaydeskFile, long rows, double perCommit);
+void printReference(const std::string &figure, double rate, double reference, double perCommit, double target);
+
 // The figures (broker_bench_send.cpp, broker_bench_receive.cpp).
 void benchSend(const std::filesystem::path &directory, int producers, int perProducer);
 void benchSendWithBacklog(const std::filesystem::path &directory, int producers, int perProducer, long backlog);

@@ -54,8 +54,13 @@ void benchReceiveDelete(const std::filesystem::path &directory, bool fifo, int c
     const std::string parameters = std::to_string(consumers) + " consumers, " + std::to_string(stored)
         + " messages" + (fifo ? " in 100 groups" : "") + ", receive max " + std::to_string(maxPerReceive)
         + " + 1 delete each, " + std::to_string(emptyReceives.load()) + " empty receives";
-    printFigure(fifo ? "receive+delete (FIFO)" : "receive+delete (standard)", parameters, double(deleted.load()),
-                seconds, 20000, span, failures.load());
+    const char *figure = fifo ? "receive+delete (FIFO)" : "receive+delete (standard)";
+    printFigure(figure, parameters, double(deleted.load()), seconds, 20000, span, failures.load());
+    // A message's receive and delete are two units; the reference puts both
+    // of each of its messages in one commit: the same operations per commit.
+    const double perCommit = double(deleted.load()) / double(std::max<std::uint64_t>(1, span.commits()));
+    printReference(figure, double(deleted.load()) / seconds,
+                   referenceReceiveDeleteRate(broker.file(), deleted.load(), perCommit), perCommit, 0.5);
 }
 
 // The same cycle as bare engine units (MessageReceiver::receive, then

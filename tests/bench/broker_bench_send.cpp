@@ -63,8 +63,12 @@ void benchSend(const std::filesystem::path &directory, int producers, int perPro
     broker.createQueue("bench");
     const ProducerRun run = runProducers(broker, producers, perProducer,
                                          [&](SendRequest request) { return sendThroughService(broker, std::move(request)); });
-    printFigure("send (BrokerService)", threadsTimes(producers, "producers", perProducer) + ", 256 B", 
-                double(producers) * perProducer, run.seconds, 40000, run.span, run.failures);
+    const double messages = double(producers) * perProducer;
+    printFigure("send (BrokerService)", threadsTimes(producers, "producers", perProducer) + ", 256 B", messages,
+                run.seconds, 40000, run.span, run.failures);
+    const double perCommit = messages / double(std::max<std::uint64_t>(1, run.span.commits()));
+    printReference("send (BrokerService)", messages / run.seconds,
+                   referenceInsertRate(broker.file(), long(messages), perCommit), perCommit, 0.75);
 }
 
 // BrokerService sends into a queue that already holds `backlog` messages:
@@ -125,9 +129,13 @@ void benchSendBatch(const std::filesystem::path &directory, int producers, int b
         }
     });
     span.end(broker.engine());
+    const double messages = double(producers) * batchesPerProducer * 10;
     printFigure("send-batch of 10 (sendBatch unit)", threadsTimes(producers, "producers", batchesPerProducer)
                     + " batches, 256 B",
-                double(producers) * batchesPerProducer * 10, seconds, 100000, span, failures.load());
+                messages, seconds, 100000, span, failures.load());
+    const double perCommit = messages / double(std::max<std::uint64_t>(1, span.commits()));
+    printReference("send-batch of 10 (sendBatch unit)", messages / seconds,
+                   referenceInsertRate(broker.file(), long(messages), perCommit), perCommit, 0.6);
 }
 
 } // namespace relaydesk::bench

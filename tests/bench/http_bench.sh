@@ -55,11 +55,16 @@ run() {
       '{ cpu = ($NF - $(NF-2)) / hz; if (cpu > 0.05) printf "    thread %-20s %6.2f s CPU (%3.0f%% of %.1f s)\n", $2, cpu, 100 * cpu / wall, wall }'
 }
 
+run health health --queue bench-health --connections "$connections" --duration "$seconds" | tee "$work/health.txt"
 run send send --queue bench-send --connections "$connections" --duration "$seconds" | tee "$work/send.txt"
-peak=$(sed -n 's/.* \([0-9]*\) req\/s.*/\1/p' "$work/send.txt" | head -1)
-run batch batch --queue bench-batch --connections "$connections" --duration "$seconds"
+run batch batch --queue bench-batch --connections "$connections" --duration "$seconds" | tee "$work/batch.txt"
 run prefill batch --queue bench-receive --connections "$connections" --count "$prefill"
 run receive-delete receive-delete --queue bench-receive --connections "$connections" --duration "$seconds"
+# messages/s of a figure's line
+rate_of() { sed -n 's/.*: *\([0-9.]*\) msg\/s.*/\1/p' "$1" | head -1; }
+peak=$(sed -n 's/.* \([0-9]*\) req\/s.*/\1/p' "$work/send.txt" | head -1)
+echo "ratios: SendMessage / GET /health $(echo "scale=2; $(rate_of "$work/send.txt") / $(rate_of "$work/health.txt")" | bc) (target 0.6);" \
+     "SendMessageBatch / SendMessage $(echo "scale=2; $(rate_of "$work/batch.txt") / $(rate_of "$work/send.txt")" | bc) (target 4)"
 half=$((peak / 2))
 run latency send --queue bench-latency --connections "$connections" --duration "$seconds" --rate "$half"
 echo "database file: $(du -h "$work/broker.db" | cut -f1), serve VmRSS: $(grep VmRSS /proc/$serve_pid/status | awk '{print $2/1024 " MB"}')"

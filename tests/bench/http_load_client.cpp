@@ -6,7 +6,8 @@
 //   http_load_client URL ACTION [--queue NAME] [--connections N]
 //                    [--duration SECONDS | --count MESSAGES] [--rate REQUESTS_PER_S]
 //   ACTION: send (SendMessage) | batch (SendMessageBatch of 10) |
-//           receive-delete (ReceiveMessage of up to 10, then one DeleteMessage each)
+//           receive-delete (ReceiveMessage of up to 10, then one DeleteMessage each) |
+//           health (GET /health: the server's trivial route, the reference of the others)
 //   --rate: open loop — requests planned at fixed times, latency measured from the
 //           planned time (a request waits for a free connection; no coordinated omission).
 //
@@ -78,7 +79,8 @@ bool parseOptions(int argc, char **argv, Options &options)
         else
             return false;
     }
-    return options.action == "send" || options.action == "batch" || options.action == "receive-delete";
+    return options.action == "send" || options.action == "batch" || options.action == "receive-delete" ||
+           options.action == "health";
 }
 
 class LoadRun final {
@@ -125,6 +127,11 @@ private:
 std::string LoadRun::nextRequest(LoadConnection &connection)
 {
     const std::string &action = m_options.action;
+    if (action == "health") {
+        ++m_issuedMessages;
+        return "GET /health HTTP/1.1\r\nHost: " + m_endpoint.host + ":" + std::to_string(m_endpoint.port) +
+               "\r\nAccept-Encoding: identity\r\n\r\n";
+    }
     nlohmann::json json;
     json["QueueUrl"] = m_queueUrl;
     if (action == "send") {
@@ -182,7 +189,7 @@ void LoadRun::finished(LoadConnection &connection, std::int64_t doneNs)
         return;
     }
     const std::string &action = m_options.action;
-    if (action == "send") {
+    if (action == "send" || action == "health") {
         ++m_messages;
     } else if (action == "batch") {
         for (auto at = body.find("MD5OfMessageBody"); at != std::string::npos; at = body.find("MD5OfMessageBody", at + 1))
@@ -300,7 +307,7 @@ int main(int argc, char **argv)
 {
     Options options;
     if (!parseOptions(argc, argv, options)) {
-        std::fprintf(stderr, "usage: http_load_client URL send|batch|receive-delete [--queue NAME] [--connections N] "
+        std::fprintf(stderr, "usage: http_load_client URL send|batch|receive-delete|health [--queue NAME] [--connections N] "
                              "[--duration S | --count MESSAGES] [--rate REQUESTS_PER_S]\n");
         return 2;
     }
