@@ -105,6 +105,7 @@ private:
     void peekMessages(const proton::message &request, const LinkPtr &link);
     void scheduleMessages(const proton::message &request, const LinkPtr &link);
     void cancelScheduledMessages(const proton::message &request, const LinkPtr &link);
+    void putToken(const proton::message &request);   // $cbs
 
     LinkPtr linkOf(pn_link_t *link) const;
     // Runs `work` on this connection's thread when the broker replies.
@@ -119,7 +120,6 @@ private:
     std::uint64_t m_nextTag = 0;
     std::shared_ptr<const std::vector<std::string>> m_keyNames;
     bool m_tokenAccepted = false;   // a put-token with a known key name came (only asked for with m_keyNames)
-    void putToken(const proton::message &request);
 };
 
 template <class T>
