@@ -12,6 +12,7 @@
 #include "engine/metrics_recording.h"
 #include "engine/waiter_registry.h"
 #include "config/broker_config.h"
+#include "host/broker_credentials.h"
 #include "host/broker_health.h"
 #include "host/broker_http_server.h"
 #include "host/request_boundary.h"
@@ -106,6 +107,14 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
             return problem(BrokerHostProblem::Kind::CaFile, QStringLiteral("--ca-file %1: %2").arg(options.caFile, why));
     }
 
+    std::shared_ptr<const BrokerCredentials> credentials;
+    if (!options.credentialsFile.isEmpty()) {
+        auto read = readCredentialsFile(options.credentialsFile);
+        if (auto *why = std::get_if<QString>(&read))
+            return problem(BrokerHostProblem::Kind::Credentials, *why);
+        credentials = std::make_shared<const BrokerCredentials>(std::get<BrokerCredentials>(std::move(read)));
+    }
+
     if (options.databasePath != QLatin1String(":memory:"))
         QDir().mkpath(QFileInfo(options.databasePath).absolutePath());
     auto database = Database::open(options.databasePath.toStdString());
@@ -166,6 +175,8 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
     serverOptions.mocks = host->m_mocks.get();
     serverOptions.signingCertificatePem = (*signer)->certificatePem();
     serverOptions.boundary = RequestBoundary(brokerHosts(options));
+    if (credentials)
+        serverOptions.credentials = RequestCredentials(credentials);
     host->m_server = std::make_unique<BrokerHttpServer>(engine, *host->m_service, host->m_identity, serverOptions);
     host->m_server->bind(listener.release());
 
@@ -181,9 +192,12 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
                                                         QString::fromStdString(applied.error().message)));
     }
     if (options.amqpPort) { // the window moves to a free port rather than fail when the port is taken
-        auto endpoint = ServiceBusEndpoint::start(*host->m_service, options.bind, *options.amqpPort);
+        std::shared_ptr<const std::vector<std::string>> keyNames;
+        if (credentials)
+            keyNames = std::make_shared<const std::vector<std::string>>(credentials->sharedAccessKeyNames);
+        auto endpoint = ServiceBusEndpoint::start(*host->m_service, options.bind, *options.amqpPort, keyNames);
         if (std::holds_alternative<QString>(endpoint) && nextFreePort)
-            endpoint = ServiceBusEndpoint::start(*host->m_service, options.bind, 0);
+            endpoint = ServiceBusEndpoint::start(*host->m_service, options.bind, 0, keyNames);
         if (auto *error = std::get_if<QString>(&endpoint))
             return problem(BrokerHostProblem::Kind::Port, *error);
         host->m_serviceBus = std::get<std::unique_ptr<ServiceBusEndpoint>>(std::move(endpoint));

@@ -28,7 +28,7 @@ class SystemWallTimeSource;
 // database dialog). `storeKind` says what was wrong with the database file
 // when `kind` is Database, so the window can offer the right way out.
 struct BrokerHostProblem {
-    enum class Kind { Config, CaFile, Database, Port, SigningKey };
+    enum class Kind { Config, CaFile, Credentials, Database, Port, SigningKey };
     Kind kind = Kind::Database;
     StoreStatus::Kind storeKind = StoreStatus::Kind::Ok;
     QString message;

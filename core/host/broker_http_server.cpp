@@ -10,6 +10,7 @@
 #include "api/wire/wire_error.h"
 #include "api/zaqar/zaqar_api.h"
 
+#include <QDateTime>
 #include <QUrlQuery>
 
 #include <optional>
@@ -88,6 +89,23 @@ HttpReply protocolErrorReply(Route route, const HttpRequest &request, const Wire
     }
 }
 
+// What the request of `route` lacks of its credentials (nothing when it
+// passes, or when the broker requires none): a 401 carries WWW-Authenticate.
+std::optional<WireError> missingCredentials(Route route, const HttpRequest &request, const RequestCredentials &credentials)
+{
+    switch (route) {
+    case Route::SqsJson:
+    case Route::Query:
+        return credentials.checkSignature(request, QDateTime::currentSecsSinceEpoch());
+    case Route::Native:
+    case Route::Zaqar:
+    case Route::Metrics:
+        return credentials.checkBearer(request);
+    default:
+        return std::nullopt;
+    }
+}
+
 HttpReply notFound(const HttpRequest &request)
 {
     return nativeErrorReply({"NotFound", "NotFound", 404, true, "No resource at " + request.url().path().toStdString() + "."});
@@ -108,6 +126,13 @@ void BrokerHttpServer::handleRequest(const HttpRequest &request, ReplyChannel ch
     if (tooLarge && (route == Route::SqsJson || route == Route::Native || route == Route::Zaqar || route == Route::Query)) {
         channel.send(protocolErrorReply(
             route, request, WireError::bodyTooLarge("The request body is larger than " + std::to_string(kMaxBodyBytes) + " bytes.")));
+        return;
+    }
+    if (const std::optional<WireError> refused = missingCredentials(route, request, m_options.credentials)) {
+        HttpReply reply = protocolErrorReply(route, request, *refused);
+        if (refused->httpStatus == 401)
+            reply.headers.emplace_back("WWW-Authenticate", "Bearer");
+        channel.send(reply);
         return;
     }
     QObject *const context = channel.context(); // replies for a gone client are dropped

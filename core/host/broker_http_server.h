@@ -2,6 +2,7 @@
 #pragma once
 
 #include "broker/broker_identity.h"
+#include "host/broker_credentials.h"
 #include "host/request_boundary.h"
 #include "http/http1_server.h"
 #include "http/http_reply.h"
@@ -21,7 +22,11 @@ class MockEndpoints;
 
 // The one port of `relaydesk serve` (docs/behaviour.md §8.2): refuses what a web page
 // could have sent (host/request_boundary.h: a foreign Host or Origin, in the
-// protocol's error shape), then routes each request by its shape, in this order —
+// protocol's error shape), then, with --credentials, the requests without
+// their credentials (host/broker_credentials.h: an AWS signature for SQS and
+// SNS, a bearer token for the native API, Zaqar and /metrics; the mock
+// endpoints, the certificate and /health stay open), then routes each
+// request by its shape, in this order —
 //   /_mock/NAME…                                  → the mock endpoints (docs/behaviour.md §4.7)
 //   GET /SimpleNotificationService.pem            → the signing certificate (docs/behaviour.md §4.1)
 //   /health                                       → the broker's state (broker_health.h)
@@ -58,6 +63,8 @@ public:
         const BrokerHealth *health = nullptr;  // null: GET /health answers 404
         // Whom the port answers to, and from which web pages (default: loopback, none).
         RequestBoundary boundary;
+        // What clients must present (serve --credentials; default: nothing).
+        RequestCredentials credentials;
         Http1Server::Options transport = defaultTransport();   // timeouts and limits (tests make them small)
     };
     static Http1Server::Options defaultTransport();

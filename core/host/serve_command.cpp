@@ -116,10 +116,14 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
         return 1;
     }
     const auto host = std::get<std::unique_ptr<BrokerHost>>(std::move(started));
-    if (options.bindsBeyondLoopback())
+    if (options.bindsBeyondLoopback() && options.credentialsFile.isEmpty())
         print(err, QStringLiteral("relaydesk serve: warning: listening on %1, reachable from other machines; "
-                                  "the broker checks no credentials\n")
+                                  "the broker checks no credentials (--credentials FILE requires them)\n")
                        .arg(urlHostText(options.bind)));
+    else if (options.bindsBeyondLoopback())
+        print(err, QStringLiteral("relaydesk serve: listening on %1, reachable from other machines; requests need the "
+                                  "credentials of %2\n")
+                       .arg(urlHostText(options.bind), options.credentialsFile));
     if (!options.advertisedUrl.isEmpty())
         print(err, QStringLiteral("relaydesk serve: the URLs handed out start with %1\n").arg(options.advertisedUrl));
     BrokerHost &running = *host;

@@ -33,6 +33,7 @@ const QString kBrokerOptions = QStringLiteral(
     "  --account ID           the 12-digit account id in ARNs and queue URLs (default: the config file's, else 000000000000)\n"
     "  --advertised-url URL   base of every URL handed out, e.g. http://host.docker.internal:9911 (default: queue URLs follow the request's Host)\n"
     "  --allow-host NAME      also answer requests whose Host is NAME, any port (repeatable), e.g. a name containers use for this machine (loopback, the bind address and the --advertised-url host are answered anyway)\n"
+    "  --credentials FILE     require AWS signatures (SQS, SNS) and bearer tokens (native API, Zaqar, /metrics) from the keys in FILE (JSON; see docs/configuration.md)\n"
     "  -h, --help             this text\n"
     "  --version              the version\n");
 
@@ -122,10 +123,11 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
     const QCommandLineOption account(QStringLiteral("account"), {}, QStringLiteral("ID"));
     const QCommandLineOption advertisedUrl(QStringLiteral("advertised-url"), {}, QStringLiteral("URL"));
     const QCommandLineOption allowHost(QStringLiteral("allow-host"), {}, QStringLiteral("NAME"));
+    const QCommandLineOption credentials(QStringLiteral("credentials"), {}, QStringLiteral("FILE"));
     const QCommandLineOption help(QStringList{QStringLiteral("help"), QStringLiteral("h")});
     const QCommandLineOption version(QStringLiteral("version"));
     parser.addOptions({db, bind, port, config, amqpPort, serviceBusConfig, clock, scale, jitter, seed, requestTimeout, caFile, autoConfirm, region, account,
-                       advertisedUrl, allowHost, help, version});
+                       advertisedUrl, allowHost, credentials, help, version});
     const QString program = command == OptionsFor::Serve ? QStringLiteral("relaydesk serve") : QStringLiteral("relaydesk");
     if (!parser.parse(QStringList{program} + arguments))
         return parser.errorText();
@@ -214,6 +216,9 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
                 .arg(host);
         options.allowHosts.append(host);
     }
+    options.credentialsFile = parser.value(credentials);
+    if (parser.isSet(credentials) && options.credentialsFile.isEmpty())
+        return QStringLiteral("--credentials needs a file name");
     return options;
 }
 

@@ -52,6 +52,10 @@ struct ServeOptions {
     // besides loopback, its own addresses and the advertised URL's host
     // (host/request_boundary.h), as given; each checked by parseServeOptions.
     QStringList allowHosts;
+    // --credentials FILE: the access keys, bearer tokens and Service Bus key
+    // names clients must present (host/broker_credentials.h); read by
+    // BrokerHost::start. Empty: none required.
+    QString credentialsFile;
 
     // A bind address other than loopback: the caller prints a warning.
     bool bindsBeyondLoopback() const { return !bind.isLoopback(); }

@@ -146,7 +146,7 @@ private slots:
         const QString out = QString::fromUtf8(run.out);
         for (const char *option : {"--db", "--bind", "--port", "--config", "--clock", "--time-scale", "--jitter",
                                    "--seed", "--request-timeout", "--ca-file", "--auto-confirm", "--region", "--account",
-                                   "--advertised-url", "--allow-host"})
+                                   "--advertised-url", "--allow-host", "--credentials"})
             QVERIFY2(out.contains(QLatin1String(option)), option);
     }
 
@@ -167,6 +167,7 @@ private slots:
         QTest::newRow("advertised URL without scheme") << QStringList{"--advertised-url", "h:1"} << "--advertised-url";
         QTest::newRow("allowed host with a port") << QStringList{"--allow-host", "h:1"} << "--allow-host: 'h:1'";
         QTest::newRow("allowed host a URL") << QStringList{"--allow-host", "http://h"} << "--allow-host";
+        QTest::newRow("credentials without a file") << QStringList{"--credentials", ""} << "--credentials needs a file name";
         QTest::newRow("AMQP port too big") << QStringList{"--amqp-port", "70000"} << "--amqp-port";
         QTest::newRow("AMQP port a word") << QStringList{"--amqp-port", "on"} << "--amqp-port: 'on'";
         QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate";

@@ -27,6 +27,7 @@ class RelaydeskServer:
         self.args = ["serve", "--port", "0", "--amqp-port", "0", "--db", database, "--clock", "virtual", *extra_args]
         self.process = None
         self.endpoint = None
+        self.errors = ""
 
     def __enter__(self):
         self.process = subprocess.Popen([self.binary, *self.args], stdout=subprocess.PIPE,
@@ -43,6 +44,7 @@ class RelaydeskServer:
         self.process.send_signal(signal.SIGTERM)
         status = self.process.wait(timeout=30)
         errors = self.process.stderr.read()
+        self.errors = errors   # what it logged, for tests that read it after the stop
         self.process.stdout.close()
         self.process.stderr.close()
         if kind is None and status != 0:

@@ -10,7 +10,7 @@ warnings=$(MANWIDTH=80 man --warnings -E UTF-8 -l "$page" 2>&1 >/dev/null)
 text=$(MANWIDTH=200 MAN_KEEP_FORMATTING=0 man -E UTF-8 -l "$page" 2>/dev/null | col -b)
 missing=""
 for word in "relaydesk serve" "relaydesk policy explain" "relaydesk policy validate" "relaydesk policy render" \
-            "relaydesk policy diff" --db --bind --port --config --clock --time-scale --jitter --seed --auto-confirm --allow-host \
+            "relaydesk policy diff" --db --bind --port --config --clock --time-scale --jitter --seed --auto-confirm --allow-host --credentials \
             --preset --protocol --format --out --size --compare --compare-preset --help --version; do
     printf '%s\n' "$text" | grep -qF -e "$word" || missing="$missing '$word'"
 done

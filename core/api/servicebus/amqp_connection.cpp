@@ -138,8 +138,10 @@ void ConnectionMailbox::close()
     m_work.clear();
 }
 
-AmqpConnection::AmqpConnection(BrokerService &service, pn_connection_t *connection)
-    : m_service(service), m_connection(connection), m_mailbox(std::make_shared<ConnectionMailbox>(connection))
+AmqpConnection::AmqpConnection(BrokerService &service, pn_connection_t *connection,
+                               std::shared_ptr<const std::vector<std::string>> keyNames)
+    : m_service(service), m_connection(connection), m_mailbox(std::make_shared<ConnectionMailbox>(connection)),
+      m_keyNames(std::move(keyNames))
 {
 }
 
@@ -228,6 +230,12 @@ void AmqpConnection::onLinkOpen(pn_link_t *pn)
     if (link->address == "$cbs") {
         link->role = clientSends ? AmqpLink::Role::Cbs : AmqpLink::Role::Replies;
         attach(link, ServiceBusEntity{});
+        return;
+    }
+    if (m_keyNames && !m_tokenAccepted) {
+        refuse(link, "amqp:unauthorized-access",
+               "This broker requires credentials: put a SAS token of a known key name on $cbs before attaching " +
+                   link->address + ".");
         return;
     }
     const std::string management = "/$management";

@@ -76,7 +76,9 @@ struct AmqpLink {
 // proactor's). Thread: the proactor thread only.
 class AmqpConnection final : public std::enable_shared_from_this<AmqpConnection> {
 public:
-    AmqpConnection(BrokerService &service, pn_connection_t *connection);
+    // `keyNames`: the SAS key names a put-token may carry (null: any; servicebus_endpoint.h).
+    AmqpConnection(BrokerService &service, pn_connection_t *connection,
+                   std::shared_ptr<const std::vector<std::string>> keyNames = nullptr);
     ~AmqpConnection();
 
     void handle(pn_event_t *event);
@@ -103,6 +105,7 @@ private:
     void peekMessages(const proton::message &request, const LinkPtr &link);
     void scheduleMessages(const proton::message &request, const LinkPtr &link);
     void cancelScheduledMessages(const proton::message &request, const LinkPtr &link);
+    void putToken(const proton::message &request);   // $cbs
 
     LinkPtr linkOf(pn_link_t *link) const;
     // Runs `work` on this connection's thread when the broker replies.
@@ -115,6 +118,8 @@ private:
     std::map<pn_link_t *, LinkPtr> m_links;
     std::map<std::string, std::pair<std::string, std::string>> m_lockTokens;   // token bytes -> queue, receipt handle
     std::uint64_t m_nextTag = 0;
+    std::shared_ptr<const std::vector<std::string>> m_keyNames;
+    bool m_tokenAccepted = false;   // a put-token with a known key name came (only asked for with m_keyNames)
 };
 
 template <class T>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // AmqpConnection: the request-response nodes — $cbs (claims-based security:
-// every token is taken) and ENTITY/$management (docs/behaviour.md §8.6).
+// every token is taken, or with serve --credentials only one whose skn= is a
+// known key name) and ENTITY/$management (docs/behaviour.md §8.6).
 #include "api/servicebus/amqp_connection.h"
 
 #include "api/servicebus/amqp_message.h"
@@ -19,6 +20,8 @@
 #include <proton/types.hpp>
 #include <proton/uuid.hpp>
 #include <proton/value.hpp>
+
+#include <QUrl>
 
 #include <algorithm>
 
@@ -66,7 +69,7 @@ void AmqpConnection::onRequest(const LinkPtr &link, pn_delivery_t *delivery, con
     const std::string operation = textProperty(request, "operation");
     if (link->role == AmqpLink::Role::Cbs) {
         if (operation == "put-token")
-            respond(request, 200, "OK", {});
+            putToken(request);
         else
             respond(request, 400, "Unknown $cbs operation '" + operation + "'.", "amqp:not-implemented");
         return;
@@ -82,6 +85,35 @@ void AmqpConnection::onRequest(const LinkPtr &link, pn_delivery_t *delivery, con
     else
         respond(request, 501, "The operation '" + operation + "' is not supported by Relaydesk yet.",
                 "amqp:not-implemented");
+}
+
+// put-token: the body is "SharedAccessSignature sr=…&sig=…&se=…&skn=KEYNAME"
+// (its signature is not checked: the key name is what a wrong connection
+// string shows).
+void AmqpConnection::putToken(const proton::message &request)
+{
+    if (!m_keyNames) {
+        respond(request, 200, "OK", {});
+        return;
+    }
+    std::string token;
+    if (request.body().type() == proton::STRING)
+        token = proton::get<std::string>(request.body());
+    std::string keyName;
+    const std::size_t at = token.find("skn=");
+    if (at != std::string::npos && (at == 0 || token[at - 1] == '&' || token[at - 1] == ' ')) {
+        const std::size_t start = at + 4;
+        const std::size_t end = token.find('&', start);
+        const std::string encoded = token.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        keyName = QUrl::fromPercentEncoding(QByteArray::fromStdString(encoded)).toStdString();
+    }
+    if (keyName.empty() || std::find(m_keyNames->begin(), m_keyNames->end(), keyName) == m_keyNames->end()) {
+        respond(request, 401, "Unauthorized: the SAS key name is not one this broker accepts (check SharedAccessKeyName).",
+                "com.microsoft:unauthorized-access");
+        return;
+    }
+    m_tokenAccepted = true;
+    respond(request, 200, "OK", {});
 }
 
 // The answer goes to the client's link whose address (or, without one, whose

@@ -20,7 +20,10 @@
 namespace relaydesk {
 
 struct ServiceBusEndpoint::Loop {
-    explicit Loop(BrokerService &serviceRef) : service(serviceRef), proactor(pn_proactor()) {}
+    Loop(BrokerService &serviceRef, std::shared_ptr<const std::vector<std::string>> names)
+        : service(serviceRef), keyNames(std::move(names)), proactor(pn_proactor())
+    {
+    }
     ~Loop() { pn_proactor_free(proactor); }
 
     void accept(pn_listener_t *listener)
@@ -29,7 +32,7 @@ struct ServiceBusEndpoint::Loop {
         pn_transport_set_server(transport);
         acceptAnonymousAndPlain(transport);
         pn_connection_t *connection = pn_connection();
-        connections[connection] = std::make_shared<AmqpConnection>(service, connection);
+        connections[connection] = std::make_shared<AmqpConnection>(service, connection, keyNames);
         pn_listener_accept2(listener, connection, transport);
     }
 
@@ -115,6 +118,7 @@ struct ServiceBusEndpoint::Loop {
     }
 
     BrokerService &service;
+    std::shared_ptr<const std::vector<std::string>> keyNames;
     pn_proactor_t *proactor = nullptr;
     std::vector<pn_listener_t *> listeners; // open ones
     std::map<pn_connection_t *, std::shared_ptr<AmqpConnection>> connections;
@@ -123,10 +127,11 @@ struct ServiceBusEndpoint::Loop {
 
 std::variant<std::unique_ptr<ServiceBusEndpoint>, QString> ServiceBusEndpoint::start(BrokerService &service,
                                                                                     const QHostAddress &address,
-                                                                                    quint16 port)
+                                                                                    quint16 port,
+                                                                                    std::shared_ptr<const std::vector<std::string>> keyNames)
 {
     std::unique_ptr<ServiceBusEndpoint> endpoint(new ServiceBusEndpoint);
-    endpoint->m_loop = std::make_unique<Loop>(service);
+    endpoint->m_loop = std::make_unique<Loop>(service, std::move(keyNames));
     Loop &loop = *endpoint->m_loop;
     const std::variant<quint16, QString> opened = loop.listen(address.toString().toUtf8(), port);
     if (const QString *why = std::get_if<QString>(&opened))

@@ -5,6 +5,8 @@
 #include <QString>
 
 #include <memory>
+#include <string>
+#include <vector>
 #include <thread>
 #include <variant>
 
@@ -27,9 +29,12 @@ class BrokerService;
 class ServiceBusEndpoint final {
 public:
     // Listens on `address`:`port` (0: a free port); the message when it cannot.
-    static std::variant<std::unique_ptr<ServiceBusEndpoint>, QString> start(BrokerService &service,
-                                                                           const QHostAddress &address,
-                                                                           quint16 port);
+    // `keyNames` (serve --credentials): the SAS key names a $cbs put-token may
+    // carry (its skn=); a connection then attaches entity links only after an
+    // accepted token. Null: every token is taken, none is needed.
+    static std::variant<std::unique_ptr<ServiceBusEndpoint>, QString>
+    start(BrokerService &service, const QHostAddress &address, quint16 port,
+          std::shared_ptr<const std::vector<std::string>> keyNames = nullptr);
     ~ServiceBusEndpoint();
     ServiceBusEndpoint(const ServiceBusEndpoint &) = delete;
     ServiceBusEndpoint &operator=(const ServiceBusEndpoint &) = delete;

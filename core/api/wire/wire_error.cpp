@@ -57,6 +57,26 @@ WireError WireError::unknownOperation(std::string message)
     return {"UnknownOperationException", "InvalidAction", 400, true, std::move(message)};
 }
 
+WireError WireError::invalidClientTokenId(std::string message)
+{
+    return {"InvalidClientTokenId", "InvalidClientTokenId", 403, true, std::move(message)};
+}
+
+WireError WireError::incompleteSignature(std::string message)
+{
+    return {"IncompleteSignature", "IncompleteSignature", 400, true, std::move(message)};
+}
+
+WireError WireError::signatureDoesNotMatch(std::string message)
+{
+    return {"SignatureDoesNotMatch", "SignatureDoesNotMatch", 403, true, std::move(message)};
+}
+
+WireError WireError::unauthorized(std::string message)
+{
+    return {"Unauthorized", "Unauthorized", 401, true, std::move(message)};
+}
+
 WireError WireError::bodyTooLarge(std::string message)
 {
     return {"RequestEntityTooLarge", "RequestEntityTooLarge", 413, true, std::move(message)};

@@ -35,6 +35,14 @@ struct WireError {
     static WireError accessDenied(std::string message);
     static WireError unsupportedMediaType(std::string message);
     static WireError methodNotAllowed(std::string message);
+    // Credentials (docs/configuration.md "Credentials"): an AWS signature
+    // missing or from an unknown access key (403 InvalidClientTokenId), not
+    // readable (400 IncompleteSignature), wrong or too old (403
+    // SignatureDoesNotMatch); a bearer token missing or wrong (401 Unauthorized).
+    static WireError invalidClientTokenId(std::string message);
+    static WireError incompleteSignature(std::string message);
+    static WireError signatureDoesNotMatch(std::string message);
+    static WireError unauthorized(std::string message);
 };
 
 // The reply shapes (x-amzn-RequestId is added to every one):

@@ -31,11 +31,15 @@ const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
 const READY_PREFIX = 'relaydesk: listening on ';
 
 class RelaydeskServer {
-  // options.database: a file instead of :memory:; options.args: more serve options.
+  // options.database: a file instead of :memory:; options.args: more serve options;
+  // options.credentials: the SDKs' access key (default test/test); options.bearerToken:
+  // sent by api() (serve --credentials).
   constructor(binary, options = {}) {
     this.binary = binary;
     this.database = options.database || ':memory:';
     this.extraArgs = options.args || [];
+    this.credentials = options.credentials || CREDENTIALS;
+    this.bearerToken = options.bearerToken;
     this.process = null;
     this.endpoint = null;
     this.amqpPort = null;
@@ -90,7 +94,7 @@ class RelaydeskServer {
   }
 
   config() {
-    return { endpoint: this.endpoint, region: 'us-east-1', credentials: CREDENTIALS, maxAttempts: 1 };
+    return { endpoint: this.endpoint, region: 'us-east-1', credentials: this.credentials, maxAttempts: 1 };
   }
 
   sqs() { return this.record(new sqsSdk.SQSClient(this.config()), 'sqs'); }
@@ -98,14 +102,14 @@ class RelaydeskServer {
   sns() { return this.record(new snsSdk.SNSClient(this.config()), 'sns'); }
 
   // The connection string the official Service Bus emulator documents, with this server's AMQP port.
-  serviceBusConnectionString() {
-    return `Endpoint=sb://localhost:${this.amqpPort};SharedAccessKeyName=RootManageSharedAccessKey;` +
+  serviceBusConnectionString(keyName = 'RootManageSharedAccessKey') {
+    return `Endpoint=sb://localhost:${this.amqpPort};SharedAccessKeyName=${keyName};` +
            'SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true';
   }
 
   // The native API: resolves to { status, body } (body parsed as JSON).
   api(method, path, body) {
-    return fetchJson(this.endpoint + '/api/v1' + path, method, body);
+    return fetchJson(this.endpoint + '/api/v1' + path, method, body, this.bearerToken);
   }
 
   async advance(seconds) {
@@ -132,10 +136,12 @@ class RelaydeskServer {
   }
 }
 
-function fetchJson(url, method, body) {
+function fetchJson(url, method, body, bearerToken) {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? null : Buffer.from(JSON.stringify(body));
-    const request = http.request(url, { method, headers: { 'Content-Type': 'application/json' } }, (reply) => {
+    const headers = { 'Content-Type': 'application/json' };
+    if (bearerToken) headers.Authorization = `Bearer ${bearerToken}`;
+    const request = http.request(url, { method, headers }, (reply) => {
       let text = '';
       reply.setEncoding('utf8');
       reply.on('data', (chunk) => { text += chunk; });
