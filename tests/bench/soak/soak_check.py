@@ -190,8 +190,8 @@ def check_schedule(attempts, delays, jitter, down):
                 reasons.append("started %.3f s early" % (planned - started))
             reference = planned
             for kill, ready in down:
-                if kill - LATE_TOLERANCE <= planned and kill <= started and ready > reference:
-                    reference = ready  # planned while down (or just before the kill): due at the restart
+                if planned - LATE_TOLERANCE <= kill <= started and ready > reference:
+                    reference = ready  # due while down (or just before the kill): due at the restart
             if reference != planned:
                 late_after_restart += 1
             if started - reference > LATE_TOLERANCE:
@@ -244,6 +244,12 @@ def main(argv=None):
     rows = sorted(count.items())
     rows += [("attempt log rows (notification)", sum(1 for a in state["attempts"] if a["kind"] == "notification")),
              ("deliveries checked", deliveries), ("attempts due while down", after_restart),
+             ("endpoint requests not in the attempt log (in flight at a kill)",
+              sum(1 for e in events if e["ev"] == "http" and e["type"] == "Notification")
+              - sum(1 for a in state["attempts"] if a["kind"] == "notification")),
+             ("publishes answered 200 more than once", sum(
+                 1 for n in collections.Counter(e["id"] for e in events
+                                                if e["ev"] == "http" and e["status"] == 200).values() if n > 1)),
              ("deletes not judged (sent after the visibility timeout)", late_deletes),
              ("kills (SIGKILL)", sum(1 for e in events if e["ev"] == "kill")),
              ("restarts", max(0, sum(1 for e in events if e["ev"] == "ready") - 1)),
