@@ -247,6 +247,11 @@ def main(argv=None):
              ("endpoint requests not in the attempt log (in flight at a kill)",
               sum(1 for e in events if e["ev"] == "http" and e["type"] == "Notification")
               - sum(1 for a in state["attempts"] if a["kind"] == "notification")),
+             ("received, stored by a request whose answer was lost", len(
+                 {(e["q"], e["id"]) for e in events if e["ev"] == "recv" and e["q"] != "soak-fanout"}
+                 - {(e["q"], e["id"]) for e in events if e["ev"] == "send"})
+              + len({e["pub"] for e in events if e["ev"] == "recv" and e["q"] == "soak-fanout"}
+                    - {e["id"] for e in events if e["ev"] == "publish"})),
              ("publishes answered 200 more than once", sum(
                  1 for n in collections.Counter(e["id"] for e in events
                                                 if e["ev"] == "http" and e["status"] == 200).values() if n > 1)),
