@@ -24,6 +24,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import soak_check  # noqa: E402
+import soak_clients  # noqa: E402
 from soak_broker import KilledBroker  # noqa: E402
 from soak_clients import Consumer, Producer, Publisher, make_client  # noqa: E402
 from soak_endpoint import FlakyEndpoint  # noqa: E402
@@ -89,7 +90,11 @@ def main():
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--run-dir", default=None, help="default: /tmp/relaydesk-soak-SEED")
     parser.add_argument("--failure-rate", type=float, default=0.3, help="share of deliveries the endpoint answers 500")
+    parser.add_argument("--sdk-attempts", type=int, default=4,
+                        help="boto3's own attempts per request, the first included (default 4: boto3's "
+                             "max_attempts 3; 1: every answer lost to a kill is logged unknown)")
     args = parser.parse_args()
+    soak_clients.SDK_ATTEMPTS = args.sdk_attempts
 
     run_dir = args.run_dir or "/tmp/relaydesk-soak-%d" % args.seed
     os.makedirs(os.path.join(run_dir, "logs"), exist_ok=True)
@@ -108,7 +113,7 @@ def main():
     meta = {"seed": args.seed, "minutes": args.minutes, "url": broker.url, "subscriptionArn": http_arn,
             "topicArn": topic, "visibilityTimeout": VISIBILITY_TIMEOUT, "jitter": jitter,
             "policy": json.loads(explained.stdout), "started": time.time(),
-            "load": os.getloadavg(), "command": " ".join(sys.argv)}
+            "load": os.getloadavg(), "command": " ".join(sys.argv), "sdkAttempts": args.sdk_attempts}
 
     stop, done = threading.Event(), threading.Event()
     seed = lambda: rng.randrange(1 << 30)  # noqa: E731

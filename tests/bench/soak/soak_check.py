@@ -252,6 +252,7 @@ def main(argv=None):
                  - {(e["q"], e["id"]) for e in events if e["ev"] == "send"})
               + len({e["pub"] for e in events if e["ev"] == "recv" and e["q"] == "soak-fanout"}
                     - {e["id"] for e in events if e["ev"] == "publish"})),
+             ("endpoint connections reset by a kill", sum(1 for e in events if e["ev"] == "http_reset")),
              ("publishes answered 200 more than once", sum(
                  1 for n in collections.Counter(e["id"] for e in events
                                                 if e["ev"] == "http" and e["status"] == 200).values() if n > 1)),

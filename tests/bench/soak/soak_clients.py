@@ -31,9 +31,12 @@ FAILURES = (botocore.exceptions.EndpointConnectionError, botocore.exceptions.Con
             botocore.exceptions.ClientError, ConnectionError, OSError)
 
 
+SDK_ATTEMPTS = 4  # boto3's own attempts per request, the first included; soak.py --sdk-attempts sets it
+
+
 def make_client(service, url):
     config = botocore.config.Config(
-        retries={"mode": "standard", "max_attempts": 3}, connect_timeout=2, read_timeout=30,
+        retries={"mode": "standard", "total_max_attempts": SDK_ATTEMPTS}, connect_timeout=2, read_timeout=30,
         max_pool_connections=4)
     return boto3.session.Session().client(
         service, endpoint_url=url, region_name="us-east-1",
