@@ -466,9 +466,33 @@ ALTER TABLE queues ADD COLUMN servicebus TEXT;
 ALTER TABLE messages ADD COLUMN dead_letter_description TEXT;
 )sql";
 
-const std::array<Migration, 11> &migrations()
+// Migration 12: Service Bus sessions and duplicate detection (docs/behaviour.md §8.6).
+// A session's messages are those of its queue whose group_id is the
+// SessionId; its row holds the state a receiver set and the lock one
+// receiver holds (lock_token, until locked_until_ms on the broker clock). A
+// message id sent to a queue with duplicate detection is remembered until
+// expires_ms (the send plus the queue's window).
+constexpr std::string_view kSchemaV12 = R"sql(
+CREATE TABLE servicebus_sessions (
+    queue_id         INTEGER NOT NULL REFERENCES queues (id) ON DELETE CASCADE,
+    session_id       TEXT NOT NULL,
+    state            BLOB,
+    lock_token       TEXT,
+    locked_until_ms  INTEGER NOT NULL DEFAULT 0,
+    updated_ms       INTEGER NOT NULL,
+    PRIMARY KEY (queue_id, session_id)
+) WITHOUT ROWID;
+CREATE TABLE servicebus_duplicates (
+    queue_id    INTEGER NOT NULL REFERENCES queues (id) ON DELETE CASCADE,
+    message_id  TEXT NOT NULL,
+    expires_ms  INTEGER NOT NULL,
+    PRIMARY KEY (queue_id, message_id)
+) WITHOUT ROWID;
+)sql";
+
+const std::array<Migration, 12> &migrations()
 {
-    static const std::array<Migration, 11> list = {
+    static const std::array<Migration, 12> list = {
         Migration{1, "first broker schema", kSchemaV1, {}},
         Migration{2, "FIFO messages by sequence number", kSchemaV2, {}},
         Migration{3, "FIFO topic deduplication, per-delivery expiry", kSchemaV3, {}},
@@ -480,6 +504,7 @@ const std::array<Migration, 11> &migrations()
         Migration{9, "queue depths as counters", kSchemaV9, {}},
         Migration{10, "Zaqar queues, claims and subscriptions", kSchemaV10, {}},
         Migration{11, "Service Bus queues", kSchemaV11, {}},
+        Migration{12, "Service Bus sessions and duplicate detection", kSchemaV12, {}},
     };
     return list;
 }
