@@ -340,6 +340,12 @@ fs.writeFileSync(configFile, JSON.stringify({
           DuplicateDetectionHistoryTimeWindow: 'PT20S', ForwardDeadLetteredMessagesTo: '', ForwardTo: '',
           LockDuration: 'PT1M', MaxDeliveryCount: 3, RequiresDuplicateDetection: false, RequiresSession: false,
         },
+      }, {
+        Name: 'sessions.1',
+        Properties: {
+          DuplicateDetectionHistoryTimeWindow: 'PT20S', ForwardDeadLetteredMessagesTo: '', ForwardTo: '',
+          LockDuration: 'PT1M', MaxDeliveryCount: 3, RequiresDuplicateDetection: true, RequiresSession: true,
+        },
       }],
       Topics: [],
     }],
@@ -350,7 +356,15 @@ fs.writeFileSync(configFile, JSON.stringify({
 serviceBusScenario('the emulator Config.json creates its queues at start', async (server, client) => {
   const listed = (await server.api('GET', '/servicebus/queues')).body.queues;
   assert.deepEqual(listed.map((q) => [q.Name, q.Properties.MaxDeliveryCount, q.Properties.DefaultMessageTimeToLive]),
-                   [['queue.1', 3, 'PT1H']]);
+                   [['queue.1', 3, 'PT1H'], ['sessions.1', 3, undefined]]);
+  assert.deepEqual(listed.map((q) => [q.Properties.RequiresSession, q.Properties.RequiresDuplicateDetection,
+                                      q.Properties.DuplicateDetectionHistoryTimeWindow]),
+                   [[false, false, 'PT20S'], [true, true, 'PT20S']]);
+  await client.createSender('sessions.1').sendMessages({ body: 'in a session', sessionId: 'x', messageId: 'once' });
+  await client.createSender('sessions.1').sendMessages({ body: 'dropped', sessionId: 'x', messageId: 'once' });
+  const session = await client.acceptNextSession('sessions.1', { receiveMode: 'receiveAndDelete' });
+  assert.equal(session.sessionId, 'x');
+  assert.deepEqual((await session.receiveMessages(5, QUICK)).map((m) => m.body), ['in a session']);
   await client.createSender('queue.1').sendMessages({ body: 'from config', timeToLive: 120000 });
   const [message] = await client.createReceiver('queue.1', { receiveMode: 'receiveAndDelete' }).receiveMessages(1, QUICK);
   assert.equal(message.body, 'from config');
