@@ -3,6 +3,9 @@
 #include "engine/broker_service_unit.h"
 
 #include "broker/queues/message_sender.h"
+#include "broker/queues/servicebus_send_rules.h"
+
+#include <map>
 
 namespace relaydesk {
 
@@ -54,13 +57,23 @@ void BrokerService::sendServiceBusMessages(std::string queueName, std::vector<Se
         [queueName = std::move(queueName), messages = std::move(messages)](
             UnitContext &unit, State &state, std::vector<std::string> &wake) -> Result<Unit> {
             MessageSender sender(unit.database(), *state.ids);
+            std::map<std::string, std::int64_t> stored;   // by the queue that keeps them (ForwardTo)
             for (const SendRequest &message : messages) {
-                if (auto sent = sender.send(queueName, message, unit.now()); !sent)
+                Result<std::optional<std::string>> target =
+                    routeServiceBusMessage(unit.database(), queueName, message, unit.now());
+                if (!target)
+                    return target.error();
+                if (!*target)
+                    continue;   // a duplicate: accepted, not stored
+                if (auto sent = sender.send(**target, message, unit.now()); !sent)
                     return sent.error();   // the unit rolls back: nothing of the batch stays
+                ++stored[**target];
             }
-            unit.countQueue(QueueCounter::Sent, queueName, static_cast<std::int64_t>(messages.size()));
-            reportQueueCounts(unit, queueName);
-            wake.push_back(queueName);
+            for (const auto &[queue, count] : stored) {
+                unit.countQueue(QueueCounter::Sent, queue, count);
+                reportQueueCounts(unit, queue);
+                wake.push_back(queue);
+            }
             return Unit{};
         },
         context, toStatusReply(std::move(reply)));
@@ -83,7 +96,9 @@ void BrokerService::settleServiceBusMessage(std::string queueName, std::string r
             if (settlement.kind == ServiceBusSettlement::Kind::Complete) {
                 unit.countQueue(QueueCounter::Deleted, queueName);
             } else {
-                const std::string deadLetters = queueName + std::string(kServiceBusDeadLetterSuffix);
+                Result<ServiceBusEntity> entity = servicebus_queues::find(unit.database(), queueName);
+                const std::string deadLetters = entity ? serviceBusDeadLetterTarget(entity->properties)
+                                                       : queueName + std::string(kServiceBusDeadLetterSuffix);
                 reportQueueCounts(unit, deadLetters);
                 wake.push_back(deadLetters);
             }

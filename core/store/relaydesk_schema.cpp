@@ -475,9 +475,33 @@ CREATE INDEX queues_by_idle_end ON queues (last_used_ms + auto_delete_on_idle_ms
     WHERE auto_delete_on_idle_ms IS NOT NULL;
 )sql";
 
-const std::array<Migration, 12> &migrations()
+// Migration 13: Service Bus sessions and duplicate detection (docs/behaviour.md §8.6).
+// A session's messages are those of its queue whose group_id is the
+// SessionId; its row holds the state a receiver set and the lock one
+// receiver holds (lock_token, until locked_until_ms on the broker clock). A
+// message id sent to a queue with duplicate detection is remembered until
+// expires_ms (the send plus the queue's window).
+constexpr std::string_view kSchemaV13 = R"sql(
+CREATE TABLE servicebus_sessions (
+    queue_id         INTEGER NOT NULL REFERENCES queues (id) ON DELETE CASCADE,
+    session_id       TEXT NOT NULL,
+    state            BLOB,
+    lock_token       TEXT,
+    locked_until_ms  INTEGER NOT NULL DEFAULT 0,
+    updated_ms       INTEGER NOT NULL,
+    PRIMARY KEY (queue_id, session_id)
+) WITHOUT ROWID;
+CREATE TABLE servicebus_duplicates (
+    queue_id    INTEGER NOT NULL REFERENCES queues (id) ON DELETE CASCADE,
+    message_id  TEXT NOT NULL,
+    expires_ms  INTEGER NOT NULL,
+    PRIMARY KEY (queue_id, message_id)
+) WITHOUT ROWID;
+)sql";
+
+const std::array<Migration, 13> &migrations()
 {
-    static const std::array<Migration, 12> list = {
+    static const std::array<Migration, 13> list = {
         Migration{1, "first broker schema", kSchemaV1, {}},
         Migration{2, "FIFO messages by sequence number", kSchemaV2, {}},
         Migration{3, "FIFO topic deduplication, per-delivery expiry", kSchemaV3, {}},
@@ -490,6 +514,7 @@ const std::array<Migration, 12> &migrations()
         Migration{10, "Zaqar queues, claims and subscriptions", kSchemaV10, {}},
         Migration{11, "Service Bus queues", kSchemaV11, {}},
         Migration{12, "queues by the end of their idle time", kSchemaV12, {}},
+        Migration{13, "Service Bus sessions and duplicate detection", kSchemaV13, {}},
     };
     return list;
 }

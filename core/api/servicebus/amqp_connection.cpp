@@ -50,12 +50,15 @@ void setCondition(pn_condition_t *condition, const char *name, const std::string
     pn_condition_set_description(condition, description.c_str());
 }
 
-const char *conditionOf(const BrokerError &error)
+// `session`: the error of a link that holds a session, whose lock is the
+// session's.
+const char *conditionOf(const BrokerError &error, bool session = false)
 {
     switch (error.code) {
     case BrokerErrorCode::QueueDoesNotExist:
         return kEntityNotFound;
     case BrokerErrorCode::MessageNotInflight:
+        return session ? "com.microsoft:session-lock-lost" : kLockLost;
     case BrokerErrorCode::ReceiptHandleIsInvalid:
         return kLockLost;
     case BrokerErrorCode::InvalidParameterValue:
@@ -151,6 +154,7 @@ void AmqpConnection::closed()
 {
     m_mailbox->close();
     for (auto &[pn, link] : m_links) {
+        releaseSession(link);
         link->closed = true;
         if (link->pendingReceive)
             link->pendingReceive->deleteLater();   // withdraws a waiting receive
@@ -187,6 +191,7 @@ void AmqpConnection::handle(pn_event_t *event)
     case PN_LINK_REMOTE_CLOSE:
     case PN_LINK_REMOTE_DETACH:
         if (LinkPtr link = linkOf(pn_event_link(event))) {
+            releaseSession(link);
             link->closed = true;
             if (link->pendingReceive)
                 link->pendingReceive->deleteLater();
@@ -266,6 +271,16 @@ void AmqpConnection::attach(const LinkPtr &link, Result<ServiceBusEntity> entity
         refuse(link, "amqp:not-allowed", "Cannot send to a dead-letter sub-queue.");
         return;
     }
+    if (link->role == AmqpLink::Role::Receive && link->entity.properties.requiresSession
+        && !link->entity.deadLetterQueue) {
+        acceptSession(link);   // opened once its session is locked
+        return;
+    }
+    openLink(link);
+}
+
+void AmqpConnection::openLink(const LinkPtr &link)
+{
     pn_link_set_max_message_size(link->link, kMaxMessageSize);
     pn_link_open(link->link);
     if (pn_link_is_receiver(link->link))
@@ -382,6 +397,7 @@ void AmqpConnection::pump(const LinkPtr &link)
     request.maxNumberOfMessages = std::min(credit, kMaxReceiveBatch);
     request.visibilityTimeout = static_cast<int>(link->entity.properties.lockDuration);
     request.waitTimeSeconds = drain ? 0 : kReceiveWaitSeconds;
+    request.session = link->session;
     // The receive's lifetime token lives on the main thread, where the
     // broker's reply comes; deleting it withdraws the receive.
     auto *token = new QObject;
@@ -401,7 +417,7 @@ void AmqpConnection::onReceived(const LinkPtr &link, Result<ReceiveResult> resul
 {
     if (!result) {
         if (!link->closed)
-            refuse(link, conditionOf(result.error()), result.error().message);
+            refuse(link, conditionOf(result.error(), link->session.has_value()), result.error().message);
         return;
     }
     const std::string queue = link->entity.queueName;
@@ -410,7 +426,7 @@ void AmqpConnection::onReceived(const LinkPtr &link, Result<ReceiveResult> resul
         const bool deliverable = !link->closed && pn_link_credit(link->link) > 0 && bytes;
         if (!deliverable) {
             m_service.settleServiceBusMessage(queue, message.receiptHandle,
-                                              ServiceBusSettlement{ServiceBusSettlement::Kind::Release, {}, {}},
+                                              ServiceBusSettlement{ServiceBusSettlement::Kind::Release, {}, {}, {}},
                                               nullptr, [](Result<ClockTime>) {});
             continue;
         }
@@ -467,12 +483,14 @@ void AmqpConnection::onSettle(const LinkPtr &link, pn_delivery_t *delivery)
     link->locks.erase(lock);
     const std::uint64_t outcome = pn_delivery_remote_state(delivery);
     ServiceBusSettlement settlement;
+    settlement.session = link->session;
     switch (outcome) {
     case PN_ACCEPTED:
         settlement.kind = ServiceBusSettlement::Kind::Complete;
         break;
     case PN_REJECTED:
         settlement = deadLetterOf(delivery);
+        settlement.session = link->session;
         break;
     case PN_MODIFIED:
         if (pn_disposition_is_undeliverable(pn_delivery_remote(delivery))) {
@@ -494,8 +512,8 @@ void AmqpConnection::onSettle(const LinkPtr &link, pn_delivery_t *delivery)
             if (link->closed)
                 return;
             if (!settled) {
-                setCondition(pn_disposition_condition(pn_delivery_local(delivery)), conditionOf(settled.error()),
-                             settled.error().message);
+                setCondition(pn_disposition_condition(pn_delivery_local(delivery)),
+                             conditionOf(settled.error(), link->session.has_value()), settled.error().message);
                 pn_delivery_update(delivery, PN_REJECTED);
             } else {
                 pn_delivery_update(delivery, outcome);

@@ -2,11 +2,13 @@
 #pragma once
 
 #include "broker/queues/servicebus_queue.h"
+#include "broker/queues/servicebus_session.h"
 #include "broker/result.h"
 
 #include <proton/event.h>
 #include <proton/types.h>
 
+#include <any>
 #include <deque>
 #include <functional>
 #include <map>
@@ -66,6 +68,9 @@ struct AmqpLink {
         std::string token;   // the delivery tag
     };
     std::map<pn_delivery_t *, Lock> locks;   // Receive: the unsettled deliveries
+    // Receive on a queue with sessions: the session this link holds (from the
+    // attach's answer on; amqp_sessions.cpp).
+    std::optional<ServiceBusSessionHold> session;
 };
 
 // One AMQP connection of the Service Bus endpoint (docs/behaviour.md §8.6): its links,
@@ -89,6 +94,7 @@ private:
 
     void onLinkOpen(pn_link_t *link);
     void attach(const LinkPtr &link, Result<ServiceBusEntity> entity);
+    void openLink(const LinkPtr &link);
     void refuse(const LinkPtr &link, const char *condition, const std::string &description);
     void onDelivery(pn_delivery_t *delivery);
     void onTransfer(const LinkPtr &link, pn_delivery_t *delivery, std::vector<char> bytes);
@@ -106,6 +112,12 @@ private:
     void scheduleMessages(const proton::message &request, const LinkPtr &link);
     void cancelScheduledMessages(const proton::message &request, const LinkPtr &link);
     void putToken(const proton::message &request);   // $cbs
+    // amqp_sessions.cpp: the session of a receive link, the session operations.
+    void acceptSession(const LinkPtr &link);
+    void onSessionAccepted(const LinkPtr &link, const std::string &token, Result<std::any> accepted);
+    void releaseSession(const LinkPtr &link);
+    static bool isSessionOperation(const std::string &operation);
+    void sessionRequest(const std::string &operation, const proton::message &request, const LinkPtr &link);
 
     LinkPtr linkOf(pn_link_t *link) const;
     // Runs `work` on this connection's thread when the broker replies.

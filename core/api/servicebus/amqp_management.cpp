@@ -39,17 +39,9 @@ std::string textProperty(const proton::message &message, const std::string &key)
     return {};
 }
 
-// The value under `key` of a request's map body (keys are strings).
 proton::value bodyEntry(const proton::message &message, const std::string &key)
 {
-    try {
-        std::map<std::string, proton::value> body;
-        proton::get(message.body(), body);
-        const auto found = body.find(key);
-        return found == body.end() ? proton::value() : found->second;
-    } catch (const proton::error &) {
-        return {};
-    }
+    return amqp_message::requestBodyEntry(message, key);
 }
 
 } // namespace
@@ -82,6 +74,8 @@ void AmqpConnection::onRequest(const LinkPtr &link, pn_delivery_t *delivery, con
         scheduleMessages(request, link);
     else if (operation == "com.microsoft:cancel-scheduled-message")
         cancelScheduledMessages(request, link);
+    else if (isSessionOperation(operation))
+        sessionRequest(operation, request, link);
     else
         respond(request, 501, "The operation '" + operation + "' is not supported by Relaydesk yet.",
                 "amqp:not-implemented");

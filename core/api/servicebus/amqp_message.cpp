@@ -14,6 +14,10 @@
 #include <proton/scalar.hpp>
 #include <proton/symbol.hpp>
 #include <proton/timestamp.hpp>
+#include <proton/types.hpp>
+#include <proton/value.hpp>
+
+#include <map>
 
 #include <QByteArray>
 
@@ -133,7 +137,25 @@ Result<SendRequest> sendRequest(const Bytes &bytes)
     if (scheduled.type() == proton::TIMESTAMP)
         request.scheduledEnqueueTime =
             fromEpochMilliseconds(proton::get<proton::timestamp>(scheduled).milliseconds());
+    if (!message->group_id().empty())
+        request.groupId = message->group_id();   // SessionId
+    const proton::message_id id = message->id();
+    if (!id.empty())
+        request.serviceBusMessageId =
+            id.type() == proton::STRING ? proton::get<std::string>(id) : proton::to_string(id);
     return request;
+}
+
+proton::value requestBodyEntry(const proton::message &request, const std::string &key)
+{
+    try {
+        std::map<std::string, proton::value> body;
+        proton::get(request.body(), body);
+        const auto found = body.find(key);
+        return found == body.end() ? proton::value() : found->second;
+    } catch (const proton::error &) {
+        return {};
+    }
 }
 
 Result<Bytes> storedSections(const std::string &body)

@@ -12,6 +12,7 @@
 
 namespace proton {
 class message;
+class value;
 }
 
 namespace relaydesk {
@@ -37,8 +38,9 @@ using Bytes = std::vector<char>;
 Result<std::vector<Bytes>> splitTransfer(const Bytes &transfer);
 
 // The broker send of one message: the sections as the stored body, its
-// header TTL (milliseconds, rounded up to seconds) and its
-// x-opt-scheduled-enqueue-time. InvalidParameterValue for bytes that are no
+// header TTL (milliseconds, rounded up to seconds), its
+// x-opt-scheduled-enqueue-time, its group-id (the SessionId, as groupId)
+// and its message-id (for duplicate detection). InvalidParameterValue for bytes that are no
 // AMQP message.
 Result<SendRequest> sendRequest(const Bytes &message);
 
@@ -52,6 +54,10 @@ Result<Bytes> deliveryBytes(const ReceivedMessage &message, bool locked);
 Result<Bytes> peekedBytes(const BrowsedMessage &message);
 // The same message as proton reads it (for management replies that embed it).
 Result<Bytes> storedSections(const std::string &body);
+
+// The value under `key` of a management request's map body (keys are
+// strings); an empty value when there is none or the body is no map.
+proton::value requestBodyEntry(const proton::message &request, const std::string &key);
 
 // The dead-letter reason the service names for the broker's own reasons.
 std::string serviceBusReason(std::string_view brokerReason);

@@ -104,7 +104,7 @@ Result<std::vector<std::int64_t>> MessageReceiver::chooseStandard(const QueueRec
 }
 
 Result<std::optional<ReceivedMessage>> MessageReceiver::lock(const QueueRecord &queue, std::int64_t rowId,
-                                                             int visibilityTimeout,
+                                                             std::int64_t visibleAtMs,
                                                              const std::optional<std::string> &attemptId,
                                                              ClockTime now)
 {
@@ -136,7 +136,7 @@ Result<std::optional<ReceivedMessage>> MessageReceiver::lock(const QueueRecord &
             "visible_at_ms = :visible_at, receive_count = receive_count + 1, "
             "first_receive_ms = coalesce(first_receive_ms, :now) WHERE id = :id",
             named(":handle", handle), named(":attempt", attemptId),
-            named(":visible_at", nowMs + std::int64_t(visibilityTimeout) * 1000), named(":now", nowMs),
+            named(":visible_at", visibleAtMs), named(":now", nowMs),
             named(":id", rowId));
         !locked)
         return locked.error();
@@ -212,17 +212,26 @@ Result<ReceiveResult> MessageReceiver::receive(std::string_view queueName, const
 
     const std::size_t wanted = static_cast<std::size_t>(request.maxNumberOfMessages);
     const int visibilityTimeout = request.visibilityTimeout.value_or(queue->attributes.visibilityTimeout);
+    std::int64_t visibleAtMs = nowMs + std::int64_t(visibilityTimeout) * 1000;
+    if (request.session) {
+        Result<ClockTime> sessionLock = servicebus_sessions::requireLock(*m_db, queue->id, *request.session, now);
+        if (!sessionLock)
+            return sessionLock.error();
+        visibleAtMs = toEpochMilliseconds(*sessionLock);
+    }
     for (;;) {
-        Result<std::vector<std::int64_t>> candidates = queue->isFifo()
-            ? FifoGroupGate(*m_db).receivable(queue->id, wanted - result.messages.size(), now)
-            : chooseStandard(*queue, wanted - result.messages.size(), now);
+        const std::size_t missing = wanted - result.messages.size();
+        Result<std::vector<std::int64_t>> candidates = request.session
+            ? servicebus_sessions::receivable(*m_db, queue->id, request.session->sessionId, missing, now)
+            : queue->isFifo() ? FifoGroupGate(*m_db).receivable(queue->id, missing, now)
+                              : chooseStandard(*queue, missing, now);
         if (!candidates)
             return candidates.error();
         bool movedAny = false;
         for (const std::int64_t rowId : *candidates) {
             if (result.messages.size() == wanted)
                 break;
-            Result<std::optional<ReceivedMessage>> locked = lock(*queue, rowId, visibilityTimeout, attemptId, now);
+            Result<std::optional<ReceivedMessage>> locked = lock(*queue, rowId, visibleAtMs, attemptId, now);
             if (!locked)
                 return locked.error();
             if (!locked->has_value()) {

@@ -4,6 +4,7 @@
 #include "broker/clock_time.h"
 #include "broker/queues/message_attributes.h"
 #include "broker/queues/queue_batch.h"
+#include "broker/queues/servicebus_session.h"
 #include "broker/result.h"
 
 #include <cstdint>
@@ -25,6 +26,10 @@ struct ReceiveRequest {
     std::optional<int> visibilityTimeout;              // 0–43 200; the queue's when empty
     std::optional<int> waitTimeSeconds;                // 0–20
     std::optional<std::string> receiveRequestAttemptId;   // FIFO only
+    // A Service Bus session receive: only that session's messages, in
+    // sequence order, locked until the session's lock ends; the lock must
+    // hold (MessageNotInflight otherwise; servicebus_session.h).
+    std::optional<ServiceBusSessionHold> session;
 };
 
 // A received message with everything the SQS reply carries.
@@ -108,8 +113,9 @@ public:
 
 private:
     Result<std::vector<std::int64_t>> chooseStandard(const QueueRecord &queue, std::size_t wanted, ClockTime now);
-    Result<std::optional<ReceivedMessage>> lock(const QueueRecord &queue, std::int64_t rowId, int visibilityTimeout,
-                                                const std::optional<std::string> &attemptId, ClockTime now);
+    Result<std::optional<ReceivedMessage>> lock(const QueueRecord &queue, std::int64_t rowId,
+                                                std::int64_t visibleAtMs, const std::optional<std::string> &attemptId,
+                                                ClockTime now);
     Result<std::vector<ReceivedMessage>> retriedAttempt(const QueueRecord &queue, const std::string &attemptId,
                                                         ClockTime now);
     Status deleteOne(const QueueRecord &queue, std::string_view receiptHandle);

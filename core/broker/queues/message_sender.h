@@ -31,6 +31,9 @@ struct SendRequest {
     // Set by the broker only, never from a client: the message is a topic
     // subscription's dead letter, for this reason (dead_letter_queue.h).
     std::optional<std::string_view> deadLetterReason;
+    // A Service Bus message's own MessageId, for duplicate detection
+    // (servicebus_send_rules.h); the broker's message id is its own.
+    std::optional<std::string> serviceBusMessageId;
 };
 
 // What SendMessage answers. A FIFO duplicate within the 5-minute window is

@@ -25,11 +25,15 @@ BrokerError invalid(std::string_view parameter, std::string_view text, std::stri
     return BrokerError(BrokerErrorCode::InvalidParameterValue, std::move(message));
 }
 
+// An SQS queue's ARN, or a Service Bus queue's (its dead letters may go to
+// another Service Bus queue: ForwardDeadLetteredMessagesTo) or its
+// dead-letter sub-queue's.
 bool isQueueArn(std::string_view text)
 {
     const auto parts = splitArn(text);
     return parts && parts->service == "sqs" && !parts->region.empty() && !parts->accountId.empty() &&
-           (validateQueueName(parts->resource).ok() || isServiceBusDeadLetterQueue(parts->resource));
+           (validateQueueName(parts->resource).ok() || validateServiceBusQueueName(parts->resource).ok()
+            || isServiceBusDeadLetterQueue(parts->resource));
 }
 
 std::optional<nlohmann::json> parseObject(std::string_view text)

@@ -64,17 +64,26 @@ Status offOnly(const std::string &queue, std::string_view property, const nlohma
     return {};
 }
 
+// A duration property within [min, max] seconds ("never" is out of range).
+Status boundedDuration(const std::string &queue, const nlohmann::json &value, std::string_view property,
+                       std::int64_t min, std::int64_t max, std::string_view range, std::int64_t &seconds)
+{
+    auto parsed = durationProperty(queue, value, property);
+    if (!parsed)
+        return parsed.error();
+    if (!*parsed || **parsed < min || **parsed > max)
+        return badProperty(queue, property, range);
+    seconds = **parsed;
+    return {};
+}
+
 Status applyProperty(ServiceBusQueueProperties &properties, const std::string &key, const nlohmann::json &value)
 {
     const std::string &queue = properties.name;
     if (key == "LockDuration") {
-        auto seconds = durationProperty(queue, value, key);
-        if (!seconds)
-            return seconds.error();
-        if (!*seconds || **seconds < ServiceBusQueueProperties::kMinLockDuration
-            || **seconds > ServiceBusQueueProperties::kMaxLockDuration)
-            return badProperty(queue, key, "must be between PT5S and PT5M");
-        properties.lockDuration = **seconds;
+        return boundedDuration(queue, value, key, ServiceBusQueueProperties::kMinLockDuration,
+                               ServiceBusQueueProperties::kMaxLockDuration, "must be between PT5S and PT5M",
+                               properties.lockDuration);
     } else if (key == "MaxDeliveryCount") {
         if (!value.is_number_integer() || value.get<std::int64_t>() < 1
             || value.get<std::int64_t>() > ServiceBusQueueProperties::kMaxMaxDeliveryCount)
@@ -99,11 +108,24 @@ Status applyProperty(ServiceBusQueueProperties &properties, const std::string &k
             return badProperty(queue, key, "must be true or false");
         properties.deadLetteringOnMessageExpiration = value.get<bool>();
     } else if (key == "DuplicateDetectionHistoryTimeWindow") {
-        if (auto seconds = durationProperty(queue, value, key); !seconds)
-            return seconds.error();   // kept by the emulator's files; without duplicate detection it changes nothing
-    } else if (key == "RequiresSession" || key == "RequiresDuplicateDetection" || key == "ForwardTo"
-               || key == "ForwardDeadLetteredMessagesTo" || key == "EnablePartitioning"
-               || key == "EnableBatchedOperations") {
+        return boundedDuration(queue, value, key, ServiceBusQueueProperties::kMinDuplicateDetectionWindow,
+                               ServiceBusQueueProperties::kMaxDuplicateDetectionWindow,
+                               "must be between PT20S and P7D", properties.duplicateDetectionWindow);
+    } else if (key == "RequiresSession" || key == "RequiresDuplicateDetection") {
+        if (!value.is_boolean())
+            return badProperty(queue, key, "must be true or false");
+        (key == "RequiresSession" ? properties.requiresSession : properties.requiresDuplicateDetection) =
+            value.get<bool>();
+    } else if (key == "ForwardTo" || key == "ForwardDeadLetteredMessagesTo") {
+        if (value.is_null() || (value.is_string() && value.get<std::string>().empty()))
+            return {};
+        if (!value.is_string() || !validateServiceBusQueueName(value.get<std::string>()).ok())
+            return badProperty(queue, key, "must name a Service Bus queue");
+        if (value.get<std::string>() == queue)
+            return badProperty(queue, key, "cannot name the queue itself");
+        (key == "ForwardTo" ? properties.forwardTo : properties.forwardDeadLetteredMessagesTo) =
+            value.get<std::string>();
+    } else if (key == "EnablePartitioning" || key == "EnableBatchedOperations") {
         if (key == "EnableBatchedOperations")
             return {};   // a transport hint of the service; nothing to build
         return offOnly(queue, key, value);
@@ -214,9 +236,21 @@ nlohmann::json serviceBusQueueJson(const ServiceBusQueueProperties &properties)
     json["DeadLetteringOnMessageExpiration"] = properties.deadLetteringOnMessageExpiration;
     if (properties.autoDeleteOnIdle)
         json["AutoDeleteOnIdle"] = isoDuration(*properties.autoDeleteOnIdle);
-    json["RequiresSession"] = false;
-    json["RequiresDuplicateDetection"] = false;
+    json["RequiresSession"] = properties.requiresSession;
+    json["RequiresDuplicateDetection"] = properties.requiresDuplicateDetection;
+    json["DuplicateDetectionHistoryTimeWindow"] = isoDuration(properties.duplicateDetectionWindow);
+    if (!properties.forwardTo.empty())
+        json["ForwardTo"] = properties.forwardTo;
+    if (!properties.forwardDeadLetteredMessagesTo.empty())
+        json["ForwardDeadLetteredMessagesTo"] = properties.forwardDeadLetteredMessagesTo;
     return nlohmann::json{{"Name", properties.name}, {"Properties", json}};
+}
+
+std::string serviceBusDeadLetterTarget(const ServiceBusQueueProperties &properties)
+{
+    if (!properties.forwardDeadLetteredMessagesTo.empty())
+        return properties.forwardDeadLetteredMessagesTo;
+    return properties.name + std::string(kServiceBusDeadLetterSuffix);
 }
 
 QueueAttributes serviceBusQueueAttributes(const ServiceBusQueueProperties &properties, const BrokerIdentity &identity)
@@ -225,9 +259,8 @@ QueueAttributes serviceBusQueueAttributes(const ServiceBusQueueProperties &prope
     attributes.visibilityTimeout = static_cast<int>(properties.lockDuration);
     attributes.messageRetentionPeriod = QueueAttributes::kMaxRetentionPeriod;
     attributes.maximumMessageSize = QueueAttributes::kMaxMaximumMessageSize;
-    attributes.redrivePolicy =
-        QueueRedrivePolicy{identity.queueArn(properties.name + std::string(kServiceBusDeadLetterSuffix)),
-                           properties.maxDeliveryCount};
+    attributes.redrivePolicy = QueueRedrivePolicy{identity.queueArn(serviceBusDeadLetterTarget(properties)),
+                                                  properties.maxDeliveryCount};
     attributes.defaultMessageTimeToLive = properties.defaultMessageTimeToLive;
     attributes.deadLetteringOnMessageExpiration = properties.deadLetteringOnMessageExpiration;
     attributes.autoDeleteOnIdle = properties.autoDeleteOnIdle;
@@ -270,7 +303,12 @@ Result<bool> create(Database &db, const ServiceBusQueueProperties &properties, c
     if (!existing)
         return existing.error();
     if (*existing) {
-        if (**existing == properties)
+        // Without duplicate detection the window changes nothing (and queues
+        // stored before it was built kept none): it is not compared then.
+        ServiceBusQueueProperties stored = **existing;
+        if (!stored.requiresDuplicateDetection && !properties.requiresDuplicateDetection)
+            stored.duplicateDetectionWindow = properties.duplicateDetectionWindow;
+        if (stored == properties)
             return false;
         return BrokerError(Code::QueueAlreadyExists, "The Service Bus queue \"" + echoedValue(properties.name)
                                                          + "\" exists with other properties.");

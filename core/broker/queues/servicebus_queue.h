@@ -25,6 +25,8 @@ struct ServiceBusQueueProperties {
     static constexpr std::int64_t kMinLockDuration = 5;
     static constexpr std::int64_t kMaxLockDuration = 300;
     static constexpr int kMaxMaxDeliveryCount = 1000;   // the broker's redrive bound
+    static constexpr std::int64_t kMinDuplicateDetectionWindow = 20;
+    static constexpr std::int64_t kMaxDuplicateDetectionWindow = 7 * 86'400;
 
     std::string name;
     std::int64_t lockDuration = 60;                      // LockDuration, PT5S–PT5M, default PT1M
@@ -32,6 +34,11 @@ struct ServiceBusQueueProperties {
     std::optional<std::int64_t> defaultMessageTimeToLive;   // none = no expiry
     bool deadLetteringOnMessageExpiration = false;
     std::optional<std::int64_t> autoDeleteOnIdle;        // ≥ 300; none = never
+    bool requiresSession = false;                        // RequiresSession: messages in sessions (servicebus_session.h)
+    bool requiresDuplicateDetection = false;             // RequiresDuplicateDetection
+    std::int64_t duplicateDetectionWindow = 600;         // DuplicateDetectionHistoryTimeWindow, PT20S–P7D, default PT10M
+    std::string forwardTo;                               // ForwardTo: a queue sent messages go to instead; "" none
+    std::string forwardDeadLetteredMessagesTo;           // ForwardDeadLetteredMessagesTo: where dead letters go; "" the sub-queue
 
     bool operator==(const ServiceBusQueueProperties &) const = default;
 };
@@ -63,18 +70,21 @@ Status validateServiceBusQueueName(std::string_view name);
 bool isServiceBusDeadLetterQueue(std::string_view name);
 
 // One queue of Config.json: {"Name": …, "Properties": {…}}. Properties the
-// emulator knows but Relaydesk does not build yet (RequiresSession,
-// RequiresDuplicateDetection, ForwardTo, ForwardDeadLetteredMessagesTo)
-// are accepted only at their "off" value; anything else, or an unknown
+// emulator knows but Relaydesk does not build yet (EnablePartitioning) are
+// accepted only at their "off" value; anything else, or an unknown
 // property, or a value out of range, is InvalidParameterValue naming it and
 // the queue. Pure.
 Result<ServiceBusQueueProperties> parseServiceBusQueue(const nlohmann::json &queue);
 // The same properties as Config.json writes them (durations in ISO 8601).
 nlohmann::json serviceBusQueueJson(const ServiceBusQueueProperties &properties);
 
+// Where the queue's dead letters go: its ForwardDeadLetteredMessagesTo, or
+// its "/$DeadLetterQueue". Pure.
+std::string serviceBusDeadLetterTarget(const ServiceBusQueueProperties &properties);
+
 // The broker queue attributes of a Service Bus queue: the lock is the
 // visibility timeout, MaxDeliveryCount the redrive bound into the
-// dead-letter sub-queue, retention the longest the broker keeps. Pure.
+// dead-letter target (serviceBusDeadLetterTarget), retention the longest the broker keeps. Pure.
 QueueAttributes serviceBusQueueAttributes(const ServiceBusQueueProperties &properties, const BrokerIdentity &identity);
 
 // The rows of Service Bus queues (queues.servicebus, migration 10).

@@ -52,6 +52,13 @@ Result<ClockTime> settleServiceBusMessage(Database &db, std::string_view queueNa
     if (!queue)
         return queue.error();
     const std::int64_t nowMs = toEpochMilliseconds(now);
+    if (settlement.session) {
+        if (Result<ClockTime> held = servicebus_sessions::requireLock(db, queue->id, *settlement.session, now); !held)
+            return held.error();
+        if (settlement.kind == Kind::RenewLock)
+            return BrokerError(Code::InvalidParameterValue,
+                               "The lock of a message received in a session is its session's lock: renew that.");
+    }
     auto row = selectRow(db,
                          "SELECT id, receive_count FROM messages WHERE queue_id = ? AND receipt_handle = ? AND "
                          "state = 'inflight' AND visible_at_ms > ?",

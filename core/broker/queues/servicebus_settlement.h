@@ -2,7 +2,10 @@
 #pragma once
 
 #include "broker/clock_time.h"
+#include "broker/queues/servicebus_session.h"
 #include "broker/result.h"
+
+#include <optional>
 
 #include <string>
 #include <string_view>
@@ -23,6 +26,9 @@ struct ServiceBusSettlement {
     Kind kind = Kind::Complete;
     std::string deadLetterReason;        // DeadLetter: may be empty
     std::string deadLetterDescription;   // DeadLetter: may be empty
+    // A message received in a session: settled only while the receiver
+    // still holds the session's lock (servicebus_session.h).
+    std::optional<ServiceBusSessionHold> session;
 };
 
 // Settles the message locked by `receiptHandle` in queue `queueName`. The
@@ -31,6 +37,9 @@ struct ServiceBusSettlement {
 // service's message-lock-lost) and changes nothing. Returns the end of the
 // lock (RenewLock: the new one; otherwise `now`). Dead letters and
 // MaxDeliveryCount use the queue's redrive target (its "/$DeadLetterQueue").
+// A session's message first needs its session's lock (MessageNotInflight,
+// the service's session-lock-lost); RenewLock of one is refused
+// (InvalidParameterValue: the session's lock is renewed instead).
 // Inside the caller's transaction; thread of `db`.
 Result<ClockTime> settleServiceBusMessage(Database &db, std::string_view queueName, std::string_view receiptHandle,
                                           const ServiceBusSettlement &settlement, ClockTime now);

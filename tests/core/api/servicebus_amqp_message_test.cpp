@@ -102,6 +102,21 @@ private slots:
         QVERIFY(amqp_message::storedSections(request->body).value() == encoded(message));
     }
 
+    void send_sessionIdAndMessageIdRead()
+    {
+        proton::message message = textMessage("in a session");
+        message.group_id("session-7");
+        message.id(proton::message_id(std::string("order-1")));
+        const auto request = amqp_message::sendRequest(encoded(message));
+        QCOMPARE(request->groupId, std::optional<std::string>("session-7"));
+        QCOMPARE(request->serviceBusMessageId, std::optional<std::string>("order-1"));
+        message.id(proton::message_id(std::uint64_t(42)));
+        QCOMPARE(amqp_message::sendRequest(encoded(message))->serviceBusMessageId, std::optional<std::string>("42"));
+        const auto plain = amqp_message::sendRequest(encoded(textMessage("plain")));
+        QCOMPARE(plain->groupId, std::optional<std::string>());
+        QCOMPARE(plain->serviceBusMessageId, std::optional<std::string>());
+    }
+
     void delivery_carriesTheBrokerProperties()
     {
         ReceivedMessage stored;

@@ -106,9 +106,21 @@ private slots:
         QTest::newRow("delivery count 0") << R"({"MaxDeliveryCount": 0})" << "MaxDeliveryCount";
         QTest::newRow("delivery count text") << R"({"MaxDeliveryCount": "3"})" << "MaxDeliveryCount";
         QTest::newRow("idle under 5 min") << R"({"AutoDeleteOnIdle": "PT4M"})" << "AutoDeleteOnIdle";
-        QTest::newRow("sessions not built") << R"({"RequiresSession": true})" << "RequiresSession";
-        QTest::newRow("duplicates not built") << R"({"RequiresDuplicateDetection": true})" << "RequiresDuplicateDetection";
-        QTest::newRow("forwarding not built") << R"({"ForwardTo": "other"})" << "ForwardTo";
+        QTest::newRow("sessions") << R"({"RequiresSession": true})" << "";
+        QTest::newRow("sessions not a flag") << R"({"RequiresSession": "true"})" << "RequiresSession";
+        QTest::newRow("duplicates") << R"({"RequiresDuplicateDetection": true, "DuplicateDetectionHistoryTimeWindow": "P7D"})"
+                                    << "";
+        QTest::newRow("duplicates not a flag") << R"({"RequiresDuplicateDetection": 1})" << "RequiresDuplicateDetection";
+        QTest::newRow("window 20 s") << R"({"DuplicateDetectionHistoryTimeWindow": "PT20S"})" << "";
+        QTest::newRow("window under 20 s") << R"({"DuplicateDetectionHistoryTimeWindow": "PT19S"})"
+                                           << "DuplicateDetectionHistoryTimeWindow";
+        QTest::newRow("window over 7 days") << R"({"DuplicateDetectionHistoryTimeWindow": "P7DT1S"})"
+                                            << "DuplicateDetectionHistoryTimeWindow";
+        QTest::newRow("forward") << R"({"ForwardTo": "other", "ForwardDeadLetteredMessagesTo": "dead.letters"})" << "";
+        QTest::newRow("forward to itself") << R"({"ForwardTo": "queue.1"})" << "ForwardTo";
+        QTest::newRow("forward to no name") << R"({"ForwardDeadLetteredMessagesTo": "bad name"})"
+                                            << "ForwardDeadLetteredMessagesTo";
+        QTest::newRow("partitions not built") << R"({"EnablePartitioning": true})" << "EnablePartitioning";
         QTest::newRow("unknown property") << R"({"Colour": "red"})" << "Colour";
         QTest::newRow("expiry not a flag") << R"({"DeadLetteringOnMessageExpiration": "yes"})"
                                            << "DeadLetteringOnMessageExpiration";

@@ -200,6 +200,102 @@ serviceBusScenario('schedule and cancel on $management: a scheduled message appe
   assert.equal(got[0].scheduledEnqueueTimeUtc.getTime(), nowMs + 60000);
 });
 
+serviceBusScenario('sessions: a named session in order across interleaved sends, its state; one receiver per session; the next session', async (server, client) => {
+  await createQueue(server, 'orders.sessions', { RequiresSession: true, LockDuration: 'PT30S' });
+  const sender = client.createSender('orders.sessions');
+  await sender.sendMessages([{ body: 'a1', sessionId: 'a' }, { body: 'b1', sessionId: 'b' }]);
+  await sender.sendMessages({ body: 'a2', sessionId: 'a' });
+  await sender.sendMessages({ body: 'b2', sessionId: 'b' });
+  await sender.sendMessages({ body: 'a3', sessionId: 'a' });
+  await assert.rejects(sender.sendMessages({ body: 'no session' }), /SessionId was not set/);
+  assert.deepEqual(await depth(server, 'orders.sessions'), { available: 5, locked: 0 });
+
+  const { nowMs } = (await server.api('GET', '/clock')).body;
+  const a = await client.acceptSession('orders.sessions', 'a', { maxAutoLockRenewalDurationInMs: 0 });
+  assert.equal(a.sessionId, 'a');
+  assert.equal(a.sessionLockedUntilUtc.getTime(), nowMs + 30000);   // LockDuration, the clock standing still
+  const got = await a.receiveMessages(10, QUICK);
+  assert.deepEqual(got.map((m) => m.body), ['a1', 'a2', 'a3']);
+  assert.ok(got.every((m) => m.sessionId === 'a'));
+  const sequence = got.map((m) => Number(m.sequenceNumber));
+  assert.deepEqual(sequence, [...sequence].sort((x, y) => x - y));
+  assert.equal(await errorCode(client.acceptSession('orders.sessions', 'a')), 'SessionCannotBeLocked');
+
+  assert.ok((await a.getSessionState()) == null);   // no state yet
+  await a.setSessionState({ step: 2, seen: ['a1'] });
+  assert.deepEqual(await a.getSessionState(), { step: 2, seen: ['a1'] });
+  for (const message of got)
+    await a.completeMessage(message);
+
+  const next = await client.acceptNextSession('orders.sessions', { maxAutoLockRenewalDurationInMs: 0 });
+  assert.equal(next.sessionId, 'b');
+  assert.deepEqual((await next.receiveMessages(10, QUICK)).map((m) => m.body), ['b1', 'b2']);
+  await next.close();   // its messages in flight are available again at once
+
+  await a.close();
+  const again = await client.acceptSession('orders.sessions', 'a', { maxAutoLockRenewalDurationInMs: 0 });
+  assert.deepEqual(await again.getSessionState(), { step: 2, seen: ['a1'] });   // kept with the session
+  assert.deepEqual(await again.receiveMessages(1, { maxWaitTimeInMs: 300 }), []);
+  const b = await client.acceptNextSession('orders.sessions', { maxAutoLockRenewalDurationInMs: 0 });
+  const redelivered = await b.receiveMessages(10, QUICK);
+  assert.deepEqual(redelivered.map((m) => [m.body, m.deliveryCount]), [['b1', 1], ['b2', 1]]);
+});
+
+serviceBusScenario('a session lock ends on the broker clock: settling then is SessionLockLost; renewing extends it', async (server, client) => {
+  await createQueue(server, 'slow.sessions', { RequiresSession: true, LockDuration: 'PT30S' });
+  await client.createSender('slow.sessions').sendMessages([{ body: 's1', sessionId: 's' }, { body: 's2', sessionId: 's' }]);
+  const receiver = await client.acceptSession('slow.sessions', 's', { maxAutoLockRenewalDurationInMs: 0 });
+  const [first, second] = await receiver.receiveMessages(2, QUICK);
+  assert.equal(second.lockedUntilUtc.getTime(), receiver.sessionLockedUntilUtc.getTime());   // the session's lock
+  const lockedUntil = receiver.sessionLockedUntilUtc.getTime();
+  await server.advance(20);
+  const until = await receiver.renewSessionLock();
+  assert.equal(until.getTime() - lockedUntil, 20000);
+  await receiver.completeMessage(first);
+  await server.advance(31);   // the renewed lock ended
+  assert.equal(await errorCode(receiver.completeMessage(second)), 'SessionLockLost');
+  assert.equal(await errorCode(receiver.renewSessionLock()), 'SessionLockLost');
+  const other = await client.acceptSession('slow.sessions', 's', { maxAutoLockRenewalDurationInMs: 0 });
+  const [again] = await other.receiveMessages(1, QUICK);
+  assert.deepEqual([again.body, again.deliveryCount], ['s2', 1]);
+  await other.completeMessage(again);
+});
+
+serviceBusScenario('duplicate detection: a MessageId sent again within the window is accepted and dropped', async (server, client) => {
+  await createQueue(server, 'once', { RequiresDuplicateDetection: true, DuplicateDetectionHistoryTimeWindow: 'PT1M' });
+  const sender = client.createSender('once');
+  await sender.sendMessages({ body: 'first', messageId: 'order-1' });
+  await sender.sendMessages({ body: 'again', messageId: 'order-1' });
+  const batch = await sender.createMessageBatch();
+  assert.ok(batch.tryAddMessage({ body: 'other', messageId: 'order-2' }));
+  assert.ok(batch.tryAddMessage({ body: 'in the batch too', messageId: 'order-2' }));
+  await sender.sendMessages(batch);
+  assert.deepEqual(await depth(server, 'once'), { available: 2, locked: 0 });
+  await server.advance(60);   // the window of order-1 ended on the broker clock
+  await sender.sendMessages({ body: 'later', messageId: 'order-1' });
+  const got = await client.createReceiver('once', { receiveMode: 'receiveAndDelete' }).receiveMessages(5, QUICK);
+  assert.deepEqual(got.map((m) => m.body), ['first', 'other', 'later']);
+});
+
+serviceBusScenario('ForwardTo and ForwardDeadLetteredMessagesTo: messages and dead letters arrive in the other queue', async (server, client) => {
+  await createQueue(server, 'inbox');
+  await createQueue(server, 'rejects');
+  await createQueue(server, 'front', { ForwardTo: 'inbox' });
+  await createQueue(server, 'checked', { ForwardDeadLetteredMessagesTo: 'rejects' });
+  await client.createSender('front').sendMessages([{ body: 'forwarded' }, { body: 'too' }]);
+  assert.deepEqual(await depth(server, 'front'), { available: 0, locked: 0 });
+  const forwarded = await client.createReceiver('inbox', { receiveMode: 'receiveAndDelete' }).receiveMessages(5, QUICK);
+  assert.deepEqual(forwarded.map((m) => m.body), ['forwarded', 'too']);
+
+  await client.createSender('checked').sendMessages({ body: 'bad' });
+  const receiver = client.createReceiver('checked');
+  const [bad] = await receiver.receiveMessages(1, QUICK);
+  await receiver.deadLetterMessage(bad, { deadLetterReason: 'Invalid', deadLetterErrorDescription: 'no amount' });
+  assert.deepEqual(await depth(server, 'checked/$DeadLetterQueue'), { available: 0, locked: 0 });
+  const [dead] = await client.createReceiver('rejects', { receiveMode: 'receiveAndDelete' }).receiveMessages(1, QUICK);
+  assert.deepEqual([dead.body, dead.deadLetterReason, dead.deadLetterErrorDescription], ['bad', 'Invalid', 'no amount']);
+});
+
 // The SDKs of other languages authenticate with SASL PLAIN: rhea (the JavaScript SDK's
 // AMQP library) offers only PLAIN when it has a user name and a password.
 scenario('SASL PLAIN: a client with a user name and password connects', async (server) => {
@@ -244,6 +340,12 @@ fs.writeFileSync(configFile, JSON.stringify({
           DuplicateDetectionHistoryTimeWindow: 'PT20S', ForwardDeadLetteredMessagesTo: '', ForwardTo: '',
           LockDuration: 'PT1M', MaxDeliveryCount: 3, RequiresDuplicateDetection: false, RequiresSession: false,
         },
+      }, {
+        Name: 'sessions.1',
+        Properties: {
+          DuplicateDetectionHistoryTimeWindow: 'PT20S', ForwardDeadLetteredMessagesTo: '', ForwardTo: '',
+          LockDuration: 'PT1M', MaxDeliveryCount: 3, RequiresDuplicateDetection: true, RequiresSession: true,
+        },
       }],
       Topics: [],
     }],
@@ -254,7 +356,15 @@ fs.writeFileSync(configFile, JSON.stringify({
 serviceBusScenario('the emulator Config.json creates its queues at start', async (server, client) => {
   const listed = (await server.api('GET', '/servicebus/queues')).body.queues;
   assert.deepEqual(listed.map((q) => [q.Name, q.Properties.MaxDeliveryCount, q.Properties.DefaultMessageTimeToLive]),
-                   [['queue.1', 3, 'PT1H']]);
+                   [['queue.1', 3, 'PT1H'], ['sessions.1', 3, undefined]]);
+  assert.deepEqual(listed.map((q) => [q.Properties.RequiresSession, q.Properties.RequiresDuplicateDetection,
+                                      q.Properties.DuplicateDetectionHistoryTimeWindow]),
+                   [[false, false, 'PT20S'], [true, true, 'PT20S']]);
+  await client.createSender('sessions.1').sendMessages({ body: 'in a session', sessionId: 'x', messageId: 'once' });
+  await client.createSender('sessions.1').sendMessages({ body: 'dropped', sessionId: 'x', messageId: 'once' });
+  const session = await client.acceptNextSession('sessions.1', { receiveMode: 'receiveAndDelete' });
+  assert.equal(session.sessionId, 'x');
+  assert.deepEqual((await session.receiveMessages(5, QUICK)).map((m) => m.body), ['in a session']);
   await client.createSender('queue.1').sendMessages({ body: 'from config', timeToLive: 120000 });
   const [message] = await client.createReceiver('queue.1', { receiveMode: 'receiveAndDelete' }).receiveMessages(1, QUICK);
   assert.equal(message.body, 'from config');
