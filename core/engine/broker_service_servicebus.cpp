@@ -41,7 +41,7 @@ void BrokerService::findServiceBusEntity(std::string address, QObject *context, 
     run<ServiceBusEntity>(
         m_state,
         [address = std::move(address)](UnitContext &unit, State &, std::vector<std::string> &) -> Result<ServiceBusEntity> {
-            return servicebus_queues::find(unit.database(), address);
+            return servicebus_topics::findEntity(unit.database(), address);
         },
         context, std::move(reply));
 }

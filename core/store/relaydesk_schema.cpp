@@ -466,9 +466,28 @@ ALTER TABLE queues ADD COLUMN servicebus TEXT;
 ALTER TABLE messages ADD COLUMN dead_letter_description TEXT;
 )sql";
 
-const std::array<Migration, 11> &migrations()
+// Migration 12: Service Bus topics (docs/behaviour.md §8.6, docs/architecture.md). A topic
+// keeps its properties (Config.json form, JSON); each subscription is a
+// Service Bus queue named "TOPIC/Subscriptions/NAME" (queues.servicebus
+// set) with its rules here (a JSON array of Config.json rules), filled
+// when the topic is sent to.
+constexpr std::string_view kSchemaV12 = R"sql(
+CREATE TABLE servicebus_topics (
+    name       TEXT PRIMARY KEY,
+    properties TEXT NOT NULL
+);
+CREATE TABLE servicebus_subscriptions (
+    queue_id INTEGER PRIMARY KEY REFERENCES queues (id) ON DELETE CASCADE,
+    topic    TEXT NOT NULL REFERENCES servicebus_topics (name) ON DELETE CASCADE,
+    name     TEXT NOT NULL,
+    rules    TEXT NOT NULL,
+    UNIQUE (topic, name)
+);
+)sql";
+
+const std::array<Migration, 12> &migrations()
 {
-    static const std::array<Migration, 11> list = {
+    static const std::array<Migration, 12> list = {
         Migration{1, "first broker schema", kSchemaV1, {}},
         Migration{2, "FIFO messages by sequence number", kSchemaV2, {}},
         Migration{3, "FIFO topic deduplication, per-delivery expiry", kSchemaV3, {}},
@@ -480,6 +499,7 @@ const std::array<Migration, 11> &migrations()
         Migration{9, "queue depths as counters", kSchemaV9, {}},
         Migration{10, "Zaqar queues, claims and subscriptions", kSchemaV10, {}},
         Migration{11, "Service Bus queues", kSchemaV11, {}},
+        Migration{12, "Service Bus topics and subscriptions", kSchemaV12, {}},
     };
     return list;
 }

@@ -2,6 +2,7 @@
 #include "api/servicebus/amqp_connection.h"
 
 #include "api/servicebus/amqp_message.h"
+#include "api/servicebus/amqp_message_facts.h"
 #include "engine/broker_service.h"
 
 #include <proton/condition.h>
@@ -258,6 +259,10 @@ void AmqpConnection::attach(const LinkPtr &link, Result<ServiceBusEntity> entity
         refuse(link, "amqp:not-allowed", "Cannot send to a dead-letter sub-queue.");
         return;
     }
+    if (link->role == AmqpLink::Role::Receive && link->entity.topic) {
+        refuse(link, "amqp:not-allowed", "Cannot receive from a topic: receive from one of its subscriptions.");
+        return;
+    }
     pn_link_set_max_message_size(link->link, kMaxMessageSize);
     pn_link_open(link->link);
     if (pn_link_is_receiver(link->link))
@@ -328,6 +333,7 @@ void AmqpConnection::onTransfer(const LinkPtr &link, pn_delivery_t *delivery, st
         return;
     }
     std::vector<SendRequest> requests;
+    std::vector<ServiceBusMessageFacts> facts;   // a topic's subscription rules look at them
     for (const auto &message : *messages) {
         Result<SendRequest> request = amqp_message::sendRequest(message);
         if (!request) {
@@ -335,9 +341,16 @@ void AmqpConnection::onTransfer(const LinkPtr &link, pn_delivery_t *delivery, st
             return;
         }
         requests.push_back(std::move(*request));
+        if (link->entity.topic) {
+            Result<ServiceBusMessageFacts> described = amqp_message::filterFacts(message);
+            if (!described) {
+                reject(described.error());
+                return;
+            }
+            facts.push_back(std::move(*described));
+        }
     }
-    m_service.sendServiceBusMessages(link->entity.queueName, std::move(requests), nullptr,
-                                     later<Status>([link, delivery, reject](const auto &, Status sent) {
+    auto answer = later<Status>([link, delivery, reject](const auto &, Status sent) {
                                          if (link->closed)
                                              return;   // the link went: the sender learns nothing, as on a lost connection
                                          if (!sent) {
@@ -346,7 +359,12 @@ void AmqpConnection::onTransfer(const LinkPtr &link, pn_delivery_t *delivery, st
                                          }
                                          pn_delivery_update(delivery, PN_ACCEPTED);
                                          pn_delivery_settle(delivery);
-                                     }));
+                                     });
+    if (link->entity.topic)
+        m_service.publishServiceBusMessages(link->entity.queueName, std::move(requests), std::move(facts), nullptr,
+                                            std::move(answer));
+    else
+        m_service.sendServiceBusMessages(link->entity.queueName, std::move(requests), nullptr, std::move(answer));
 }
 
 // Credit on a receive link: one broker receive at a time, for up to the
