@@ -307,6 +307,14 @@ public:
     void publishServiceBusMessages(std::string topic, std::vector<SendRequest> messages,
                                    std::vector<ServiceBusMessageFacts> facts, QObject *context, Reply<void> reply);
 
+    // Locks the deferred messages of these sequence numbers
+    // (MessageReceiver::receiveDeferred), all or none; with `andDelete` they
+    // are deleted in the same unit instead (receive-and-delete). Reports
+    // CountsChanged.
+    void receiveDeferredServiceBusMessages(std::string queueName, std::vector<std::int64_t> sequenceNumbers,
+                                           int lockSeconds, bool andDelete, QObject *context,
+                                           Reply<std::vector<ReceivedMessage>> reply);
+
     struct State; // shared with callbacks on the broker thread
 
 private:

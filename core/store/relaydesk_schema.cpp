@@ -470,8 +470,11 @@ ALTER TABLE messages ADD COLUMN dead_letter_description TEXT;
 // keeps its properties (Config.json form, JSON); each subscription is a
 // Service Bus queue named "TOPIC/Subscriptions/NAME" (queues.servicebus
 // set) with its rules here (a JSON array of Config.json rules), filled
-// when the topic is sent to.
+// when the topic is sent to. A deferred Service Bus message keeps
+// `deferred` set: ordinary receives pass it over, only a receive by its
+// sequence number (its id) takes it.
 constexpr std::string_view kSchemaV12 = R"sql(
+ALTER TABLE messages ADD COLUMN deferred INTEGER NOT NULL DEFAULT 0;
 CREATE TABLE servicebus_topics (
     name       TEXT PRIMARY KEY,
     properties TEXT NOT NULL

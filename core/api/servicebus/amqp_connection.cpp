@@ -456,12 +456,21 @@ void AmqpConnection::deliver(const LinkPtr &link, const std::vector<char> &bytes
         return;
     }
     link->locks[delivery] = AmqpLink::Lock{receiptHandle, token};
-    m_lockTokens[token] = {link->entity.queueName, receiptHandle};
-    m_lockTokens[guidOrder(token)] = {link->entity.queueName, receiptHandle};
+    rememberLock(token, link->entity.queueName, receiptHandle);
+}
+
+std::string AmqpConnection::rememberLock(std::string token, const std::string &queue, const std::string &receiptHandle)
+{
+    if (token.empty())
+        token = tokenBytes(QUuid::createUuid());
+    m_lockTokens[token] = {queue, receiptHandle};
+    m_lockTokens[guidOrder(token)] = {queue, receiptHandle};
+    return token;
 }
 
 // A receiver's disposition of a locked message: accepted = complete,
-// released or modified = abandon, rejected = dead-letter; answered with the
+// released or modified = abandon (modified undeliverable-here = defer),
+// rejected = dead-letter; answered with the
 // same outcome after the commit, or rejected with message-lock-lost.
 void AmqpConnection::onSettle(const LinkPtr &link, pn_delivery_t *delivery)
 {
@@ -485,14 +494,10 @@ void AmqpConnection::onSettle(const LinkPtr &link, pn_delivery_t *delivery)
         settlement = deadLetterOf(delivery);
         break;
     case PN_MODIFIED:
-        if (pn_disposition_is_undeliverable(pn_delivery_remote(delivery))) {
-            setCondition(pn_disposition_condition(pn_delivery_local(delivery)), "amqp:not-implemented",
-                         "Deferring messages is not supported by Relaydesk yet.");
-            pn_delivery_update(delivery, PN_REJECTED);
-            pn_delivery_settle(delivery);   // the message stays locked until its lock ends
-            return;
-        }
-        settlement.kind = ServiceBusSettlement::Kind::Abandon;
+        // Undeliverable here is the SDKs' defer.
+        settlement.kind = pn_disposition_is_undeliverable(pn_delivery_remote(delivery))
+                              ? ServiceBusSettlement::Kind::Defer
+                              : ServiceBusSettlement::Kind::Abandon;
         break;
     default:
         settlement.kind = ServiceBusSettlement::Kind::Abandon;

@@ -79,6 +79,10 @@ void AmqpConnection::onRequest(const LinkPtr &link, pn_delivery_t *delivery, con
         scheduleMessages(request, link);
     else if (operation == "com.microsoft:cancel-scheduled-message")
         cancelScheduledMessages(request, link);
+    else if (operation == "com.microsoft:receive-by-sequence-number")
+        receiveBySequenceNumbers(request, link);
+    else if (operation == "com.microsoft:update-disposition")
+        updateDisposition(request, link);
     else
         respond(request, 501, "The operation '" + operation + "' is not supported by Relaydesk yet.",
                 "amqp:not-implemented");

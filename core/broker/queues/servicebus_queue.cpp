@@ -279,6 +279,10 @@ Result<bool> create(Database &db, const ServiceBusQueueProperties &properties, c
         return BrokerError(Code::QueueAlreadyExists, "The Service Bus queue \"" + echoedValue(properties.name)
                                                          + "\" exists with other properties.");
     }
+    if (auto topic = selectRow(db, "SELECT 1 FROM servicebus_topics WHERE name = ?", properties.name); !topic || *topic)
+        return topic ? BrokerError(Code::QueueAlreadyExists, "A Service Bus topic named \"" + echoedValue(properties.name)
+                                                                 + "\" exists already.")
+                     : topic.error();
     const std::string deadLetterName = properties.name + std::string(kServiceBusDeadLetterSuffix);
     if (auto taken = queue_records::find(db, deadLetterName); !taken || *taken)
         return taken ? BrokerError(Code::QueueAlreadyExists, "A queue named \"" + echoedValue(deadLetterName)

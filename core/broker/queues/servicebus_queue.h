@@ -89,7 +89,8 @@ namespace servicebus_queues {
 
 // Creates the queue and its dead-letter sub-queue. True when created; false
 // when a Service Bus queue of that name exists with the same properties;
-// QueueAlreadyExists when it exists with others or a broker queue has the name.
+// QueueAlreadyExists when it exists with others, or a broker queue or a
+// Service Bus topic has the name.
 Result<bool> create(Database &db, const ServiceBusQueueProperties &properties, const BrokerIdentity &identity,
                     ClockTime now);
 // The entity `address` names (a queue or its "/$DeadLetterQueue"), or

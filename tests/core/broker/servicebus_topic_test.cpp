@@ -112,6 +112,13 @@ private slots:
         QVERIFY(entity("orders/Subscriptions/all/$DeadLetterQueue").value().deadLetterQueue);
         QCOMPARE(entity("orders/Subscriptions/missing").error().code, BrokerErrorCode::QueueDoesNotExist);
         QCOMPARE(entity("other").error().code, BrokerErrorCode::QueueDoesNotExist);
+        // A queue and a topic never share a name.
+        ServiceBusQueueProperties queue;
+        queue.name = "orders";
+        QCOMPARE(sb.broker.unit([&] { return servicebus_queues::create(sb.broker.db(), queue, sb.broker.identity(), at(1)); })
+                     .error()
+                     .code,
+                 BrokerErrorCode::QueueAlreadyExists);
     }
 
     void fanOut_data()

@@ -231,6 +231,45 @@ serviceBusScenario('native API: bad properties are refused and change nothing', 
   assert.deepEqual(listed.map((q) => [q.Name, q.Properties.MaxDeliveryCount, q.Properties.LockDuration]), [['q', 5, 'PT1M']]);
 });
 
+serviceBusScenario('defer: kept out of receives, peeked, received by sequence number, then completed through $management', async (server, client) => {
+  await createQueue(server, 'claims');
+  await client.createSender('claims').sendMessages([{ body: 'later' }, { body: 'now' }]);
+  const receiver = client.createReceiver('claims');
+  const [later, now] = await receiver.receiveMessages(2, QUICK);
+  assert.deepEqual([later.body, now.body], ['later', 'now']);
+  await receiver.deferMessage(later);
+  await receiver.abandonMessage(now);
+  const again = await receiver.receiveMessages(5, QUICK);
+  assert.deepEqual(again.map((m) => m.body), ['now']);   // the deferred one is passed over
+  await receiver.completeMessage(again[0]);
+  const peeked = await receiver.peekMessages(10);
+  assert.deepEqual(peeked.map((m) => m.body), ['later']);
+  const listed = (await server.api('GET', '/queues/claims/messages')).body.messages;
+  assert.equal(listed.length, 1);
+  const [deferred] = await receiver.receiveDeferredMessages(later.sequenceNumber);
+  assert.equal(deferred.body, 'later');
+  assert.equal(deferred.deliveryCount, 1);
+  assert.equal(await errorCode(receiver.receiveDeferredMessages(later.sequenceNumber)), 'MessageNotFound');   // locked now
+  await receiver.completeMessage(deferred);
+  assert.deepEqual(await depth(server, 'claims'), { available: 0, locked: 0 });
+  assert.equal(await errorCode(receiver.receiveDeferredMessages(later.sequenceNumber)), 'MessageNotFound');
+});
+
+serviceBusScenario('a deferred message abandoned stays deferred; dead-lettered through $management it leaves', async (server, client) => {
+  await createQueue(server, 'held');
+  await client.createSender('held').sendMessages({ body: 'held' });
+  const receiver = client.createReceiver('held');
+  const [message] = await receiver.receiveMessages(1, QUICK);
+  await receiver.deferMessage(message);
+  let [deferred] = await receiver.receiveDeferredMessages(message.sequenceNumber);
+  await receiver.abandonMessage(deferred);
+  assert.deepEqual(await receiver.receiveMessages(1, QUICK), []);
+  [deferred] = await receiver.receiveDeferredMessages(message.sequenceNumber);
+  await receiver.deadLetterMessage(deferred, { deadLetterReason: 'Stale', deadLetterErrorDescription: 'too old' });
+  const [dead] = await client.createReceiver('held', { subQueueType: 'deadLetter', receiveMode: 'receiveAndDelete' }).receiveMessages(1, QUICK);
+  assert.deepEqual([dead.body, dead.deadLetterReason, dead.deadLetterErrorDescription], ['held', 'Stale', 'too old']);
+});
+
 // Three subscriptions: a correlation filter, a SQL filter and none given (the $Default rule).
 const ORDERS_TOPIC = {
   Name: 'orders',
