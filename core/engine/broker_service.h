@@ -15,6 +15,7 @@
 #include "broker/queues/queue_catalog.h"
 #include "broker/queues/servicebus_queue.h"
 #include "broker/queues/servicebus_settlement.h"
+#include "broker/servicebus/servicebus_topic.h"
 #include "broker/deliveries/redelivery.h"
 #include "broker/result.h"
 #include "broker/topics/subscription_catalog.h"
@@ -284,6 +285,35 @@ public:
     // receives of both. The reply is the end of the lock.
     void settleServiceBusMessage(std::string queueName, std::string receiptHandle, ServiceBusSettlement settlement,
                                  QObject *context, Reply<ClockTime> reply);
+
+    // --- Service Bus topics (broker_service_servicebus_topics.cpp;
+    // servicebus_topic.h). A subscription is a Service Bus queue: receives
+    // and settlements use the queue operations above with its queue name.
+    // True when anything was created; reports Created for each new queue.
+    void createServiceBusTopic(ServiceBusTopic topic, QObject *context, Reply<bool> reply);
+    void createServiceBusSubscription(std::string topic, ServiceBusSubscription subscription, QObject *context,
+                                      Reply<bool> reply);
+    void listServiceBusRules(std::string topic, std::string subscription, QObject *context,
+                             Reply<std::vector<ServiceBusRule>> reply);
+    void addServiceBusRule(std::string topic, std::string subscription, ServiceBusRule rule, QObject *context,
+                           Reply<void> reply);
+    void removeServiceBusRule(std::string topic, std::string subscription, std::string rule, QObject *context,
+                              Reply<void> reply);
+    void findServiceBusTopic(std::string name, QObject *context, Reply<ServiceBusTopic> reply);
+    void listServiceBusTopics(QObject *context, Reply<std::vector<ServiceBusTopic>> reply);
+    // A send to a topic, every message in one unit: each subscription whose
+    // rules match takes a copy (facts[i] describes messages[i]); reports
+    // CountsChanged and wakes the receives of those subscriptions.
+    void publishServiceBusMessages(std::string topic, std::vector<SendRequest> messages,
+                                   std::vector<ServiceBusMessageFacts> facts, QObject *context, Reply<void> reply);
+
+    // Locks the deferred messages of these sequence numbers
+    // (MessageReceiver::receiveDeferred), all or none; with `andDelete` they
+    // are deleted in the same unit instead (receive-and-delete). Reports
+    // CountsChanged.
+    void receiveDeferredServiceBusMessages(std::string queueName, std::vector<std::int64_t> sequenceNumbers,
+                                           int lockSeconds, bool andDelete, QObject *context,
+                                           Reply<std::vector<ReceivedMessage>> reply);
 
     struct State; // shared with callbacks on the broker thread
 

@@ -2,6 +2,7 @@
 // BrokerService: Service Bus queues, sends and settlements (docs/behaviour.md §8.6).
 #include "engine/broker_service_unit.h"
 
+#include "broker/queues/message_receiver.h"
 #include "broker/queues/message_sender.h"
 #include "broker/queues/servicebus_send_rules.h"
 
@@ -44,7 +45,7 @@ void BrokerService::findServiceBusEntity(std::string address, QObject *context, 
     run<ServiceBusEntity>(
         m_state,
         [address = std::move(address)](UnitContext &unit, State &, std::vector<std::string> &) -> Result<ServiceBusEntity> {
-            return servicebus_queues::find(unit.database(), address);
+            return servicebus_topics::findEntity(unit.database(), address);
         },
         context, std::move(reply));
 }
@@ -103,6 +104,36 @@ void BrokerService::settleServiceBusMessage(std::string queueName, std::string r
                 wake.push_back(deadLetters);
             }
             return settled;
+        },
+        context, std::move(reply));
+}
+
+void BrokerService::receiveDeferredServiceBusMessages(std::string queueName, std::vector<std::int64_t> sequenceNumbers,
+                                                      int lockSeconds, bool andDelete, QObject *context,
+                                                      Reply<std::vector<ReceivedMessage>> reply)
+{
+    using Messages = std::vector<ReceivedMessage>;
+    run<Messages>(
+        m_state,
+        [queueName = std::move(queueName), sequenceNumbers = std::move(sequenceNumbers), lockSeconds,
+         andDelete](UnitContext &unit, State &state, std::vector<std::string> &wake) -> Result<Messages> {
+            Result<Messages> received = MessageReceiver(unit.database(), *state.ids)
+                                            .receiveDeferred(queueName, sequenceNumbers, lockSeconds, unit.now());
+            if (!received)
+                return received;
+            for (const ReceivedMessage &message : *received) {
+                if (!andDelete)
+                    break;
+                if (Result<ClockTime> removed = relaydesk::settleServiceBusMessage(
+                        unit.database(), queueName, message.receiptHandle, ServiceBusSettlement{}, unit.now());
+                    !removed)
+                    return removed.error();
+            }
+            reportQueueCounts(unit, queueName);
+            const std::string deadLetters = queueName + std::string(kServiceBusDeadLetterSuffix);
+            reportQueueCounts(unit, deadLetters);
+            wake.push_back(deadLetters);
+            return received;
         },
         context, std::move(reply));
 }

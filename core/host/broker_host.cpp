@@ -95,12 +95,12 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
             return problem(BrokerHostProblem::Kind::Config, QString::fromStdString(read.error().message));
         config = std::move(read).value();
     }
-    std::vector<ServiceBusQueueProperties> serviceBusQueues;
+    ServiceBusConfig serviceBusConfig;
     if (!options.serviceBusConfigFile.isEmpty()) {
         auto read = readServiceBusConfigFile(options.serviceBusConfigFile.toStdString());
         if (!read)
             return problem(BrokerHostProblem::Kind::Config, QString::fromStdString(read.error().message));
-        serviceBusQueues = std::move(read).value();
+        serviceBusConfig = std::move(read).value();
     }
     if (!options.caFile.isEmpty()) {
         if (const QString why = caFileProblem(options.caFile); !why.isEmpty())
@@ -185,8 +185,8 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
             return problem(BrokerHostProblem::Kind::Config,
                            QStringLiteral("%1: %2").arg(options.configFile, QString::fromStdString(applied.error().message)));
     }
-    if (!serviceBusQueues.empty()) {
-        if (Status applied = applyServiceBusConfigAndWait(engine, host->m_identity, serviceBusQueues); !applied)
+    if (!serviceBusConfig.queues.empty() || !serviceBusConfig.topics.empty()) {
+        if (Status applied = applyServiceBusConfigAndWait(engine, host->m_identity, serviceBusConfig); !applied)
             return problem(BrokerHostProblem::Kind::Config,
                            QStringLiteral("%1: %2").arg(options.serviceBusConfigFile,
                                                         QString::fromStdString(applied.error().message)));

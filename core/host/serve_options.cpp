@@ -21,7 +21,7 @@ const QString kBrokerOptions = QStringLiteral(
     "  --port N               port (default 9911; 0 picks a free one)\n"
     "  --config FILE          apply a configuration file at start\n"
     "  --amqp-port N|off      Azure Service Bus (AMQP 1.0) port (default 5672; 0 picks a free one; off: none)\n"
-    "  --servicebus-config FILE  create the Service Bus queues of an emulator Config.json at start\n"
+    "  --servicebus-config FILE  create the Service Bus queues and topics of an emulator Config.json\n"
     "  --clock real|scaled|virtual  clock mode (default real; virtual: time moves only when told to advance)\n"
     "  --time-scale X         speed of the scaled clock (e.g. 60)\n"
     "  --jitter FRACTION      retry-delay jitter, 0 to 0.5 (default 0.1): each delay d is drawn from d(1-J)..d(1+J)\n"

@@ -499,9 +499,31 @@ CREATE TABLE servicebus_duplicates (
 ) WITHOUT ROWID;
 )sql";
 
-const std::array<Migration, 13> &migrations()
+// Migration 14: Service Bus topics (docs/behaviour.md §8.6, docs/architecture.md). A topic
+// keeps its properties (Config.json form, JSON); each subscription is a
+// Service Bus queue named "TOPIC/Subscriptions/NAME" (queues.servicebus
+// set) with its rules here (a JSON array of Config.json rules), filled
+// when the topic is sent to. A deferred Service Bus message keeps
+// `deferred` set: ordinary receives pass it over, only a receive by its
+// sequence number (its id) takes it.
+constexpr std::string_view kSchemaV14 = R"sql(
+ALTER TABLE messages ADD COLUMN deferred INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE servicebus_topics (
+    name       TEXT PRIMARY KEY,
+    properties TEXT NOT NULL
+);
+CREATE TABLE servicebus_subscriptions (
+    queue_id INTEGER PRIMARY KEY REFERENCES queues (id) ON DELETE CASCADE,
+    topic    TEXT NOT NULL REFERENCES servicebus_topics (name) ON DELETE CASCADE,
+    name     TEXT NOT NULL,
+    rules    TEXT NOT NULL,
+    UNIQUE (topic, name)
+);
+)sql";
+
+const std::array<Migration, 14> &migrations()
 {
-    static const std::array<Migration, 13> list = {
+    static const std::array<Migration, 14> list = {
         Migration{1, "first broker schema", kSchemaV1, {}},
         Migration{2, "FIFO messages by sequence number", kSchemaV2, {}},
         Migration{3, "FIFO topic deduplication, per-delivery expiry", kSchemaV3, {}},
@@ -515,6 +537,7 @@ const std::array<Migration, 13> &migrations()
         Migration{11, "Service Bus queues", kSchemaV11, {}},
         Migration{12, "queues by the end of their idle time", kSchemaV12, {}},
         Migration{13, "Service Bus sessions and duplicate detection", kSchemaV13, {}},
+        Migration{14, "Service Bus topics and subscriptions", kSchemaV14, {}},
     };
     return list;
 }

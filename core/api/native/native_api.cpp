@@ -106,7 +106,7 @@ void answerNative(const NativeRequest &request, const NativeContext &context, Re
     using Route = bool (*)(const NativeRequest &, const NativeContext &, const NativeReply &);
     for (Route route : {native_routes::clock, native_routes::policies, native_routes::queues, native_routes::topics,
                         native_routes::deliveries, native_routes::metrics, native_routes::config,
-                        native_routes::servicebus}) {
+                        native_routes::servicebus, native_routes::servicebusTopics}) {
         if (route(request, context, reply))
             return;
     }

@@ -103,6 +103,8 @@ bool policies(const NativeRequest &, const NativeContext &, const NativeReply &)
 bool queues(const NativeRequest &, const NativeContext &, const NativeReply &);
 // /servicebus/queues (native_servicebus_routes.cpp).
 bool servicebus(const NativeRequest &, const NativeContext &, const NativeReply &);
+// /servicebus/topics[/T[/subscriptions[/S/rules[/R]]]] (native_servicebus_topic_routes.cpp).
+bool servicebusTopics(const NativeRequest &, const NativeContext &, const NativeReply &);
 bool topics(const NativeRequest &, const NativeContext &, const NativeReply &);
 // The body of a create request, {"name", "attributes", "tags"}; errors in
 // the codes of `input` (SQS for queues, SNS for topics), the first of name,

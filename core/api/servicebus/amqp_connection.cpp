@@ -2,6 +2,7 @@
 #include "api/servicebus/amqp_connection.h"
 
 #include "api/servicebus/amqp_message.h"
+#include "api/servicebus/amqp_message_facts.h"
 #include "engine/broker_service.h"
 
 #include <proton/condition.h>
@@ -271,6 +272,10 @@ void AmqpConnection::attach(const LinkPtr &link, Result<ServiceBusEntity> entity
         refuse(link, "amqp:not-allowed", "Cannot send to a dead-letter sub-queue.");
         return;
     }
+    if (link->role == AmqpLink::Role::Receive && link->entity.topic) {
+        refuse(link, "amqp:not-allowed", "Cannot receive from a topic: receive from one of its subscriptions.");
+        return;
+    }
     if (link->role == AmqpLink::Role::Receive && link->entity.properties.requiresSession
         && !link->entity.deadLetterQueue) {
         acceptSession(link);   // opened once its session is locked
@@ -351,6 +356,7 @@ void AmqpConnection::onTransfer(const LinkPtr &link, pn_delivery_t *delivery, st
         return;
     }
     std::vector<SendRequest> requests;
+    std::vector<ServiceBusMessageFacts> facts;   // a topic's subscription rules look at them
     for (const auto &message : *messages) {
         Result<SendRequest> request = amqp_message::sendRequest(message);
         if (!request) {
@@ -358,9 +364,16 @@ void AmqpConnection::onTransfer(const LinkPtr &link, pn_delivery_t *delivery, st
             return;
         }
         requests.push_back(std::move(*request));
+        if (link->entity.topic) {
+            Result<ServiceBusMessageFacts> described = amqp_message::filterFacts(message);
+            if (!described) {
+                reject(described.error());
+                return;
+            }
+            facts.push_back(std::move(*described));
+        }
     }
-    m_service.sendServiceBusMessages(link->entity.queueName, std::move(requests), nullptr,
-                                     later<Status>([link, delivery, reject](const auto &, Status sent) {
+    auto answer = later<Status>([link, delivery, reject](const auto &, Status sent) {
                                          if (link->closed)
                                              return;   // the link went: the sender learns nothing, as on a lost connection
                                          if (!sent) {
@@ -369,7 +382,12 @@ void AmqpConnection::onTransfer(const LinkPtr &link, pn_delivery_t *delivery, st
                                          }
                                          pn_delivery_update(delivery, PN_ACCEPTED);
                                          pn_delivery_settle(delivery);
-                                     }));
+                                     });
+    if (link->entity.topic)
+        m_service.publishServiceBusMessages(link->entity.queueName, std::move(requests), std::move(facts), nullptr,
+                                            std::move(answer));
+    else
+        m_service.sendServiceBusMessages(link->entity.queueName, std::move(requests), nullptr, std::move(answer));
 }
 
 // Credit on a receive link: one broker receive at a time, for up to the
@@ -462,12 +480,21 @@ void AmqpConnection::deliver(const LinkPtr &link, const std::vector<char> &bytes
         return;
     }
     link->locks[delivery] = AmqpLink::Lock{receiptHandle, token};
-    m_lockTokens[token] = {link->entity.queueName, receiptHandle};
-    m_lockTokens[guidOrder(token)] = {link->entity.queueName, receiptHandle};
+    rememberLock(token, link->entity.queueName, receiptHandle);
+}
+
+std::string AmqpConnection::rememberLock(std::string token, const std::string &queue, const std::string &receiptHandle)
+{
+    if (token.empty())
+        token = tokenBytes(QUuid::createUuid());
+    m_lockTokens[token] = {queue, receiptHandle};
+    m_lockTokens[guidOrder(token)] = {queue, receiptHandle};
+    return token;
 }
 
 // A receiver's disposition of a locked message: accepted = complete,
-// released or modified = abandon, rejected = dead-letter; answered with the
+// released or modified = abandon (modified undeliverable-here = defer),
+// rejected = dead-letter; answered with the
 // same outcome after the commit, or rejected with message-lock-lost.
 void AmqpConnection::onSettle(const LinkPtr &link, pn_delivery_t *delivery)
 {
@@ -493,14 +520,10 @@ void AmqpConnection::onSettle(const LinkPtr &link, pn_delivery_t *delivery)
         settlement.session = link->session;
         break;
     case PN_MODIFIED:
-        if (pn_disposition_is_undeliverable(pn_delivery_remote(delivery))) {
-            setCondition(pn_disposition_condition(pn_delivery_local(delivery)), "amqp:not-implemented",
-                         "Deferring messages is not supported by Relaydesk yet.");
-            pn_delivery_update(delivery, PN_REJECTED);
-            pn_delivery_settle(delivery);   // the message stays locked until its lock ends
-            return;
-        }
-        settlement.kind = ServiceBusSettlement::Kind::Abandon;
+        // Undeliverable here is the SDKs' defer.
+        settlement.kind = pn_disposition_is_undeliverable(pn_delivery_remote(delivery))
+                              ? ServiceBusSettlement::Kind::Defer
+                              : ServiceBusSettlement::Kind::Abandon;
         break;
     default:
         settlement.kind = ServiceBusSettlement::Kind::Abandon;

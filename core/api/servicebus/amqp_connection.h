@@ -103,6 +103,9 @@ private:
     void onReceived(const LinkPtr &link, Result<ReceiveResult> result);
     void deliver(const LinkPtr &link, const std::vector<char> &bytes, const std::string &receiptHandle);
     void topUpCredit(pn_link_t *link);
+    // Keeps a lock token (16 bytes; a new one when empty) for $management,
+    // in both byte orders the SDKs use; returns it.
+    std::string rememberLock(std::string token, const std::string &queue, const std::string &receiptHandle);
     // amqp_management.cpp: the request-response nodes.
     void onRequest(const LinkPtr &link, pn_delivery_t *delivery, const std::vector<char> &bytes);
     void respond(const proton::message &request, int status, const std::string &description,
@@ -118,6 +121,9 @@ private:
     void releaseSession(const LinkPtr &link);
     static bool isSessionOperation(const std::string &operation);
     void sessionRequest(const std::string &operation, const proton::message &request, const LinkPtr &link);
+    // amqp_deferred.cpp: deferred messages over $management.
+    void receiveBySequenceNumbers(const proton::message &request, const LinkPtr &link);
+    void updateDisposition(const proton::message &request, const LinkPtr &link);
 
     LinkPtr linkOf(pn_link_t *link) const;
     // Runs `work` on this connection's thread when the broker replies.

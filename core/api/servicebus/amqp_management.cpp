@@ -76,6 +76,10 @@ void AmqpConnection::onRequest(const LinkPtr &link, pn_delivery_t *delivery, con
         cancelScheduledMessages(request, link);
     else if (isSessionOperation(operation))
         sessionRequest(operation, request, link);
+    else if (operation == "com.microsoft:receive-by-sequence-number")
+        receiveBySequenceNumbers(request, link);
+    else if (operation == "com.microsoft:update-disposition")
+        updateDisposition(request, link);
     else
         respond(request, 501, "The operation '" + operation + "' is not supported by Relaydesk yet.",
                 "amqp:not-implemented");

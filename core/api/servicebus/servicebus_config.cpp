@@ -21,7 +21,7 @@ BrokerError configError(const std::string &where, const std::string &problem)
 
 } // namespace
 
-Result<std::vector<ServiceBusQueueProperties>> readServiceBusConfigText(std::string_view text)
+Result<ServiceBusConfig> readServiceBusConfigText(std::string_view text)
 {
     const nlohmann::json document = parseBoundedJson(text);
     if (document.is_discarded() || !document.is_object())
@@ -32,13 +32,24 @@ Result<std::vector<ServiceBusQueueProperties>> readServiceBusConfigText(std::str
     const auto namespaces = user->find("Namespaces");
     if (namespaces == user->end() || !namespaces->is_array())
         return configError("UserConfig", "needs a \"Namespaces\" array");
-    std::vector<ServiceBusQueueProperties> queues;
+    ServiceBusConfig config;
+    std::vector<ServiceBusQueueProperties> &queues = config.queues;
     std::set<std::string> names;
     for (const nlohmann::json &space : *namespaces) {
         if (!space.is_object())
             return configError("Namespaces", "each namespace is an object");
-        if (const auto topics = space.find("Topics"); topics != space.end() && !(topics->is_array() && topics->empty()))
-            return configError("Namespaces", "Topics are not supported by Relaydesk yet (docs/behaviour.md §8.6)");
+        if (const auto topics = space.find("Topics"); topics != space.end()) {
+            if (!topics->is_array())
+                return configError("Namespaces", "\"Topics\" is an array");
+            for (const nlohmann::json &given : *topics) {
+                Result<ServiceBusTopic> topic = parseServiceBusTopic(given);
+                if (!topic)
+                    return configError("Topics", topic.error().message);
+                if (!names.insert(topic->name).second)
+                    return configError("Topics", "the name \"" + topic->name + "\" is declared twice");
+                config.topics.push_back(std::move(*topic));
+            }
+        }
         const auto list = space.find("Queues");
         if (list == space.end())
             continue;
@@ -53,28 +64,32 @@ Result<std::vector<ServiceBusQueueProperties>> readServiceBusConfigText(std::str
             queues.push_back(std::move(*properties));
         }
     }
-    return queues;
+    return config;
 }
 
-Result<std::vector<ServiceBusQueueProperties>> readServiceBusConfigFile(const std::string &path)
+Result<ServiceBusConfig> readServiceBusConfigFile(const std::string &path)
 {
     std::ifstream file(path, std::ios::binary);
     if (!file)
         return configError(path, "cannot be read");
     std::ostringstream text;
     text << file.rdbuf();
-    auto queues = readServiceBusConfigText(text.str());
-    if (!queues)
-        return configError(path, queues.error().message);
-    return queues;
+    auto config = readServiceBusConfigText(text.str());
+    if (!config)
+        return configError(path, config.error().message);
+    return config;
 }
 
 Status applyServiceBusConfigAndWait(BrokerEngine &engine, const BrokerIdentity &identity,
-                                    const std::vector<ServiceBusQueueProperties> &queues)
+                                    const ServiceBusConfig &config)
 {
-    auto applied = engine.executeAndWait([&identity, &queues](Database &db, ClockTime now) -> Result<bool> {
-        for (const ServiceBusQueueProperties &queue : queues) {
+    auto applied = engine.executeAndWait([&identity, &config](Database &db, ClockTime now) -> Result<bool> {
+        for (const ServiceBusQueueProperties &queue : config.queues) {
             if (auto created = servicebus_queues::create(db, queue, identity, now); !created)
+                return created.error();
+        }
+        for (const ServiceBusTopic &topic : config.topics) {
+            if (auto created = servicebus_topics::create(db, topic, identity, now); !created)
                 return created.error();
         }
         return true;

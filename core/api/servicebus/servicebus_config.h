@@ -2,6 +2,7 @@
 #pragma once
 
 #include "broker/queues/servicebus_queue.h"
+#include "broker/servicebus/servicebus_topic.h"
 #include "broker/result.h"
 
 #include <string>
@@ -16,16 +17,21 @@ struct BrokerIdentity;
 // The official Service Bus emulator's Config.json (docs/behaviour.md §8.6,
 // `serve --servicebus-config FILE`): {"UserConfig": {"Namespaces": [{"Name":
 // …, "Queues": [{"Name": …, "Properties": {…}}], "Topics": [...]}],
-// "Logging": {…}}}. Every namespace's queues are read (one broker, one
-// namespace: the namespace name is not kept). Topics are refused while
-// Relaydesk has none (InvalidParameterValue, as any other problem, naming
-// the file's place). Pure, apart from reading the file.
-Result<std::vector<ServiceBusQueueProperties>> readServiceBusConfigText(std::string_view text);
-Result<std::vector<ServiceBusQueueProperties>> readServiceBusConfigFile(const std::string &path);
+// "Logging": {…}}}. Every namespace's queues and topics (with their
+// subscriptions and rules) are read (one broker, one namespace: the
+// namespace name is not kept). A problem is InvalidParameterValue naming
+// the file's place. Pure, apart from reading the file.
+struct ServiceBusConfig {
+    std::vector<ServiceBusQueueProperties> queues;
+    std::vector<ServiceBusTopic> topics;
+};
+Result<ServiceBusConfig> readServiceBusConfigText(std::string_view text);
+Result<ServiceBusConfig> readServiceBusConfigFile(const std::string &path);
 
-// Creates the queues in one unit and waits (not on the broker thread): all
-// or nothing; a queue that exists with the same properties is kept.
+// Creates the queues and topics in one unit and waits (not on the broker
+// thread): all or nothing; an entity that exists with the same properties
+// is kept.
 Status applyServiceBusConfigAndWait(BrokerEngine &engine, const BrokerIdentity &identity,
-                                    const std::vector<ServiceBusQueueProperties> &queues);
+                                    const ServiceBusConfig &config);
 
 } // namespace relaydesk

@@ -30,7 +30,7 @@ Status placeInto(Database &db, const QueueRecord &target, std::int64_t rowId, st
     return executeStatement(
         db,
         "UPDATE messages SET queue_id = :queue, state = 'queued', receipt_handle = NULL, receive_attempt_id = NULL, "
-        "visible_at_ms = :now, receive_count = 0, first_receive_ms = NULL, scheduled_ms = NULL, "
+        "visible_at_ms = :now, receive_count = 0, first_receive_ms = NULL, scheduled_ms = NULL, deferred = 0, "
         "sequence_number = :sequence, expires_at_ms = :expires, dead_letter_reason = :reason, "
         "source_queue_id = :source, group_id = CASE WHEN :fifo THEN coalesce(group_id, 'default') ELSE group_id END "
         "WHERE id = :id",

@@ -99,7 +99,8 @@ Result<std::vector<std::int64_t>> MessageReceiver::chooseStandard(const QueueRec
                                                                   ClockTime now)
 {
     return selectColumn<std::int64_t>(
-        *m_db, "SELECT id FROM messages WHERE queue_id = ? AND visible_at_ms <= ? ORDER BY visible_at_ms, id LIMIT ?",
+        *m_db, "SELECT id FROM messages WHERE queue_id = ? AND visible_at_ms <= ? AND deferred = 0 ORDER BY visible_at_ms, id "
+        "LIMIT ?",
         queue.id, toEpochMilliseconds(now), static_cast<std::int64_t>(wanted));
 }
 
@@ -147,6 +148,36 @@ Result<std::optional<ReceivedMessage>> MessageReceiver::lock(const QueueRecord &
     if (Result<bool> row = nextRow(**select); !row)
         return row.error();
     return std::optional<ReceivedMessage>(readMessage(**select));
+}
+
+Result<std::vector<ReceivedMessage>> MessageReceiver::receiveDeferred(std::string_view queueName,
+                                                                      const std::vector<std::int64_t> &sequenceNumbers,
+                                                                      int lockSeconds, ClockTime now)
+{
+    Result<QueueRecord> queue = queue_records::require(*m_db, queueName);
+    if (!queue)
+        return queue.error();
+    std::vector<ReceivedMessage> received;
+    for (const std::int64_t number : sequenceNumbers) {
+        auto row = selectRow(*m_db,
+                             "SELECT id FROM messages WHERE queue_id = ? AND id = ? AND deferred = 1 AND NOT "
+                             "(state = 'inflight' AND visible_at_ms > ?)",
+                             queue->id, number, toEpochMilliseconds(now));
+        if (!row)
+            return row.error();
+        if (!*row)
+            return BrokerError(BrokerErrorCode::MessageNotInflight,
+                               "Failed to lock one or more specified messages: the message with sequence number "
+                                   + std::to_string(number) + " is not deferred or is locked.");
+        (**row)->reset();
+        Result<std::optional<ReceivedMessage>> locked = lock(*queue, number, lockSeconds, std::nullopt, now);
+        if (!locked)
+            return locked.error();
+        if (!*locked)
+            continue;   // MaxDeliveryCount: moved to the dead-letter queue, an ordinary message there
+        received.push_back(std::move(**locked));
+    }
+    return received;
 }
 
 Result<std::vector<ReceivedMessage>> MessageReceiver::retriedAttempt(const QueueRecord &queue,

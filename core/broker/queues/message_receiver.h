@@ -110,6 +110,14 @@ public:
     // Deletes every message of the queue, in flight or not; PurgeQueueInProgress
     // within kPurgeIntervalMs of the previous purge (nothing deleted then).
     Status purge(std::string_view queueName, ClockTime now);
+    // Service Bus (docs/behaviour.md §8.6): locks the deferred messages of these sequence
+    // numbers (their row ids) for `lockSeconds`, as a receive does (counted
+    // as a delivery; MaxDeliveryCount dead-letters instead). One that is not
+    // deferred in this queue, or is locked now, is MessageNotInflight and
+    // locks nothing (the caller's unit rolls back).
+    Result<std::vector<ReceivedMessage>> receiveDeferred(std::string_view queueName,
+                                                         const std::vector<std::int64_t> &sequenceNumbers,
+                                                         int lockSeconds, ClockTime now);
 
 private:
     Result<std::vector<std::int64_t>> chooseStandard(const QueueRecord &queue, std::size_t wanted, ClockTime now);

@@ -26,7 +26,9 @@ BrokerError badProperty(const std::string &queue, std::string_view property, std
 
 bool isAlphanumeric(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 
-std::string isoDuration(std::int64_t seconds)
+} // namespace
+
+std::string serviceBusDurationText(std::int64_t seconds)
 {
     if (seconds % 86'400 == 0)
         return "P" + std::to_string(seconds / 86'400) + "D";
@@ -39,6 +41,8 @@ std::string isoDuration(std::int64_t seconds)
         text += std::to_string(seconds % 60) + "S";
     return text;
 }
+
+namespace {
 
 // A duration property: an ISO 8601 text; nothing for "never".
 Result<std::optional<std::int64_t>> durationProperty(const std::string &queue, const nlohmann::json &value,
@@ -229,16 +233,16 @@ Result<ServiceBusQueueProperties> parseServiceBusQueue(const nlohmann::json &que
 nlohmann::json serviceBusQueueJson(const ServiceBusQueueProperties &properties)
 {
     nlohmann::json json = nlohmann::json::object();
-    json["LockDuration"] = isoDuration(properties.lockDuration);
+    json["LockDuration"] = serviceBusDurationText(properties.lockDuration);
     json["MaxDeliveryCount"] = properties.maxDeliveryCount;
     if (properties.defaultMessageTimeToLive)
-        json["DefaultMessageTimeToLive"] = isoDuration(*properties.defaultMessageTimeToLive);
+        json["DefaultMessageTimeToLive"] = serviceBusDurationText(*properties.defaultMessageTimeToLive);
     json["DeadLetteringOnMessageExpiration"] = properties.deadLetteringOnMessageExpiration;
     if (properties.autoDeleteOnIdle)
-        json["AutoDeleteOnIdle"] = isoDuration(*properties.autoDeleteOnIdle);
+        json["AutoDeleteOnIdle"] = serviceBusDurationText(*properties.autoDeleteOnIdle);
     json["RequiresSession"] = properties.requiresSession;
     json["RequiresDuplicateDetection"] = properties.requiresDuplicateDetection;
-    json["DuplicateDetectionHistoryTimeWindow"] = isoDuration(properties.duplicateDetectionWindow);
+    json["DuplicateDetectionHistoryTimeWindow"] = serviceBusDurationText(properties.duplicateDetectionWindow);
     if (!properties.forwardTo.empty())
         json["ForwardTo"] = properties.forwardTo;
     if (!properties.forwardDeadLetteredMessagesTo.empty())
@@ -313,6 +317,10 @@ Result<bool> create(Database &db, const ServiceBusQueueProperties &properties, c
         return BrokerError(Code::QueueAlreadyExists, "The Service Bus queue \"" + echoedValue(properties.name)
                                                          + "\" exists with other properties.");
     }
+    if (auto topic = selectRow(db, "SELECT 1 FROM servicebus_topics WHERE name = ?", properties.name); !topic || *topic)
+        return topic ? BrokerError(Code::QueueAlreadyExists, "A Service Bus topic named \"" + echoedValue(properties.name)
+                                                                 + "\" exists already.")
+                     : topic.error();
     const std::string deadLetterName = properties.name + std::string(kServiceBusDeadLetterSuffix);
     if (auto taken = queue_records::find(db, deadLetterName); !taken || *taken)
         return taken ? BrokerError(Code::QueueAlreadyExists, "A queue named \"" + echoedValue(deadLetterName)
@@ -366,7 +374,8 @@ Result<ServiceBusEntity> find(Database &db, std::string_view address)
 Result<std::vector<ServiceBusQueueProperties>> list(Database &db)
 {
     Result<CachedStatement> statement =
-        prepareBound(db, "SELECT servicebus FROM queues WHERE servicebus IS NOT NULL ORDER BY name");
+        prepareBound(db, "SELECT servicebus FROM queues WHERE servicebus IS NOT NULL AND id NOT IN (SELECT queue_id FROM "
+                         "servicebus_subscriptions) ORDER BY name");
     if (!statement)
         return statement.error();
     std::vector<ServiceBusQueueProperties> queues;

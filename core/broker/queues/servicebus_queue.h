@@ -44,11 +44,15 @@ struct ServiceBusQueueProperties {
 };
 
 // A Service Bus entity a link can name: a queue, or its dead-letter
-// sub-queue "NAME/$DeadLetterQueue" (both are broker queues).
+// sub-queue "NAME/$DeadLetterQueue" (both are broker queues); a topic
+// subscription "TOPIC/Subscriptions/NAME" and its dead-letter sub-queue
+// (broker queues too); or a topic (`topic`: sent to, never received from;
+// queueName is the topic's name).
 struct ServiceBusEntity {
     std::string queueName;                  // the broker queue that holds the messages
     ServiceBusQueueProperties properties;   // of the queue (of its parent for a dead-letter queue)
     bool deadLetterQueue = false;
+    bool topic = false;
 };
 
 inline constexpr std::string_view kServiceBusDeadLetterSuffix = "/$DeadLetterQueue";
@@ -59,6 +63,8 @@ inline constexpr std::string_view kMaxDeliveryCountExceeded = "MaxDeliveryCountE
 // "PT0.5S"), in whole seconds rounded up; nothing when malformed. A duration
 // of 10 675 199 days or more (.NET's TimeSpan.MaxValue) means "never". Pure.
 std::optional<std::int64_t> parseServiceBusDuration(std::string_view text);
+// The same in the form Service Bus writes ("PT1M", "P14D", "PT1H30M").
+std::string serviceBusDurationText(std::int64_t seconds);
 constexpr std::int64_t kServiceBusNever = 10'675'199LL * 86'400;
 
 // 1–260 of letters, digits, '.', '-', '_' and '/', starting and ending with a
@@ -93,13 +99,14 @@ namespace servicebus_queues {
 
 // Creates the queue and its dead-letter sub-queue. True when created; false
 // when a Service Bus queue of that name exists with the same properties;
-// QueueAlreadyExists when it exists with others or a broker queue has the name.
+// QueueAlreadyExists when it exists with others, or a broker queue or a
+// Service Bus topic has the name.
 Result<bool> create(Database &db, const ServiceBusQueueProperties &properties, const BrokerIdentity &identity,
                     ClockTime now);
 // The entity `address` names (a queue or its "/$DeadLetterQueue"), or
 // QueueDoesNotExist when it is no Service Bus entity.
 Result<ServiceBusEntity> find(Database &db, std::string_view address);
-// Every Service Bus queue, by name.
+// Every Service Bus queue, by name (topic subscriptions apart).
 Result<std::vector<ServiceBusQueueProperties>> list(Database &db);
 
 } // namespace servicebus_queues

@@ -96,6 +96,14 @@ Result<ClockTime> settleServiceBusMessage(Database &db, std::string_view queueNa
             !moved)
             return moved.error();
         return now;
+    case Kind::Defer:
+        if (Status deferred = executeStatement(db,
+                                               "UPDATE messages SET state = 'queued', receipt_handle = NULL, "
+                                               "receive_attempt_id = NULL, visible_at_ms = ?, deferred = 1 WHERE id = ?",
+                                               nowMs, rowId);
+            !deferred)
+            return deferred.error();
+        return now;
     case Kind::RenewLock: {
         const std::int64_t until = nowMs + std::int64_t(queue->attributes.visibilityTimeout) * 1000;
         if (Status renewed = executeStatement(db, "UPDATE messages SET visible_at_ms = ? WHERE id = ?", until, rowId);

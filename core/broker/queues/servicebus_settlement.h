@@ -22,6 +22,7 @@ struct ServiceBusSettlement {
         DeadLetter,   // moved to the dead-letter sub-queue with the caller's reason and description
         RenewLock,    // locked for another LockDuration from now
         Release,      // never reached its receiver (the link went first): available again, not counted as a delivery
+        Defer,        // kept, passed over by receives, until received by its sequence number
     };
     Kind kind = Kind::Complete;
     std::string deadLetterReason;        // DeadLetter: may be empty

@@ -5,6 +5,7 @@
 // settlements of a locked message on the broker clock.
 
 #include "broker/queues/servicebus_queue.h"
+#include "broker/queues/message_receiver.h"
 #include "broker/queues/servicebus_settlement.h"
 #include "queue_test_support.h"
 #include "support/test_main.h"
@@ -264,6 +265,41 @@ private slots:
         QCOMPARE(sb.count("q.name = 'queue.1'"), 1);
         QVERIFY(sb.settle(sb.lock(3), Kind::Abandon, 4).ok());
         QCOMPARE(sb.count("q.name = 'queue.1/$DeadLetterQueue' AND m.dead_letter_reason = 'MaxDeliveryCountExceeded'"), 1);
+    }
+
+    // A deferred message: passed over by receives, taken by its sequence
+    // number only while not locked, deferred still after an abandon, and an
+    // ordinary message once dead-lettered.
+    void defer_keepsTheMessageForItsSequenceNumber()
+    {
+        ServiceBusBroker sb(5);
+        QVERIFY(sb.broker.send("queue.1", "deferred", at(0)).ok());
+        QVERIFY(sb.broker.send("queue.1", "other", at(0)).ok());
+        const std::int64_t number = *sb.broker.db().queryInt64("SELECT id FROM messages WHERE body = 'deferred'");
+        QVERIFY(sb.settle(sb.lock(1), Kind::Defer, 2).ok());
+        const std::string other = sb.lock(3);
+        QVERIFY(!other.empty());
+        QVERIFY(sb.lock(3).empty());   // only the deferred one is left, and no receive takes it
+        auto byNumber = [&](double seconds) {
+            return sb.broker.unit([&] {
+                return MessageReceiver(sb.broker.db(), sb.broker.ids()).receiveDeferred("queue.1", {number}, 30, at(seconds));
+            });
+        };
+        QCOMPARE(sb.broker.unit([&] {
+                         return MessageReceiver(sb.broker.db(), sb.broker.ids()).receiveDeferred("queue.1", {number + 1}, 30, at(4));
+                     }).error().code,
+                 BrokerErrorCode::MessageNotInflight);   // not deferred
+        const auto received = byNumber(4);
+        QVERIFY2(received.ok(), received ? "" : received.error().message.c_str());
+        QCOMPARE(received->size(), std::size_t(1));
+        QCOMPARE(received->front().body, std::string("deferred"));
+        QCOMPARE(byNumber(5).error().code, BrokerErrorCode::MessageNotInflight);   // locked now
+        QVERIFY(sb.settle(received->front().receiptHandle, Kind::Abandon, 6).ok());
+        QVERIFY(sb.lock(7).empty());   // deferred still
+        const auto again = byNumber(8);
+        QVERIFY(again.ok());
+        QVERIFY(sb.settle(again->front().receiptHandle, Kind::DeadLetter, 9).ok());
+        QCOMPARE(sb.lock(10, "queue.1/$DeadLetterQueue").empty(), false);   // an ordinary message there
     }
 };
 

@@ -327,6 +327,141 @@ serviceBusScenario('native API: bad properties are refused and change nothing', 
   assert.deepEqual(listed.map((q) => [q.Name, q.Properties.MaxDeliveryCount, q.Properties.LockDuration]), [['q', 5, 'PT1M']]);
 });
 
+serviceBusScenario('defer: kept out of receives, peeked, received by sequence number, then completed through $management', async (server, client) => {
+  await createQueue(server, 'claims');
+  await client.createSender('claims').sendMessages([{ body: 'later' }, { body: 'now' }]);
+  const receiver = client.createReceiver('claims');
+  const [later, now] = await receiver.receiveMessages(2, QUICK);
+  assert.deepEqual([later.body, now.body], ['later', 'now']);
+  await receiver.deferMessage(later);
+  await receiver.abandonMessage(now);
+  const again = await receiver.receiveMessages(5, QUICK);
+  assert.deepEqual(again.map((m) => m.body), ['now']);   // the deferred one is passed over
+  await receiver.completeMessage(again[0]);
+  const peeked = await receiver.peekMessages(10);
+  assert.deepEqual(peeked.map((m) => m.body), ['later']);
+  const listed = (await server.api('GET', '/queues/claims/messages')).body.messages;
+  assert.equal(listed.length, 1);
+  const [deferred] = await receiver.receiveDeferredMessages(later.sequenceNumber);
+  assert.equal(deferred.body, 'later');
+  assert.equal(deferred.deliveryCount, 1);
+  assert.equal(await errorCode(receiver.receiveDeferredMessages(later.sequenceNumber)), 'MessageNotFound');   // locked now
+  await receiver.completeMessage(deferred);
+  assert.deepEqual(await depth(server, 'claims'), { available: 0, locked: 0 });
+  assert.equal(await errorCode(receiver.receiveDeferredMessages(later.sequenceNumber)), 'MessageNotFound');
+});
+
+serviceBusScenario('a deferred message abandoned stays deferred; dead-lettered through $management it leaves', async (server, client) => {
+  await createQueue(server, 'held');
+  await client.createSender('held').sendMessages({ body: 'held' });
+  const receiver = client.createReceiver('held');
+  const [message] = await receiver.receiveMessages(1, QUICK);
+  await receiver.deferMessage(message);
+  let [deferred] = await receiver.receiveDeferredMessages(message.sequenceNumber);
+  await receiver.abandonMessage(deferred);
+  assert.deepEqual(await receiver.receiveMessages(1, QUICK), []);
+  [deferred] = await receiver.receiveDeferredMessages(message.sequenceNumber);
+  await receiver.deadLetterMessage(deferred, { deadLetterReason: 'Stale', deadLetterErrorDescription: 'too old' });
+  const [dead] = await client.createReceiver('held', { subQueueType: 'deadLetter', receiveMode: 'receiveAndDelete' }).receiveMessages(1, QUICK);
+  assert.deepEqual([dead.body, dead.deadLetterReason, dead.deadLetterErrorDescription], ['held', 'Stale', 'too old']);
+});
+
+// Three subscriptions: a correlation filter, a SQL filter and none given (the $Default rule).
+const ORDERS_TOPIC = {
+  Name: 'orders',
+  Subscriptions: [
+    { Name: 'invoices', Rules: [{ Name: 'eu-invoices', Properties: { FilterType: 'Correlation',
+      CorrelationFilter: { Label: 'invoice', Properties: { region: 'eu' } } } }] },
+    { Name: 'large', Properties: { MaxDeliveryCount: 2 }, Rules: [
+      { Name: 'big', Properties: { FilterType: 'Sql', SqlFilter: { SqlExpression: 'quantity >= 10 AND sys.ContentType LIKE \'application/%\'' } } },
+      { Name: 'rush', Properties: { FilterType: 'Sql', SqlFilter: { SqlExpression: 'user.rush = TRUE OR priority IN (\'high\', \'urgent\')' } } }] },
+    { Name: 'all' },
+  ],
+};
+
+async function bodiesOf(client, topic, subscription) {
+  const receiver = client.createReceiver(topic, subscription, { receiveMode: 'receiveAndDelete' });
+  const got = await receiver.receiveMessages(10, QUICK);
+  await receiver.close();
+  return got.map((m) => m.body).sort();
+}
+
+serviceBusScenario('a topic copies each message once into every subscription whose rules match', async (server, client) => {
+  const created = await server.api('POST', '/servicebus/topics', ORDERS_TOPIC);
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  assert.equal((await server.api('POST', '/servicebus/topics', ORDERS_TOPIC)).status, 200);
+  const sender = client.createSender('orders');
+  await sender.sendMessages([
+    { body: 'eu invoice', subject: 'invoice', applicationProperties: { region: 'eu', quantity: 1 } },
+    { body: 'us invoice', subject: 'invoice', applicationProperties: { region: 'us' } },
+    { body: 'big json', contentType: 'application/json', applicationProperties: { quantity: 12 } },
+    { body: 'big text', contentType: 'text/plain', applicationProperties: { quantity: 12 } },
+    { body: 'rush and big', contentType: 'application/json', applicationProperties: { quantity: 50, rush: true, priority: 'high' } },
+  ]);
+  const batch = await sender.createMessageBatch();
+  assert.ok(batch.tryAddMessage({ body: 'urgent eu invoice', subject: 'invoice', applicationProperties: { region: 'eu', priority: 'urgent' } }));
+  await sender.sendMessages(batch);
+  assert.deepEqual(await bodiesOf(client, 'orders', 'invoices'), ['eu invoice', 'urgent eu invoice']);
+  assert.deepEqual(await bodiesOf(client, 'orders', 'large'), ['big json', 'rush and big', 'urgent eu invoice']);
+  assert.deepEqual(await bodiesOf(client, 'orders', 'all'),
+                   ['big json', 'big text', 'eu invoice', 'rush and big', 'urgent eu invoice', 'us invoice']);
+  const listed = (await server.api('GET', '/servicebus/topics/orders/subscriptions')).body.subscriptions;
+  assert.deepEqual(listed.map((s) => [s.Name, s.Rules.map((r) => r.Name)]),
+                   [['all', ['$Default']], ['invoices', ['eu-invoices']], ['large', ['big', 'rush']]]);
+  // The subscriptions are no queues of their own in the queue list.
+  assert.deepEqual((await server.api('GET', '/servicebus/queues')).body, { queues: [] });
+});
+
+serviceBusScenario('a subscription dead-letters: by the receiver, after MaxDeliveryCount; receiving from the topic or a missing subscription fails', async (server, client) => {
+  assert.equal((await server.api('POST', '/servicebus/topics', ORDERS_TOPIC)).status, 201);
+  await client.createSender('orders').sendMessages([
+    { body: 'bad', applicationProperties: { rush: true } },
+    { body: 'retried', applicationProperties: { rush: true } },
+  ]);
+  const receiver = client.createReceiver('orders', 'large');
+  let got = await receiver.receiveMessages(2, QUICK);
+  assert.deepEqual(got.map((m) => m.body), ['bad', 'retried']);
+  await receiver.deadLetterMessage(got[0], { deadLetterReason: 'Invalid', deadLetterErrorDescription: 'no amount' });
+  await receiver.abandonMessage(got[1]);
+  [got] = await receiver.receiveMessages(1, QUICK);
+  assert.equal(got.body, 'retried');
+  await receiver.abandonMessage(got);   // the second delivery of two: dead-lettered
+  const deadLetters = client.createReceiver('orders', 'large', { subQueueType: 'deadLetter' });
+  const dead = await deadLetters.receiveMessages(2, QUICK);
+  assert.deepEqual(dead.map((m) => [m.body, m.deadLetterReason]),
+                   [['bad', 'Invalid'], ['retried', 'MaxDeliveryCountExceeded']]);
+  for (const message of dead)
+    await deadLetters.completeMessage(message);
+  // The other subscriptions kept their copies.
+  assert.deepEqual(await bodiesOf(client, 'orders', 'all'), ['bad', 'retried']);
+  assert.equal(await errorCode(client.createReceiver('orders', 'missing').receiveMessages(1, QUICK)), 'MessagingEntityNotFound');
+  assert.equal(await errorCode(client.createSender('no-topic').sendMessages({ body: 'x' })), 'MessagingEntityNotFound');
+  const refused = await server.api('POST', '/servicebus/topics/orders/subscriptions/all/rules',
+                                   { Name: 'bad', Properties: { FilterType: 'Sql', SqlFilter: { SqlExpression: 'a = ' } } });
+  assert.equal(refused.status, 400);
+  assert.match(refused.body.message, /at position 5/);
+});
+
+serviceBusScenario('native API: rules of a subscription are listed, added and removed', async (server, client) => {
+  assert.equal((await server.api('POST', '/servicebus/topics', { Name: 'events' })).status, 201);
+  const subscription = await server.api('POST', '/servicebus/topics/events/subscriptions', { Name: 'audit', Properties: { LockDuration: 'PT30S' } });
+  assert.equal(subscription.status, 201, JSON.stringify(subscription.body));
+  const missing = await server.api('POST', '/servicebus/topics/missing/subscriptions', { Name: 'audit' });
+  assert.equal(missing.status, 400);
+  assert.match(missing.body.message, /'missing' could not be found/);
+  const added = await server.api('POST', '/servicebus/topics/events/subscriptions/audit/rules',
+                                 { Name: 'errors', Properties: { FilterType: 'Sql', SqlFilter: { SqlExpression: "level = 'error'" } } });
+  assert.equal(added.status, 201, JSON.stringify(added.body));
+  assert.equal((await server.api('DELETE', '/servicebus/topics/events/subscriptions/audit/rules/$Default')).status, 200);
+  const rules = (await server.api('GET', '/servicebus/topics/events/subscriptions/audit/rules')).body.rules;
+  assert.deepEqual(rules.map((r) => r.Name), ['errors']);
+  await client.createSender('events').sendMessages([
+    { body: 'info', applicationProperties: { level: 'info' } },
+    { body: 'error', applicationProperties: { level: 'error' } },
+  ]);
+  assert.deepEqual(await bodiesOf(client, 'events', 'audit'), ['error']);
+});
+
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'relaydesk-servicebus-'));
 const configFile = path.join(directory, 'Config.json');
 fs.writeFileSync(configFile, JSON.stringify({
@@ -347,13 +482,50 @@ fs.writeFileSync(configFile, JSON.stringify({
           LockDuration: 'PT1M', MaxDeliveryCount: 3, RequiresDuplicateDetection: true, RequiresSession: true,
         },
       }],
-      Topics: [],
+      // As in the emulator's documentation: a correlation filter, an
+      // application-property filter and a subscription without rules.
+      Topics: [{
+        Name: 'topic.1',
+        Properties: { DefaultMessageTimeToLive: 'PT1H', DuplicateDetectionHistoryTimeWindow: 'PT20S', RequiresDuplicateDetection: false },
+        Subscriptions: [
+          {
+            Name: 'subscription.1',
+            Properties: { DeadLetteringOnMessageExpiration: false, DefaultMessageTimeToLive: 'PT1H', LockDuration: 'PT1M',
+                          MaxDeliveryCount: 3, ForwardDeadLetteredMessagesTo: '', ForwardTo: '', RequiresSession: false },
+            Rules: [{ Name: 'app-prop-filter-1', Properties: { FilterType: 'Correlation', CorrelationFilter: {
+              ContentType: 'application/text', CorrelationId: 'id1', Label: 'subject1', MessageId: 'msgid1',
+              ReplyTo: 'someQueue', ReplyToSessionId: 'sessionId', SessionId: 'session1', To: 'xyz' } } }],
+          },
+          {
+            Name: 'subscription.2',
+            Properties: { DeadLetteringOnMessageExpiration: false, DefaultMessageTimeToLive: 'PT1H', LockDuration: 'PT1M',
+                          MaxDeliveryCount: 3, ForwardDeadLetteredMessagesTo: '', ForwardTo: '', RequiresSession: false },
+            Rules: [{ Name: 'user-prop-filter-1', Properties: { FilterType: 'Correlation',
+              CorrelationFilter: { Properties: { prop3: 'value3' } } } }],
+          },
+          {
+            Name: 'subscription.3',
+            Properties: { DeadLetteringOnMessageExpiration: false, DefaultMessageTimeToLive: 'PT1H', LockDuration: 'PT1M',
+                          MaxDeliveryCount: 3, ForwardDeadLetteredMessagesTo: '', ForwardTo: '', RequiresSession: false },
+          },
+        ],
+      }],
     }],
     Logging: { Type: 'File' },
   },
 }));
 
-serviceBusScenario('the emulator Config.json creates its queues at start', async (server, client) => {
+serviceBusScenario('the emulator Config.json creates its queues and topics at start', async (server, client) => {
+  const topics = (await server.api('GET', '/servicebus/topics')).body.topics;
+  assert.deepEqual(topics.map((t) => [t.Name, t.Subscriptions.map((s) => s.Name)]),
+                   [['topic.1', ['subscription.1', 'subscription.2', 'subscription.3']]]);
+  await client.createSender('topic.1').sendMessages([
+    { body: 'system properties', contentType: 'application/text', correlationId: 'id1', subject: 'subject1', messageId: 'msgid1',
+      replyTo: 'someQueue', to: 'xyz' },
+    { body: 'matches 2', applicationProperties: { prop3: 'value3' } },
+  ]);
+  assert.deepEqual(await bodiesOf(client, 'topic.1', 'subscription.2'), ['matches 2']);
+  assert.deepEqual(await bodiesOf(client, 'topic.1', 'subscription.3'), ['matches 2', 'system properties']);
   const listed = (await server.api('GET', '/servicebus/queues')).body.queues;
   assert.deepEqual(listed.map((q) => [q.Name, q.Properties.MaxDeliveryCount, q.Properties.DefaultMessageTimeToLive]),
                    [['queue.1', 3, 'PT1H'], ['sessions.1', 3, undefined]]);

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/servicebus/servicebus_message_facts.h"
+#include "broker/servicebus/sql_filter_parser.h"
+
+namespace relaydesk {
+
+// Whether a message matches a parsed SQL filter (docs/behaviour.md §8.6). SQL's three-valued
+// logic: a missing property, or a comparison of values of different kinds
+// (text with a number), is unknown, and unknown does not match; NOT unknown
+// stays unknown. Numbers compare by value whether whole or decimal; text
+// compares ordinally (case-sensitive), as do LIKE patterns (% any run, _
+// one character). Pure.
+bool sqlFilterMatches(const SqlFilterNode &expression, const ServiceBusMessageFacts &message);
+
+} // namespace relaydesk

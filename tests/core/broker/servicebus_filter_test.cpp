@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of Service Bus subscription rules (docs/behaviour.md §8.6): the SQL filter
+// grammar (good expressions, bad ones with the position they fail at),
+// its evaluation over one message's system and application properties,
+// and correlation filters and rules as Config.json writes them.
+
+#include "broker/servicebus/servicebus_rule.h"
+#include "broker/servicebus/sql_filter_evaluator.h"
+#include "broker/servicebus/sql_filter_parser.h"
+#include "support/test_main.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QtTest>
+
+using namespace relaydesk;
+
+namespace {
+
+// The message every evaluation row looks at.
+ServiceBusMessageFacts sampleMessage()
+{
+    ServiceBusMessageFacts message;
+    message.system["MessageId"] = std::string("m-1");
+    message.system["CorrelationId"] = std::string("order-7");
+    message.system["Label"] = std::string("invoice");
+    message.system["To"] = std::string("billing");
+    message.system["ContentType"] = std::string("application/json");
+    message.application["color"] = std::string("red");
+    message.application["quantity"] = std::int64_t(5);
+    message.application["price"] = 9.5;
+    message.application["urgent"] = true;
+    message.application["my prop"] = std::string("x");
+    message.application["discount"] = std::string("50%");
+    message.application["nothing"] = std::monostate{};
+    return message;
+}
+
+} // namespace
+
+class ServiceBusFilterTest final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void grammar_data()
+    {
+        QTest::addColumn<QString>("expression");
+        QTest::addColumn<int>("position");   // 0: valid; else the 1-based position the error names
+        QTest::newRow("true filter") << "1=1" << 0;
+        QTest::newRow("sys property") << "sys.Label = 'invoice'" << 0;
+        QTest::newRow("sys any case") << "SYS.label='x'" << 0;
+        QTest::newRow("user scope") << "user.color = 'red' AND quantity > 3" << 0;
+        QTest::newRow("delimited name") << "[my prop] = 'x'" << 0;
+        QTest::newRow("not equal both ways") << "a <> 1 OR a != 2" << 0;
+        QTest::newRow("in list") << "color NOT IN ('red', 'blue')" << 0;
+        QTest::newRow("like escape") << "discount LIKE '50!%' ESCAPE '!'" << 0;
+        QTest::newRow("is not null") << "color IS NOT NULL" << 0;
+        QTest::newRow("exists") << "EXISTS(sys.CorrelationId) AND NOT EXISTS(user.x)" << 0;
+        QTest::newRow("arithmetic") << "(quantity * 2 + 1) % 4 >= -3.5e0" << 0;
+        QTest::newRow("quote in text") << "name = 'O''Brien'" << 0;
+        QTest::newRow("keywords any case") << "a is null or not b like 'x%'" << 0;
+        QTest::newRow("empty") << "" << 1;
+        QTest::newRow("dangling AND") << "a = 1 AND" << 10;
+        QTest::newRow("unclosed text") << "a = 'open" << 5;
+        QTest::newRow("unknown system property") << "sys.Colour = 'red'" << 5;
+        QTest::newRow("unknown scope") << "app.color = 'red'" << 4;
+        QTest::newRow("unclosed parenthesis") << "(a = 1" << 7;
+        QTest::newRow("stray character") << "a = 1 ; b = 2" << 7;
+        QTest::newRow("IN without list") << "a IN 'x'" << 6;
+        QTest::newRow("LIKE needs text") << "a LIKE 5" << 8;
+        QTest::newRow("ESCAPE of two") << "a LIKE 'x' ESCAPE '!!'" << 19;
+        QTest::newRow("IS NULL of a constant") << "1 IS NULL" << 1;
+        QTest::newRow("EXISTS of a constant") << "EXISTS(1)" << 8;
+        QTest::newRow("two predicates") << "a = 1 b = 2" << 7;
+        QTest::newRow("number into name") << "a = 12abc" << 7;
+    }
+    void grammar()
+    {
+        QFETCH(QString, expression);
+        QFETCH(int, position);
+        const Result<SqlFilterExpression> parsed = parseSqlFilter(expression.toStdString());
+        if (position == 0) {
+            QVERIFY2(parsed.ok(), parsed ? "" : parsed.error().message.c_str());
+            return;
+        }
+        QVERIFY2(!parsed.ok(), "parsed although it should not");
+        QCOMPARE(parsed.error().code, BrokerErrorCode::InvalidParameterValue);
+        const QString wanted = QStringLiteral("at position %1:").arg(position);
+        QVERIFY2(QString::fromStdString(parsed.error().message).contains(wanted), parsed.error().message.c_str());
+    }
+
+    void evaluation_data()
+    {
+        QTest::addColumn<QString>("expression");
+        QTest::addColumn<bool>("matches");
+        QTest::newRow("true") << "1=1" << true;
+        QTest::newRow("false") << "1=0" << false;
+        QTest::newRow("sys label") << "sys.Label = 'invoice'" << true;
+        QTest::newRow("sys label other") << "sys.Label = 'receipt'" << false;
+        QTest::newRow("Subject is Label") << "sys.Subject = 'invoice'" << true;
+        QTest::newRow("bare name") << "color = 'red'" << true;
+        QTest::newRow("user scope") << "user.color = 'red'" << true;
+        QTest::newRow("text case-sensitive") << "color = 'RED'" << false;
+        QTest::newRow("whole > ") << "quantity > 4" << true;
+        QTest::newRow("whole <= ") << "quantity <= 4" << false;
+        QTest::newRow("whole vs decimal") << "quantity = 5.0" << true;
+        QTest::newRow("decimal") << "price < 10 AND price >= 9.5" << true;
+        QTest::newRow("arithmetic") << "quantity * 2 + 1 = 11" << true;
+        QTest::newRow("modulo") << "quantity % 2 = 1" << true;
+        QTest::newRow("negative") << "-quantity = -5" << true;
+        QTest::newRow("boolean property") << "urgent = TRUE" << true;
+        QTest::newRow("boolean alone") << "urgent" << true;
+        QTest::newRow("text vs number is unknown") << "color = 5" << false;
+        QTest::newRow("NOT unknown stays unknown") << "NOT (color = 5)" << false;
+        QTest::newRow("missing is unknown") << "missing = 'x'" << false;
+        QTest::newRow("NOT missing stays unknown") << "NOT (missing = 'x')" << false;
+        QTest::newRow("unknown OR true") << "missing = 'x' OR color = 'red'" << true;
+        QTest::newRow("unknown AND false") << "NOT (missing = 'x' AND color = 'blue')" << true;
+        QTest::newRow("not equal") << "color <> 'blue'" << true;
+        QTest::newRow("in") << "color IN ('blue', 'red')" << true;
+        QTest::newRow("not in") << "color NOT IN ('blue', 'red')" << false;
+        QTest::newRow("in of missing") << "missing NOT IN ('blue')" << false;
+        QTest::newRow("like percent") << "sys.ContentType LIKE 'application/%'" << true;
+        QTest::newRow("like underscore") << "color LIKE 'r_d'" << true;
+        QTest::newRow("like too short") << "color LIKE 'r_'" << false;
+        QTest::newRow("not like") << "color NOT LIKE 'b%'" << true;
+        QTest::newRow("like escape") << "discount LIKE '50!%' ESCAPE '!'" << true;
+        QTest::newRow("like escaped needs the char") << "color LIKE 're!%' ESCAPE '!'" << false;
+        QTest::newRow("is null of missing") << "missing IS NULL" << true;
+        QTest::newRow("is null of null") << "nothing IS NULL" << true;
+        QTest::newRow("is not null") << "color IS NOT NULL" << true;
+        QTest::newRow("exists") << "EXISTS(color)" << true;
+        QTest::newRow("exists of null") << "EXISTS(nothing)" << true;
+        QTest::newRow("exists missing") << "EXISTS(missing)" << false;
+        QTest::newRow("exists system") << "EXISTS(sys.CorrelationId) AND NOT EXISTS(sys.ReplyTo)" << true;
+        QTest::newRow("delimited") << "[my prop] = 'x'" << true;
+        QTest::newRow("precedence") << "color = 'blue' AND quantity = 5 OR urgent = TRUE" << true;
+        QTest::newRow("parentheses") << "color = 'blue' AND (quantity = 5 OR urgent = TRUE)" << false;
+        QTest::newRow("division by zero is unknown") << "quantity / 0 = 1" << false;
+    }
+    void evaluation()
+    {
+        QFETCH(QString, expression);
+        QFETCH(bool, matches);
+        const Result<SqlFilterExpression> parsed = parseSqlFilter(expression.toStdString());
+        QVERIFY2(parsed.ok(), parsed ? "" : parsed.error().message.c_str());
+        QCOMPARE(sqlFilterMatches(**parsed, sampleMessage()), matches);
+    }
+
+    void rules_data()
+    {
+        QTest::addColumn<QString>("rule");
+        QTest::addColumn<QString>("problem");   // empty: accepted
+        QTest::addColumn<bool>("matches");      // of sampleMessage()
+        QTest::newRow("correlation all")
+            << R"({"Name": "c", "Properties": {"FilterType": "Correlation", "CorrelationFilter":
+                  {"CorrelationId": "order-7", "Label": "invoice", "To": "billing", "Properties": {"color": "red"}}}})"
+            << "" << true;
+        QTest::newRow("correlation one differs")
+            << R"({"Name": "c", "Properties": {"FilterType": "Correlation", "CorrelationFilter":
+                  {"CorrelationId": "order-7", "ReplyTo": "x"}}})"
+            << "" << false;
+        QTest::newRow("correlation number property")
+            << R"({"Name": "c", "Properties": {"FilterType": "Correlation", "CorrelationFilter": {"Properties": {"quantity": 5}}}})"
+            << "" << true;
+        QTest::newRow("sql") << R"({"Name": "s", "Properties": {"FilterType": "Sql", "SqlFilter": {"SqlExpression": "quantity > 3"}}})"
+                             << "" << true;
+        QTest::newRow("empty action")
+            << R"({"Name": "s", "Properties": {"FilterType": "Sql", "SqlFilter": {"SqlExpression": "1=0"}, "Action": {"SqlExpression": ""}}})"
+            << "" << false;
+        QTest::newRow("bad sql names the position")
+            << R"({"Name": "s", "Properties": {"FilterType": "Sql", "SqlFilter": {"SqlExpression": "a = "}}})"
+            << "at position 5" << false;
+        QTest::newRow("action not built")
+            << R"({"Name": "s", "Properties": {"FilterType": "Sql", "SqlFilter": {"SqlExpression": "1=1"}, "Action": {"SqlExpression": "SET a = 1"}}})"
+            << "actions" << false;
+        QTest::newRow("unknown filter type") << R"({"Name": "s", "Properties": {"FilterType": "True"}})" << "FilterType" << false;
+        QTest::newRow("empty correlation")
+            << R"({"Name": "c", "Properties": {"FilterType": "Correlation", "CorrelationFilter": {}}})" << "at least one" << false;
+        QTest::newRow("unknown correlation field")
+            << R"({"Name": "c", "Properties": {"FilterType": "Correlation", "CorrelationFilter": {"Colour": "red"}}})"
+            << "Colour" << false;
+        QTest::newRow("name too long") << QString(R"({"Name": "%1", "Properties": {"FilterType": "Sql", "SqlFilter": {"SqlExpression": "1=1"}}})").arg(QString(51, 'r'))
+                                       << "1 to 50" << false;
+    }
+    void rules()
+    {
+        QFETCH(QString, rule);
+        QFETCH(QString, problem);
+        QFETCH(bool, matches);
+        const Result<ServiceBusRule> parsed = parseServiceBusRule(nlohmann::json::parse(rule.toStdString()));
+        if (!problem.isEmpty()) {
+            QVERIFY(!parsed.ok());
+            QVERIFY2(QString::fromStdString(parsed.error().message).contains(problem), parsed.error().message.c_str());
+            return;
+        }
+        QVERIFY2(parsed.ok(), parsed ? "" : parsed.error().message.c_str());
+        QCOMPARE(parsed->matches(sampleMessage()), matches);
+        const Result<ServiceBusRule> again = parseServiceBusRule(serviceBusRuleJson(*parsed));   // written back the same
+        QVERIFY(again.ok());
+        QCOMPARE(serviceBusRuleJson(*again), serviceBusRuleJson(*parsed));
+    }
+};
+
+RELAYDESK_TEST_MAIN(ServiceBusFilterTest)
+#include "servicebus_filter_test.moc"

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of Service Bus topics over the broker (docs/behaviour.md §8.6): a topic and
+// its subscriptions from the emulator's Config.json form, each
+// subscription a Service Bus queue with its dead-letter sub-queue, and a
+// send to the topic copying each message once into every subscription one
+// of whose rules matches.
+
+#include "broker/servicebus/servicebus_topic.h"
+#include "queue_test_support.h"
+#include "support/test_main.h"
+
+#include <nlohmann/json.hpp>
+
+using namespace relaydesk;
+using namespace relaydesk::testing;
+
+namespace {
+
+using Json = nlohmann::json;
+
+// Three subscriptions: a correlation filter, a SQL filter with two rules
+// (a message matching both is copied once), and none given ($Default).
+const char *const kTopic = R"({
+  "Name": "orders",
+  "Properties": {"DefaultMessageTimeToLive": "PT1H", "DuplicateDetectionHistoryTimeWindow": "PT20S",
+                 "RequiresDuplicateDetection": false},
+  "Subscriptions": [
+    {"Name": "invoices", "Properties": {"LockDuration": "PT30S", "MaxDeliveryCount": 3},
+     "Rules": [{"Name": "by-label", "Properties": {"FilterType": "Correlation",
+                "CorrelationFilter": {"Label": "invoice", "Properties": {"region": "eu"}}}}]},
+    {"Name": "large", "Properties": {"DeadLetteringOnFilterEvaluationExceptions": false},
+     "Rules": [{"Name": "big", "Properties": {"FilterType": "Sql", "SqlFilter": {"SqlExpression": "quantity > 10"}}},
+               {"Name": "eu", "Properties": {"FilterType": "Sql", "SqlFilter": {"SqlExpression": "region = 'eu'"}}}]},
+    {"Name": "all"}
+  ]})";
+
+ServiceBusMessageFacts message(const std::string &label, const std::string &region, std::int64_t quantity)
+{
+    ServiceBusMessageFacts facts;
+    facts.system["Label"] = label;
+    facts.application["region"] = region;
+    facts.application["quantity"] = quantity;
+    return facts;
+}
+
+class TopicBroker final {
+public:
+    TopicBroker()
+    {
+        topic = parseServiceBusTopic(Json::parse(kTopic)).value();
+        created = broker.unit([&] { return servicebus_topics::create(broker.db(), topic, broker.identity(), at(0)); });
+    }
+    Result<std::vector<std::pair<std::string, std::int64_t>>> publish(const std::vector<ServiceBusMessageFacts> &facts)
+    {
+        std::vector<SendRequest> messages(facts.size());
+        for (std::size_t i = 0; i < facts.size(); ++i)
+            messages[i].body = "m" + std::to_string(i);
+        return broker.unit([&] {
+            return servicebus_topics::publish(broker.db(), broker.ids(), "orders", messages, facts, at(1));
+        });
+    }
+    std::int64_t depth(const std::string &queue)
+    {
+        return *broker.db().queryInt64("SELECT count(*) FROM messages m JOIN queues q ON q.id = m.queue_id WHERE q.name = '"
+                                       + queue + "'");
+    }
+
+    QueueTestBroker broker;
+    ServiceBusTopic topic;
+    Result<bool> created = false;
+};
+
+} // namespace
+
+class ServiceBusTopicTest final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void createsSubscriptionsAsQueues()
+    {
+        TopicBroker sb;
+        QVERIFY2(sb.created.ok(), sb.created ? "" : sb.created.error().message.c_str());
+        QVERIFY(*sb.created);
+        for (const char *queue : {"orders/Subscriptions/invoices", "orders/Subscriptions/invoices/$DeadLetterQueue",
+                                  "orders/Subscriptions/large", "orders/Subscriptions/all/$DeadLetterQueue"})
+            QVERIFY2(sb.depth(queue) == 0 && sb.broker.unit([&] { return servicebus_queues::find(sb.broker.db(), queue); }).ok(),
+                     queue);
+        // The same topic again changes nothing; the queues list leaves subscriptions out.
+        QCOMPARE(sb.broker.unit([&] { return servicebus_topics::create(sb.broker.db(), sb.topic, sb.broker.identity(), at(2)); })
+                     .value(),
+                 false);
+        QCOMPARE(sb.broker.unit([&] { return servicebus_queues::list(sb.broker.db()); }).value().size(), std::size_t(0));
+        // Read back as written: the topic's TTL caps each subscription's.
+        const ServiceBusTopic found = sb.broker.unit([&] { return servicebus_topics::find(sb.broker.db(), "orders"); }).value();
+        QCOMPARE(found.subscriptions.size(), std::size_t(3));
+        QCOMPARE(found.subscriptions[0].name, std::string("all"));
+        QCOMPARE(found.subscriptions[0].rules.front().name, std::string("$Default"));
+        QCOMPARE(found.subscriptions[1].properties.lockDuration, std::int64_t(30));
+        QCOMPARE(found.subscriptions[1].properties.defaultMessageTimeToLive.value_or(0), std::int64_t(3600));
+        QCOMPARE(serviceBusSubscriptionJson(found.subscriptions[2]),
+                 serviceBusSubscriptionJson(sb.topic.subscriptions[1]));
+    }
+
+    void entities()
+    {
+        TopicBroker sb;
+        auto entity = [&](const char *address) {
+            return sb.broker.unit([&] { return servicebus_topics::findEntity(sb.broker.db(), address); });
+        };
+        QVERIFY(entity("orders").value().topic);
+        QVERIFY(!entity("orders/Subscriptions/all").value().topic);
+        QVERIFY(entity("orders/Subscriptions/all/$DeadLetterQueue").value().deadLetterQueue);
+        QCOMPARE(entity("orders/Subscriptions/missing").error().code, BrokerErrorCode::QueueDoesNotExist);
+        QCOMPARE(entity("other").error().code, BrokerErrorCode::QueueDoesNotExist);
+        // A queue and a topic never share a name.
+        ServiceBusQueueProperties queue;
+        queue.name = "orders";
+        QCOMPARE(sb.broker.unit([&] { return servicebus_queues::create(sb.broker.db(), queue, sb.broker.identity(), at(1)); })
+                     .error()
+                     .code,
+                 BrokerErrorCode::QueueAlreadyExists);
+    }
+
+    void fanOut_data()
+    {
+        QTest::addColumn<QString>("label");
+        QTest::addColumn<QString>("region");
+        QTest::addColumn<int>("quantity");
+        QTest::addColumn<QStringList>("subscriptions");   // that take a copy
+        QTest::newRow("invoice from eu, large") << "invoice" << "eu" << 20 << QStringList{"all", "invoices", "large"};
+        QTest::newRow("invoice from us") << "invoice" << "us" << 1 << QStringList{"all"};
+        QTest::newRow("large from us") << "order" << "us" << 11 << QStringList{"all", "large"};
+        QTest::newRow("eu, small: one rule") << "order" << "eu" << 2 << QStringList{"all", "large"};
+    }
+    void fanOut()
+    {
+        QFETCH(QString, label);
+        QFETCH(QString, region);
+        QFETCH(int, quantity);
+        QFETCH(QStringList, subscriptions);
+        TopicBroker sb;
+        const auto filled = sb.publish({message(label.toStdString(), region.toStdString(), quantity)});
+        QVERIFY2(filled.ok(), filled ? "" : filled.error().message.c_str());
+        QStringList took;
+        for (const auto &[queue, copies] : *filled) {
+            QCOMPARE(copies, std::int64_t(1));   // matching two rules is still one copy
+            took << QString::fromStdString(queue).section('/', 2);
+        }
+        QCOMPARE(took, subscriptions);
+        for (const char *name : {"all", "invoices", "large"})
+            QCOMPARE(sb.depth(serviceBusSubscriptionQueue("orders", name)), std::int64_t(subscriptions.contains(name)));
+    }
+
+    void unknownTopic()
+    {
+        TopicBroker sb;
+        const auto filled = sb.broker.unit([&] {
+            return servicebus_topics::publish(sb.broker.db(), sb.broker.ids(), "missing", {SendRequest{}}, {}, at(1));
+        });
+        QCOMPARE(filled.error().code, BrokerErrorCode::QueueDoesNotExist);
+    }
+
+    void rulesReplaced()
+    {
+        TopicBroker sb;
+        QVERIFY(sb.broker.unit([&] { return servicebus_topics::setRules(sb.broker.db(), "orders", "all", {}); }).ok());
+        QCOMPARE(sb.broker.unit([&] { return servicebus_topics::setRules(sb.broker.db(), "orders", "none", {}); })
+                     .error()
+                     .code,
+                 BrokerErrorCode::QueueDoesNotExist);
+        QVERIFY(sb.publish({message("x", "us", 1)}).ok());
+        QCOMPARE(sb.depth("orders/Subscriptions/all"), std::int64_t(0));   // no rule: nothing taken
+    }
+
+    void topicProperties_data()
+    {
+        QTest::addColumn<QString>("topic");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("duplicates not built") << R"({"Name": "t", "Properties": {"RequiresDuplicateDetection": true}})"
+                                              << "RequiresDuplicateDetection";
+        QTest::newRow("unknown property") << R"({"Name": "t", "Properties": {"Colour": 1}})" << "Colour";
+        QTest::newRow("bad name") << R"({"Name": "-t"})" << "name";
+        QTest::newRow("subscription name with slash") << R"({"Name": "t", "Subscriptions": [{"Name": "a/b"}]})"
+                                                      << "1 to 50";
+        QTest::newRow("subscription lock") << R"({"Name": "t", "Subscriptions": [{"Name": "s", "Properties": {"LockDuration": "PT1S"}}]})"
+                                           << "LockDuration";
+        QTest::newRow("subscription twice") << R"({"Name": "t", "Subscriptions": [{"Name": "s"}, {"Name": "s"}]})"
+                                            << "twice";
+        QTest::newRow("rule twice")
+            << R"({"Name": "t", "Subscriptions": [{"Name": "s", "Rules": [
+                  {"Name": "r", "Properties": {"FilterType": "Sql", "SqlFilter": {"SqlExpression": "1=1"}}},
+                  {"Name": "r", "Properties": {"FilterType": "Sql", "SqlFilter": {"SqlExpression": "1=1"}}}]}]})"
+            << "twice";
+    }
+    void topicProperties()
+    {
+        QFETCH(QString, topic);
+        QFETCH(QString, problem);
+        const Result<ServiceBusTopic> parsed = parseServiceBusTopic(Json::parse(topic.toStdString()));
+        QVERIFY(!parsed.ok());
+        QCOMPARE(parsed.error().code, BrokerErrorCode::InvalidParameterValue);
+        QVERIFY2(QString::fromStdString(parsed.error().message).contains(problem), parsed.error().message.c_str());
+    }
+};
+
+RELAYDESK_TEST_MAIN(ServiceBusTopicTest)
+#include "servicebus_topic_test.moc"
