@@ -170,7 +170,8 @@ Result<std::vector<ReceivedMessage>> MessageReceiver::receiveDeferred(std::strin
                                "Failed to lock one or more specified messages: the message with sequence number "
                                    + std::to_string(number) + " is not deferred or is locked.");
         (**row)->reset();
-        Result<std::optional<ReceivedMessage>> locked = lock(*queue, number, lockSeconds, std::nullopt, now);
+        const std::int64_t visibleAtMs = toEpochMilliseconds(now) + std::int64_t(lockSeconds) * 1000;
+        Result<std::optional<ReceivedMessage>> locked = lock(*queue, number, visibleAtMs, std::nullopt, now);
         if (!locked)
             return locked.error();
         if (!*locked)

@@ -35,12 +35,13 @@ Status lockFor(Database &db, const QueueRecord &queue, std::string_view sessionI
                             named(":until", untilMs), named(":now", toEpochMilliseconds(now)));
 }
 
-// The next unlocked session with a message to receive now, oldest message first.
+// The next unlocked session with a message to receive now (deferred ones
+// wait for a receive by sequence number), oldest message first.
 Result<std::optional<std::string>> nextAvailable(Database &db, std::int64_t queueId, std::int64_t nowMs)
 {
     auto row = selectRow(db,
                          "SELECT m.group_id FROM messages m WHERE m.queue_id = :queue AND m.group_id IS NOT NULL "
-                         "AND m.visible_at_ms <= :now AND NOT EXISTS (SELECT 1 FROM servicebus_sessions s WHERE "
+                         "AND m.visible_at_ms <= :now AND m.deferred = 0 AND NOT EXISTS (SELECT 1 FROM servicebus_sessions s WHERE "
                          "s.queue_id = m.queue_id AND s.session_id = m.group_id AND s.locked_until_ms > :now) "
                          "ORDER BY m.id LIMIT 1",
                          named(":queue", queueId), named(":now", nowMs));
@@ -204,7 +205,7 @@ Result<std::vector<std::int64_t>> receivable(Database &db, std::int64_t queueId,
 {
     return selectColumn<std::int64_t>(db,
                                       "SELECT id FROM messages WHERE queue_id = ? AND group_id = ? AND "
-                                      "visible_at_ms <= ? ORDER BY id LIMIT ?",
+                                      "visible_at_ms <= ? AND deferred = 0 ORDER BY id LIMIT ?",
                                       queueId, sessionId, toEpochMilliseconds(now),
                                       static_cast<std::int64_t>(wanted));
 }

@@ -229,6 +229,14 @@ Result<ServiceBusSubscription> parseServiceBusSubscription(const ServiceBusTopic
     if (!properties)
         return BrokerError(Code::InvalidParameterValue, where + ": " + properties.error().message);
     subscription.properties = std::move(*properties);
+    // A topic's send copies into its subscriptions past the queue rules of
+    // sessions, duplicate detection and forwarding (broker_service_servicebus_topics.cpp).
+    if (subscription.properties.requiresSession || !subscription.properties.forwardTo.empty())
+        return BrokerError(Code::InvalidParameterValue,
+                           where + ": RequiresSession and ForwardTo on a subscription are not supported by Relaydesk yet");
+    if (subscription.properties.requiresDuplicateDetection)
+        return BrokerError(Code::InvalidParameterValue,
+                           where + ": RequiresDuplicateDetection is a property of queues and topics, not of a subscription");
     // A message lives no longer than its topic lets it.
     if (topic.defaultMessageTimeToLive
         && (!subscription.properties.defaultMessageTimeToLive
@@ -251,6 +259,7 @@ nlohmann::json serviceBusSubscriptionJson(const ServiceBusSubscription &subscrip
     nlohmann::json json = serviceBusQueueJson(subscription.properties);
     json["Name"] = subscription.name;
     json["Properties"].erase("RequiresDuplicateDetection");
+    json["Properties"].erase("DuplicateDetectionHistoryTimeWindow");
     json["Rules"] = rulesJson(subscription.rules);
     return json;
 }

@@ -184,6 +184,15 @@ private slots:
                                                       << "1 to 50";
         QTest::newRow("subscription lock") << R"({"Name": "t", "Subscriptions": [{"Name": "s", "Properties": {"LockDuration": "PT1S"}}]})"
                                            << "LockDuration";
+        QTest::newRow("subscription with sessions")
+            << R"({"Name": "t", "Subscriptions": [{"Name": "s", "Properties": {"RequiresSession": true}}]})"
+            << "not supported by Relaydesk yet";
+        QTest::newRow("subscription forwarding")
+            << R"({"Name": "t", "Subscriptions": [{"Name": "s", "Properties": {"ForwardTo": "q"}}]})"
+            << "not supported by Relaydesk yet";
+        QTest::newRow("subscription duplicate detection")
+            << R"({"Name": "t", "Subscriptions": [{"Name": "s", "Properties": {"RequiresDuplicateDetection": true}}]})"
+            << "not of a subscription";
         QTest::newRow("subscription twice") << R"({"Name": "t", "Subscriptions": [{"Name": "s"}, {"Name": "s"}]})"
                                             << "twice";
         QTest::newRow("rule twice")
