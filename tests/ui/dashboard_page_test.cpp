@@ -12,6 +12,7 @@
 #include "broker/clock.h"
 #include "broker/wall_time_source.h"
 #include "charts/activity_chart.h"
+#include "charts/time_navigation.h"
 #include "charts/depth_chart.h"
 #include "charts/metric_series.h"
 #include "engine/broker_engine.h"
@@ -26,6 +27,7 @@
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
+#include <QToolButton>
 #include <QBarSet>
 #include <QDateTimeAxis>
 #include <QLineSeries>
@@ -231,6 +233,20 @@ private slots:
         QCOMPARE(sendsNow->pen().color(), sends->pen().color());
         QCOMPARE(QDateTime::fromMSecsSinceEpoch(qint64(sendsNow->points().back().x())),
                  m_page->activityChart()->timeAxis()->max());
+        // Fit all: the hour the broker keeps per minute; + zooms in; a window button follows now again.
+        ActivityChart *activity = m_page->activityChart();
+        const QDateTime max = activity->timeAxis()->max();
+        QTest::mouseClick(activity->navigation()->fitButton(), Qt::LeftButton);
+        QCOMPARE(sends->count(), MinuteRing::kMinutes - 1);
+        QVERIFY(activity->timeAxis()->min() <= max.addSecs(-59 * 60));
+        QVERIFY(activity->timeAxis()->max() >= max);
+        activity->setFocus();
+        QTest::keyClick(activity, Qt::Key_Plus);
+        QVERIFY(activity->timeAxis()->min().secsTo(activity->timeAxis()->max()) < 40 * 60);
+        QTest::mouseClick(m_page->findChild<QAbstractButton *>(QStringLiteral("rateWindow5")), Qt::LeftButton);
+        QCOMPARE(activity->navigation()->mode(), TimeNavigation::Mode::FollowNow);
+        QCOMPARE(activity->timeAxis()->max(), max);
+        QCOMPARE(activity->timeAxis()->min(), max.addSecs(-4 * 60));
         QVERIFY(engine().advanceClockAndWait(61min).ok());
         QCOMPARE(figure(QStringLiteral("Sends")), qint64(0));
         QCOMPARE(figure(QStringLiteral("Sends"), RateTableModel::TotalColumn), qint64(7));

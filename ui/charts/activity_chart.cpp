@@ -3,6 +3,7 @@
 
 #include "charts/chart_style.h"
 #include "charts/metric_series.h"
+#include "charts/time_navigation.h"
 
 #include <QChart>
 #include <QDateTime>
@@ -58,13 +59,18 @@ ActivityChart::ActivityChart(QWidget *parent) : QChartView(parent)
     chart->legend()->setAlignment(Qt::AlignRight);
     setChart(chart);
     setMinimumHeight(240);
+    m_navigation = new TimeNavigation(this, parent);
+    connect(m_navigation, &TimeNavigation::changed, this, [this] { showMetrics(m_shown, m_window); });
     applyPalette();
 }
 
 void ActivityChart::showMetrics(const MetricsSnapshot &snapshot, std::size_t window)
 {
-    window = std::min(window, kRateWindowMinutes.size() - 1);
-    const int minutes = kRateWindowMinutes[window];
+    m_shown = snapshot;
+    m_window = window = std::min(window, kRateWindowMinutes.size() - 1);
+    const bool following = m_navigation->mode() == TimeNavigation::Mode::FollowNow;
+    // Following: the window's minutes; else every minute held, for the range to pick from.
+    const int minutes = following ? kRateWindowMinutes[window] : MinuteRing::kMinutes;
     const std::int64_t currentMinute = MinuteRing::minuteOf(snapshot.at);
     const auto minuteStart = [](std::int64_t minute) { return fromEpochMilliseconds(minute * 60'000); };
     std::int64_t highest = 0;
@@ -81,9 +87,13 @@ void ActivityChart::showMetrics(const MetricsSnapshot &snapshot, std::size_t win
         points.removeLast();
         m_lines[i]->replace(points);
     }
-    m_time->setRange(QDateTime::fromMSecsSinceEpoch(qint64(utcAxisValue(minuteStart(currentMinute - minutes + 1)))),
-                     QDateTime::fromMSecsSinceEpoch(qint64(utcAxisValue(minuteStart(currentMinute)))));
-    m_time->setTickCount(std::min(minutes, 7));
+    const std::int64_t nowMs = currentMinute * 60'000;
+    const TimeNavigation::Range shown = m_navigation->rangeFor(
+        {nowMs - std::int64_t(kRateWindowMinutes[window] - 1) * 60'000, nowMs},
+        TimeNavigation::Range{nowMs - std::int64_t(MinuteRing::kMinutes - 1) * 60'000, nowMs});
+    m_time->setRange(QDateTime::fromMSecsSinceEpoch(qint64(utcAxisValue(fromEpochMilliseconds(shown.fromMs)))),
+                     QDateTime::fromMSecsSinceEpoch(qint64(utcAxisValue(fromEpochMilliseconds(shown.toMs)))));
+    m_time->setTickCount(int(std::clamp<std::int64_t>(shown.span() / 60'000 + 1, 2, 7)));
     m_count->setRange(0, double(std::max<std::int64_t>(highest, 4)) * 1.1);
     m_count->applyNiceNumbers();
 }

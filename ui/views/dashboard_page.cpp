@@ -5,6 +5,7 @@
 #include "charts/chart_style.h"
 #include "charts/depth_chart.h"
 #include "charts/metric_series.h"
+#include "charts/time_navigation.h"
 #include "engine/broker_engine.h"
 #include "engine/metrics_recording.h"
 #include "models/entity_tree_model.h"
@@ -169,6 +170,8 @@ QWidget *DashboardPage::buildMetricsPart()
     m_rateTable->setMinimumHeight(m_rateTable->horizontalHeader()->sizeHint().height() +
                                   m_rateTable->verticalHeader()->defaultSectionSize() * m_rates->rowCount() + 4);
     m_activity = new ActivityChart(part);
+    switchRow->insertWidget(switchRow->count() - 2, m_activity->navigation()->followButton());
+    switchRow->insertWidget(switchRow->count() - 2, m_activity->navigation()->fitButton());
     m_depths = new DepthChart(part);
     m_deadLetters = new DeadLetterList(part);
     connect(m_deadLetters, &DeadLetterList::entityChosen, this, &DashboardPage::entityChosen);
@@ -215,6 +218,8 @@ void DashboardPage::setRateWindow(std::size_t window)
     if (window == m_window)
         return;
     m_window = window;
+    if (m_activity->navigation()->mode() != TimeNavigation::Mode::FollowNow)
+        m_activity->navigation()->setMode(TimeNavigation::Mode::FollowNow); // the window asked for, ending now
     if (m_shown)
         redraw(*m_shown);
 }
