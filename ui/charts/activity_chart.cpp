@@ -93,7 +93,7 @@ void ActivityChart::showMetrics(const MetricsSnapshot &snapshot, std::size_t win
         TimeNavigation::Range{nowMs - std::int64_t(MinuteRing::kMinutes - 1) * 60'000, nowMs});
     m_time->setRange(QDateTime::fromMSecsSinceEpoch(qint64(utcAxisValue(fromEpochMilliseconds(shown.fromMs)))),
                      QDateTime::fromMSecsSinceEpoch(qint64(utcAxisValue(fromEpochMilliseconds(shown.toMs)))));
-    m_time->setTickCount(int(std::clamp<std::int64_t>(shown.span() / 60'000 + 1, 2, 7)));
+    fitTicks();
     m_count->setRange(0, double(std::max<std::int64_t>(highest, 4)) * 1.1);
     m_count->applyNiceNumbers();
 }
@@ -111,6 +111,23 @@ void ActivityChart::applyPalette()
         m_current[i]->setPen(pen);
         m_current[i]->setBrush(pen.color());
     }
+}
+
+void ActivityChart::fitTicks()
+{
+    const QFontMetrics metrics(m_time->labelsFont());
+    const double label = metrics.horizontalAdvance(QStringLiteral("00:00")) * 2.0;
+    const double room = chart()->plotArea().width() > 0 ? chart()->plotArea().width() : double(width()) * 0.7;
+    const std::int64_t minutes = (qint64(m_time->max().toMSecsSinceEpoch()) - qint64(m_time->min().toMSecsSinceEpoch())) / 60'000;
+    const int ticks = int(std::clamp<double>(std::min(room / label, double(minutes + 1)), 2, 7));
+    if (m_time->tickCount() != ticks)
+        m_time->setTickCount(ticks);
+}
+
+void ActivityChart::resizeEvent(QResizeEvent *event)
+{
+    QChartView::resizeEvent(event);
+    fitTicks();
 }
 
 void ActivityChart::changeEvent(QEvent *event)

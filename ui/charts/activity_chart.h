@@ -52,8 +52,12 @@ public:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
+    // As many time labels as fit the plot's width whole at the axis font (2 to 7).
+    void fitTicks();
+
     std::vector<QLineSeries *> m_lines;
     std::vector<QLineSeries *> m_current;
     QDateTimeAxis *m_time = nullptr;

@@ -13,6 +13,7 @@
 #include "host/broker_host.h"
 #include "views/dead_letter_list.h"
 #include "views/entity_actions.h"
+#include "widgets/flow_layout.h"
 
 #include <QAction>
 #include <QButtonGroup>
@@ -82,17 +83,19 @@ DashboardPage::DashboardPage(EntityActions &actions, QWidget *parent)
     auto *layout = new QVBoxLayout(content);
     layout->setContentsMargins(24, 18, 24, 18);
     m_title = plainLabel(content);
+    m_title->setWordWrap(false); // the URL whole
     QFont big = m_title->font();
     big.setPointSizeF(big.pointSizeF() * 1.4);
     big.setBold(true);
     m_title->setFont(big);
-    auto *top = new QHBoxLayout;
-    top->addWidget(m_title, 1);
+    auto *top = new FlowLayout(nullptr, 10); // wraps rather than widen the page (large fonts)
+    top->addWidget(m_title);
     top->addWidget(buttonFor(actions.newQueue(), content));
     top->addWidget(buttonFor(actions.newTopic(), content));
     layout->addLayout(top);
     m_summary = plainLabel(content);
     m_summary->setObjectName(QStringLiteral("dashboardSummary"));
+    m_summary->setWordWrap(true);
     layout->addWidget(m_summary);
     m_metricsPart = buildMetricsPart();
     m_metricsPart->setParent(content);
@@ -124,7 +127,7 @@ QWidget *DashboardPage::buildMetricsPart()
     part->setObjectName(QStringLiteral("dashboardMetrics"));
     auto *windowLabel = new QLabel(tr("Rates over the last:"), part);
     m_windowButtons = new QButtonGroup(part);
-    auto *switchRow = new QHBoxLayout;
+    auto *switchRow = new FlowLayout;
     switchRow->addWidget(windowLabel);
     for (std::size_t i = 0; i < kRateWindowMinutes.size(); ++i) {
         auto *button = new QToolButton(part);
@@ -138,7 +141,6 @@ QWidget *DashboardPage::buildMetricsPart()
         switchRow->addWidget(button);
     }
     connect(m_windowButtons, &QButtonGroup::idClicked, this, [this](int id) { setRateWindow(std::size_t(id)); });
-    switchRow->addStretch(1);
     m_queueChoice = new QToolButton(part);
     m_queueChoice->setObjectName(QStringLiteral("queueChoice"));
     m_queueChoice->setPopupMode(QToolButton::InstantPopup);
@@ -170,22 +172,25 @@ QWidget *DashboardPage::buildMetricsPart()
     m_rateTable->setMinimumHeight(m_rateTable->horizontalHeader()->sizeHint().height() +
                                   m_rateTable->verticalHeader()->defaultSectionSize() * m_rates->rowCount() + 4);
     m_activity = new ActivityChart(part);
-    switchRow->insertWidget(switchRow->count() - 2, m_activity->navigation()->followButton());
-    switchRow->insertWidget(switchRow->count() - 2, m_activity->navigation()->fitButton());
+    switchRow->insertWidget(int(kRateWindowMinutes.size()) + 1, m_activity->navigation()->followButton());
+    switchRow->insertWidget(int(kRateWindowMinutes.size()) + 2, m_activity->navigation()->fitButton());
     m_depths = new DepthChart(part);
     m_deadLetters = new DeadLetterList(part);
+    m_deadLetters->setWordWrap(true);
     connect(m_deadLetters, &DeadLetterList::entityChosen, this, &DashboardPage::entityChosen);
     auto *deadLetterLabel = heading(tr("&Dead letters"), part);
     deadLetterLabel->setTextFormat(Qt::AutoText);
     deadLetterLabel->setBuddy(m_deadLetters);
 
+    // The activity chart across the page (its time axis needs the width);
+    // below it the rates beside the dead letters, then the depths across.
     auto *grid = new QGridLayout;
-    grid->addWidget(m_activity, 0, 0);
-    grid->addWidget(m_rateTable, 0, 1);
-    grid->addWidget(m_depths, 1, 0, 2, 1);
+    grid->addWidget(m_activity, 0, 0, 1, 2);
+    grid->addWidget(m_rateTable, 1, 0, 2, 1, Qt::AlignTop);
     grid->addWidget(deadLetterLabel, 1, 1);
     grid->addWidget(m_deadLetters, 2, 1);
-    grid->setColumnStretch(0, 1);
+    grid->addWidget(m_depths, 3, 0, 1, 2);
+    grid->setColumnStretch(0, 0);
     grid->setColumnStretch(1, 1);
     grid->setRowStretch(2, 1);
     auto *layout = new QVBoxLayout(part);

@@ -11,6 +11,7 @@
 #include "views/entity_actions.h"
 #include "widgets/error_text.h"
 #include "views/message_timeline_panel.h"
+#include "widgets/column_width.h"
 
 #include <QAction>
 #include <QApplication>
@@ -104,12 +105,7 @@ DeliveriesPage::DeliveriesPage(BrokerHost &host, EntityActions &actions, const E
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
     // Widths from the font, so a larger font keeps whole words and times.
-    const QFontMetrics metrics = m_table->fontMetrics();
-    const auto fit = [&](int column, const QString &sample) {
-        const QString header = m_model->headerData(column, Qt::Horizontal).toString();
-        m_table->horizontalHeader()->resizeSection(
-            column, std::max(metrics.horizontalAdvance(sample), metrics.horizontalAdvance(header)) + 24);
-    };
+    const auto fit = [this](int column, const QString &sample) { fitColumnTo(*m_table, column, sample); };
     fit(AttemptLogModel::MessageIdColumn, QStringLiteral("0123456789abcdef"));
     fit(AttemptLogModel::AttemptColumn, QStringLiteral("100"));
     fit(AttemptLogModel::StatusColumn, QStringLiteral("connectionError"));

@@ -82,6 +82,13 @@ MainWindow::MainWindow(QWidget *parent)
     m_pages->setObjectName(QStringLiteral("entityPages"));
     m_dashboard = new DashboardPage(*m_actions, m_pages);
     m_pages->addWidget(m_dashboard);
+    // Only the page shown sizes the stack (it takes the largest minimum of its pages otherwise).
+    connect(m_pages, &QStackedWidget::currentChanged, this, [this] {
+        for (int i = 0; i < m_pages->count(); ++i) {
+            const auto policy = i == m_pages->currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+            m_pages->widget(i)->setSizePolicy(policy, policy);
+        }
+    });
     connect(m_dashboard, &DashboardPage::entityChosen, this, [this](const EntityRef &ref) {
         m_entityDock->show();
         if (!m_panel->selectEntity(ref))
