@@ -11,6 +11,7 @@
 #include "models/entity_tree_model.h"
 #include "models/rate_table_model.h"
 #include "host/broker_host.h"
+#include "views/connection_help.h"
 #include "views/dead_letter_list.h"
 #include "views/entity_actions.h"
 #include "widgets/flow_layout.h"
@@ -97,18 +98,14 @@ DashboardPage::DashboardPage(EntityActions &actions, QWidget *parent)
     m_summary->setObjectName(QStringLiteral("dashboardSummary"));
     m_summary->setWordWrap(true);
     layout->addWidget(m_summary);
+    // The connection help comes first while the broker holds nothing (what a
+    // developer needs at the first start), after the figures once it does.
+    m_connect = new ConnectionHelp(content);
     m_metricsPart = buildMetricsPart();
     m_metricsPart->setParent(content);
-    layout->addSpacing(8);
+    m_content = layout;
+    layout->addWidget(m_connect);
     layout->addWidget(m_metricsPart, 1);
-    m_howTo = plainLabel(content);
-    m_howTo->setObjectName(QStringLiteral("dashboardHowTo"));
-    QFont mono = m_howTo->font();
-    mono.setFamily(QStringLiteral("monospace"));
-    mono.setStyleHint(QFont::Monospace);
-    m_howTo->setFont(mono);
-    layout->addSpacing(8);
-    layout->addWidget(m_howTo);
     layout->addStretch(0);
     scroll->setWidget(content);
     auto *outer = new QVBoxLayout(this);
@@ -178,7 +175,7 @@ QWidget *DashboardPage::buildMetricsPart()
     m_deadLetters = new DeadLetterList(part);
     m_deadLetters->setWordWrap(true);
     connect(m_deadLetters, &DeadLetterList::entityChosen, this, &DashboardPage::entityChosen);
-    auto *deadLetterLabel = heading(tr("&Dead letters"), part);
+    auto *deadLetterLabel = heading(tr("&Dead letters held now"), part);
     deadLetterLabel->setTextFormat(Qt::AutoText);
     deadLetterLabel->setBuddy(m_deadLetters);
 
@@ -321,13 +318,18 @@ void DashboardPage::changeEvent(QEvent *event)
         m_rates->setDark(ChartColours::from(palette()).dark);
 }
 
+bool DashboardPage::isConnectionHelpFirst() const
+{
+    return m_content->indexOf(m_connect) < m_content->indexOf(m_metricsPart);
+}
+
 void DashboardPage::refreshSummary()
 {
     m_metricsPart->setVisible(m_host != nullptr);
     if (!m_host || !m_model) {
         m_title->setText(tr("No broker is running"));
         m_summary->setText(tr("Open or create a database (File menu) to start the broker."));
-        m_howTo->clear();
+        m_connect->hide();
         return;
     }
     const EntityOverview &overview = m_model->overview();
@@ -342,14 +344,15 @@ void DashboardPage::refreshSummary()
                            .arg(overview.subscriptions.size())
                            .arg(overview.queues.size())
                            .arg(locale.toString(messages)));
-    const QString url = m_host->endpointUrl();
-    m_howTo->setText(tr("Your code and the window share this broker. For example:\n\n"
-                        "  aws --endpoint-url %1 sqs create-queue --queue-name orders\n"
-                        "  aws --endpoint-url %1 sns create-topic --name events\n"
-                        "  boto3.client(\"sqs\", endpoint_url=\"%1\", region_name=\"%2\")\n"
-                        "  curl %1/api/v1/queues\n"
-                        "  curl %1/metrics")
-                         .arg(url, QString::fromStdString(m_host->identity().region)));
+    m_connect->showBroker(m_host->endpointUrl(), QString::fromStdString(m_host->identity().region),
+                          m_host->amqpUrl());
+    m_connect->show();
+    const bool empty = overview.queues.empty() && overview.topics.empty();
+    if (isConnectionHelpFirst() != empty) {
+        m_content->removeWidget(m_connect);
+        m_content->insertWidget(empty ? m_content->indexOf(m_metricsPart) : m_content->indexOf(m_metricsPart) + 1,
+                                m_connect);
+    }
 }
 
 } // namespace relaydesk

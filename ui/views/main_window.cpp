@@ -2,19 +2,23 @@
 #include "views/main_window.h"
 
 #include "dialogs/database_problem_dialog.h"
-#include "models/entity_tree_model.h"
-#include "models/ui_resources.h"
+#include "dialogs/preferences_dialog.h"
 #include "host/broker_host.h"
-#include "widgets/accessible_choice_button.h"
-#include "widgets/accessible_combo_box.h"
+#include "models/entity_tree_model.h"
+#include "models/preferences.h"
+#include "models/ui_resources.h"
+#include "policy_editor/policy_editor_window.h"
 #include "views/clock_toolbar.h"
+#include "views/connection_help.h"
 #include "views/dashboard_page.h"
 #include "views/entity_actions.h"
 #include "views/entity_dialogs.h"
 #include "views/entity_page.h"
 #include "views/entity_tree_panel.h"
 #include "views/mock_endpoints_window.h"
-#include "policy_editor/policy_editor_window.h"
+#include "widgets/accessible_choice_button.h"
+#include "widgets/accessible_combo_box.h"
+#include "widgets/appearance.h"
 
 #include <algorithm>
 #include <utility>
@@ -53,14 +57,6 @@ const char *const kEntityKey = "mainWindow/openEntity";
 const char *const kRecentKey = "mainWindow/recentDatabases";
 constexpr int kDockWidth = 380; // 30 % of the default 1280-pixel window
 
-// The connection string the Azure SDKs take for a local broker at `amqpUrl`
-// ("amqp://HOST:PORT"), as for the official emulator.
-QString serviceBusConnectionString(const QString &amqpUrl)
-{
-    return QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessKeyName=RootManageSharedAccessKey;"
-                          "SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true")
-        .arg(QUrl(amqpUrl).port());
-}
 
 } // namespace
 
@@ -70,6 +66,7 @@ MainWindow::MainWindow(QWidget *parent)
     ensureUiResources();
     installAccessibleComboBoxes();
     installAccessibleChoiceButtons();
+    applyTheme(themeFromKey(Preferences::load().theme));
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Relaydesk"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/relaydesk.svg")));
@@ -209,6 +206,14 @@ void MainWindow::createMenus()
     });
     find->setShortcut(QKeySequence::Find);
     find->setObjectName(QStringLiteral("findAction"));
+    edit->addSeparator();
+    QAction *preferences = edit->addAction(tr("&Preferences…"), this, [this] {
+        PreferencesDialog dialog(this);
+        dialog.exec();
+    });
+    preferences->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    preferences->setMenuRole(QAction::PreferencesRole);
+    preferences->setObjectName(QStringLiteral("preferencesAction"));
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("viewMenu"));
