@@ -177,6 +177,7 @@ QWidget *DashboardPage::buildMetricsPart()
     connect(m_deadLetters, &DeadLetterList::entityChosen, this, &DashboardPage::entityChosen);
     auto *deadLetterLabel = heading(tr("&Dead letters held now"), part);
     deadLetterLabel->setTextFormat(Qt::AutoText);
+    deadLetterLabel->setWordWrap(true); // a narrow column wraps the heading, never widens the page
     deadLetterLabel->setBuddy(m_deadLetters);
 
     // The activity chart across the page (its time axis needs the width);

@@ -44,6 +44,7 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QUrl>
+#include <QVBoxLayout>
 #include <QTreeView>
 
 namespace relaydesk {
@@ -56,6 +57,13 @@ const char *const kTreeHeaderKey = "entityTree/header";
 const char *const kEntityKey = "mainWindow/openEntity";
 const char *const kRecentKey = "mainWindow/recentDatabases";
 constexpr int kDockWidth = 380; // 30 % of the default 1280-pixel window
+
+// The stack of pages, never sized by height-for-width (see the page scroll area).
+class PageStack final : public QStackedWidget {
+public:
+    using QStackedWidget::QStackedWidget;
+    bool hasHeightForWidth() const override { return false; }
+};
 
 
 } // namespace
@@ -75,7 +83,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_actions, &EntityActions::statusMessage, this,
             [this](const QString &message) { statusBar()->showMessage(message, 8000); });
     connect(m_actions, &EntityActions::openRequested, this, &MainWindow::openEntity);
-    m_pages = new QStackedWidget(this);
+    m_pages = new PageStack(this);
     m_pages->setObjectName(QStringLiteral("entityPages"));
     m_dashboard = new DashboardPage(*m_actions, m_pages);
     m_pages->addWidget(m_dashboard);
@@ -98,7 +106,14 @@ MainWindow::MainWindow(QWidget *parent)
     pageScroll->setObjectName(QStringLiteral("entityPageScroll"));
     pageScroll->setFrameShape(QFrame::NoFrame);
     pageScroll->setWidgetResizable(true);
-    pageScroll->setWidget(m_pages);
+    // The stack sits in a plain column so the scroll area sizes it by its
+    // minimum, not by the height its pages would like for the width (which
+    // counts every page, shown or not, at its preferred height).
+    auto *column = new QWidget(pageScroll);
+    auto *columnLayout = new QVBoxLayout(column);
+    columnLayout->setContentsMargins(0, 0, 0, 0);
+    columnLayout->addWidget(m_pages);
+    pageScroll->setWidget(column);
     setCentralWidget(pageScroll);
 
     m_entityDock = new QDockWidget(tr("Topics and Queues"), this);
