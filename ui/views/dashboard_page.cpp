@@ -289,6 +289,10 @@ void DashboardPage::redraw(const MetricsSnapshot &snapshot)
 {
     ++m_redraws;
     m_rates->apply(snapshot, m_window);
+    // As wide as its columns once the figures are in (ResizeToContents follows them).
+    const int wanted = m_rateTable->horizontalHeader()->length() + 2 * m_rateTable->frameWidth() + 8;
+    if (m_rateTable->minimumWidth() < wanted)
+        m_rateTable->setMinimumWidth(wanted);
     m_activity->showMetrics(snapshot, m_window);
     QStringList chosen;
     for (const QString &name : m_chosen) {

@@ -30,6 +30,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace relaydesk {
 
@@ -111,6 +112,8 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
     // tooltip and below the table); a standard queue has no groups, so no
     // Group column.
     header->setMinimumSectionSize(40);
+    header->setTextElideMode(Qt::ElideRight); // a narrowed column's title ends in "…"
+    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     fitColumnTo(*m_table, MessageBrowseModel::StateColumn, QStringLiteral("Dead-lettered"));
     fitColumnTo(*m_table, MessageBrowseModel::CountdownColumn, QStringLiteral("expires in 4 d 00 h"));
     fitColumnTo(*m_table, MessageBrowseModel::IdColumn, QStringLiteral("6f44ec9d"));
@@ -371,15 +374,19 @@ void QueueMessagesPage::keepRoomForBody()
         if (column != MessageBrowseModel::BodyColumn && !header->isSectionHidden(column))
             others += m_columnWidths.value(column);
     int excess = others + room / 3 - room;
-    // Cut first where the text is least needed whole (elided, whole in the tooltip).
+    // Every other column gives up the same share of what it has above a few
+    // characters (its text elided, whole in the tooltip).
     const int least = std::max(header->minimumSectionSize(), m_table->fontMetrics().averageCharWidth() * 6);
     QList<int> widths = m_columnWidths;
-    for (int column : {MessageBrowseModel::CountdownColumn, MessageBrowseModel::IdColumn,
-                       MessageBrowseModel::SentColumn, MessageBrowseModel::ReceivesColumn,
-                       MessageBrowseModel::GroupColumn, MessageBrowseModel::StateColumn}) {
-        const int cut = std::clamp(excess, 0, std::max(0, widths.value(column) - least));
-        widths[column] -= cut;
-        excess -= cut;
+    int spare = 0;
+    for (int column = 0; column < MessageBrowseModel::ColumnCount; ++column)
+        if (column != MessageBrowseModel::BodyColumn && !header->isSectionHidden(column))
+            spare += std::max(0, widths.value(column) - least);
+    if (excess > 0 && spare > 0) {
+        const double share = std::min(1.0, double(excess) / double(spare));
+        for (int column = 0; column < MessageBrowseModel::ColumnCount; ++column)
+            if (column != MessageBrowseModel::BodyColumn)
+                widths[column] -= int(std::ceil(std::max(0, widths.value(column) - least) * share));
     }
     for (int column = 0; column < MessageBrowseModel::ColumnCount; ++column)
         if (column != MessageBrowseModel::BodyColumn)
