@@ -7,6 +7,7 @@
 
 #ifdef RELAYDESK_HAS_GUI
 #include "charts/policy_render_command.h"
+#include "models/preferences.h"
 #include "views/main_window.h"
 #include "views/window_command_line.h"
 
@@ -129,7 +130,10 @@ int runWindow(int argc, char **argv, const QStringList &arguments)
     const auto parsed = relaydesk::parseServeOptions(brokerArguments, relaydesk::OptionsFor::Window);
     if (const QString *usage = std::get_if<QString>(&parsed))
         return usageError(*usage);
-    const relaydesk::ServeOptions options = std::get<relaydesk::ServeOptions>(parsed);
+    relaydesk::ServeOptions options = std::get<relaydesk::ServeOptions>(parsed);
+#ifdef RELAYDESK_HAS_GUI
+    relaydesk::Preferences::load().applyTo(options, brokerArguments); // what the command line leaves out
+#endif
     if (options.showHelp) {
         print(stdout, topLevelHelp());
         return relaydesk::kExitOk;

@@ -7,9 +7,15 @@
 #include "charts/attempt_chart.h"
 #include "charts/attempt_tracks.h"
 #include "charts/chart_style.h"
+#include "charts/time_navigation.h"
 #include "support/test_main.h"
 
+#include <QApplication>
 #include <QChart>
+#include <QChartView>
+#include <QMouseEvent>
+#include <QToolButton>
+#include <QWheelEvent>
 #include <QComboBox>
 #include <QScatterSeries>
 #include <QTest>
@@ -187,28 +193,84 @@ private slots:
     {
         AttemptTracks tracks;
         tracks.setWindowMs(60'000);
-        // Ten hours of one attempt a second, a new message every 4 s.
-        for (std::int64_t s = 0; s < 10 * 3600; ++s) {
-            tracks.add(row(QStringLiteral("m%1").arg(s / 4), s % 4, "immediate", kStart + s * 1000, "retryable", 503));
-            if (s % 60 == 0)
-                tracks.prune(kStart + s * 1000 - 60'000);
-        }
+        // Ten hours of one attempt a second, a new message every 2 s: 30 in a window.
+        for (std::int64_t s = 0; s < 10 * 3600; ++s)
+            tracks.add(row(QStringLiteral("m%1").arg(s / 2), s % 2, "immediate", kStart + s * 1000, "retryable", 503));
         QVERIFY(tracks.aggregated());
         QVERIFY(tracks.buckets().size() <= std::size_t(AttemptTracks::kBuckets) * 2);
         QVERIFY(tracks.tracks().empty());
 
+        // A message every 10 min: old ones make room, never aggregated, and the newest are kept.
         AttemptTracks few;
         few.setWindowMs(60'000);
         few.setSchedule(kSubscription, knownSchedule());
-        for (std::int64_t s = 0; s < 10 * 3600; ++s) {
+        for (std::int64_t s = 0; s < 10 * 3600; ++s)
             few.add(row(QStringLiteral("m%1").arg(s / 600), s % 600, "postBackoff", kStart + s * 1000, "retryable", 503));
-            if (s % 60 == 0)
-                few.prune(kStart + s * 1000 - 60'000);
-        }
         QVERIFY(!few.aggregated());
-        QVERIFY(few.tracks().size() <= 2);
+        QCOMPARE(few.tracks().size(), AttemptTracks::kMessageBound);
+        QCOMPARE(few.tracks().back()->messageId, QStringLiteral("m59"));
         for (const MessageTrack *track : few.tracks())
-            QVERIFY(track->points.size() <= 181); // two windows and the edge
+            QVERIFY(track->points.size() <= AttemptTracks::kPointsPerTrack);
+    }
+
+    // Fit all shows what the clock left behind; the wheel, keys and a drag zoom and pan.
+    void fitAllZoomAndPan()
+    {
+        AttemptChart chart;
+        chart.resize(800, 400);
+        chart.show();
+        chart.addAttempts(fourAttempts(QStringLiteral("old")));
+        chart.addAttempts({row(QStringLiteral("new"), 0, "initial", kStart + 5 * 3600 * 1000, "delivered", 200, "delivered")});
+        chart.redraw();
+        const auto shown = [&] { return chart.shownRangeMs(); };
+        QVERIFY(shown().first > kStart + 10000); // follows the newest: the old one is out of view
+        chart.navigation()->fitButton()->click();
+        QVERIFY(shown().first <= kStart && shown().second >= kStart + 5 * 3600 * 1000);
+        QVERIFY(chart.navigation()->fitButton()->isChecked());
+        QVERIFY(!chart.navigation()->followButton()->isChecked());
+        QCOMPARE(pointsOf(chart, QStringLiteral("actual:old")).size(), 4);
+
+        auto *view = chart.findChild<QChartView *>();
+        QVERIFY(view);
+        view->setFocus();
+        const auto before = shown();
+        QTest::keyClick(view, Qt::Key_Plus);
+        QCOMPARE(chart.navigation()->mode(), TimeNavigation::Mode::Chosen);
+        QVERIFY(!chart.navigation()->fitButton()->isChecked());
+        QCOMPARE(shown().second - shown().first, (before.second - before.first) / 2);
+        const auto zoomed = shown();
+        QTest::keyClick(view, Qt::Key_Right);
+        QVERIFY(shown().first > zoomed.first);
+        QTest::keyClick(view, Qt::Key_Minus);
+        QCOMPARE(shown().second - shown().first, before.second - before.first);
+
+        // The wheel zooms in around the pointer.
+        const auto beforeWheel = shown();
+        const QPoint centre = view->viewport()->rect().center();
+        QWheelEvent wheel(centre, view->viewport()->mapToGlobal(centre), QPoint(), QPoint(0, 120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view->viewport(), &wheel);
+        QVERIFY(shown().second - shown().first < beforeWheel.second - beforeWheel.first);
+        // A drag to the right shows earlier times.
+        const auto beforeDrag = shown();
+        QTest::mousePress(view->viewport(), Qt::LeftButton, {}, centre);
+        QMouseEvent move(QEvent::MouseMove, QPointF(centre + QPoint(100, 0)),
+                         QPointF(view->viewport()->mapToGlobal(centre + QPoint(100, 0))), Qt::NoButton, Qt::LeftButton,
+                         Qt::NoModifier);
+        QApplication::sendEvent(view->viewport(), &move);
+        QTest::mouseRelease(view->viewport(), Qt::LeftButton, {}, centre + QPoint(100, 0));
+        QVERIFY(shown().first < beforeDrag.first);
+
+        QTest::keyClick(view, Qt::Key_Home);
+        QVERIFY(shown().first <= kStart);
+        QTest::keyClick(view, Qt::Key_End);
+        QVERIFY(shown().first > kStart + 10000);
+        QVERIFY(chart.navigation()->followButton()->isChecked());
+
+        // One message whole.
+        chart.showMessage(QStringLiteral("old"));
+        QVERIFY(shown().first <= kStart && shown().second >= kStart + 10000);
+        QVERIFY(shown().second < kStart + 3600 * 1000);
     }
 
     void repaint_waitsForTheTimer()

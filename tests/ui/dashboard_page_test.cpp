@@ -12,12 +12,14 @@
 #include "broker/clock.h"
 #include "broker/wall_time_source.h"
 #include "charts/activity_chart.h"
+#include "charts/time_navigation.h"
 #include "charts/depth_chart.h"
 #include "charts/metric_series.h"
 #include "engine/broker_engine.h"
 #include "models/entity_tree_model.h"
 #include "models/rate_table_model.h"
 #include "mock/mock_endpoints.h"
+#include "views/connection_help.h"
 #include "views/dashboard_page.h"
 #include "views/dead_letter_list.h"
 #include "views/entity_actions.h"
@@ -26,10 +28,13 @@
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
+#include <QToolButton>
 #include <QBarSet>
 #include <QDateTimeAxis>
 #include <QLineSeries>
 #include <QFont>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QListWidget>
 #include <QSettings>
@@ -231,6 +236,20 @@ private slots:
         QCOMPARE(sendsNow->pen().color(), sends->pen().color());
         QCOMPARE(QDateTime::fromMSecsSinceEpoch(qint64(sendsNow->points().back().x())),
                  m_page->activityChart()->timeAxis()->max());
+        // Fit all: the hour the broker keeps per minute; + zooms in; a window button follows now again.
+        ActivityChart *activity = m_page->activityChart();
+        const QDateTime max = activity->timeAxis()->max();
+        QTest::mouseClick(activity->navigation()->fitButton(), Qt::LeftButton);
+        QCOMPARE(sends->count(), MinuteRing::kMinutes - 1);
+        QVERIFY(activity->timeAxis()->min() <= max.addSecs(-59 * 60));
+        QVERIFY(activity->timeAxis()->max() >= max);
+        activity->setFocus();
+        QTest::keyClick(activity, Qt::Key_Plus);
+        QVERIFY(activity->timeAxis()->min().secsTo(activity->timeAxis()->max()) < 40 * 60);
+        QTest::mouseClick(m_page->findChild<QAbstractButton *>(QStringLiteral("rateWindow5")), Qt::LeftButton);
+        QCOMPARE(activity->navigation()->mode(), TimeNavigation::Mode::FollowNow);
+        QCOMPARE(activity->timeAxis()->max(), max);
+        QCOMPARE(activity->timeAxis()->min(), max.addSecs(-4 * 60));
         QVERIFY(engine().advanceClockAndWait(61min).ok());
         QCOMPARE(figure(QStringLiteral("Sends")), qint64(0));
         QCOMPARE(figure(QStringLiteral("Sends"), RateTableModel::TotalColumn), qint64(7));
@@ -262,7 +281,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(figure(QStringLiteral("Permanent failures")), qint64(1), kWait);
         QCOMPARE(figure(QStringLiteral("Retryable failures")), qint64(2));
         QCOMPARE(figure(QStringLiteral("Discarded")), qint64(1));
-        QCOMPARE(figure(QStringLiteral("Dead-lettered")), qint64(0));
+        QCOMPARE(figure(QStringLiteral("Deliveries dead-lettered")), qint64(0));
         QCOMPARE(figure(QStringLiteral("Publishes")), qint64(1));
         QCOMPARE(figure(QStringLiteral("Timeouts")), qint64(0));
     }
@@ -281,6 +300,17 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT((m_page->tick(), list->item(0)->text()),
                                   QStringLiteral("Queue orders-dlq holds 1 dead letter"), kWait);
         QCOMPARE(list->count(), 1);
+        // The rate row counts notification deliveries in the period, the list what is held now; each says so.
+        QCOMPARE(figure(QStringLiteral("Deliveries dead-lettered")), qint64(0));
+        const QString help = m_page->rateModel()->index(rowOf(QStringLiteral("Deliveries dead-lettered")),
+                                                        RateTableModel::NameColumn).data(Qt::ToolTipRole).toString();
+        QVERIFY2(help.contains(QStringLiteral("not counted here")) && help.contains(QStringLiteral("hold now")),
+                 qPrintable(help));
+        QString heading;
+        for (QLabel *label : m_page->findChildren<QLabel *>())
+            if (label->buddy() == list)
+                heading = label->text();
+        QVERIFY2(heading.contains(QStringLiteral("held now")), qPrintable(heading));
         QCOMPARE(depthBar(QStringLiteral("orders-dlq"), DepthKind::DeadLettered), qreal(1));
         QVERIFY(m_page->depthChart()->queues().contains(QStringLiteral("orders-dlq")));
         QSignalSpy chosen(m_page.get(), &DashboardPage::entityChosen);
@@ -357,7 +387,7 @@ private slots:
         snapshot.queueTotals[std::size_t(QueueCounter::Sent)] = MetricCount{9, {3, 6, 9}};
         model.apply(snapshot, 0);
         QCOMPARE(changed.count(), 2); // the two rows that are not zero
-        const QModelIndex deadLettered = model.index(rowOf(QStringLiteral("Dead-lettered")), RateTableModel::NameColumn);
+        const QModelIndex deadLettered = model.index(rowOf(QStringLiteral("Deliveries dead-lettered")), RateTableModel::NameColumn);
         QVERIFY(deadLettered.data(Qt::FontRole).value<QFont>().bold());
         QVERIFY(!model.index(rowOf(QStringLiteral("Sends")), 0).data(Qt::FontRole).isValid());
         QCOMPARE(model.index(rowOf(QStringLiteral("Sends")), RateTableModel::InWindowColumn).data().toString(),
@@ -367,6 +397,39 @@ private slots:
                  0.6);
         model.apply(snapshot, 0);
         QCOMPARE(changed.count(), 2); // nothing new, nothing signalled
+    }
+
+    // At the first start the connection help is above the figures, in sight
+    // at 1280×800, with a copy button per line; once the broker holds
+    // something it moves below them.
+    void firstStart_connectionHelpFirst_thenAfterTheFigures()
+    {
+        m_page->resize(900, 740);
+        m_page->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_page.get()));
+        QVERIFY(m_page->isConnectionHelpFirst());
+        ConnectionHelp *help = m_page->connectionHelp();
+        const QStringList lines = help->lines();
+        const QString url = m_broker->host->endpointUrl();
+        QVERIFY2(lines.contains(QStringLiteral("Endpoint: ") + url), qPrintable(lines.join(QLatin1Char('\n'))));
+        for (const char *start : {"aws CLI: aws --endpoint-url ", "boto3 (Python): boto3.client(", "AWS SDK for JavaScript: new SQSClient(",
+                                  "Service Bus: Endpoint=sb://localhost:"}) {
+            bool found = false;
+            for (const QString &line : lines)
+                found = found || line.startsWith(QLatin1String(start));
+            QVERIFY2(found, start);
+        }
+        QCoreApplication::processEvents();
+        const QRect inPage(help->mapTo(m_page.get(), QPoint(0, 0)), help->size());
+        QVERIFY2(inPage.bottom() < m_page->height(), qPrintable(QString::number(inPage.bottom())));
+        QToolButton *copy = help->copyButton(QStringLiteral("Service Bus"));
+        QVERIFY(copy);
+        QCOMPARE(copy->accessibleName(), QStringLiteral("Copy Service Bus"));
+        QTest::mouseClick(copy, Qt::LeftButton);
+        QVERIFY(QGuiApplication::clipboard()->text().startsWith(QStringLiteral("Endpoint=sb://localhost:")));
+
+        QVERIFY(m_broker->createQueue("orders").ok());
+        QTRY_VERIFY_WITH_TIMEOUT((m_model->refresh(), !m_page->isConnectionHelpFirst()), kWait);
     }
 
     void controls_haveAccessibleNames()

@@ -19,6 +19,7 @@
 #include "views/dashboard_page.h"
 #include "views/main_window.h"
 #include "views/mock_endpoints_window.h"
+#include "widgets/appearance.h"
 
 #include <QAction>
 #include <QApplication>
@@ -131,26 +132,6 @@ bool play(BrokerHost &host)
     return ok;
 }
 
-QPalette darkPalette()
-{
-    QPalette p;
-    const QColor window(0x2b, 0x2b, 0x2b), base(0x1e, 0x1e, 0x1e), text(0xe6, 0xe6, 0xe6);
-    p.setColor(QPalette::Window, window);
-    p.setColor(QPalette::WindowText, text);
-    p.setColor(QPalette::Base, base);
-    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
-    p.setColor(QPalette::Text, text);
-    p.setColor(QPalette::Button, window);
-    p.setColor(QPalette::ButtonText, text);
-    p.setColor(QPalette::ToolTipBase, base);
-    p.setColor(QPalette::ToolTipText, text);
-    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
-    p.setColor(QPalette::Highlight, QColor(0x2f, 0x65, 0xca));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::Mid, QColor(0x44, 0x44, 0x44));
-    return p;
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -216,7 +197,7 @@ int main(int argc, char **argv)
     save->click();
 
     mocks->hide(); // a screen grab of the window would show it on top
-    QApplication::setPalette(darkPalette());
+    applyTheme(Theme::Dark); // the window's own dark theme (Edit ▸ Preferences…)
     settle();
     shoot(window, QStringLiteral("dashboard-dark"));
     mocks->show();

@@ -8,6 +8,7 @@
 
 #include "charts/attempt_chart.h"
 #include "charts/chart_style.h"
+#include "charts/time_navigation.h"
 #include "dialogs/try_policy_dialog.h"
 #include "engine/broker_engine.h"
 #include "models/attempt_log_model.h"
@@ -25,6 +26,10 @@
 #include "support/test_main.h"
 
 #include <QAbstractItemModelTester>
+#include <QChartView>
+#include <QHeaderView>
+#include <QTimeZone>
+#include <QToolButton>
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
@@ -267,6 +272,91 @@ private slots:
         QCOMPARE(page->chart()->tracks().tracks().size(), std::size_t(1));
     }
 
+    // At 600× a finished delivery leaves the followed window in seconds: Fit
+    // all, the filter on its message id and picking its row show it whole
+    // however far the clock moved on.
+    void finishedDelivery_staysReachable_byFitAllFilterAndRow()
+    {
+        auto page = openPage({EntityChange::Entity::Subscription, QString::fromStdString(m_arn)});
+        page->show();
+        QVERIFY(publish());
+        QVERIFY(advance(60));
+        QTRY_COMPARE_WITH_TIMEOUT(page->model()->rowCount(), 4, kWait);
+        QVERIFY(advance(6 * 3600)); // far past it
+        AttemptChart *chart = page->chart();
+        const auto covers = [&](std::pair<std::int64_t, std::int64_t> range) {
+            return range.first <= m_t0 && range.second >= m_t0 + 10000;
+        };
+        chart->redraw();
+        QCOMPARE(chart->navigation()->mode(), TimeNavigation::Mode::FollowNow);
+        QVERIFY(!covers(chart->shownRangeMs())); // following now: long gone
+        QVERIFY(chart->navigation()->followButton()->isChecked());
+        QTest::mouseClick(chart->navigation()->fitButton(), Qt::LeftButton);
+        QVERIFY(covers(chart->shownRangeMs()));
+        QVERIFY(chart->shownRangeMs().second - chart->shownRangeMs().first < 3600 * 1000); // not 6 hours of nothing
+        QVERIFY(chart->seriesForTest(QStringLiteral("final:delivered")));
+        QCOMPARE(chart->seriesForTest(QStringLiteral("final:delivered"))->count(), 1);
+        QTest::keyClick(chart->findChild<QChartView *>(), Qt::Key_End);
+        QVERIFY(!covers(chart->shownRangeMs()));
+        QTest::keyClick(chart->findChild<QChartView *>(), Qt::Key_Home);
+        QVERIFY(covers(chart->shownRangeMs()));
+
+        // Filtered to its message id (the chart is read again from the log).
+        QTest::keyClick(chart->findChild<QChartView *>(), Qt::Key_End);
+        const QString id = QString::fromStdString(page->model()->recordAt(0)->messageId);
+        page->filterBar()->messageIdEdit()->setText(id);
+        QTest::keyClick(page->filterBar()->messageIdEdit(), Qt::Key_Return);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->model()->isLoading() && page->model()->rowCount() == 4, kWait);
+        QTRY_VERIFY_WITH_TIMEOUT((chart->redraw(), covers(chart->shownRangeMs())), kWait);
+        QCOMPARE(chart->navigation()->mode(), TimeNavigation::Mode::Chosen);
+
+        // Picking a row shows its message whole too.
+        QTest::keyClick(chart->findChild<QChartView *>(), Qt::Key_End);
+        QVERIFY(!covers(chart->shownRangeMs()));
+        page->tableView()->setCurrentIndex(page->model()->index(2, 0));
+        QVERIFY(covers(chart->shownRangeMs()));
+    }
+
+    // The table leads with what matters and shows times without the date on the clock's day.
+    void attemptTable_leadsWithStatusAndOutcome_andShowsTimes_data()
+    {
+        QTest::addColumn<int>("column"); // position from the left
+        QTest::addColumn<QString>("header");
+        QTest::newRow("message") << 0 << QStringLiteral("Message ID");
+        QTest::newRow("attempt") << 1 << QStringLiteral("Attempt");
+        QTest::newRow("status") << 2 << QStringLiteral("Status");
+        QTest::newRow("outcome") << 3 << QStringLiteral("Outcome");
+        QTest::newRow("phase") << 4 << QStringLiteral("Phase");
+        QTest::newRow("due") << 5 << QStringLiteral("Due (UTC)");
+        QTest::newRow("started") << 6 << QStringLiteral("Started (UTC)");
+    }
+
+    void attemptTable_leadsWithStatusAndOutcome_andShowsTimes()
+    {
+        QFETCH(int, column);
+        QFETCH(QString, header);
+        auto page = openPage({EntityChange::Entity::Subscription, QString::fromStdString(m_arn)});
+        QCOMPARE(page->model()->headerData(column, Qt::Horizontal).toString(), header);
+        QVERIFY(!page->model()->headerData(AttemptLogModel::DueColumn, Qt::Horizontal, Qt::ToolTipRole)
+                     .toString()
+                     .isEmpty());
+        QVERIFY(publish());
+        QVERIFY(advance(60));
+        QTRY_COMPARE_WITH_TIMEOUT(page->model()->rowCount(), 4, kWait);
+        const QString started = page->model()->index(0, AttemptLogModel::StartedColumn).data().toString();
+        const QString expected = QDateTime::fromMSecsSinceEpoch(m_t0 + 10000, QTimeZone::utc())
+                                     .toString(QStringLiteral("HH:mm:ss.zzz"));
+        QCOMPARE(started, expected);
+        // A day later the same row shows its date.
+        QVERIFY(advance(26 * 3600));
+        const QString later = page->model()->index(0, AttemptLogModel::StartedColumn).data().toString();
+        QVERIFY2(later.startsWith(QDateTime::fromMSecsSinceEpoch(m_t0, QTimeZone::utc()).toString(QStringLiteral("yyyy-MM-dd"))),
+                 qPrintable(later));
+        // Whole in the column at the page's font.
+        const int width = page->tableView()->horizontalHeader()->sectionSize(AttemptLogModel::StartedColumn);
+        QVERIFY(page->tableView()->fontMetrics().horizontalAdvance(started) < width);
+    }
+
     void timeline_showsHowItEnded_andRedeliverAddsANewDelivery()
     {
         auto page = openPage({EntityChange::Entity::Subscription, QString::fromStdString(m_arn)});
@@ -343,7 +433,7 @@ private slots:
         page->copySelectedRows();
         const QStringList copied = QGuiApplication::clipboard()->text().trimmed().split(QLatin1Char('\n'));
         QCOMPARE(copied.size(), 4);
-        QVERIFY(copied.first().startsWith(QStringLiteral("Message ID\tAttempt\tPhase")));
+        QVERIFY(copied.first().startsWith(QStringLiteral("Message ID\tAttempt\tStatus\tOutcome\tPhase")));
     }
 
     void tryAPolicy_fromThePolicyTab_endsWithAttemptsOnTheDeliveriesTab()

@@ -6,7 +6,9 @@
 
 #include "host/serve_options.h"
 
+#include <QApplication>
 #include <QCoreApplication>
+#include <QFont>
 #include <QDir>
 #include <QSettings>
 #include <QSize>
@@ -71,8 +73,10 @@ inline ServeOptions screenshotBrokerOptions(const QTemporaryDir &dir)
     return options;
 }
 
-// The common set-up of a screenshot program: OUTDIR and WIDTHxHEIGHT from
-// the command line, settings in a temporary folder (never the user's).
+// The common set-up of a screenshot program: OUTDIR, WIDTHxHEIGHT and a font
+// scale (1.5: the application font half as large again, as a person with
+// larger fonts sets it) from the command line, settings in a temporary
+// folder (never the user's). Made before the first widget.
 struct ScreenshotRun {
     QDir out;
     QSize size{1600, 1000};
@@ -84,6 +88,11 @@ struct ScreenshotRun {
         QDir().mkpath(out.path());
         if (const QStringList parts = arguments.value(2).split(QLatin1Char('x')); parts.size() == 2)
             size = QSize(parts[0].toInt(), parts[1].toInt());
+        if (const double scale = arguments.value(3).toDouble(); scale > 0) {
+            QFont font = QApplication::font();
+            font.setPointSizeF(font.pointSizeF() * scale);
+            QApplication::setFont(font);
+        }
         QStandardPaths::setTestModeEnabled(true);
         QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
         QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings.path());

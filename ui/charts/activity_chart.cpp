@@ -3,6 +3,7 @@
 
 #include "charts/chart_style.h"
 #include "charts/metric_series.h"
+#include "charts/time_navigation.h"
 
 #include <QChart>
 #include <QDateTime>
@@ -58,13 +59,18 @@ ActivityChart::ActivityChart(QWidget *parent) : QChartView(parent)
     chart->legend()->setAlignment(Qt::AlignRight);
     setChart(chart);
     setMinimumHeight(240);
+    m_navigation = new TimeNavigation(this, parent);
+    connect(m_navigation, &TimeNavigation::changed, this, [this] { showMetrics(m_shown, m_window); });
     applyPalette();
 }
 
 void ActivityChart::showMetrics(const MetricsSnapshot &snapshot, std::size_t window)
 {
-    window = std::min(window, kRateWindowMinutes.size() - 1);
-    const int minutes = kRateWindowMinutes[window];
+    m_shown = snapshot;
+    m_window = window = std::min(window, kRateWindowMinutes.size() - 1);
+    const bool following = m_navigation->mode() == TimeNavigation::Mode::FollowNow;
+    // Following: the window's minutes; else every minute held, for the range to pick from.
+    const int minutes = following ? kRateWindowMinutes[window] : MinuteRing::kMinutes;
     const std::int64_t currentMinute = MinuteRing::minuteOf(snapshot.at);
     const auto minuteStart = [](std::int64_t minute) { return fromEpochMilliseconds(minute * 60'000); };
     std::int64_t highest = 0;
@@ -81,9 +87,13 @@ void ActivityChart::showMetrics(const MetricsSnapshot &snapshot, std::size_t win
         points.removeLast();
         m_lines[i]->replace(points);
     }
-    m_time->setRange(QDateTime::fromMSecsSinceEpoch(qint64(utcAxisValue(minuteStart(currentMinute - minutes + 1)))),
-                     QDateTime::fromMSecsSinceEpoch(qint64(utcAxisValue(minuteStart(currentMinute)))));
-    m_time->setTickCount(std::min(minutes, 7));
+    const std::int64_t nowMs = currentMinute * 60'000;
+    const TimeNavigation::Range shown = m_navigation->rangeFor(
+        {nowMs - std::int64_t(kRateWindowMinutes[window] - 1) * 60'000, nowMs},
+        TimeNavigation::Range{nowMs - std::int64_t(MinuteRing::kMinutes - 1) * 60'000, nowMs});
+    m_time->setRange(QDateTime::fromMSecsSinceEpoch(qint64(utcAxisValue(fromEpochMilliseconds(shown.fromMs)))),
+                     QDateTime::fromMSecsSinceEpoch(qint64(utcAxisValue(fromEpochMilliseconds(shown.toMs)))));
+    fitTicks();
     m_count->setRange(0, double(std::max<std::int64_t>(highest, 4)) * 1.1);
     m_count->applyNiceNumbers();
 }
@@ -101,6 +111,23 @@ void ActivityChart::applyPalette()
         m_current[i]->setPen(pen);
         m_current[i]->setBrush(pen.color());
     }
+}
+
+void ActivityChart::fitTicks()
+{
+    const QFontMetrics metrics(m_time->labelsFont());
+    const double label = metrics.horizontalAdvance(QStringLiteral("00:00")) * 2.0;
+    const double room = chart()->plotArea().width() > 0 ? chart()->plotArea().width() : double(width()) * 0.7;
+    const std::int64_t minutes = (qint64(m_time->max().toMSecsSinceEpoch()) - qint64(m_time->min().toMSecsSinceEpoch())) / 60'000;
+    const int ticks = int(std::clamp<double>(std::min(room / label, double(minutes + 1)), 2, 7));
+    if (m_time->tickCount() != ticks)
+        m_time->setTickCount(ticks);
+}
+
+void ActivityChart::resizeEvent(QResizeEvent *event)
+{
+    QChartView::resizeEvent(event);
+    fitTicks();
 }
 
 void ActivityChart::changeEvent(QEvent *event)

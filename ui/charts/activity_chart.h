@@ -8,10 +8,13 @@
 #include <vector>
 
 class QDateTimeAxis;
+class QToolButton;
 class QLineSeries;
 class QValueAxis;
 
 namespace relaydesk {
+
+class TimeNavigation;
 
 // The dashboard's activity chart: x = broker clock time (UTC), one point per
 // clock minute of the chosen rate window (5, 15 or 60), y = how many in that
@@ -23,6 +26,9 @@ namespace relaydesk {
 // Made from the snapshot's per-minute counts, so each series holds at most
 // 60 points however long the broker runs (the points are replaced, never
 // appended). Background, text and grid follow the palette (ChartColours).
+// Follow now shows the chosen window; Fit all the 60 minutes the snapshot
+// holds; the wheel, a drag and the keys zoom and pan (TimeNavigation, whose
+// buttons the page places).
 //
 // Ownership: owns its chart and series. Thread: GUI.
 class ActivityChart final : public QChartView {
@@ -42,15 +48,23 @@ public:
     const std::vector<QLineSeries *> &currentMinuteLines() const { return m_current; }
     QDateTimeAxis *timeAxis() const { return m_time; }
     QValueAxis *countAxis() const { return m_count; }
+    TimeNavigation *navigation() const { return m_navigation; }
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
+    // As many time labels as fit the plot's width whole at the axis font (2 to 7).
+    void fitTicks();
+
     std::vector<QLineSeries *> m_lines;
     std::vector<QLineSeries *> m_current;
     QDateTimeAxis *m_time = nullptr;
     QValueAxis *m_count = nullptr;
+    TimeNavigation *m_navigation = nullptr;
+    MetricsSnapshot m_shown;       // the last snapshot drawn, for a zoom or pan
+    std::size_t m_window = 0;
 };
 
 // The x value that makes a QDateTimeAxis (which formats in local time) show

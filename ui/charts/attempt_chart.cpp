@@ -4,6 +4,7 @@
 #include "broker/clock.h"
 #include "charts/attempt_legend.h"
 #include "charts/chart_style.h"
+#include "charts/time_navigation.h"
 
 #include <QChart>
 #include <QChartView>
@@ -15,6 +16,7 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QTimer>
+#include <QToolButton>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -93,6 +95,13 @@ AttemptChart::AttemptChart(const Clock *clock, QWidget *parent)
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(180);
     m_view->setAccessibleName(tr("Attempts over time"));
+    m_navigation = new TimeNavigation(m_view, this);
+    bar->addWidget(m_navigation->followButton());
+    bar->addWidget(m_navigation->fitButton());
+    connect(m_navigation, &TimeNavigation::changed, this, [this] {
+        m_dirty = true;
+        redraw();
+    });
     layout->addWidget(m_view, 1);
     m_legend = new AttemptLegend(this);
     layout->addWidget(m_legend);
@@ -177,6 +186,19 @@ void AttemptChart::setYAxis(YAxis axis)
     redraw();
 }
 
+void AttemptChart::showMessage(const QString &messageId)
+{
+    m_messageToShow = messageId;
+    m_dirty = true;
+    redraw();
+}
+
+std::pair<std::int64_t, std::int64_t> AttemptChart::shownRangeMs() const
+{
+    const TimeNavigation::Range shown = m_navigation->shown();
+    return {shown.fromMs, shown.toMs};
+}
+
 void AttemptChart::updateWindow()
 {
     std::int64_t windowMs = m_windowSeconds * 1000;
@@ -257,27 +279,40 @@ void AttemptChart::redraw()
     const std::int64_t window = m_tracks.windowMs();
     std::int64_t xMax = now;
     if (!m_tracks.aggregated()) {
-        // The plan of what is shown, while it fits one window from the earliest delivery.
+        // The plan of what is in the window, while it fits one window from the earliest delivery there.
         std::optional<std::int64_t> earliest;
         std::int64_t plannedEnd = now;
         for (const MessageTrack *track : m_tracks.tracks()) {
+            const std::int64_t lastRow = track->points.empty() ? track->firstMs : track->points.back().atMs;
+            const std::optional<std::int64_t> end = m_tracks.plannedEndMs(*track);
+            if (std::max(lastRow, end.value_or(lastRow)) < now - window)
+                continue; // long over: Fit all shows it
             earliest = std::min(earliest.value_or(track->firstMs), track->firstMs);
-            if (const auto end = m_tracks.plannedEndMs(*track))
-                plannedEnd = std::max(plannedEnd, *end);
+            plannedEnd = std::max(plannedEnd, end.value_or(plannedEnd));
         }
         if (earliest)
             xMax = std::max(now, std::min(plannedEnd, *earliest + window * 95 / 100));
     }
     xMax += window * 3 / 100;
-    const std::int64_t xMin = xMax - window;
-    m_tracks.prune(xMin);
+    if (!m_messageToShow.isEmpty()) {
+        if (const auto message = m_tracks.extent(m_messageToShow)) {
+            const std::int64_t margin = std::max<std::int64_t>((message->second - message->first) / 20, 500);
+            m_messageToShow.clear();
+            m_navigation->showRange({message->first - margin, message->second + margin}); // redraws
+            return;
+        }
+    }
+    std::optional<TimeNavigation::Range> all;
+    if (const auto held = m_tracks.extent())
+        all = TimeNavigation::Range{held->first, held->second};
+    const TimeNavigation::Range shown = m_navigation->rangeFor({xMax - window, xMax}, all);
     if (m_tracks.aggregated())
         drawAggregate();
     else
-        drawTracks(xMax);
-    m_x->setRange(QDateTime::fromMSecsSinceEpoch(std::llround(xOf(xMin))),
-                  QDateTime::fromMSecsSinceEpoch(std::llround(xOf(xMax))));
-    m_x->setFormat(window <= 3 * 3600 * 1000 ? QStringLiteral("HH:mm:ss") : QStringLiteral("dd MMM HH:mm"));
+        drawTracks(shown.toMs);
+    m_x->setRange(QDateTime::fromMSecsSinceEpoch(std::llround(xOf(shown.fromMs))),
+                  QDateTime::fromMSecsSinceEpoch(std::llround(xOf(shown.toMs))));
+    m_x->setFormat(shown.span() <= 3 * 3600 * 1000 ? QStringLiteral("HH:mm:ss") : QStringLiteral("dd MMM HH:mm"));
     m_lastDrawnNow = now;
     m_dirty = false;
     ++m_redraws;

@@ -10,6 +10,7 @@
 
 #include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
 class QChart;
@@ -25,6 +26,7 @@ namespace relaydesk {
 
 class AttemptLegend;
 class Clock;
+class TimeNavigation;
 
 // The live chart of delivery attempts: x = clock time, y = attempt
 // number or the delay before it (a switch). Each attempt is a marker coloured
@@ -35,11 +37,14 @@ class Clock;
 // AttemptTracks::kMessageBound messages one line each, then attempts per phase
 // per time bucket (AttemptTracks) — the legend says which.
 //
-// It follows the clock: rows given to addAttempts() are drawn at the next
-// repaint, at most 4 a second while shown, and the x range ends at the clock's
-// now (or at the planned end of the shown schedules, while that fits one
-// window), so under time warp it scrolls at the warped speed and under the
-// virtual clock each step adds what happened. Memory is AttemptTracks' bound.
+// By default it follows the clock: rows given to addAttempts() are drawn at
+// the next repaint, at most 4 a second while shown, and the x range ends at
+// the clock's now (or at the planned end of the shown schedules, while that
+// fits one window), so under time warp it scrolls at the warped speed and
+// under the virtual clock each step adds what happened. Fit all shows
+// everything held however far the clock moved on, and the wheel, a drag and
+// the keys zoom and pan (TimeNavigation); showMessage() shows one message's
+// deliveries whole. Memory is AttemptTracks' bound.
 //
 // Series objectNames (tests): "attempts:PHASE:OUTCOME" (markers), "final:END"
 // (rings), "actual:MESSAGEID" and "planned:MESSAGEID" (lines, per message),
@@ -71,6 +76,13 @@ public:
     void setWindowSeconds(std::int64_t seconds);
     void setYAxis(YAxis axis);
     YAxis yAxis() const { return m_yAxis; }
+    // Shows the deliveries of `messageId` whole (from its first row to its
+    // last, or its planned end while unfinished) as a range of the user's —
+    // at once when held, else when its rows arrive.
+    void showMessage(const QString &messageId);
+    TimeNavigation *navigation() const { return m_navigation; }
+    // The x range drawn, clock milliseconds (UTC).
+    std::pair<std::int64_t, std::int64_t> shownRangeMs() const;
 
     // Applies what is pending and redraws now (the repaint timer does this
     // at most every kRepaintMs while the chart is shown).
@@ -123,6 +135,8 @@ private:
     QValueAxis *m_y = nullptr;
     QComboBox *m_yAxisBox = nullptr;
     AttemptLegend *m_legend = nullptr;
+    TimeNavigation *m_navigation = nullptr;
+    QString m_messageToShow;                // showMessage() waiting for its rows
     QTimer *m_timer = nullptr;
     std::map<QString, QXYSeries *> m_series; // by style name ("attempts:…", "final:…", "aggregate:…")
     std::vector<QLineSeries *> m_actualLines;  // pool, one per shown message

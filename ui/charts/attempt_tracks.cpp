@@ -112,7 +112,7 @@ void AttemptTracks::add(const AttemptRecord &record)
                   record.redelivery};
     auto found = m_tracks.find(key);
     if (found == m_tracks.end()) {
-        if (m_tracks.size() >= kMessageBound) {
+        if (m_tracks.size() >= kMessageBound && !makeRoom()) {
             aggregate();
             return addToBucket(point.atMs, phase);
         }
@@ -142,24 +142,44 @@ void AttemptTracks::add(const AttemptRecord &record)
     track.firstMs = std::min(track.firstMs, point.atMs);
 }
 
-void AttemptTracks::prune(std::int64_t startMs)
+std::int64_t AttemptTracks::endMs(const MessageTrack &track) const
 {
-    for (auto it = m_tracks.begin(); it != m_tracks.end();) {
-        MessageTrack &track = it->second;
-        const std::optional<std::int64_t> plannedEnd = plannedEndMs(track);
-        const std::int64_t lastMs = std::max(track.points.empty() ? track.firstMs : track.points.back().atMs,
-                                             plannedEnd.value_or(0));
-        if (lastMs < startMs) {
-            it = m_tracks.erase(it);
-            continue;
+    std::int64_t last = track.points.empty() ? track.firstMs : track.points.back().atMs;
+    if (track.points.empty() || !track.points.back().final)
+        last = std::max(last, plannedEndMs(track).value_or(last));
+    return last;
+}
+
+bool AttemptTracks::makeRoom()
+{
+    const std::int64_t windowStart = m_latestMs.value_or(0) - m_windowMs;
+    auto oldest = m_tracks.end();
+    std::int64_t oldestEnd = 0;
+    for (auto it = m_tracks.begin(); it != m_tracks.end(); ++it) {
+        const std::int64_t end = endMs(it->second);
+        if (end < windowStart && (oldest == m_tracks.end() || end < oldestEnd)) {
+            oldest = it;
+            oldestEnd = end;
         }
-        // Keep one window before the edge so the lines enter the plot from the left.
-        while (track.points.size() > 1 && track.points.front().atMs < startMs - m_windowMs)
-            track.points.pop_front();
-        ++it;
     }
-    while (!m_buckets.empty() && m_buckets.begin()->first + bucketMs() < startMs)
-        m_buckets.erase(m_buckets.begin());
+    if (oldest == m_tracks.end())
+        return false;
+    m_tracks.erase(oldest);
+    return true;
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> AttemptTracks::extent(const QString &messageId) const
+{
+    std::optional<std::pair<std::int64_t, std::int64_t>> span;
+    const auto cover = [&span](std::int64_t from, std::int64_t to) {
+        span = span ? std::pair{std::min(span->first, from), std::max(span->second, to)} : std::pair{from, to};
+    };
+    if (m_aggregated && messageId.isEmpty() && !m_buckets.empty())
+        cover(m_buckets.begin()->first, m_buckets.rbegin()->first + bucketMs());
+    for (const auto &[key, track] : m_tracks)
+        if (messageId.isEmpty() || track.messageId == messageId)
+            cover(track.firstMs, endMs(track));
+    return span;
 }
 
 void AttemptTracks::clear()

@@ -12,6 +12,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace relaydesk {
@@ -50,9 +51,13 @@ struct PlannedPoint {
 // delivery while there are at most kMessageBound of them in the window, and
 // from the first one more on, counts per phase per time bucket instead (the
 // "aggregated" form: per-message detail is dropped and not rebuilt until
-// clear()). Memory is bounded however long it runs: tracks and buckets that
-// fall out of the window go (prune()), a track keeps at most
-// kPointsPerTrack rows, and there are at most kBuckets buckets.
+// clear()). Nothing goes because the clock moved on, so a finished delivery
+// can still be shown whole (Fit all): a new delivery makes room by dropping
+// the one that ended longest ago, if that ended before the window (the
+// newest row less windowMs); when every one kept is in the window, the
+// tracks turn into buckets. Memory is bounded however long it runs: at most
+// kMessageBound tracks of at most kPointsPerTrack rows, and at most
+// 2 × kBuckets buckets (the oldest go).
 //
 // The planned schedule of each subscription (setSchedule) gives a track's
 // planned line from its first attempt (RetrySchedule::secondsUntilAttempt).
@@ -68,7 +73,7 @@ public:
                                                             "postBackoff"};
     static int phaseIndex(const QString &phase); // -1 for an unknown phase
 
-    // Attempts in [now − window, now] stay; the bucket width is the first of
+    // The window of the live view; the bucket width is the first of
     // 1, 2, 5, 10, 15, 30 s, 1, 2, 5, 10, 15, 30, 60 min at least window / kBuckets.
     void setWindowMs(std::int64_t windowMs);
     std::int64_t windowMs() const { return m_windowMs; }
@@ -82,8 +87,6 @@ public:
     // Adds a row, in any order of arrival; a row of the same delivery,
     // attempt and start replaces the one there (e.g. its final was set).
     void add(const AttemptRecord &record);
-    // Drops what ended before `startMs`.
-    void prune(std::int64_t startMs);
     void clear();
 
     bool aggregated() const { return m_aggregated; }
@@ -93,6 +96,10 @@ public:
     const std::map<std::int64_t, std::array<int, 5>> &buckets() const { return m_buckets; }
     // Attempts counted in the buckets (aggregated form).
     std::int64_t aggregatedAttempts() const;
+    // The span of what is held, from the earliest row to the latest row or
+    // planned attempt of an unfinished delivery (aggregated: the buckets'
+    // span); nothing when empty. With a message id: that message's tracks only.
+    std::optional<std::pair<std::int64_t, std::int64_t>> extent(const QString &messageId = {}) const;
     // The newest row time added, or nothing yet.
     std::optional<std::int64_t> latestMs() const { return m_latestMs; }
 
@@ -111,6 +118,9 @@ private:
         bool operator<(const Key &other) const;
     };
     void addToBucket(std::int64_t atMs, int phase);
+    // Drops the track that ended longest ago if it ended before the window; false if none did.
+    bool makeRoom();
+    std::int64_t endMs(const MessageTrack &track) const;
     void aggregate();
 
     std::int64_t m_windowMs = 10 * 60 * 1000;

@@ -10,6 +10,7 @@
 #include <QEvent>
 #include <QHorizontalBarSeries>
 #include <QLegend>
+#include <QToolTip>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -51,7 +52,15 @@ DepthChart::DepthChart(QWidget *parent) : QChartView(parent)
     m_series->attachAxis(m_count);
     chart->legend()->setAlignment(Qt::AlignBottom);
     setChart(chart);
-    setMinimumHeight(240);
+    setMinimumHeight(heightFor(0));
+    for (std::size_t i = 0; i < m_sets.size(); ++i) {
+        connect(m_sets[i], &QBarSet::hovered, this, [this, i](bool entered, int index) {
+            if (entered)
+                QToolTip::showText(QCursor::pos(), barToolTip(int(i), index), this);
+            else
+                QToolTip::hideText();
+        });
+    }
     applyPalette();
 }
 
@@ -73,6 +82,30 @@ QStringList DepthChart::pickQueues(const MetricsSnapshot &snapshot, const QStrin
     return names;
 }
 
+QString DepthChart::shortName(const QString &name)
+{
+    if (name.size() <= kNameChars)
+        return name;
+    const int head = (kNameChars - 1) / 2;
+    return name.left(head) + QStringLiteral("…") + name.right(kNameChars - 1 - head);
+}
+
+int DepthChart::heightFor(int queues) const
+{
+    // Title, legend and the count axis about six lines; each queue two lines and a half.
+    const int line = fontMetrics().height();
+    return std::max(240, line * 6 + std::max(queues, 3) * line * 5 / 2);
+}
+
+QString DepthChart::barToolTip(int kind, int index) const
+{
+    // Categories run bottom to top, m_queues top to bottom.
+    const int queue = int(m_queues.size()) - 1 - index;
+    if (kind < 0 || kind >= int(m_sets.size()) || queue < 0 || queue >= m_queues.size())
+        return {};
+    return tr("%1: %2 %3").arg(m_queues[queue]).arg(m_sets[std::size_t(kind)]->at(index)).arg(m_sets[std::size_t(kind)]->label().toLower());
+}
+
 void DepthChart::showMetrics(const MetricsSnapshot &snapshot, const QStringList &chosen)
 {
     const QStringList queues = pickQueues(snapshot, chosen);
@@ -84,7 +117,12 @@ void DepthChart::showMetrics(const MetricsSnapshot &snapshot, const QStringList 
     for (auto name = queues.crbegin(); name != queues.crend(); ++name) {
         const QueueMetrics *queue = snapshot.queue(name->toStdString());
         const QueueCounts depths = queue ? queue->depths : QueueCounts{};
-        categories << (depths.deadLettered > 0 ? *name + QStringLiteral(" ✗") : *name);
+        // Categories must differ: two names alike at both ends stay whole.
+        QString label = shortName(*name);
+        for (const QString &other : queues)
+            if (other != *name && shortName(other) == label)
+                label = *name;
+        categories << (depths.deadLettered > 0 ? label + QStringLiteral(" ✗") : label);
         for (std::size_t i = 0; i < values.size(); ++i) {
             const std::int64_t depth = depthOf(depths, kDepthKinds[i]);
             values[i] << qreal(depth);
@@ -109,6 +147,8 @@ void DepthChart::showMetrics(const MetricsSnapshot &snapshot, const QStringList 
     m_count->setRange(0, double(std::max<std::int64_t>(highest, 4)) * 1.05);
     m_count->applyNiceNumbers();
     m_queues = queues;
+    if (minimumHeight() != heightFor(int(queues.size())))
+        setMinimumHeight(heightFor(int(queues.size())));
     chart()->setTitle(queues.isEmpty() ? tr("Queue depths — no queues yet") : tr("Queue depths"));
 }
 

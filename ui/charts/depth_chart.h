@@ -20,13 +20,18 @@ namespace relaydesk {
 // letter is also available or in flight, so the bars are not stacked). The
 // queues are a chosen set, or else the busiest (most messages over the three)
 // up to kMaxQueues; a queue holding dead letters is marked "✗" after its
-// name. Bounded: at most kMaxQueues categories and three bar sets.
+// name. Names longer than kNameChars are shortened in the middle (the
+// pointer on a bar shows the whole name and its depths), and the chart is
+// at least as tall as its queues need for their labels at the current font
+// (the axis would otherwise write "…"). Bounded: at most kMaxQueues
+// categories and three bar sets.
 //
 // Ownership: owns its chart and series. Thread: GUI.
 class DepthChart final : public QChartView {
     Q_OBJECT
 public:
     static constexpr int kMaxQueues = 8;
+    static constexpr int kNameChars = 20;
 
     explicit DepthChart(QWidget *parent = nullptr);
 
@@ -42,6 +47,12 @@ public:
 
     // The queues a snapshot's chart shows, in order (busiest first; ties by name).
     static QStringList pickQueues(const MetricsSnapshot &snapshot, const QStringList &chosen);
+    // The label of `name` on the axis: whole up to kNameChars, else its start and end around "…".
+    static QString shortName(const QString &name);
+    // The height the chart needs for `queues` labels in its font.
+    int heightFor(int queues) const;
+    // What the pointer on a bar shows ("orders: 12 available"), for tests.
+    QString barToolTip(int kind, int index) const;
 
 protected:
     void changeEvent(QEvent *event) override;

@@ -77,7 +77,7 @@ const std::vector<MetricSeries> &rateRows()
         {tr("Timeouts"), {}, {T::Timeout}, kOrange.darker(125)},
         {tr("Connection errors"), {}, {T::ConnectionError}, kSky.darker(140)},
         {tr("Throttled waits"), {}, {T::ThrottledWait}, kGrey},
-        {tr("Dead-lettered"), {}, {T::DeadLettered}, kVermillion},
+        {tr("Deliveries dead-lettered"), {}, {T::DeadLettered}, kVermillion},
         {tr("Discarded"), {}, {T::Discarded}, kDarkGrey},
     };
     return rows;
@@ -94,9 +94,20 @@ const std::vector<MetricSeries> &activityLines()
         {tr("Deletes"), {Q::Deleted}, {}, kOchre},
         {tr("Delivered"), {}, {T::Delivered}, kGreen},
         {tr("Failed attempts"), {}, {T::Retryable, T::Permanent, T::Timeout, T::ConnectionError}, kOrange},
-        {tr("Dead-lettered"), {}, {T::DeadLettered}, kVermillion},
+        {tr("Deliveries dead-lettered"), {}, {T::DeadLettered}, kVermillion},
     };
     return lines;
+}
+
+QString rateRowHelp(const MetricSeries &series)
+{
+    if (series.topicCounters == std::vector<TopicCounter>{TopicCounter::DeadLettered})
+        return tr("Notification deliveries that ended in a dead-letter queue during the period. Messages a queue "
+                  "moved to its dead-letter queue are not counted here; the Dead letters list shows what the "
+                  "queues hold now.");
+    if (series.topicCounters == std::vector<TopicCounter>{TopicCounter::Discarded})
+        return tr("Notification deliveries that ended without a dead-letter queue during the period.");
+    return {};
 }
 
 QString depthName(DepthKind kind)

@@ -44,6 +44,8 @@ const std::vector<MetricSeries> &rateRows();
 // delivered, failed attempts (retryable + permanent + timeout + connection
 // error), dead-lettered.
 const std::vector<MetricSeries> &activityLines();
+// What a rate row counts, when its name alone could mislead (the rate table's tooltip); empty otherwise.
+QString rateRowHelp(const MetricSeries &series);
 
 // A queue's depths as the dashboard draws them.
 enum class DepthKind { Available, InFlight, DeadLettered };

@@ -2,6 +2,7 @@
 #include "models/attempt_log_model.h"
 
 #include "charts/attempt_chart.h"
+#include "broker/clock.h"
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
 #include "models/message_text.h"
@@ -44,7 +45,7 @@ std::optional<std::string> nonEmpty(const QString &value)
 } // namespace
 
 AttemptLogModel::AttemptLogModel(BrokerService &service, BrokerEngine &engine, Scope scope, QString arn, QObject *parent)
-    : QAbstractTableModel(parent), m_service(&service), m_scope(scope), m_arn(std::move(arn))
+    : QAbstractTableModel(parent), m_service(&service), m_clock(&engine.clock()), m_scope(scope), m_arn(std::move(arn))
 {
     qRegisterMetaType<std::vector<AttemptRecord>>();
     connect(&engine, &BrokerEngine::changesPublished, this, &AttemptLogModel::onChanges);
@@ -84,9 +85,10 @@ QVariant AttemptLogModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (index.column() == MessageIdColumn)
             return tr("%1\nto %2").arg(text(record->messageId), text(record->subscriptionArn));
-        if (index.column() == PlannedColumn || index.column() == StartedColumn) {
+        if (index.column() == DueColumn || index.column() == StartedColumn) {
             const std::int64_t late = toEpochMilliseconds(record->startedAt) - toEpochMilliseconds(record->plannedAt);
-            return tr("planned %1, started %2 (%3 ms later)")
+            return tr("due %1 (the engine's time for this attempt: the retry delay with its jitter), "
+                      "started %2 (%3 ms later)")
                 .arg(text(formatIso8601(record->plannedAt)), text(formatIso8601(record->startedAt)))
                 .arg(late);
         }
@@ -96,8 +98,8 @@ QVariant AttemptLogModel::data(const QModelIndex &index, int role) const
         case MessageIdColumn: return text(record->messageId);
         case AttemptColumn: return QVariant::fromValue<qint64>(record->attempt);
         case PhaseColumn: return text(record->phase);
-        case PlannedColumn: return message_text::timeText(record->plannedAt);
-        case StartedColumn: return message_text::timeText(record->startedAt);
+        case DueColumn: return message_text::shortTimeText(record->plannedAt, m_clock->now());
+        case StartedColumn: return message_text::shortTimeText(record->startedAt, m_clock->now());
         case DurationColumn: return tr("%1 ms").arg(record->durationMs);
         case StatusColumn: return statusText(*record);
         case OutcomeColumn: return text(record->outcome);
@@ -111,13 +113,17 @@ QVariant AttemptLogModel::data(const QModelIndex &index, int role) const
 
 QVariant AttemptLogModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == DueColumn)
+        return tr("When the engine set this attempt to start: its retry delay, with jitter (UTC; the date only "
+                  "when not today on the broker clock). The policy's plan before jitter is the chart's dashed "
+                  "line and the timeline's Planned.");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
     case MessageIdColumn: return tr("Message ID");
     case AttemptColumn: return tr("Attempt");
     case PhaseColumn: return tr("Phase");
-    case PlannedColumn: return tr("Planned (UTC)");
+    case DueColumn: return tr("Due (UTC)");
     case StartedColumn: return tr("Started (UTC)");
     case DurationColumn: return tr("Duration");
     case StatusColumn: return tr("Status");

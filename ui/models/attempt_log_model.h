@@ -17,6 +17,7 @@ namespace relaydesk {
 
 class BrokerEngine;
 class BrokerService;
+class Clock;
 
 // What the Deliveries page's filter bar narrows the attempt log to (empty =
 // any): one message, one outcome, one phase, one status class ("2xx", "4xx",
@@ -51,8 +52,11 @@ struct AttemptFilter {
 class AttemptLogModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { MessageIdColumn, AttemptColumn, PhaseColumn, PlannedColumn, StartedColumn, DurationColumn,
-                  StatusColumn, OutcomeColumn, FinalColumn, KindColumn, ColumnCount };
+    // What matters first: which attempt, how it answered, how it ended; then when.
+    // Due is the engine's due time of the attempt (its retry delay with jitter);
+    // "planned" is kept for the policy's plan (the chart's dashed line, the timeline).
+    enum Column { MessageIdColumn, AttemptColumn, StatusColumn, OutcomeColumn, PhaseColumn, DueColumn,
+                  StartedColumn, DurationColumn, FinalColumn, KindColumn, ColumnCount };
     enum Role {
         RowIdRole = Qt::UserRole + 1, // qint64: the log's row id
         MessageIdRole,                // QString
@@ -111,6 +115,7 @@ private:
     void trim();
 
     BrokerService *m_service = nullptr;
+    const Clock *m_clock = nullptr;
     Scope m_scope = Scope::Subscription;
     QString m_arn;
     AttemptFilter m_filter;

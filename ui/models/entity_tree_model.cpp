@@ -6,7 +6,17 @@
 #include "models/ui_resources.h"
 
 #include <QFont>
+#include <QFile>
+#include <QGuiApplication>
+#include <QHash>
 #include <QIcon>
+#include <QPainter>
+#include <QPalette>
+#include <QPixmap>
+#include <QRegularExpression>
+#include <QSvgRenderer>
+
+#include <utility>
 #include <QLocale>
 #include <QTimer>
 
@@ -73,10 +83,42 @@ std::int64_t countOf(const QueueCounts &counts, int column)
     }
 }
 
-QIcon icon(const char *name)
+} // namespace
+
+// A grey or orange icon all but vanishes on the selection colour: the
+// selected form is the same drawing in the selected text's colour.
+
+QIcon entityIcon(const char *name)
 {
-    return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name)));
+    const QString path = QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name));
+    const QString selected = QGuiApplication::palette().color(QPalette::HighlightedText).name();
+    static QHash<QString, QIcon> made;
+    if (const auto found = made.constFind(path + selected); found != made.cend())
+        return *found;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return QIcon(path);
+    const QString svg = QString::fromUtf8(file.readAll());
+    static const QRegularExpression colour(QStringLiteral("#[0-9a-fA-F]{6}"));
+    QIcon icon;
+    for (const auto &[mode, drawing] : {std::pair{QIcon::Normal, svg}, std::pair{QIcon::Selected, QString(svg).replace(colour, selected)}}) {
+        QSvgRenderer renderer(drawing.toUtf8());
+        for (int size : {16, 24, 32, 48}) {
+            QPixmap pixmap(size, size);
+            pixmap.fill(Qt::transparent);
+            QPainter painter(&pixmap);
+            renderer.render(&painter);
+            painter.end();
+            icon.addPixmap(pixmap, mode);
+        }
+    }
+    made.insert(path + selected, icon);
+    return icon;
 }
+
+namespace {
+
+QIcon icon(const char *name) { return entityIcon(name); }
 
 } // namespace
 

@@ -6,6 +6,7 @@
 #include "models/entity_ref.h"
 
 #include <QAbstractItemModel>
+#include <QIcon>
 #include <QList>
 
 class QTimer;
@@ -98,5 +99,11 @@ private:
     bool m_reading = false;
     bool m_dirty = false;
 };
+
+// The tree's icon `name` ("topic", "queue", "queue-fifo", "queue-dlq", …):
+// its own colours, and in the palette's selected-text colour on a selected
+// row (QIcon::Selected), so it stays visible on the selection colour. Made
+// once per name and colour. GUI thread.
+QIcon entityIcon(const char *name);
 
 } // namespace relaydesk

@@ -95,7 +95,8 @@ QVariant MessageBrowseModel::data(const QModelIndex &index, int role) const
         if (index.column() == IdColumn)
             return QString::fromStdString(message->messageId);
         if (index.column() == SentColumn)
-            return QStringLiteral("Enqueued %1").arg(message_text::timeText(message->enqueued));
+            return QStringLiteral("Sent %1, enqueued %2")
+                .arg(message_text::timeText(message->sent), message_text::timeText(message->enqueued));
         return {};
     case Qt::DisplayRole:
         switch (index.column()) {
@@ -103,7 +104,7 @@ QVariant MessageBrowseModel::data(const QModelIndex &index, int role) const
         case CountdownColumn: return message_text::countdownText(*message, m_engine->clock().now());
         case IdColumn: return QString::fromStdString(message->messageId);
         case BodyColumn: return message_text::bodyPreview(message->body);
-        case SentColumn: return message_text::timeText(message->sent);
+        case SentColumn: return message_text::shortTimeText(message->sent, m_engine->clock().now());
         case ReceivesColumn: return message->receiveCount;
         case GroupColumn: return message->groupId ? QString::fromStdString(*message->groupId) : QString();
         default: return {};

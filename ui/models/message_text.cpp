@@ -113,4 +113,11 @@ QString timeText(ClockTime time)
         .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
 }
 
+QString shortTimeText(ClockTime time, ClockTime now)
+{
+    const QDateTime at = QDateTime::fromMSecsSinceEpoch(toEpochMilliseconds(time), QTimeZone::utc());
+    const QDateTime today = QDateTime::fromMSecsSinceEpoch(toEpochMilliseconds(now), QTimeZone::utc());
+    return at.toString(at.date() == today.date() ? QStringLiteral("HH:mm:ss.zzz") : QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+}
+
 } // namespace relaydesk::message_text

@@ -35,5 +35,8 @@ QString viewerBody(const std::string &body, bool *isJson = nullptr);
 QString attributeValueText(const MessageAttributeValue &value);
 // "2026-11-23 21:04:07.123" (UTC) for a clock time.
 QString timeText(ClockTime time);
+// For a table cell: "21:04:07.123" when `time` is on the UTC day of `now`,
+// else "2026-11-22 21:04:07" (the date matters more than the milliseconds).
+QString shortTimeText(ClockTime time, ClockTime now);
 
 } // namespace relaydesk::message_text

@@ -31,6 +31,8 @@ QVariant RateTableModel::data(const QModelIndex &index, int role) const
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::DecorationRole && index.column() == NameColumn)
         return series.colourOn(m_dark);
+    if (role == Qt::ToolTipRole && index.column() == NameColumn)
+        return rateRowHelp(series);
     if (role == Qt::FontRole && count.total > 0 &&
         std::find(series.topicCounters.begin(), series.topicCounters.end(), TopicCounter::DeadLettered) !=
             series.topicCounters.end()) {

@@ -2,6 +2,7 @@
 #include "views/attempt_filter_bar.h"
 
 #include "broker/clock.h"
+#include "widgets/flow_layout.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -30,14 +31,18 @@ AttemptFilterBar::AttemptFilterBar(const Clock &clock, QWidget *parent)
     : QWidget(parent), m_clock(clock)
 {
     setObjectName(QStringLiteral("attemptFilterBar"));
-    auto *layout = new QHBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
+    // Each filter with its label, the filters wrapping onto another row rather than widening the page.
+    auto *layout = new FlowLayout(this, 12);
     auto add = [&](const QString &label, QWidget *field, int stretch = 0) {
-        auto *buddy = new QLabel(label, this);
+        auto *pair = new QWidget(this);
+        auto *row = new QHBoxLayout(pair);
+        row->setContentsMargins(0, 0, 0, 0);
+        auto *buddy = new QLabel(label, pair);
         buddy->setBuddy(field);
         field->setAccessibleName(QString(label).remove(QLatin1Char('&')).remove(QLatin1Char(':')));
-        layout->addWidget(buddy);
-        layout->addWidget(field, stretch);
+        row->addWidget(buddy);
+        row->addWidget(field, stretch);
+        layout->addWidget(pair);
     };
     m_messageId = new QLineEdit(this);
     m_messageId->setObjectName(QStringLiteral("attemptMessageIdFilter"));

@@ -5,13 +5,16 @@
 #include "charts/chart_style.h"
 #include "charts/depth_chart.h"
 #include "charts/metric_series.h"
+#include "charts/time_navigation.h"
 #include "engine/broker_engine.h"
 #include "engine/metrics_recording.h"
 #include "models/entity_tree_model.h"
 #include "models/rate_table_model.h"
 #include "host/broker_host.h"
+#include "views/connection_help.h"
 #include "views/dead_letter_list.h"
 #include "views/entity_actions.h"
+#include "widgets/flow_layout.h"
 
 #include <QAction>
 #include <QButtonGroup>
@@ -81,30 +84,28 @@ DashboardPage::DashboardPage(EntityActions &actions, QWidget *parent)
     auto *layout = new QVBoxLayout(content);
     layout->setContentsMargins(24, 18, 24, 18);
     m_title = plainLabel(content);
+    m_title->setWordWrap(false); // the URL whole
     QFont big = m_title->font();
     big.setPointSizeF(big.pointSizeF() * 1.4);
     big.setBold(true);
     m_title->setFont(big);
-    auto *top = new QHBoxLayout;
-    top->addWidget(m_title, 1);
+    auto *top = new FlowLayout(nullptr, 10); // wraps rather than widen the page (large fonts)
+    top->addWidget(m_title);
     top->addWidget(buttonFor(actions.newQueue(), content));
     top->addWidget(buttonFor(actions.newTopic(), content));
     layout->addLayout(top);
     m_summary = plainLabel(content);
     m_summary->setObjectName(QStringLiteral("dashboardSummary"));
+    m_summary->setWordWrap(true);
     layout->addWidget(m_summary);
+    // The connection help comes first while the broker holds nothing (what a
+    // developer needs at the first start), after the figures once it does.
+    m_connect = new ConnectionHelp(content);
     m_metricsPart = buildMetricsPart();
     m_metricsPart->setParent(content);
-    layout->addSpacing(8);
+    m_content = layout;
+    layout->addWidget(m_connect);
     layout->addWidget(m_metricsPart, 1);
-    m_howTo = plainLabel(content);
-    m_howTo->setObjectName(QStringLiteral("dashboardHowTo"));
-    QFont mono = m_howTo->font();
-    mono.setFamily(QStringLiteral("monospace"));
-    mono.setStyleHint(QFont::Monospace);
-    m_howTo->setFont(mono);
-    layout->addSpacing(8);
-    layout->addWidget(m_howTo);
     layout->addStretch(0);
     scroll->setWidget(content);
     auto *outer = new QVBoxLayout(this);
@@ -123,7 +124,7 @@ QWidget *DashboardPage::buildMetricsPart()
     part->setObjectName(QStringLiteral("dashboardMetrics"));
     auto *windowLabel = new QLabel(tr("Rates over the last:"), part);
     m_windowButtons = new QButtonGroup(part);
-    auto *switchRow = new QHBoxLayout;
+    auto *switchRow = new FlowLayout;
     switchRow->addWidget(windowLabel);
     for (std::size_t i = 0; i < kRateWindowMinutes.size(); ++i) {
         auto *button = new QToolButton(part);
@@ -137,7 +138,6 @@ QWidget *DashboardPage::buildMetricsPart()
         switchRow->addWidget(button);
     }
     connect(m_windowButtons, &QButtonGroup::idClicked, this, [this](int id) { setRateWindow(std::size_t(id)); });
-    switchRow->addStretch(1);
     m_queueChoice = new QToolButton(part);
     m_queueChoice->setObjectName(QStringLiteral("queueChoice"));
     m_queueChoice->setPopupMode(QToolButton::InstantPopup);
@@ -169,20 +169,26 @@ QWidget *DashboardPage::buildMetricsPart()
     m_rateTable->setMinimumHeight(m_rateTable->horizontalHeader()->sizeHint().height() +
                                   m_rateTable->verticalHeader()->defaultSectionSize() * m_rates->rowCount() + 4);
     m_activity = new ActivityChart(part);
+    switchRow->insertWidget(int(kRateWindowMinutes.size()) + 1, m_activity->navigation()->followButton());
+    switchRow->insertWidget(int(kRateWindowMinutes.size()) + 2, m_activity->navigation()->fitButton());
     m_depths = new DepthChart(part);
     m_deadLetters = new DeadLetterList(part);
+    m_deadLetters->setWordWrap(true);
     connect(m_deadLetters, &DeadLetterList::entityChosen, this, &DashboardPage::entityChosen);
-    auto *deadLetterLabel = heading(tr("&Dead letters"), part);
+    auto *deadLetterLabel = heading(tr("&Dead letters held now"), part);
     deadLetterLabel->setTextFormat(Qt::AutoText);
+    deadLetterLabel->setWordWrap(true); // a narrow column wraps the heading, never widens the page
     deadLetterLabel->setBuddy(m_deadLetters);
 
+    // The activity chart across the page (its time axis needs the width);
+    // below it the rates beside the dead letters, then the depths across.
     auto *grid = new QGridLayout;
-    grid->addWidget(m_activity, 0, 0);
-    grid->addWidget(m_rateTable, 0, 1);
-    grid->addWidget(m_depths, 1, 0, 2, 1);
+    grid->addWidget(m_activity, 0, 0, 1, 2);
+    grid->addWidget(m_rateTable, 1, 0, 2, 1, Qt::AlignTop);
     grid->addWidget(deadLetterLabel, 1, 1);
     grid->addWidget(m_deadLetters, 2, 1);
-    grid->setColumnStretch(0, 1);
+    grid->addWidget(m_depths, 3, 0, 1, 2);
+    grid->setColumnStretch(0, 0);
     grid->setColumnStretch(1, 1);
     grid->setRowStretch(2, 1);
     auto *layout = new QVBoxLayout(part);
@@ -215,6 +221,8 @@ void DashboardPage::setRateWindow(std::size_t window)
     if (window == m_window)
         return;
     m_window = window;
+    if (m_activity->navigation()->mode() != TimeNavigation::Mode::FollowNow)
+        m_activity->navigation()->setMode(TimeNavigation::Mode::FollowNow); // the window asked for, ending now
     if (m_shown)
         redraw(*m_shown);
 }
@@ -281,6 +289,10 @@ void DashboardPage::redraw(const MetricsSnapshot &snapshot)
 {
     ++m_redraws;
     m_rates->apply(snapshot, m_window);
+    // As wide as its columns once the figures are in (ResizeToContents follows them).
+    const int wanted = m_rateTable->horizontalHeader()->length() + 2 * m_rateTable->frameWidth() + 8;
+    if (m_rateTable->minimumWidth() < wanted)
+        m_rateTable->setMinimumWidth(wanted);
     m_activity->showMetrics(snapshot, m_window);
     QStringList chosen;
     for (const QString &name : m_chosen) {
@@ -311,13 +323,18 @@ void DashboardPage::changeEvent(QEvent *event)
         m_rates->setDark(ChartColours::from(palette()).dark);
 }
 
+bool DashboardPage::isConnectionHelpFirst() const
+{
+    return m_content->indexOf(m_connect) < m_content->indexOf(m_metricsPart);
+}
+
 void DashboardPage::refreshSummary()
 {
     m_metricsPart->setVisible(m_host != nullptr);
     if (!m_host || !m_model) {
         m_title->setText(tr("No broker is running"));
         m_summary->setText(tr("Open or create a database (File menu) to start the broker."));
-        m_howTo->clear();
+        m_connect->hide();
         return;
     }
     const EntityOverview &overview = m_model->overview();
@@ -332,14 +349,15 @@ void DashboardPage::refreshSummary()
                            .arg(overview.subscriptions.size())
                            .arg(overview.queues.size())
                            .arg(locale.toString(messages)));
-    const QString url = m_host->endpointUrl();
-    m_howTo->setText(tr("Your code and the window share this broker. For example:\n\n"
-                        "  aws --endpoint-url %1 sqs create-queue --queue-name orders\n"
-                        "  aws --endpoint-url %1 sns create-topic --name events\n"
-                        "  boto3.client(\"sqs\", endpoint_url=\"%1\", region_name=\"%2\")\n"
-                        "  curl %1/api/v1/queues\n"
-                        "  curl %1/metrics")
-                         .arg(url, QString::fromStdString(m_host->identity().region)));
+    m_connect->showBroker(m_host->endpointUrl(), QString::fromStdString(m_host->identity().region),
+                          m_host->amqpUrl());
+    m_connect->show();
+    const bool empty = overview.queues.empty() && overview.topics.empty();
+    if (isConnectionHelpFirst() != empty) {
+        m_content->removeWidget(m_connect);
+        m_content->insertWidget(empty ? m_content->indexOf(m_metricsPart) : m_content->indexOf(m_metricsPart) + 1,
+                                m_connect);
+    }
 }
 
 } // namespace relaydesk

@@ -14,11 +14,13 @@ class QLabel;
 class QTableView;
 class QTimer;
 class QToolButton;
+class QVBoxLayout;
 
 namespace relaydesk {
 
 class ActivityChart;
 class BrokerHost;
+class ConnectionHelp;
 class DeadLetterList;
 class DepthChart;
 class EntityActions;
@@ -66,6 +68,9 @@ public:
     ActivityChart *activityChart() const { return m_activity; }
     DepthChart *depthChart() const { return m_depths; }
     DeadLetterList *deadLetterList() const { return m_deadLetters; }
+    ConnectionHelp *connectionHelp() const { return m_connect; }
+    // Whether the connection help comes before the figures (the broker holds no queue or topic).
+    bool isConnectionHelpFirst() const;
     // How many times the figures were redrawn (tests: nothing redraws without a change).
     int redrawCount() const { return m_redraws; }
 
@@ -89,7 +94,8 @@ private:
     EntityTreeModel *m_model = nullptr;
     QLabel *m_title = nullptr;
     QLabel *m_summary = nullptr;
-    QLabel *m_howTo = nullptr;
+    ConnectionHelp *m_connect = nullptr;
+    QVBoxLayout *m_content = nullptr;       // the page's column: summary, connection help, figures
     QWidget *m_metricsPart = nullptr;
     QButtonGroup *m_windowButtons = nullptr;
     QToolButton *m_queueChoice = nullptr;

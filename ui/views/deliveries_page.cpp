@@ -11,6 +11,7 @@
 #include "views/entity_actions.h"
 #include "widgets/error_text.h"
 #include "views/message_timeline_panel.h"
+#include "widgets/column_width.h"
 
 #include <QAction>
 #include <QApplication>
@@ -103,11 +104,17 @@ DeliveriesPage::DeliveriesPage(BrokerHost &host, EntityActions &actions, const E
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->horizontalHeader()->resizeSection(AttemptLogModel::MessageIdColumn, 150);
-    for (int column : {AttemptLogModel::PlannedColumn, AttemptLogModel::StartedColumn})
-        m_table->horizontalHeader()->resizeSection(column, 170);
-    for (int column : {AttemptLogModel::AttemptColumn, AttemptLogModel::DurationColumn, AttemptLogModel::StatusColumn})
-        m_table->horizontalHeader()->resizeSection(column, 70);
+    // Widths from the font, so a larger font keeps whole words and times.
+    const auto fit = [this](int column, const QString &sample) { fitColumnTo(*m_table, column, sample); };
+    fit(AttemptLogModel::MessageIdColumn, QStringLiteral("0123456789abcdef"));
+    fit(AttemptLogModel::AttemptColumn, QStringLiteral("100"));
+    fit(AttemptLogModel::StatusColumn, QStringLiteral("connectionError"));
+    fit(AttemptLogModel::OutcomeColumn, QStringLiteral("connectionError"));
+    fit(AttemptLogModel::PhaseColumn, QStringLiteral("postBackoff"));
+    fit(AttemptLogModel::DueColumn, QStringLiteral("00:00:00.000"));
+    fit(AttemptLogModel::StartedColumn, QStringLiteral("00:00:00.000"));
+    fit(AttemptLogModel::DurationColumn, QStringLiteral("10000 ms"));
+    fit(AttemptLogModel::FinalColumn, QStringLiteral("deadLettered"));
     m_timeline = new MessageTimelinePanel(lower);
     lower->setStretchFactor(0, 1);
     lower->setStretchFactor(1, 1);
@@ -128,6 +135,8 @@ DeliveriesPage::DeliveriesPage(BrokerHost &host, EntityActions &actions, const E
     connect(m_filters, &AttemptFilterBar::filterChanged, this, [this](const AttemptFilter &filter) {
         m_chart->clear();
         m_model->setFilter(filter);
+        if (!filter.messageId.isEmpty())
+            m_chart->showMessage(filter.messageId); // whole, however long ago it ended
     });
     connect(m_model, &AttemptLogModel::attemptsArrived, this, &DeliveriesPage::onAttemptsArrived);
     connect(m_model, &AttemptLogModel::totalChanged, this, &DeliveriesPage::showCount);
@@ -203,6 +212,7 @@ void DeliveriesPage::onCurrentRowChanged()
     if (!record)
         return;
     loadTimeline(text(record->subscriptionArn), text(record->messageId));
+    m_chart->showMessage(text(record->messageId));
 }
 
 void DeliveriesPage::loadTimeline(const QString &subscriptionArn, const QString &messageId)

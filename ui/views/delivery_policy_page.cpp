@@ -23,6 +23,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -104,11 +105,11 @@ DeliveryPolicyPage::DeliveryPolicyPage(BrokerService &service, BrokerEngine &eng
         updateState();
     });
 
-    m_own = new QCheckBox(isSubscription() ? tr("This subscription has its &own delivery policy (off: the topic's, "
-                                                "else the defaults apply)")
-                                           : tr("This topic has its &own delivery policy (off: the defaults apply to "
-                                                "subscriptions without one)"),
+    m_own = new QCheckBox(isSubscription() ? tr("This subscription has its &own delivery policy")
+                                           : tr("This topic has its &own delivery policy"),
                           this);
+    m_own->setToolTip(isSubscription() ? tr("Off: the topic's policy applies, else the defaults")
+                                       : tr("Off: the defaults apply to subscriptions without a policy of their own"));
     m_own->setObjectName(QStringLiteral("ownPolicy"));
     connect(m_own, &QCheckBox::toggled, this, &DeliveryPolicyPage::updateState);
     m_fixedNote = new QLabel(tr("sqs subscriptions use the service's fixed sns-aws-managed policy (docs/behaviour.md §2.3); it "
@@ -183,7 +184,18 @@ DeliveryPolicyPage::DeliveryPolicyPage(BrokerService &service, BrokerEngine &eng
     ownRow->addWidget(m_try);
     layout->addLayout(ownRow);
     layout->addWidget(m_fixedNote);
-    layout->addWidget(centre, 1);
+    // The editor scrolls inside the page, so the Apply bar below stays in
+    // sight at any font size or window height.
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("policyScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(centre);
+    // It takes the room there is, not the editor's whole height: a page sized
+    // by its preferred heights would push the bar down again.
+    scroll->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
+    scroll->setMinimumHeight(scroll->fontMetrics().height() * 8);
+    layout->addWidget(scroll, 1);
     layout->addWidget(m_error);
     layout->addWidget(m_bar);
     setTabOrder(m_own, m_editor);

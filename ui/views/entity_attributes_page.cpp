@@ -87,6 +87,9 @@ EntityAttributesPage::EntityAttributesPage(BrokerService &service, BrokerEngine 
     scroll->setWidget(content);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    // The room there is, not the form's whole height, so the Apply bar below stays in sight.
+    scroll->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
+    scroll->setMinimumHeight(scroll->fontMetrics().height() * 8);
 
     m_bar = new ApplyBar(tr("Write the changed attributes and tags to the broker."), this);
     connect(m_bar, &ApplyBar::applyRequested, this, &EntityAttributesPage::apply);

@@ -5,6 +5,7 @@
 #include "models/entity_tree_model.h"
 #include "views/entity_actions.h"
 #include "views/entity_page_tabs.h"
+#include "widgets/flow_layout.h"
 
 #include <QAction>
 #include <QFrame>
@@ -44,7 +45,8 @@ EntityPage::EntityPage(BrokerHost &host, EntityTreeModel &model, EntityActions &
 {
     setObjectName(QStringLiteral("entityPage"));
     auto *layout = new QVBoxLayout(this);
-    auto *title = new QHBoxLayout;
+    // Name, kind and the copy buttons; they wrap rather than widen the page (large fonts).
+    auto *title = new FlowLayout(nullptr, 10);
     // A subscription is named as in the tree ("sqs → orders"); its ARN is on the Overview.
     const QString shown = ref.kind == Entity::Subscription ? model.indexOf(ref).data().toString() : ref.name;
     auto *name = new QLabel(shown.isEmpty() ? ref.name : shown, this);
@@ -60,7 +62,6 @@ EntityPage::EntityPage(BrokerHost &host, EntityTreeModel &model, EntityActions &
     m_kind->setObjectName(QStringLiteral("entityKind"));
     m_kind->setForegroundRole(QPalette::PlaceholderText);
     title->addWidget(m_kind);
-    title->addStretch(1);
     auto addCopy = [&](QAction *action) {
         auto *button = new QToolButton(this);
         button->setDefaultAction(action);
@@ -72,12 +73,11 @@ EntityPage::EntityPage(BrokerHost &host, EntityTreeModel &model, EntityActions &
     layout->addLayout(title);
 
     if (ref.kind == Entity::Queue) {
-        auto *chips = new QHBoxLayout;
+        auto *chips = new FlowLayout;
         for (int i = 0; i < 5; ++i) {
             m_chips << chip(this);
             chips->addWidget(m_chips.last());
         }
-        chips->addStretch(1);
         layout->addLayout(chips);
     }
     m_tabs = new QTabWidget(this);
@@ -93,8 +93,19 @@ EntityPage::EntityPage(BrokerHost &host, EntityTreeModel &model, EntityActions &
         if (m_tabs->tabText(i) == lastTab)
             m_tabs->setCurrentIndex(i);
     }
-    connect(m_tabs, &QTabWidget::currentChanged, this, [this, tabKey](int index) {
+    // Only the shown tab sizes the page: a wide or tall tab elsewhere (a
+    // stack takes the largest minimum of its pages) would otherwise push this
+    // one's Apply bar out of sight.
+    const auto sizeByCurrentTab = [this] {
+        for (int i = 0; i < m_tabs->count(); ++i) {
+            const auto policy = i == m_tabs->currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+            m_tabs->widget(i)->setSizePolicy(policy, policy);
+        }
+    };
+    sizeByCurrentTab();
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this, tabKey, sizeByCurrentTab](int index) {
         QSettings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk")).setValue(tabKey, m_tabs->tabText(index));
+        sizeByCurrentTab();
     });
     connect(&model, &EntityTreeModel::refreshed, this, &EntityPage::refreshHeader);
     refreshHeader();

@@ -12,6 +12,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace relaydesk {
 
 EntityTreePanel::EntityTreePanel(QWidget *parent)
@@ -147,7 +149,9 @@ void EntityTreePanel::applyFilter(const QString &text)
 
 void EntityTreePanel::keepRoomForNames()
 {
-    constexpr int kNameRoom = 140; // pixels the Name column keeps however narrow the dock
+    // The Name column keeps room for about 20 characters (140 pixels at the
+    // usual font; more with a larger font) however narrow the dock.
+    const int kNameRoom = std::max(140, m_tree->fontMetrics().averageCharWidth() * 20);
     const QHeaderView *header = m_tree->header();
     int counts = 0;
     for (int column = EntityTreeModel::AvailableColumn; column < EntityTreeModel::ColumnCount; ++column)

@@ -2,19 +2,23 @@
 #include "views/main_window.h"
 
 #include "dialogs/database_problem_dialog.h"
-#include "models/entity_tree_model.h"
-#include "models/ui_resources.h"
+#include "dialogs/preferences_dialog.h"
 #include "host/broker_host.h"
-#include "widgets/accessible_choice_button.h"
-#include "widgets/accessible_combo_box.h"
+#include "models/entity_tree_model.h"
+#include "models/preferences.h"
+#include "models/ui_resources.h"
+#include "policy_editor/policy_editor_window.h"
 #include "views/clock_toolbar.h"
+#include "views/connection_help.h"
 #include "views/dashboard_page.h"
 #include "views/entity_actions.h"
 #include "views/entity_dialogs.h"
 #include "views/entity_page.h"
 #include "views/entity_tree_panel.h"
 #include "views/mock_endpoints_window.h"
-#include "policy_editor/policy_editor_window.h"
+#include "widgets/accessible_choice_button.h"
+#include "widgets/accessible_combo_box.h"
+#include "widgets/appearance.h"
 
 #include <algorithm>
 #include <utility>
@@ -40,6 +44,7 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QUrl>
+#include <QVBoxLayout>
 #include <QTreeView>
 
 namespace relaydesk {
@@ -53,14 +58,13 @@ const char *const kEntityKey = "mainWindow/openEntity";
 const char *const kRecentKey = "mainWindow/recentDatabases";
 constexpr int kDockWidth = 380; // 30 % of the default 1280-pixel window
 
-// The connection string the Azure SDKs take for a local broker at `amqpUrl`
-// ("amqp://HOST:PORT"), as for the official emulator.
-QString serviceBusConnectionString(const QString &amqpUrl)
-{
-    return QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessKeyName=RootManageSharedAccessKey;"
-                          "SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true")
-        .arg(QUrl(amqpUrl).port());
-}
+// The stack of pages, never sized by height-for-width (see the page scroll area).
+class PageStack final : public QStackedWidget {
+public:
+    using QStackedWidget::QStackedWidget;
+    bool hasHeightForWidth() const override { return false; }
+};
+
 
 } // namespace
 
@@ -70,6 +74,7 @@ MainWindow::MainWindow(QWidget *parent)
     ensureUiResources();
     installAccessibleComboBoxes();
     installAccessibleChoiceButtons();
+    applyTheme(themeFromKey(Preferences::load().theme));
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Relaydesk"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/relaydesk.svg")));
@@ -78,10 +83,17 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_actions, &EntityActions::statusMessage, this,
             [this](const QString &message) { statusBar()->showMessage(message, 8000); });
     connect(m_actions, &EntityActions::openRequested, this, &MainWindow::openEntity);
-    m_pages = new QStackedWidget(this);
+    m_pages = new PageStack(this);
     m_pages->setObjectName(QStringLiteral("entityPages"));
     m_dashboard = new DashboardPage(*m_actions, m_pages);
     m_pages->addWidget(m_dashboard);
+    // Only the page shown sizes the stack (it takes the largest minimum of its pages otherwise).
+    connect(m_pages, &QStackedWidget::currentChanged, this, [this] {
+        for (int i = 0; i < m_pages->count(); ++i) {
+            const auto policy = i == m_pages->currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+            m_pages->widget(i)->setSizePolicy(policy, policy);
+        }
+    });
     connect(m_dashboard, &DashboardPage::entityChosen, this, [this](const EntityRef &ref) {
         m_entityDock->show();
         if (!m_panel->selectEntity(ref))
@@ -94,7 +106,14 @@ MainWindow::MainWindow(QWidget *parent)
     pageScroll->setObjectName(QStringLiteral("entityPageScroll"));
     pageScroll->setFrameShape(QFrame::NoFrame);
     pageScroll->setWidgetResizable(true);
-    pageScroll->setWidget(m_pages);
+    // The stack sits in a plain column so the scroll area sizes it by its
+    // minimum, not by the height its pages would like for the width (which
+    // counts every page, shown or not, at its preferred height).
+    auto *column = new QWidget(pageScroll);
+    auto *columnLayout = new QVBoxLayout(column);
+    columnLayout->setContentsMargins(0, 0, 0, 0);
+    columnLayout->addWidget(m_pages);
+    pageScroll->setWidget(column);
     setCentralWidget(pageScroll);
 
     m_entityDock = new QDockWidget(tr("Topics and Queues"), this);
@@ -202,6 +221,14 @@ void MainWindow::createMenus()
     });
     find->setShortcut(QKeySequence::Find);
     find->setObjectName(QStringLiteral("findAction"));
+    edit->addSeparator();
+    QAction *preferences = edit->addAction(tr("&Preferences…"), this, [this] {
+        PreferencesDialog dialog(this);
+        dialog.exec();
+    });
+    preferences->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    preferences->setMenuRole(QAction::PreferencesRole);
+    preferences->setObjectName(QStringLiteral("preferencesAction"));
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("viewMenu"));

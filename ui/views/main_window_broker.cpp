@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // MainWindow: the broker's lifetime (start, stop, another database) and the
 // File actions (new/open/recent database, import/export configuration).
+#include "models/preferences.h"
 #include "views/main_window.h"
 
 #include "policy_editor/policy_editor_window.h"
@@ -156,7 +157,9 @@ void MainWindow::chooseDatabaseToOpen()
 
 void MainWindow::chooseNewDatabase()
 {
-    QString path = QFileDialog::getSaveFileName(this, tr("New Database"), folderOf(m_options.databasePath),
+    const QString preferred = Preferences::load().databaseFolder;
+    QString path = QFileDialog::getSaveFileName(this, tr("New Database"),
+                                                preferred.isEmpty() ? folderOf(m_options.databasePath) : preferred,
                                                 kDatabaseFilter, nullptr, QFileDialog::DontConfirmOverwrite);
     if (path.isEmpty())
         return;

@@ -86,6 +86,9 @@ MessageTimelinePanel::MessageTimelinePanel(QWidget *parent)
     m_tree->setAccessibleName(tr("Attempts of the message"));
     m_tree->setHeaderLabels({tr("Attempt"), tr("Phase"), tr("Planned"), tr("Started"), tr("Jitter"),
                              tr("Throttle wait"), tr("Status"), tr("Outcome")});
+    m_tree->headerItem()->setToolTip(2, tr("The policy's plan for this attempt, before jitter (the chart's dashed "
+                                           "line); the attempt log's Due is the engine's time, with jitter"));
+    m_tree->headerItem()->setToolTip(4, tr("Started − Planned"));
     m_tree->setRootIsDecorated(true);
     m_tree->setUniformRowHeights(true);
     m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);

@@ -16,6 +16,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace relaydesk {
 
 namespace {
@@ -23,6 +25,7 @@ namespace {
 QTreeWidgetItem *addRow(QTreeWidgetItem *parent, const QString &name, const QString &type, const QString &value)
 {
     auto *item = new QTreeWidgetItem(parent, {name, type, value});
+    item->setToolTip(0, name);
     item->setToolTip(2, value);
     return item;
 }
@@ -35,6 +38,7 @@ MessageViewer::MessageViewer(QWidget *parent) : QWidget(parent)
     m_title->setObjectName(QStringLiteral("messageTitle"));
     m_title->setTextFormat(Qt::PlainText);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_title->setWordWrap(true); // a long id wraps, never widens the page
     m_copyId = new QPushButton(tr("Copy &ID"), this);
     m_copyId->setObjectName(QStringLiteral("copyId"));
     m_copyBody = new QPushButton(tr("Copy b&ody"), this);
@@ -64,8 +68,12 @@ MessageViewer::MessageViewer(QWidget *parent) : QWidget(parent)
     m_attributes->setAccessibleName(tr("Message attributes"));
     m_attributes->setHeaderLabels({tr("Attribute"), tr("Type"), tr("Value")});
     m_attributes->setRootIsDecorated(true);
-    m_attributes->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_attributes->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    // Names and types as wide as they need up to a share of the pane; Value
+    // takes the rest (the last section stretches); what is cut is elided in
+    // the middle, whole in its tooltip.
+    m_attributes->header()->setStretchLastSection(true);
+    m_attributes->setTextElideMode(Qt::ElideMiddle);
+    m_attributes->setWordWrap(false);
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_title, 1);
@@ -75,8 +83,8 @@ MessageViewer::MessageViewer(QWidget *parent) : QWidget(parent)
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_body);
     split->addWidget(m_attributes);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(buttons);
@@ -135,6 +143,22 @@ void MessageViewer::showMessage(const std::optional<BrowsedMessage> &message)
         addRow(system, QStringLiteral("DeadLetterSourceQueue"), QStringLiteral("String"),
                QString::fromStdString(*message->sourceQueue));
     m_attributes->expandAll();
+    fitAttributeColumns();
+}
+
+void MessageViewer::fitAttributeColumns()
+{
+    const int width = m_attributes->viewport()->width();
+    m_attributes->resizeColumnToContents(1);
+    m_attributes->resizeColumnToContents(0);
+    m_attributes->setColumnWidth(0, std::min(m_attributes->columnWidth(0), width * 2 / 5));
+    m_attributes->setColumnWidth(1, std::min(m_attributes->columnWidth(1), width / 5));
+}
+
+void MessageViewer::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitAttributeColumns();
 }
 
 QString MessageViewer::messageJson() const

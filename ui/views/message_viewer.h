@@ -29,8 +29,14 @@ public:
     const std::optional<BrowsedMessage> &message() const { return m_message; }
     // The message as JSON text (what "Copy as JSON" copies).
     QString messageJson() const;
+    QTreeWidget *attributeTree() const { return m_attributes; }
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
+    void fitAttributeColumns();
+
     std::optional<BrowsedMessage> m_message;
     QLabel *m_title = nullptr;
     QPlainTextEdit *m_body = nullptr;

@@ -8,7 +8,10 @@
 #include "models/message_browse_model.h"
 #include "views/message_viewer.h"
 #include "views/queue_message_actions.h"
+#include "widgets/column_width.h"
+#include "widgets/flow_layout.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -25,6 +28,9 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
 
 namespace relaydesk {
 
@@ -101,14 +107,23 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setStretchLastSection(false);
     header->setSectionResizeMode(MessageBrowseModel::BodyColumn, QHeaderView::Stretch);
-    // Narrow enough that the body keeps room beside the tree dock; it takes what is left.
-    header->setMinimumSectionSize(60);
-    header->resizeSection(MessageBrowseModel::StateColumn, 160);
-    header->resizeSection(MessageBrowseModel::CountdownColumn, 150);
-    header->resizeSection(MessageBrowseModel::IdColumn, 130);
-    header->resizeSection(MessageBrowseModel::SentColumn, 170);
-    header->resizeSection(MessageBrowseModel::ReceivesColumn, 70);
-    header->resizeSection(MessageBrowseModel::GroupColumn, 70);
+    // Narrow enough that the body keeps room beside the tree dock; it takes
+    // what is left. Widths follow the font; the id is cut (whole in its
+    // tooltip and below the table); a standard queue has no groups, so no
+    // Group column.
+    header->setMinimumSectionSize(40);
+    header->setTextElideMode(Qt::ElideRight); // a narrowed column's title ends in "…"
+    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    fitColumnTo(*m_table, MessageBrowseModel::StateColumn, QStringLiteral("Dead-lettered"));
+    fitColumnTo(*m_table, MessageBrowseModel::CountdownColumn, QStringLiteral("expires in 4 d 00 h"));
+    fitColumnTo(*m_table, MessageBrowseModel::IdColumn, QStringLiteral("6f44ec9d"));
+    fitColumnTo(*m_table, MessageBrowseModel::SentColumn, QStringLiteral("14:00:00.000"));
+    fitColumnTo(*m_table, MessageBrowseModel::ReceivesColumn, QStringLiteral("10"));
+    fitColumnTo(*m_table, MessageBrowseModel::GroupColumn, QStringLiteral("group-1"));
+    header->setSectionHidden(MessageBrowseModel::GroupColumn, !queueName.endsWith(QLatin1String(".fifo")));
+    for (int column = 0; column < MessageBrowseModel::ColumnCount; ++column)
+        m_columnWidths << header->sectionSize(column);
+    m_table->viewport()->installEventFilter(this);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
         showSelected();
         updateActions();
@@ -128,6 +143,7 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("status"));
     m_status->setTextFormat(Qt::PlainText);
+    m_status->setWordWrap(true); // a long status wraps, never widens the page
     // The last action's outcome stays in the status line (before the counts) until the next one.
     connect(m_actions, &QueueMessageActions::statusMessage, this, [this](const QString &note) {
         m_actionNote = note;
@@ -138,12 +154,14 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
     bar->addWidget(searchLabel);
     bar->addWidget(m_search, 1);
     bar->addWidget(m_searchFurther);
-    bar->addWidget(m_send);
-    bar->addWidget(m_purge);
-    bar->addWidget(m_cancelScheduled);
-    bar->addWidget(m_moveBack);
-    // The per-message workflows: one tool button per action, named as labelled, reachable by Tab.
-    auto *tools = new QHBoxLayout;
+    // The queue's actions, then the per-message workflows (one tool button per
+    // action, named as labelled, reachable by Tab), wrapping onto another row
+    // rather than widening the page.
+    auto *tools = new FlowLayout;
+    tools->addWidget(m_send);
+    tools->addWidget(m_purge);
+    tools->addWidget(m_cancelScheduled);
+    tools->addWidget(m_moveBack);
     for (QAction *action : m_actions->actions()) {
         auto *tool = new QToolButton(this);
         tool->setDefaultAction(action);
@@ -155,7 +173,6 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
         connect(action, &QAction::changed, tool, [tool, action] { tool->setVisible(action->isVisible()); });
         tools->addWidget(tool);
     }
-    tools->addStretch(1);
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_table);
     split->addWidget(m_viewer);
@@ -339,6 +356,41 @@ void QueueMessagesPage::openMoveDeadLettersDialog()
     auto *dialog = new MoveDeadLettersDialog(*m_service, *m_engine, m_queueName, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
+}
+
+bool QueueMessagesPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        keepRoomForBody();
+    return QWidget::eventFilter(watched, event);
+}
+
+void QueueMessagesPage::keepRoomForBody()
+{
+    QHeaderView *header = m_table->horizontalHeader();
+    const int room = m_table->viewport()->width();
+    int others = 0;
+    for (int column = 0; column < MessageBrowseModel::ColumnCount; ++column)
+        if (column != MessageBrowseModel::BodyColumn && !header->isSectionHidden(column))
+            others += m_columnWidths.value(column);
+    int excess = others + room / 3 - room;
+    // Every other column gives up the same share of what it has above a few
+    // characters (its text elided, whole in the tooltip).
+    const int least = std::max(header->minimumSectionSize(), m_table->fontMetrics().averageCharWidth() * 6);
+    QList<int> widths = m_columnWidths;
+    int spare = 0;
+    for (int column = 0; column < MessageBrowseModel::ColumnCount; ++column)
+        if (column != MessageBrowseModel::BodyColumn && !header->isSectionHidden(column))
+            spare += std::max(0, widths.value(column) - least);
+    if (excess > 0 && spare > 0) {
+        const double share = std::min(1.0, double(excess) / double(spare));
+        for (int column = 0; column < MessageBrowseModel::ColumnCount; ++column)
+            if (column != MessageBrowseModel::BodyColumn)
+                widths[column] -= int(std::ceil(std::max(0, widths.value(column) - least) * share));
+    }
+    for (int column = 0; column < MessageBrowseModel::ColumnCount; ++column)
+        if (column != MessageBrowseModel::BodyColumn)
+            header->resizeSection(column, widths.value(column));
 }
 
 } // namespace relaydesk

@@ -63,7 +63,14 @@ signals:
     // A status line for the window (errors of actions, "Purged orders").
     void statusMessage(const QString &message);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override; // the table's resizes
+
 private:
+    // Columns at their font-based widths, narrowed (countdown, id, sent) when
+    // the table is too narrow for the body to keep a third of it.
+    void keepRoomForBody();
+
     void onChanges(const QList<relaydesk::EntityChange> &changes);
     void checkDeadLetterQueue();
     void updateActions();
@@ -83,6 +90,7 @@ private:
     QPushButton *m_moveBack = nullptr;
     QPushButton *m_searchFurther = nullptr;   // shown while a search is paused at its scan limit
     QTableView *m_table = nullptr;
+    QList<int> m_columnWidths;               // by column: the font-based widths
     MessageViewer *m_viewer = nullptr;
     QLabel *m_status = nullptr;
     QTimer *m_ticker = nullptr;

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#include "views/connection_help.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFontDatabase>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QToolButton>
+#include <QUrl>
+
+namespace relaydesk {
+
+QString serviceBusConnectionString(const QString &amqpUrl)
+{
+    return QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessKeyName=RootManageSharedAccessKey;"
+                          "SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true")
+        .arg(QUrl(amqpUrl).port());
+}
+
+ConnectionHelp::ConnectionHelp(QWidget *parent) : QGroupBox(tr("Connect your code"), parent)
+{
+    setObjectName(QStringLiteral("connectionHelp"));
+    auto *grid = new QGridLayout(this);
+    const QStringList labels{tr("Endpoint"), tr("aws CLI"), tr("boto3 (Python)"), tr("AWS SDK for JavaScript"),
+                             tr("curl"), tr("Service Bus")};
+    for (const QString &label : labels) {
+        Line line;
+        line.label = label;
+        auto *name = new QLabel(label, this);
+        line.text = new QLineEdit(this);
+        line.text->setReadOnly(true);
+        line.text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        line.text->setAccessibleName(label);
+        name->setBuddy(line.text);
+        line.copy = new QToolButton(this);
+        line.copy->setText(tr("Copy"));
+        line.copy->setAccessibleName(tr("Copy %1").arg(label));
+        line.copy->setToolTip(tr("Copy the %1 line").arg(label));
+        line.copy->setFocusPolicy(Qt::StrongFocus);
+        connect(line.copy, &QToolButton::clicked, line.text,
+                [text = line.text] { QApplication::clipboard()->setText(text->text()); });
+        const int row = int(m_lines.size());
+        grid->addWidget(name, row, 0);
+        grid->addWidget(line.text, row, 1);
+        grid->addWidget(line.copy, row, 2);
+        m_lines << line;
+    }
+    grid->setColumnStretch(1, 1);
+}
+
+void ConnectionHelp::showBroker(const QString &url, const QString &region, const QString &amqpUrl)
+{
+    const QString texts[] = {
+        url,
+        QStringLiteral("aws --endpoint-url %1 --region %2 sqs create-queue --queue-name orders").arg(url, region),
+        QStringLiteral("boto3.client(\"sqs\", endpoint_url=\"%1\", region_name=\"%2\", aws_access_key_id=\"test\", "
+                       "aws_secret_access_key=\"test\")")
+            .arg(url, region),
+        QStringLiteral("new SQSClient({ endpoint: \"%1\", region: \"%2\", credentials: { accessKeyId: \"test\", "
+                       "secretAccessKey: \"test\" } })")
+            .arg(url, region),
+        QStringLiteral("curl %1/api/v1/queues").arg(url),
+        amqpUrl.isEmpty() ? QString() : serviceBusConnectionString(amqpUrl),
+    };
+    for (qsizetype i = 0; i < m_lines.size(); ++i) {
+        m_lines[i].text->setText(texts[i]);
+        m_lines[i].text->setCursorPosition(0); // the start in sight
+        const bool shown = !texts[i].isEmpty();
+        m_lines[i].text->setVisible(shown);
+        m_lines[i].copy->setVisible(shown);
+        if (QWidget *name = qobject_cast<QGridLayout *>(layout())->itemAtPosition(int(i), 0)->widget())
+            name->setVisible(shown);
+    }
+}
+
+QStringList ConnectionHelp::lines() const
+{
+    QStringList result;
+    for (const Line &line : m_lines)
+        if (!line.text->text().isEmpty())
+            result << line.label + QStringLiteral(": ") + line.text->text();
+    return result;
+}
+
+QToolButton *ConnectionHelp::copyButton(const QString &label) const
+{
+    for (const Line &line : m_lines)
+        if (line.label == label)
+            return line.copy;
+    return nullptr;
+}
+
+} // namespace relaydesk

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QGroupBox>
+#include <QList>
+#include <QString>
+
+class QLineEdit;
+class QToolButton;
+
+namespace relaydesk {
+
+// The connection string the Azure SDKs take for a local broker at `amqpUrl`
+// ("amqp://HOST:PORT"), as for the official emulator.
+QString serviceBusConnectionString(const QString &amqpUrl);
+
+// "Connect your code": what a developer pastes to point code at this
+// broker — the endpoint, the aws CLI, boto3, the AWS SDK for JavaScript,
+// curl, and the Service Bus connection string — one line each in monospace,
+// selectable, with a Copy button named after the line ("Copy aws CLI").
+//
+// Ownership: owns its widgets. Thread: GUI.
+class ConnectionHelp final : public QGroupBox {
+    Q_OBJECT
+public:
+    explicit ConnectionHelp(QWidget *parent = nullptr);
+
+    // Fills the lines for a broker at `url` in `region`; `amqpUrl` empty: no Service Bus line.
+    void showBroker(const QString &url, const QString &region, const QString &amqpUrl);
+    // The lines as shown, "label: text" (tests, accessibility).
+    QStringList lines() const;
+    QToolButton *copyButton(const QString &label) const;
+
+private:
+    struct Line {
+        QString label;
+        QLineEdit *text = nullptr;
+        QToolButton *copy = nullptr;
+    };
+    QList<Line> m_lines;
+};
+
+} // namespace relaydesk
