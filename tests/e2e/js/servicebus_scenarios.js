@@ -570,4 +570,52 @@ test('a restart keeps what was sent and not completed', async () => {
   }
 });
 
+// SIGKILL while sends and settlements are in flight: every send the SDK saw
+// accepted is there after the restart, once; every completion it saw
+// accepted does not come back.
+test('a SIGKILL loses nothing acknowledged: accepted sends stay, completed messages stay gone', async () => {
+  const database = path.join(directory, 'killed.db');
+  const first = await new RelaydeskServer(binaryFromEnvironment(), { database }).start();
+  const client = new ServiceBusClient(first.serviceBusConnectionString());
+  await createQueue(first, 'orders.killed');
+  const sender = client.createSender('orders.killed');
+  for (let i = 0; i < 20; i += 1) await sender.sendMessages({ body: `settled-${i}` });
+  const receiver = client.createReceiver('orders.killed');
+  const completed = [];
+  for (const message of await receiver.receiveMessages(20, QUICK)) {
+    await receiver.completeMessage(message);
+    completed.push(message.body);
+  }
+  assert.equal(completed.length, 20);
+  // Sends racing the kill: those whose promise resolved were acknowledged.
+  const accepted = [];
+  const racing = [];
+  for (let i = 0; i < 40; i += 1) {
+    const body = `racing-${i}`;
+    racing.push(sender.sendMessages({ body }).then(() => accepted.push(body), () => {}));
+  }
+  while (accepted.length < 10) await new Promise((resolve) => setImmediate(resolve));
+  first.process.kill('SIGKILL');
+  await first.exited;
+  const acknowledged = [...accepted];
+  await Promise.race([Promise.allSettled(racing), new Promise((resolve) => setTimeout(resolve, 100))]);
+  await client.close().catch(() => {});
+
+  const second = await new RelaydeskServer(binaryFromEnvironment(), { database }).start();
+  try {
+    const again = new ServiceBusClient(second.serviceBusConnectionString());
+    const drain = again.createReceiver('orders.killed', { receiveMode: 'receiveAndDelete' });
+    const bodies = [];
+    for (let got = await drain.receiveMessages(10, QUICK); got.length > 0; got = await drain.receiveMessages(10, QUICK))
+      bodies.push(...got.map((m) => m.body));
+    for (const body of acknowledged)
+      assert.equal(bodies.filter((b) => b === body).length, 1, `${body} acknowledged before the kill`);
+    for (const body of completed) assert.ok(!bodies.includes(body), `${body} was completed before the kill`);
+    assert.ok(bodies.every((b) => b.startsWith('racing-')), JSON.stringify(bodies));
+    await again.close();
+  } finally {
+    await second.stop();
+  }
+});
+
 test.after(() => fs.rmSync(directory, { recursive: true, force: true }));
