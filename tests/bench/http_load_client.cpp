@@ -5,6 +5,12 @@
 //
 //   http_load_client URL ACTION [--queue NAME] [--connections N]
 //                    [--duration SECONDS | --count MESSAGES] [--rate REQUESTS_PER_S]
+//                    [--protocol json|query]
+//   --protocol query: the SQS query protocol (form bodies, XML answers), as
+//           peers that speak only it (sqslite) need; send and health only.
+//   --queue-url URL: sends to URL instead of the QueueUrl CreateQueue answered
+//           (sqslite answers with its address but knows its queues by a
+//           localhost URL).
 //   ACTION: send (SendMessage) | batch (SendMessageBatch of 10) |
 //           receive-delete (ReceiveMessage of up to 10, then one DeleteMessage each) |
 //           health (GET /health: the server's trivial route, the reference of the others)
@@ -55,6 +61,8 @@ struct Options {
     double duration = 10;
     long count = 0;        // messages; 0: run for `duration`
     double rate = 0;       // requests/s; 0: closed loop
+    bool query = false;    // --protocol query
+    std::string queueUrl;  // --queue-url; empty: CreateQueue's answer
 };
 
 bool parseOptions(int argc, char **argv, Options &options)
@@ -76,9 +84,15 @@ bool parseOptions(int argc, char **argv, Options &options)
             options.count = std::atol(value);
         else if (name == "--rate")
             options.rate = std::atof(value);
+        else if (name == "--protocol" && (std::string(value) == "json" || std::string(value) == "query"))
+            options.query = std::string(value) == "query";
+        else if (name == "--queue-url")
+            options.queueUrl = value;
         else
             return false;
     }
+    if (options.query)
+        return options.action == "send" || options.action == "health";
     return options.action == "send" || options.action == "batch" || options.action == "receive-delete" ||
            options.action == "health";
 }
@@ -131,6 +145,11 @@ std::string LoadRun::nextRequest(LoadConnection &connection)
         ++m_issuedMessages;
         return "GET /health HTTP/1.1\r\nHost: " + m_endpoint.host + ":" + std::to_string(m_endpoint.port) +
                "\r\nAccept-Encoding: identity\r\n\r\n";
+    }
+    if (m_options.query) {   // send
+        ++m_issuedMessages;
+        return sqsQueryRequest(m_endpoint, "Action=SendMessage&QueueUrl=" + formEncoded(m_queueUrl) +
+                                               "&MessageBody=" + formEncoded(loadBody(m_serial++)));
     }
     nlohmann::json json;
     json["QueueUrl"] = m_queueUrl;
@@ -308,7 +327,7 @@ int main(int argc, char **argv)
     Options options;
     if (!parseOptions(argc, argv, options)) {
         std::fprintf(stderr, "usage: http_load_client URL send|batch|receive-delete|health [--queue NAME] [--connections N] "
-                             "[--duration S | --count MESSAGES] [--rate REQUESTS_PER_S]\n");
+                             "[--duration S | --count MESSAGES] [--rate REQUESTS_PER_S] [--protocol json|query] [--queue-url URL]\n");
         return 2;
     }
     const std::optional<LoadEndpoint> endpoint = parseEndpoint(options.url);
@@ -317,6 +336,19 @@ int main(int argc, char **argv)
         return 2;
     }
     int status = 0;
+    if (options.query) {
+        const auto created = exchangeRequest(
+            *endpoint, sqsQueryRequest(*endpoint, "Action=CreateQueue&QueueName=" + formEncoded(options.queue)), &status);
+        const std::size_t from = created ? created->find("<QueueUrl>") : std::string::npos;
+        const std::size_t to = created ? created->find("</QueueUrl>") : std::string::npos;
+        if (status != 200 || from == std::string::npos || to == std::string::npos) {
+            std::fprintf(stderr, "http_load_client: CreateQueue failed (%d): %s\n", status, created ? created->c_str() : "");
+            return 1;
+        }
+        const std::string queueUrl = options.queueUrl.empty() ? created->substr(from + 10, to - from - 10) : options.queueUrl;
+        LoadRun run(options, *endpoint, queueUrl);
+        return run.run();
+    }
     const auto created = exchangeOnce(*endpoint, "CreateQueue", nlohmann::json{{"QueueName", options.queue}}.dump(), &status);
     if (!created || status != 200) {
         std::fprintf(stderr, "http_load_client: CreateQueue failed (%d): %s\n", status, created ? created->c_str() : "");

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "http_load_wire.h"
 
+#include <cctype>
+
 #include <arpa/inet.h>
 #include <cerrno>
 #include <cstring>
@@ -54,6 +56,33 @@ std::string sqsJsonRequest(const LoadEndpoint &endpoint, const std::string &acti
     request += "\r\n\r\n";
     request += json;
     return request;
+}
+
+std::string sqsQueryRequest(const LoadEndpoint &endpoint, const std::string &form)
+{
+    std::string request;
+    request.reserve(form.size() + 200);
+    request += "POST / HTTP/1.1\r\nHost: " + endpoint.host + ":" + std::to_string(endpoint.port) +
+               "\r\nAccept-Encoding: identity\r\nContent-Type: application/x-www-form-urlencoded; charset=utf-8\r\n"
+               "Content-Length: " + std::to_string(form.size()) + "\r\n\r\n";
+    request += form;
+    return request;
+}
+
+std::string formEncoded(const std::string &text)
+{
+    static const char *hex = "0123456789ABCDEF";
+    std::string encoded;
+    for (const unsigned char c : text) {
+        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+            encoded += char(c);
+        } else {
+            encoded += '%';
+            encoded += hex[c >> 4];
+            encoded += hex[c & 15];
+        }
+    }
+    return encoded;
 }
 
 std::string loadBody(std::uint64_t serial)
@@ -176,11 +205,16 @@ int connectTo(const LoadEndpoint &endpoint)
 std::optional<std::string> exchangeOnce(const LoadEndpoint &endpoint, const std::string &action,
                                         const std::string &json, int *status)
 {
+    return exchangeRequest(endpoint, sqsJsonRequest(endpoint, action, json), status);
+}
+
+std::optional<std::string> exchangeRequest(const LoadEndpoint &endpoint, const std::string &request, int *status)
+{
     const int fd = connectTo(endpoint);
     if (fd < 0)
         return std::nullopt;
     LoadConnection connection(fd);
-    if (!connection.send(sqsJsonRequest(endpoint, action, json)))
+    if (!connection.send(request))
         return std::nullopt;
     for (;;) {
         pollfd waiting = {fd, short(POLLIN | (connection.wantsWrite() ? POLLOUT : 0)), 0};

@@ -25,6 +25,12 @@ std::optional<LoadEndpoint> parseEndpoint(const std::string &url);
 // A full HTTP/1.1 request for one SQS JSON action with `json` as its body.
 std::string sqsJsonRequest(const LoadEndpoint &endpoint, const std::string &action, const std::string &json);
 
+// A full HTTP/1.1 request for the SQS query protocol: POST / with `form`
+// (already percent-encoded) as an application/x-www-form-urlencoded body.
+std::string sqsQueryRequest(const LoadEndpoint &endpoint, const std::string &form);
+// `text` percent-encoded for a form value (unreserved characters kept).
+std::string formEncoded(const std::string &text);
+
 // A 256-byte message body that starts with `serial`.
 std::string loadBody(std::uint64_t serial);
 
@@ -71,6 +77,8 @@ private:
 
 // Blocking connect to the endpoint (TCP_NODELAY, then non-blocking); -1 on failure.
 int connectTo(const LoadEndpoint &endpoint);
+// Sends `request` on a new connection and waits (≤ 30 s) for its response body.
+std::optional<std::string> exchangeRequest(const LoadEndpoint &endpoint, const std::string &request, int *status);
 
 // One request on a fresh blocking exchange (setup calls: CreateQueue, GetQueueAttributes).
 std::optional<std::string> exchangeOnce(const LoadEndpoint &endpoint, const std::string &action,
