@@ -22,15 +22,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
+source "$(dirname "$0")/serve_url.sh"
 "$relaydesk" serve --db "$work/broker.db" --port 0 >"$work/serve.log" 2>&1 &
 serve_pid=$!
-url=""
-for _ in $(seq 100); do
-  url=$(sed -n 's/^relaydesk: listening on \(http:[^ ]*\).*/\1/p' "$work/serve.log")
-  [[ -n "$url" ]] && break
-  sleep 0.1
-done
-[[ -n "$url" ]] || { echo "serve did not start:"; cat "$work/serve.log"; exit 1; }
+url=$(serve_url "$work/serve.log")
 echo "serve pid $serve_pid at $url, database $work/broker.db"
 
 # "name ticks" per thread of the serve process.

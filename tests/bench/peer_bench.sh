@@ -30,15 +30,10 @@ if [[ ! -d "$peer/node_modules/sqslite" || "$source_dir/peer/package-lock.json" 
   (cd "$peer" && npm ci --silent --no-audit --no-fund)
 fi
 
+source "$source_dir/serve_url.sh"
 "$build/app/relaydesk" serve --db "$work/broker.db" --port 0 --amqp-port off >"$work/serve.log" 2>&1 &
 pids+=($!)
-url=""
-for _ in $(seq 100); do
-  url=$(sed -n 's/^relaydesk: listening on \(http:[^ ]*\).*/\1/p' "$work/serve.log")
-  [[ -n "$url" ]] && break
-  sleep 0.1
-done
-[[ -n "$url" ]] || { echo "serve did not start:"; cat "$work/serve.log"; exit 1; }
+url=$(serve_url "$work/serve.log")
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 node "$peer/node_modules/sqslite/bin/cli.js" --host 127.0.0.1 --port "$port" >"$work/peer.log" 2>&1 &
