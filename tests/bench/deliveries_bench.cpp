@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// deliveries_bench (a benchmark, not a test): the issue-13 window figures.
+// deliveries_bench (a benchmark, not a test): the window-under-deliveries figures of docs/figures.md.
 //
 //   deliveries_bench lateness SECONDS     UI event-loop lateness (10 ms timer probe) while 1 000
 //                                         deliveries/s flow (real clock, an endpoint on its own

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// delivery_bench (a benchmark, not a test): the issue-4 figures of the HTTP
+// delivery_bench (a benchmark, not a test): the HTTP delivery figures (docs/figures.md) of the
 // delivery worker, in process, on the REAL clock, over a real database file
 // (WAL, synchronous=FULL), delivering to a fast loopback endpoint (epoll
 // thread in this process, 200 at once, keep-alive).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The issue-5 figures over HTTP (a benchmark, not a test): starts `relaydesk serve`
+# The HTTP figures of docs/figures.md (a benchmark, not a test): starts `relaydesk serve`
 # of BUILD_DIR on a fresh database file (WAL, synchronous=FULL) and a free port, runs
 # http_load_client (a separate process) for each figure and prints one line per figure
 # plus the CPU seconds each serve thread used during it (from /proc/PID/task/*/stat).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// http_load_client (a benchmark, not a test): the issue-5 load generator. Keep-
+// http_load_client (a benchmark, not a test): the HTTP load generator. Keep-
 // alive HTTP/1.1 connections to a running `relaydesk serve`, SQS JSON requests
 // as botocore frames them, 256-byte bodies, one epoll thread.
 //

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// window_bench (a benchmark, not a test): the issue-12 window figures.
+// window_bench (a benchmark, not a test): the window figures of docs/figures.md.
 //
 //   window_bench prepare DB COUNT          a database with COUNT stored messages in queue "big"
 //   window_bench start DB                  start to first paint, to a populated tree, resident size
