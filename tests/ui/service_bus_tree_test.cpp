@@ -4,7 +4,8 @@
 // queue and a topic with two subscriptions sit under "Service Bus", each
 // queue and subscription with its dead-letter sub-queue as a child; the
 // tree's accessible names are the labels it shows; a send counts in the
-// queue's row; selecting a subscription in the tree opens its queue page.
+// queue's row; a topic row has no context menu; selecting a subscription
+// in the tree opens its queue page.
 #include "window_test_support.h"
 
 #include "broker/queues/servicebus_queue.h"
@@ -18,6 +19,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QAccessible>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -143,6 +145,13 @@ private slots:
         // Selecting the subscription's row opens its queue page, Messages tab included.
         auto *proxy = qobject_cast<QSortFilterProxyModel *>(tree->model());
         QVERIFY(proxy);
+        // No context menu on the topic row (it would offer New Topic…, an SNS topic); one on a subscription's.
+        QSignalSpy menus(window.entityPanel(), &EntityTreePanel::contextMenuRequested);
+        emit tree->customContextMenuRequested(tree->visualRect(proxy->mapFromSource(topic)).center());
+        QCOMPARE(menus.count(), 0);
+        emit tree->customContextMenuRequested(tree->visualRect(proxy->mapFromSource(auditRow)).center());
+        QCOMPARE(menus.count(), 1);
+        QCOMPARE(menus.first().at(0).value<EntityRef>(), audit);
         tree->setCurrentIndex(proxy->mapFromSource(auditRow));
         QTRY_VERIFY_WITH_TIMEOUT(window.currentPage() && window.currentPage()->entity() == audit, kWait);
         QStringList tabs;
