@@ -64,11 +64,12 @@ private slots:
         m_broker.reset();
     }
 
-    void emptyBroker_showsTwoEmptyGroups()
+    void emptyBroker_showsThreeEmptyGroups()
     {
-        QCOMPARE(m_model->rowCount(), 2);
+        QCOMPARE(m_model->rowCount(), 3);
         QCOMPARE(m_model->topicsGroup().data().toString(), QStringLiteral("Topics (0)"));
         QCOMPARE(m_model->queuesGroup().data().toString(), QStringLiteral("Queues (0)"));
+        QCOMPARE(m_model->serviceBusGroup().data().toString(), QStringLiteral("Service Bus (0)"));
         QCOMPARE(m_model->columnCount(), int(EntityTreeModel::ColumnCount));
     }
 

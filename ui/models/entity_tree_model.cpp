@@ -5,6 +5,8 @@
 #include "engine/entity_overview_reader.h"
 #include "models/ui_resources.h"
 
+#include "broker/queues/servicebus_queue.h"
+
 #include <QFont>
 #include <QFile>
 #include <QGuiApplication>
@@ -27,7 +29,7 @@
 namespace relaydesk {
 
 struct EntityTreeModel::Node {
-    enum class Type { Root, TopicsGroup, QueuesGroup, Topic, Subscription, Queue };
+    enum class Type { Root, TopicsGroup, QueuesGroup, ServiceBusGroup, Topic, Subscription, Queue, ServiceBusTopic };
     Type type = Type::Root;
     QString key; // name, or ARN for a subscription
     Node *parent = nullptr;
@@ -63,6 +65,22 @@ QString endpointShort(const SubscriptionOverview &subscription)
     const qsizetype scheme = endpoint.indexOf(QStringLiteral("://"));
     const qsizetype slash = scheme < 0 ? -1 : endpoint.indexOf(QLatin1Char('/'), scheme + 3);
     return slash < 0 ? endpoint : endpoint.mid(slash);
+}
+
+// A queue the "Service Bus" group shows instead of "Queues".
+bool isServiceBus(const QueueOverview &queue) { return queue.serviceBus || !queue.serviceBusDeadLetterOf.empty(); }
+
+// A child of the "Service Bus" group: one of its queues, or a topic (no queue).
+struct ServiceBusItem {
+    QString name;
+    const QueueOverview *queue = nullptr;
+};
+
+bool fillQueue(const QueueOverview &queue, QueueOverview &kept)
+{
+    const bool changed = !(kept == queue);
+    kept = queue;
+    return changed;
 }
 
 std::int64_t countOf(const QueueCounts &counts, int column)
@@ -129,7 +147,7 @@ EntityTreeModel::EntityTreeModel(BrokerEngine *engine, BrokerIdentity identity, 
     , m_root(std::make_unique<Node>())
 {
     ensureUiResources();
-    for (auto type : {Node::Type::TopicsGroup, Node::Type::QueuesGroup}) {
+    for (auto type : {Node::Type::TopicsGroup, Node::Type::QueuesGroup, Node::Type::ServiceBusGroup}) {
         auto group = std::make_unique<Node>();
         group->type = type;
         group->parent = m_root.get();
@@ -188,9 +206,13 @@ void EntityTreeModel::sync(Node *parent, const std::vector<const Item *> &items,
         if (wanted.count(child->key))
             continue;
         std::vector<EntityRef> gone;
-        gone.push_back(qvariant_cast<EntityRef>(nodeData(*child, 0, EntityRefRole)));
-        for (const auto &grandChild : child->children)
-            gone.push_back(qvariant_cast<EntityRef>(nodeData(*grandChild, 0, EntityRefRole)));
+        const auto collect = [&](const auto &self, const Node &node) -> void {
+            if (const EntityRef ref = refOf(node); !ref.isNull())
+                gone.push_back(ref);
+            for (const auto &grandChild : node.children)
+                self(self, *grandChild);
+        };
+        collect(collect, *child);
         beginRemoveRows(parentIndex, row, row);
         parent->children.erase(parent->children.begin() + row);
         endRemoveRows();
@@ -252,20 +274,76 @@ void EntityTreeModel::apply(const EntityOverview &overview)
     }
     std::vector<const QueueOverview *> queueItems;
     for (const QueueOverview &queue : overview.queues)
-        queueItems.push_back(&queue);
+        if (!isServiceBus(queue))
+            queueItems.push_back(&queue);
     sync(queues, queueItems, [](const QueueOverview &q) { return QString::fromStdString(q.name); },
          [](Node &node, const QueueOverview &q) {
-             const bool changed = !(node.queue == q);
+             const bool changed = node.type != Node::Type::Queue;
              node.type = Node::Type::Queue;
-             node.queue = q;
-             return changed;
+             return fillQueue(q, node.queue) || changed;
          });
+    const std::size_t serviceBusCount = m_root->children[2]->children.size();
+    syncServiceBus(overview);
     m_overview = overview;
     if (topicCount != topics->children.size())
         emit dataChanged(topicsGroup(), topicsGroup());
     if (queueCount != queues->children.size())
         emit dataChanged(queuesGroup(), queuesGroup());
+    if (serviceBusCount != m_root->children[2]->children.size())
+        emit dataChanged(serviceBusGroup(), serviceBusGroup());
     emit refreshed();
+}
+
+void EntityTreeModel::syncServiceBus(const EntityOverview &overview)
+{
+    const auto keyOfQueue = [](const QueueOverview &q) { return QString::fromStdString(q.name); };
+    const auto fill = [](Node &node, const QueueOverview &q) {
+        const bool changed = node.type != Node::Type::Queue;
+        node.type = Node::Type::Queue;
+        return fillQueue(q, node.queue) || changed;
+    };
+    // A queue's or subscription's dead-letter sub-queue, as its one child.
+    const auto syncDeadLetters = [&](Node *owner) {
+        std::vector<const QueueOverview *> deadLetters;
+        if (owner->type == Node::Type::Queue)
+            for (const QueueOverview &queue : overview.queues)
+                if (QString::fromStdString(queue.serviceBusDeadLetterOf) == owner->key)
+                    deadLetters.push_back(&queue);
+        sync(owner, deadLetters, keyOfQueue, fill);
+    };
+
+    std::vector<ServiceBusItem> items;
+    for (const QueueOverview &queue : overview.queues)
+        if (queue.serviceBus && queue.serviceBusTopic.empty())
+            items.push_back(ServiceBusItem{QString::fromStdString(queue.name), &queue});
+    for (const std::string &topic : overview.serviceBusTopics)
+        items.push_back(ServiceBusItem{QString::fromStdString(topic), nullptr});
+    std::vector<const ServiceBusItem *> itemPointers;
+    for (const ServiceBusItem &item : items)
+        itemPointers.push_back(&item);
+    Node *group = m_root->children[2].get();
+    sync(group, itemPointers, [](const ServiceBusItem &item) { return item.name; },
+         [&](Node &node, const ServiceBusItem &item) {
+             if (item.queue)
+                 return fill(node, *item.queue);
+             const bool changed = node.type != Node::Type::ServiceBusTopic;
+             node.type = Node::Type::ServiceBusTopic;
+             node.queue = {};
+             return changed;
+         });
+    for (const auto &node : group->children) {
+        if (node->type != Node::Type::ServiceBusTopic) {
+            syncDeadLetters(node.get());
+            continue;
+        }
+        std::vector<const QueueOverview *> subscriptions;
+        for (const QueueOverview &queue : overview.queues)
+            if (queue.serviceBus && QString::fromStdString(queue.serviceBusTopic) == node->key)
+                subscriptions.push_back(&queue);
+        sync(node.get(), subscriptions, keyOfQueue, fill);
+        for (const auto &subscription : node->children)
+            syncDeadLetters(subscription.get());
+    }
 }
 
 void EntityTreeModel::armDueRead()
@@ -286,26 +364,24 @@ void EntityTreeModel::armDueRead()
 
 QModelIndex EntityTreeModel::indexOf(const EntityRef &ref) const
 {
-    const Node *group = m_root->children[ref.kind == EntityChange::Entity::Queue ? 1 : 0].get();
-    for (const auto &node : group->children) {
-        if (ref.kind != EntityChange::Entity::Subscription) {
-            if (node->key == ref.name)
-                return indexOfNode(node.get());
-            continue;
-        }
-        for (const auto &child : node->children)
-            if (child->key == ref.name)
-                return indexOfNode(child.get());
+    return ref.isNull() ? QModelIndex() : indexOfNode(find(*m_root, ref));
+}
+
+const EntityTreeModel::Node *EntityTreeModel::find(const Node &from, const EntityRef &ref) const
+{
+    for (const auto &node : from.children) {
+        if (refOf(*node) == ref)
+            return node.get();
+        if (const Node *found = find(*node, ref))
+            return found;
     }
-    return {};
+    return nullptr;
 }
 
 const QueueOverview *EntityTreeModel::queue(const QString &name) const
 {
-    for (const auto &node : m_root->children[1]->children)
-        if (node->key == name)
-            return &node->queue;
-    return nullptr;
+    const Node *node = find(*m_root, EntityRef{EntityChange::Entity::Queue, name});
+    return node ? &node->queue : nullptr;
 }
 
 const SubscriptionOverview *EntityTreeModel::subscription(const QString &arn) const
@@ -357,21 +433,25 @@ QVariant EntityTreeModel::data(const QModelIndex &index, int role) const
     return nodeData(*nodeOf(index), index.column(), role);
 }
 
+EntityRef EntityTreeModel::refOf(const Node &node) const
+{
+    switch (node.type) {
+    case Node::Type::Topic:
+        return EntityRef{EntityChange::Entity::Topic, node.key};
+    case Node::Type::Queue:
+        return EntityRef{EntityChange::Entity::Queue, node.key};
+    case Node::Type::Subscription:
+        return EntityRef{EntityChange::Entity::Subscription, node.key};
+    default:
+        return EntityRef{};
+    }
+}
+
 QVariant EntityTreeModel::nodeData(const Node &node, int column, int role) const
 {
     using Type = Node::Type;
-    if (role == EntityRefRole) {
-        switch (node.type) {
-        case Type::Topic:
-            return QVariant::fromValue(EntityRef{EntityChange::Entity::Topic, node.key});
-        case Type::Queue:
-            return QVariant::fromValue(EntityRef{EntityChange::Entity::Queue, node.key});
-        case Type::Subscription:
-            return QVariant::fromValue(EntityRef{EntityChange::Entity::Subscription, node.key});
-        default:
-            return QVariant::fromValue(EntityRef{});
-        }
-    }
+    if (role == EntityRefRole)
+        return QVariant::fromValue(refOf(node));
     if (role == UrlOrArnRole) {
         switch (node.type) {
         case Type::Topic:
@@ -409,11 +489,17 @@ QVariant EntityTreeModel::nodeData(const Node &node, int column, int role) const
             return groupTitle(tr("Topics"), node.children.size());
         case Type::QueuesGroup:
             return groupTitle(tr("Queues"), node.children.size());
+        case Type::ServiceBusGroup:
+            return groupTitle(tr("Service Bus"), node.children.size());
         case Type::Subscription:
             return QStringLiteral("%1 → %2%3")
                 .arg(QString::fromStdString(node.subscription.protocol), endpointShort(node.subscription),
                      node.subscription.pending ? tr(" (pending)") : QString());
         case Type::Queue:
+            if (!node.queue.serviceBusDeadLetterOf.empty())
+                return QString::fromLatin1(kServiceBusDeadLetterSuffix.substr(1)); // "$DeadLetterQueue"
+            if (!node.queue.serviceBusTopic.empty())
+                return node.key.section(QLatin1Char('/'), -1); // the subscription's name
             return node.queue.zaqar ? tr("%1 (Zaqar)").arg(node.key) : node.key;
         case Type::Topic:
             return node.topic.zaqarQueue.empty() ? node.key : tr("%1 (Zaqar)").arg(node.key);
@@ -423,11 +509,16 @@ QVariant EntityTreeModel::nodeData(const Node &node, int column, int role) const
     case Qt::DecorationRole:
         switch (node.type) {
         case Type::Topic:
+        case Type::ServiceBusTopic:
             return icon("topic");
         case Type::Subscription:
             return icon(node.subscription.pending ? "subscription-pending" : "subscription");
         case Type::Queue:
-            return icon(node.queue.isDeadLetterQueue ? "queue-dlq" : node.queue.fifo ? "queue-fifo" : "queue");
+            if (node.queue.isDeadLetterQueue || !node.queue.serviceBusDeadLetterOf.empty())
+                return icon("queue-dlq");
+            if (!node.queue.serviceBusTopic.empty())
+                return icon("subscription");
+            return icon(node.queue.fifo ? "queue-fifo" : "queue");
         default:
             return icon("group");
         }
@@ -441,9 +532,21 @@ QVariant EntityTreeModel::nodeData(const Node &node, int column, int role) const
             return tr("%1 subscription to %2%3")
                 .arg(QString::fromStdString(node.subscription.protocol), QString::fromStdString(node.subscription.endpoint),
                      node.subscription.pending ? tr(" — waiting for confirmation") : QString());
+        case Type::ServiceBusTopic:
+            return tr("Service Bus topic %1: %n subscription(s)", nullptr, static_cast<int>(node.children.size()))
+                .arg(node.key);
         case Type::Queue: {
             QString text = node.queue.zaqar ? tr("Zaqar queue %1").arg(node.key)
                                             : tr("%1 queue %2").arg(node.queue.fifo ? tr("FIFO") : tr("Standard"), node.key);
+            if (!node.queue.serviceBusDeadLetterOf.empty())
+                text = tr("Dead-letter sub-queue %1 of %2")
+                           .arg(node.key, QString::fromStdString(node.queue.serviceBusDeadLetterOf));
+            else if (!node.queue.serviceBusTopic.empty())
+                text = tr("Service Bus subscription %1 of topic %2 (queue %3)")
+                           .arg(node.key.section(QLatin1Char('/'), -1), QString::fromStdString(node.queue.serviceBusTopic),
+                                node.key);
+            else if (node.queue.serviceBus)
+                text = tr("Service Bus queue %1").arg(node.key);
             if (node.queue.isDeadLetterQueue) {
                 QStringList sources;
                 for (const QueueOverview &other : m_overview.queues)
@@ -459,7 +562,7 @@ QVariant EntityTreeModel::nodeData(const Node &node, int column, int role) const
             return {};
         }
     case Qt::FontRole:
-        if (node.type == Type::TopicsGroup || node.type == Type::QueuesGroup) {
+        if (node.type == Type::TopicsGroup || node.type == Type::QueuesGroup || node.type == Type::ServiceBusGroup) {
             QFont bold;
             bold.setBold(true);
             return bold;
@@ -482,7 +585,7 @@ QVariant EntityTreeModel::headerData(int section, Qt::Orientation orientation, i
     static const char *const kTitles[] = {QT_TR_NOOP("Name"), QT_TR_NOOP("Avail"), QT_TR_NOOP("Flight"),
                                           QT_TR_NOOP("Delay"), QT_TR_NOOP("Sched"), QT_TR_NOOP("DLQ")};
     static const char *const kTips[] = {
-        QT_TR_NOOP("Topics with their subscriptions, and queues"),
+        QT_TR_NOOP("Topics with their subscriptions, queues, and Service Bus entities"),
         QT_TR_NOOP("Available: messages a receive can take now"),
         QT_TR_NOOP("In flight: messages received and locked (visibility timeout running)"),
         QT_TR_NOOP("Delayed: messages whose delay has not ended"),

@@ -18,9 +18,13 @@ namespace relaydesk {
 
 class BrokerEngine;
 
-// The entity tree (docs/behaviour.md §8.4): two groups, "Topics" with their subscriptions
-// as children and "Queues", each with live counts in columns (available, in
-// flight, delayed, scheduled, dead-lettered). Fed by the engine: every
+// The entity tree (docs/behaviour.md §8.4): three groups, "Topics" with their subscriptions
+// as children, "Queues", and "Service Bus" (docs/window.md): its queues and
+// topics, a topic's subscriptions as its children, and a queue's or
+// subscription's dead-letter sub-queue as their child. Queues, subscriptions
+// of Service Bus and sub-queues are broker queues (EntityRef kind Queue, by
+// queue name), each with live counts in columns (available, in flight,
+// delayed, scheduled, dead-lettered); a Service Bus topic has no ref. Fed by the engine: every
 // changesPublished (coalesced, a few per second) asks readEntityOverview for
 // a fresh overview — at most one read in flight, one more afterwards when
 // changes came meanwhile — and apply() changes rows in place: removed
@@ -59,6 +63,7 @@ public:
     QModelIndex indexOf(const EntityRef &ref) const;
     QModelIndex topicsGroup() const { return index(0, 0); }
     QModelIndex queuesGroup() const { return index(1, 0); }
+    QModelIndex serviceBusGroup() const { return index(2, 0); }
     // The overview entries of one entity (nullptr when not in the tree).
     const QueueOverview *queue(const QString &name) const;
     const SubscriptionOverview *subscription(const QString &arn) const;
@@ -88,6 +93,10 @@ private:
     template <class Item, class KeyOf, class Fill>
     void sync(Node *parent, const std::vector<const Item *> &items, KeyOf keyOf, Fill fill);
     QVariant nodeData(const Node &node, int column, int role) const;
+    EntityRef refOf(const Node &node) const;
+    // The node whose ref is `ref` (depth first), or nullptr.
+    const Node *find(const Node &from, const EntityRef &ref) const;
+    void syncServiceBus(const EntityOverview &overview);
 
     BrokerEngine *m_engine = nullptr;
     BrokerIdentity m_identity;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "broker/metrics/entity_overview.h"
 
+#include "broker/queues/servicebus_queue.h"
 #include "broker/store_calls.h"
 
 #include <algorithm>
@@ -12,12 +13,16 @@ namespace {
 
 // Zaqar's own rows (zaqar_queues, written by core/api/zaqar) are read here
 // only to mark what the window shows as Zaqar.
-constexpr std::string_view kQueues =
-    "SELECT q.id, q.name, q.fifo, q.dead_letter_queue, EXISTS (SELECT 1 FROM zaqar_queues z WHERE z.queue_id = q.id)"
-    " FROM queues q ORDER BY q.name";
-constexpr std::string_view kQueueByName =
-    "SELECT q.id, q.name, q.fifo, q.dead_letter_queue, EXISTS (SELECT 1 FROM zaqar_queues z WHERE z.queue_id = q.id)"
-    " FROM queues q WHERE q.name = ?";
+// Likewise Service Bus's (servicebus_subscriptions, written by
+// broker/servicebus) to group what it shows as Service Bus.
+#define RELAYDESK_QUEUE_COLUMNS                                                                                       \
+    "SELECT q.id, q.name, q.fifo, q.dead_letter_queue, EXISTS (SELECT 1 FROM zaqar_queues z WHERE z.queue_id = q.id),"   \
+    " q.servicebus IS NOT NULL, (SELECT s.topic FROM servicebus_subscriptions s WHERE s.queue_id = q.id)"             \
+    " FROM queues q"
+constexpr std::string_view kQueues = RELAYDESK_QUEUE_COLUMNS " ORDER BY q.name";
+constexpr std::string_view kQueueByName = RELAYDESK_QUEUE_COLUMNS " WHERE q.name = ?";
+#undef RELAYDESK_QUEUE_COLUMNS
+constexpr std::string_view kServiceBusTopics = "SELECT name FROM servicebus_topics ORDER BY name";
 constexpr std::string_view kTopics =
     "SELECT t.name, t.fifo, (SELECT q.name FROM queues q JOIN zaqar_queues z ON z.queue_id = q.id"
     " WHERE 'zaqar-' || q.name = t.name) FROM topics t ORDER BY t.name";
@@ -48,6 +53,18 @@ Status readDeliveries(Database &db, SubscriptionOverview &subscription)
     return {};
 }
 
+// A row of kQueues / kQueueByName; returns the queue's id.
+std::int64_t readQueueRow(Statement &row, QueueOverview &queue)
+{
+    queue.name = row.columnText(1);
+    queue.fifo = row.columnInt64(2) != 0;
+    queue.deadLetterQueue = row.columnOptionalText(3);
+    queue.zaqar = row.columnInt64(4) != 0;
+    queue.serviceBus = row.columnInt64(5) != 0;
+    queue.serviceBusTopic = row.columnOptionalText(6).value_or("");
+    return row.columnInt64(0);
+}
+
 using DepthRead = Result<QueueDepths> (*)(Database &, std::int64_t, ClockTime);
 
 Status readCounts(Database &db, std::int64_t queueId, ClockTime now, QueueOverview &queue, DepthRead read)
@@ -69,23 +86,29 @@ Status readQueues(Database &db, ClockTime now, EntityOverview &overview)
             return statement.error();
         Status walked = forEachRow(**statement, [&](Statement &row) {
             QueueOverview queue;
-            queue.name = row.columnText(1);
-            queue.fifo = row.columnInt64(2) != 0;
-            queue.deadLetterQueue = row.columnOptionalText(3);
-            queue.zaqar = row.columnInt64(4) != 0;
-            ids.push_back(row.columnInt64(0));
+            ids.push_back(readQueueRow(row, queue));
             overview.queues.push_back(std::move(queue));
         });
         if (!walked)
             return walked;
     }
     std::set<std::string> targets;
-    for (const QueueOverview &queue : overview.queues)
+    std::set<std::string> serviceBus;
+    for (const QueueOverview &queue : overview.queues) {
         if (queue.deadLetterQueue)
             targets.insert(*queue.deadLetterQueue);
+        if (queue.serviceBus)
+            serviceBus.insert(queue.name);
+    }
+    constexpr std::string_view kSuffix = kServiceBusDeadLetterSuffix;
     for (std::size_t i = 0; i < overview.queues.size(); ++i) {
         QueueOverview &queue = overview.queues[i];
         queue.isDeadLetterQueue = targets.count(queue.name) > 0;
+        if (queue.name.size() > kSuffix.size() && queue.name.compare(queue.name.size() - kSuffix.size(), kSuffix.size(), kSuffix) == 0) {
+            std::string owner = queue.name.substr(0, queue.name.size() - kSuffix.size());
+            if (serviceBus.count(owner))
+                queue.serviceBusDeadLetterOf = std::move(owner);
+        }
         if (Status read = readCounts(db, ids[i], now, queue, queue_depths::read); !read)
             return read;
         if (queue.nextVisible && (!overview.nextVisible || *queue.nextVisible < *overview.nextVisible))
@@ -133,6 +156,14 @@ Result<EntityOverview> readEntityOverview(Database &db, const BrokerIdentity &id
     }
     if (Status read = readQueues(db, now, overview); !read)
         return read.error();
+    {
+        auto topics = prepareBound(db, kServiceBusTopics);
+        if (!topics)
+            return topics.error();
+        Status walked = forEachRow(**topics, [&](Statement &row) { overview.serviceBusTopics.push_back(row.columnText(0)); });
+        if (!walked)
+            return walked.error();
+    }
     return overview;
 }
 
@@ -148,12 +179,7 @@ Result<std::optional<QueueOverview>> queueOverview(Database &db, const std::stri
             return row.error();
         if (!*row)
             return std::optional<QueueOverview>();
-        Statement &statement = ***row;
-        id = statement.columnInt64(0);
-        queue.name = statement.columnText(1);
-        queue.fifo = statement.columnInt64(2) != 0;
-        queue.deadLetterQueue = statement.columnOptionalText(3);
-        queue.zaqar = statement.columnInt64(4) != 0;
+        id = readQueueRow(***row, queue);
     }
     if (Status counted = readCounts(db, id, now, queue, read); !counted)
         return counted.error();

@@ -21,6 +21,14 @@ struct QueueOverview {
     std::optional<std::string> deadLetterQueue; // its redrive target's name
     bool isDeadLetterQueue = false;             // another queue's redrive policy names it
     bool zaqar = false;                         // created through the Zaqar v2 API (docs/behaviour.md §8.5)
+    // Service Bus (docs/behaviour.md §8.6): a Service Bus queue or topic
+    // subscription (its `servicebus` properties are set); the topic of a
+    // subscription ("TOPIC/Subscriptions/NAME"), empty for any other queue;
+    // and for a dead-letter sub-queue ("NAME/$DeadLetterQueue") the Service
+    // Bus queue or subscription it belongs to, empty for any other queue.
+    bool serviceBus = false;
+    std::string serviceBusTopic;
+    std::string serviceBusDeadLetterOf;
     QueueCounts counts;                         // from the kept counters (broker/queues/queue_depths.h)
     std::optional<ClockTime> nextVisible;       // the earliest time a message becomes available
 
@@ -60,6 +68,7 @@ struct EntityOverview {
     std::vector<TopicOverview> topics;               // by name
     std::vector<SubscriptionOverview> subscriptions; // by topic, then ARN
     std::vector<QueueOverview> queues;               // by name
+    std::vector<std::string> serviceBusTopics;       // Service Bus topics by name (subscriptions are queues)
     std::optional<ClockTime> nextVisible;            // the earliest over all queues
 
     bool operator==(const EntityOverview &) const = default;
@@ -69,7 +78,8 @@ struct EntityOverview {
 // store failures as InternalError. Thread of `db`. The queues' counts come
 // from their kept counters, never a walk over their messages (queue_depths::read).
 Result<EntityOverview> readEntityOverview(Database &db, const BrokerIdentity &identity, ClockTime now);
-// One queue's overview by name (isDeadLetterQueue is not worked out: false);
+// One queue's overview by name (isDeadLetterQueue and serviceBusDeadLetterOf
+// are not worked out: false, empty);
 // empty when there is no such queue. Reads only; thread of `db`.
 Result<std::optional<QueueOverview>> readQueueOverview(Database &db, const std::string &name, ClockTime now);
 // The same on the write connection, inside a unit: may also move the queue's
