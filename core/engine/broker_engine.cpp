@@ -129,39 +129,37 @@ void BrokerEngine::submitWork(UnitWork work, UnitDone done)
         });
 }
 
-void BrokerEngine::deliver(const QPointer<QObject> &context, bool hasContext, std::function<void()> call,
-                           std::shared_ptr<void> workToken)
+void BrokerEngine::deliver(const ReplyTarget &target, std::function<void()> call, std::shared_ptr<void> workToken)
 {
-    if (!hasContext) {
+    if (!target.hasContext()) {
         runGuarded(call);
         return; // the work token goes with this frame: the reply has run
     }
-    QObject *target = context.data();
-    if (target == nullptr)
-        return; // the receiver is gone
-    if (target->thread() != m_thread)
+    if (!target.livesOn(m_thread))
         workToken.reset(); // a reply on another thread is not broker work an advance could wait for
-    QMetaObject::invokeMethod(
-        target, [call = std::move(call), workToken] { runGuarded(call); }, Qt::QueuedConnection);
+    target.post([call = std::move(call), workToken] { runGuarded(call); });
 }
 
 void BrokerEngine::advanceClock(ClockDuration by, QObject *context, std::function<void(Result<ClockTime>)> reply)
 {
-    requestAdvance(by, ClockTime{}, context, std::move(reply));
+    requestAdvance(by, ClockTime{}, ReplyTarget(context), std::move(reply));
 }
 
 void BrokerEngine::advanceClockTo(ClockTime to, QObject *context, std::function<void(Result<ClockTime>)> reply)
 {
-    requestAdvance(std::nullopt, to, context, std::move(reply));
+    requestAdvance(std::nullopt, to, ReplyTarget(context), std::move(reply));
 }
 
-void BrokerEngine::requestAdvance(std::optional<ClockDuration> by, ClockTime to, QObject *context,
+void BrokerEngine::advanceClockTo(ClockTime to, const ReplyTarget &target, std::function<void(Result<ClockTime>)> reply)
+{
+    requestAdvance(std::nullopt, to, target, std::move(reply));
+}
+
+void BrokerEngine::requestAdvance(std::optional<ClockDuration> by, ClockTime to, const ReplyTarget &target,
                                   std::function<void(Result<ClockTime>)> reply)
 {
-    const QPointer<QObject> target(context);
-    const bool hasContext = context != nullptr;
-    auto respond = [this, target, hasContext, reply = std::move(reply)](Result<ClockTime> result) {
-        deliver(target, hasContext, [reply, result] { reply(result); }, nullptr);
+    auto respond = [this, target, reply = std::move(reply)](Result<ClockTime> result) {
+        deliver(target, [reply, result] { reply(result); }, nullptr);
     };
     std::shared_lock lock(m_lifetime);
     if (m_stopped) {
@@ -185,10 +183,9 @@ Result<ClockTime> BrokerEngine::advanceClockAndWait(ClockDuration by)
 
 void BrokerEngine::setClockMode(ClockMode mode, double scale, QObject *context, std::function<void(Status)> reply)
 {
-    const QPointer<QObject> target(context);
-    const bool hasContext = context != nullptr;
-    auto respond = [this, target, hasContext, reply = std::move(reply)](Status status) {
-        deliver(target, hasContext, [reply, status] { if (reply) reply(status); }, nullptr);
+    const ReplyTarget target(context);
+    auto respond = [this, target, reply = std::move(reply)](Status status) {
+        deliver(target, [reply, status] { if (reply) reply(status); }, nullptr);
     };
     std::shared_lock lock(m_lifetime);
     if (m_stopped) {

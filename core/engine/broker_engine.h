@@ -4,13 +4,13 @@
 #include "broker/clock.h"
 #include "broker/result.h"
 #include "engine/entity_change.h"
+#include "engine/reply_target.h"
 #include "engine/unit_context.h"
 #include "store/commit_queue.h"
 #include "store/store_status.h"
 
 #include <QList>
 #include <QObject>
-#include <QPointer>
 #include <QThread>
 
 #include <atomic>
@@ -111,6 +111,8 @@ public:
     // time once all of it is done. Advances queue behind each other.
     void advanceClock(ClockDuration by, QObject *context, std::function<void(Result<ClockTime>)> reply);
     void advanceClockTo(ClockTime to, QObject *context, std::function<void(Result<ClockTime>)> reply);
+    // The same, for a request made on the context's thread and passed on by the broker thread.
+    void advanceClockTo(ClockTime to, const ReplyTarget &target, std::function<void(Result<ClockTime>)> reply);
     Result<ClockTime> advanceClockAndWait(ClockDuration by); // not on the broker thread
     // Any thread: switches the clock's mode and re-arms the timer service.
     void setClockMode(ClockMode mode, double scale, QObject *context, std::function<void(Status)> reply);
@@ -170,15 +172,14 @@ signals:
 
 private:
     // advanceClock / advanceClockTo: `by` when set, else up to `to`.
-    void requestAdvance(std::optional<ClockDuration> by, ClockTime to, QObject *context,
+    void requestAdvance(std::optional<ClockDuration> by, ClockTime to, const ReplyTarget &target,
                         std::function<void(Result<ClockTime>)> reply);
     using UnitWork = std::function<StoreStatus(UnitContext &)>;
     using UnitDone = std::function<void(const StoreStatus &, std::shared_ptr<void> workToken)>;
 
     void submitWork(UnitWork work, UnitDone done);
     void postToCore(std::function<void(BrokerThread &)> call);
-    void deliver(const QPointer<QObject> &context, bool hasContext, std::function<void()> call,
-                 std::shared_ptr<void> workToken);
+    void deliver(const ReplyTarget &target, std::function<void()> call, std::shared_ptr<void> workToken);
 
     std::unique_ptr<Clock> m_clock;
     std::unique_ptr<BrokerMetrics> m_metrics; // borrows m_clock
@@ -202,8 +203,7 @@ void BrokerEngine::execute(Unit unit, QObject *context, Reply reply)
         bool rejected = false; // the unit itself returned an error
     };
     auto exchange = std::make_shared<Exchange>(Exchange{std::move(unit), std::move(reply), std::nullopt, false});
-    const QPointer<QObject> target(context);
-    const bool hasContext = context != nullptr;
+    const ReplyTarget target(context);
     submitWork(
         [exchange](UnitContext &unitContext) -> StoreStatus {
             exchange->result.emplace(detail::invokeUnit(exchange->unit, unitContext));
@@ -212,14 +212,14 @@ void BrokerEngine::execute(Unit unit, QObject *context, Reply reply)
             exchange->rejected = true;
             return StoreStatus::failed("rejected by the broker: " + exchange->result->error().message);
         },
-        [this, exchange, target, hasContext](const StoreStatus &status, std::shared_ptr<void> workToken) {
+        [this, exchange, target](const StoreStatus &status, std::shared_ptr<void> workToken) {
             auto outcome = std::make_shared<std::optional<R>>();
             if (exchange->rejected || (status.ok() && exchange->result))
                 outcome->emplace(std::move(*exchange->result));
             else
                 outcome->emplace(BrokerError(BrokerErrorCode::InternalError,
                                            status.ok() ? std::string("the operation produced no reply") : status.toString()));
-            deliver(target, hasContext, [exchange, outcome] { exchange->reply(std::move(**outcome)); }, std::move(workToken));
+            deliver(target, [exchange, outcome] { exchange->reply(std::move(**outcome)); }, std::move(workToken));
         });
 }
 

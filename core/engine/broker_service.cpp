@@ -15,7 +15,7 @@ namespace service_unit {
 
 constexpr ClockDuration kLifetimeRetryDelay{1000};
 
-void deliver(const QPointer<QObject> &target, bool hasContext, std::function<void()> call)
+void deliver(const ReplyTarget &target, std::function<void()> call)
 {
     auto guarded = [call = std::move(call)] {
         try {
@@ -24,12 +24,7 @@ void deliver(const QPointer<QObject> &target, bool hasContext, std::function<voi
             // replies are caller code: nothing they throw escapes a thread
         }
     };
-    if (!hasContext) {
-        guarded();
-        return;
-    }
-    if (QObject *object = target.data())
-        QMetaObject::invokeMethod(object, std::move(guarded), Qt::QueuedConnection);
+    target.post(std::move(guarded));
 }
 
 void startOnPool(std::function<void()> work)
@@ -139,21 +134,20 @@ struct Poll {
     ReceiveRequest request;
     std::optional<ClockTime> started; // clock time of the first attempt
     std::optional<Result<ReceiveResult>> answer;
-    QPointer<QObject> target;
-    bool hasContext = false;
+    ReplyTarget target;
     BrokerService::Reply<ReceiveResult> reply;
     WaiterId waiter = 0;                   // broker thread: set while it waits
     QMetaObject::Connection contextGone;   // the context's destroyed() → withdraw()
 
     // The reply context is gone (the client's connection closed): the receive
     // is withdrawn and takes nothing more.
-    bool withdrawn() const { return hasContext && target.isNull(); }
+    bool withdrawn() const { return target.gone(); }
 
     void finish(Result<ReceiveResult> result)
     {
         QObject::disconnect(contextGone);
         auto shared = std::make_shared<Result<ReceiveResult>>(std::move(result));
-        deliver(target, hasContext, [reply = reply, shared] { reply(std::move(*shared)); });
+        deliver(target, [reply = reply, shared] { reply(std::move(*shared)); });
     }
 };
 
@@ -328,8 +322,7 @@ void BrokerService::receiveMessage(std::string queueName, ReceiveRequest request
     auto poll = std::make_shared<Poll>();
     poll->queueName = std::move(queueName);
     poll->request = std::move(request);
-    poll->target = context;
-    poll->hasContext = context != nullptr;
+    poll->target = ReplyTarget(context);
     poll->reply = std::move(reply);
     StatePtr state = m_state;
     if (context)

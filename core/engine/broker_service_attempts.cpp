@@ -24,7 +24,7 @@ void BrokerService::queryAttempts(AttemptQuery query, QObject *context, Reply<At
     if (query.limit < 1 || query.limit > kMaxPageRows) {
         BrokerError refused(BrokerErrorCode::InvalidParameterValue,
                             "limit must be a whole number from 1 to " + std::to_string(kMaxPageRows) + ".");
-        deliver(QPointer<QObject>(context), context != nullptr, [reply = std::move(reply), refused] { reply(refused); });
+        deliver(ReplyTarget(context), [reply = std::move(reply), refused] { reply(refused); });
         return;
     }
     readCommitted<AttemptPage>(

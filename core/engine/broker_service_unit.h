@@ -15,7 +15,6 @@
 
 #include <QMetaObject>
 #include <QObject>
-#include <QPointer>
 #include <QString>
 
 #include <atomic>
@@ -78,7 +77,7 @@ using Body = std::function<Result<T>(UnitContext &, BrokerService::State &, std:
 
 // Calls `call` on `target`'s thread (dropped when it is gone), or at once
 // without a context. Nothing `call` throws escapes.
-void deliver(const QPointer<QObject> &target, bool hasContext, std::function<void()> call);
+void deliver(const ReplyTarget &target, std::function<void()> call);
 // Runs `work` on the global thread pool.
 void startOnPool(std::function<void()> work);
 // The earliest lifetime work due after `now` (queues and topics).
@@ -101,8 +100,7 @@ void run(const StatePtr &state, Body<T> body, QObject *context, BrokerService::R
          std::function<void(const T &)> afterCommit = nullptr)
 {
     using Out = Outcome<T>;
-    const QPointer<QObject> target(context);
-    const bool hasContext = context != nullptr;
+    const ReplyTarget target(context);
     state->engine.execute(
         [state, body = std::move(body)](UnitContext &unit) -> Result<Out> {
             std::vector<std::string> wake;
@@ -115,7 +113,7 @@ void run(const StatePtr &state, Body<T> body, QObject *context, BrokerService::R
             return Out{std::move(value).value(), *due, std::move(wake)};
         },
         nullptr,
-        [state, target, hasContext, reply = std::move(reply),
+        [state, target, reply = std::move(reply),
          afterCommit = std::move(afterCommit)](Result<Out> result) {
             auto answer = std::make_shared<std::optional<Result<T>>>();
             if (result) {
@@ -128,7 +126,7 @@ void run(const StatePtr &state, Body<T> body, QObject *context, BrokerService::R
             } else {
                 answer->emplace(result.error());
             }
-            deliver(target, hasContext, [reply, answer] { reply(std::move(**answer)); });
+            deliver(target, [reply, answer] { reply(std::move(**answer)); });
         });
 }
 
@@ -152,11 +150,10 @@ void readCommitted(const StatePtr &state, std::function<Result<T>(Database &, Cl
             context, std::move(reply));
         return;
     }
-    const QPointer<QObject> target(context);
-    const bool hasContext = context != nullptr;
+    const ReplyTarget target(context);
     BrokerEngine &engine = state->engine;   // only used without a context (tests, on the broker thread)
     const ClockTime now = engine.clock().now();
-    startOnPool([&engine, path, now, read = std::move(read), target, hasContext, reply = std::move(reply)]() mutable {
+    startOnPool([&engine, path, now, read = std::move(read), target, reply = std::move(reply)]() mutable {
         DatabaseOptions options;
         options.mode = OpenMode::ReadOnly;
         options.checkIntegrity = false;   // the writer checked it on open
@@ -167,8 +164,8 @@ void readCommitted(const StatePtr &state, std::function<Result<T>(Database &, Cl
         else
             answer->emplace(read(**reader, now));
         auto call = [reply = std::move(reply), answer] { reply(std::move(**answer)); };
-        if (hasContext)
-            deliver(target, true, std::move(call));
+        if (target.hasContext())
+            deliver(target, std::move(call));
         else
             engine.post(std::move(call));   // null context: replies come on the broker thread
     });

@@ -7,7 +7,6 @@
 
 #include <QMetaObject>
 #include <QObject>
-#include <QPointer>
 #include <QThreadPool>
 
 #include <memory>
@@ -17,10 +16,10 @@ namespace relaydesk {
 namespace {
 
 // Calls `call` on `target`'s thread; dropped when it is gone.
-void postTo(const QPointer<QObject> &target, std::function<void()> call)
+void postTo(const ReplyTarget &target, std::function<void()> call)
 {
-    if (target)
-        QMetaObject::invokeMethod(target.data(), std::move(call), Qt::QueuedConnection);
+    if (target.hasContext())
+        target.post(std::move(call));
 }
 
 } // namespace
@@ -28,7 +27,7 @@ void postTo(const QPointer<QObject> &target, std::function<void()> call)
 void readEntityOverview(BrokerEngine &engine, BrokerIdentity identity, QObject *context,
                         std::function<void(Result<EntityOverview>)> reply)
 {
-    const QPointer<QObject> target(context);
+    const ReplyTarget target(context);
     const std::string &path = engine.databasePath();
     if (path.empty() || path == ":memory:") {
         engine.execute(
@@ -54,7 +53,7 @@ void readEntityOverview(BrokerEngine &engine, BrokerIdentity identity, QObject *
 void advanceClockToNextDue(BrokerEngine &engine, std::optional<ClockTime> messageDue, QObject *context,
                            std::function<void(Result<ClockTime>)> reply)
 {
-    const QPointer<QObject> target(context);
+    const ReplyTarget target(context);
     engine.post([&engine, messageDue, target, reply = std::move(reply)] {
         std::optional<ClockTime> due = engine.scheduler().earliestDue();
         if (messageDue && (!due || *messageDue < *due))
@@ -62,8 +61,8 @@ void advanceClockToNextDue(BrokerEngine &engine, std::optional<ClockTime> messag
         const ClockTime now = engine.clock().now();
         if (!due || *due < now)
             due = now;
-        if (target) // without its context the reply would run here, on the broker thread
-            engine.advanceClockTo(*due, target.data(), reply);
+        if (!target.gone()) // without its context the reply would run here, on the broker thread
+            engine.advanceClockTo(*due, target, reply);
     });
 }
 

@@ -4,10 +4,9 @@
 #include "broker/metrics/entity_overview.h"
 #include "broker/queues/queue_depths.h"
 #include "engine/broker_engine.h"
+#include "engine/reply_target.h"
 #include "engine/unit_context.h"
 
-#include <QMetaObject>
-#include <QPointer>
 #include <QString>
 
 #include <optional>
@@ -126,20 +125,15 @@ void recordCommitted(BrokerMetrics &metrics, const std::vector<MetricEvent> &cou
 void refreshQueueDepths(BrokerEngine &engine, QObject *context, std::function<void()> done)
 {
     BrokerMetrics &metrics = engine.metrics();
-    const QPointer<QObject> target(context);
-    const bool hasContext = context != nullptr;
+    const ReplyTarget target(context);
     engine.execute([&metrics](UnitContext &unit) { return readDepths(unit, metrics); }, nullptr,
-                   [&metrics, target, hasContext, done = std::move(done)](Result<DepthRead> read) {
+                   [&metrics, target, done = std::move(done)](Result<DepthRead> read) {
                        // On the broker thread, in unit order: apply before later units' counts.
                        if (read)
                            applyDepths(metrics, *read);
                        if (!done)
                            return;
-                       if (!hasContext) {
-                           done();
-                       } else if (QObject *receiver = target.data()) {
-                           QMetaObject::invokeMethod(receiver, done, Qt::QueuedConnection);
-                       }
+                       target.post(done);
                    });
 }
 

@@ -8,7 +8,6 @@
 #include "api/native/metrics_json.h"
 #include "api/native/prometheus_text.h"
 
-#include <QPointer>
 #include <QStringList>
 #include <QThreadPool>
 #include <QUrlQuery>
@@ -44,13 +43,10 @@ void writeOffThread(QObject *context, std::function<Text()> write, std::function
         answer(write());
         return;
     }
-    const QPointer<QObject> target(context);
+    const ReplyTarget target(context);
     QThreadPool::globalInstance()->start([target, write = std::move(write), answer = std::move(answer)] {
         auto text = std::make_shared<Text>(write());
-        QMetaObject::invokeMethod(target.data(), [target, text, answer] {
-            if (target)
-                answer(std::move(*text));
-        }, Qt::QueuedConnection);
+        target.post([text, answer] { answer(std::move(*text)); });
     });
 }
 
