@@ -103,6 +103,20 @@ private:
     std::unique_ptr<BrokerService> m_service;
 };
 
+// Both sides of a figure measure a warm WAL: SQL that writes 8 MB through
+// the WAL in one transaction, drops it and restarts the WAL, so that later
+// commits overwrite WAL blocks already written. While a WAL is new, each
+// commit also grows the file, and its fdatasync then commits file-system
+// metadata too: 10–20 times dearer per commit on ext4 (docs/figures.md,
+// "The broker in-process"). Without it the figure measures how far each side
+// got past its first 4 MB, not its steady state.
+inline constexpr const char *kWarmWalSql =
+    "CREATE TABLE bench_warm_wal (pad BLOB);"
+    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) "
+    "INSERT INTO bench_warm_wal SELECT zeroblob(4000) FROM n;"
+    "DROP TABLE bench_warm_wal;"
+    "PRAGMA wal_checkpoint(RESTART);";
+
 // The references (broker_bench_reference.cpp): raw SQLite's rate for the same
 // row operations, `perCommit` messages to a transaction, on a new file beside
 // `relaydeskFile` with its messages table and indexes; and the line that

@@ -60,7 +60,7 @@ std::vector<std::string> messagesSchema(const std::filesystem::path &relaydeskFi
     return schema;
 }
 
-// A new reference database next to the Relaydesk file.
+// A new reference database next to the Relaydesk file, its WAL warm.
 sqlite3 *openReference(const std::filesystem::path &relaydeskFile)
 {
     const std::string path = relaydeskFile.string() + ".reference";
@@ -73,6 +73,7 @@ sqlite3 *openReference(const std::filesystem::path &relaydeskFile)
     run(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;");
     for (const std::string &create : schema)
         run(db, create);
+    run(db, kWarmWalSql);
     return db;
 }
 

@@ -134,6 +134,10 @@ BrokerBench::BrokerBench(const std::filesystem::path &directory, const std::stri
         std::fprintf(stderr, "%s\n", opened.status().toString().c_str());
         std::exit(1);
     }
+    if (StoreStatus warmed = (*opened)->execute(kWarmWalSql); !warmed.ok()) {
+        std::fprintf(stderr, "%s\n", warmed.toString().c_str());
+        std::exit(1);
+    }
     m_engine = std::make_unique<BrokerEngine>(std::move(opened).value(), m_wall);
     m_engine->setMetricsCountingForTesting(countMetrics);
     m_service = std::make_unique<BrokerService>(*m_engine);
