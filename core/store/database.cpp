@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "store/database.h"
 
+#include "store/clean_close_seal.h"
+
 #include <sqlite3.h>
 
 #include <cstdio>
@@ -94,12 +96,16 @@ StoreResult<std::unique_ptr<Database>> Database::open(const std::string &path, c
         database->m_lock = std::move(lock).value();
         restrictToOwner(path);
     }
-    if (StoreStatus status = database->connect(options); !status.ok())
+    // Under the lock, before anything is written: a seal is good for one open.
+    const bool sealedClean =
+        options.mode == OpenMode::ReadWrite && !database->m_inMemory && clean_close_seal::take(path);
+    if (StoreStatus status = database->connect(options, sealedClean); !status.ok())
         return status;
+    database->m_sealOnClose = options.mode == OpenMode::ReadWrite && !database->m_inMemory;
     return database;
 }
 
-StoreStatus Database::connect(const DatabaseOptions &options)
+StoreStatus Database::connect(const DatabaseOptions &options, bool sealedClean)
 {
     int flags = SQLITE_OPEN_NOMUTEX;
     flags |= m_mode == OpenMode::ReadOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
@@ -128,9 +134,13 @@ StoreStatus Database::connect(const DatabaseOptions &options)
     };
     if (StoreStatus status = checkIdentity(); !status.ok())
         return refuse(status);
-    if (options.checkIntegrity) {
+    std::error_code sizeError;
+    const std::uintmax_t size = m_inMemory ? 0 : std::filesystem::file_size(m_path, sizeError);
+    const bool skipCheck = sealedClean && !sizeError && size >= options.checkAlwaysBelowBytes;
+    if (options.checkIntegrity && !skipCheck) {
         if (StoreStatus status = checkIntegrity(); !status.ok())
             return refuse(status);
+        m_integrityChecked = true;
     }
     sqlite3_db_config(m_db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, nullptr);
     if (m_mode == OpenMode::ReadOnly) {
@@ -220,7 +230,10 @@ StoreStatus Database::configureWriter()
 Database::~Database()
 {
     m_cache.clear(); // finalize cached statements before closing
-    sqlite3_close_v2(m_db);
+    // The last connection's close checkpoints the WAL into the file, syncs it
+    // and removes the WAL; only then is the file whole on its own.
+    if (sqlite3_close_v2(m_db) == SQLITE_OK && m_sealOnClose)
+        clean_close_seal::write(m_path);
     // m_lock is released afterwards, when members are destroyed.
 }
 

@@ -32,6 +32,10 @@ struct DatabaseOptions {
     std::span<const Migration> migrations = relaydeskMigrations();
     // Run PRAGMA quick_check on open (O(database size); turn off only where a caller has just checked).
     bool checkIntegrity = true;
+    // A read-write open of a file at least this big skips quick_check when the
+    // previous writer closed it cleanly and nothing has written it since (its
+    // seal, store/clean_close_seal.h, matches). Smaller files are always checked.
+    std::uintmax_t checkAlwaysBelowBytes = 64u << 20;
     // How long SQLite waits for a lock held by another connection before reporting Busy.
     std::chrono::milliseconds busyTimeout{250};
 };
@@ -64,6 +68,8 @@ public:
     const std::string &path() const { return m_path; }
     OpenMode mode() const { return m_mode; }
     int schemaVersion() const { return m_schemaVersion; }
+    // Whether this open ran quick_check (false when a clean close's seal let it skip).
+    bool integrityChecked() const { return m_integrityChecked; }
 
     // Runs a script of one or more statements, discarding any rows.
     StoreStatus execute(std::string_view sql);
@@ -92,7 +98,7 @@ public:
 private:
     friend class CachedStatement;
     Database() = default;
-    StoreStatus connect(const DatabaseOptions &options);
+    StoreStatus connect(const DatabaseOptions &options, bool sealedClean);
     StoreStatus checkIdentity();
     StoreStatus checkIntegrity();
     StoreStatus configureWriter();
@@ -104,6 +110,8 @@ private:
     OpenMode m_mode = OpenMode::ReadWrite;
     bool m_inMemory = false;
     int m_schemaVersion = 0;
+    bool m_integrityChecked = false;
+    bool m_sealOnClose = false; // a read-write file database that opened fully
     std::unordered_map<std::string, std::unique_ptr<Statement>> m_cache;
 };
 

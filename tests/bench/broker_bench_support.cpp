@@ -127,7 +127,7 @@ void printFigure(const std::string &figure, const std::string &parameters, doubl
 BrokerBench::BrokerBench(const std::filesystem::path &directory, const std::string &name)
     : m_file(directory / ("relaydesk-broker-bench-" + name + ".db"))
 {
-    for (const char *suffix : {"", "-wal", "-shm", ".lock"})
+    for (const char *suffix : {"", "-wal", "-shm", ".lock", ".clean"})
         std::filesystem::remove(m_file.string() + suffix);
     auto opened = Database::open(m_file.string());
     if (!opened.ok()) {
@@ -146,7 +146,7 @@ BrokerBench::BrokerBench(const std::filesystem::path &directory, const std::stri
 BrokerBench::~BrokerBench()
 {
     stop();
-    for (const char *suffix : {"", "-wal", "-shm", ".lock"})
+    for (const char *suffix : {"", "-wal", "-shm", ".lock", ".clean"})
         std::filesystem::remove(m_file.string() + suffix);
 }
 

@@ -12,8 +12,10 @@ deliveries (default 100 000, attempt 3, due in an hour) straight into the file
 with Python's sqlite3 — the rows a busy broker would have left. Then starts
 `RELAYDESK serve` STARTS times (default 5) and prints, for each, the seconds
 from exec to the "listening on http" line and the resident size then, and
-the time of SQLite's `PRAGMA quick_check(3)` (what every open runs) on the
-same file. A benchmark: never run by CTest.
+the time of SQLite's `PRAGMA quick_check(3)` on the same file. The first
+start finds a file written by another program (no clean-close seal), so it
+runs the check; later starts follow a clean close and may skip it
+(docs/reliability.md, "The store"). A benchmark: never run by CTest.
 """
 import json
 import os

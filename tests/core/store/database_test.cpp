@@ -64,6 +64,7 @@ class DatabaseTest final : public QObject {
 
 private:
     QTemporaryDir m_dir;
+    int m_sealedFiles = 0;
     std::string path(const char *name) const { return m_dir.filePath(QString::fromUtf8(name)).toStdString(); }
 
 private slots:
@@ -249,6 +250,89 @@ private slots:
         QVERIFY(!opened.ok());
         QCOMPARE(opened.status().kind(), StoreStatus::Kind::Corrupt);
         QVERIFY2(opened.status().message().find(file) != std::string::npos, opened.status().message().c_str());
+    }
+
+    // A read-write open runs quick_check unless the previous writer closed the
+    // file cleanly, nothing wrote it since (its PATH.clean seal matches) and
+    // the file is at least checkAlwaysBelowBytes big.
+    void open_afterClose_checksUnlessSealedCleanAndLarge_data()
+    {
+        QTest::addColumn<QString>("after");        // what happens between the clean close and the open
+        QTest::addColumn<bool>("large");           // checkAlwaysBelowBytes 0 (every file is "large") or the default
+        QTest::addColumn<bool>("checked");         // quick_check ran
+        QTest::addColumn<bool>("refused");         // the open was refused as damaged
+        QTest::newRow("small file, clean close") << "nothing" << false << true << false;
+        QTest::newRow("large file, clean close") << "nothing" << true << false << false;
+        QTest::newRow("large file, no seal (an unclean end)") << "remove seal" << true << true << false;
+        QTest::newRow("large file, appended to since") << "append" << true << true << false;
+        QTest::newRow("large file, damaged since") << "damage" << true << true << true;
+        QTest::newRow("large file, seal of another file") << "replace file" << true << true << false;
+    }
+
+    void open_afterClose_checksUnlessSealedCleanAndLarge()
+    {
+        QFETCH(QString, after);
+        QFETCH(bool, large);
+        QFETCH(bool, checked);
+        QFETCH(bool, refused);
+        const std::string name = "sealed-" + std::to_string(++m_sealedFiles) + ".db"; // a file per row
+        const std::string file = path(name.c_str());
+        const QString seal = qs(file + ".clean");
+        {
+            auto opened = Database::open(file);
+            QVERIFY(opened.ok());
+            QVERIFY((*opened)->integrityChecked()); // a new file has no seal
+            QVERIFY(!QFile::exists(seal));
+            QVERIFY((*opened)->execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) "
+                                       "INSERT INTO settings (key, value) SELECT 'key-' || i, printf('%.100c', 'v') FROM n")
+                        .ok());
+        }
+        QVERIFY(QFile::exists(seal));
+        QVERIFY(!QFile::exists(qs(file + "-wal")));
+        QByteArray bytes = readFile(qs(file));
+        if (after == "remove seal") {
+            QVERIFY(QFile::remove(seal));
+        } else if (after == "append") {
+            writeFile(qs(file), bytes + QByteArray(4096, '\0'));
+        } else if (after == "damage" || after == "replace file") {
+            if (after == "damage") {
+                QRandomGenerator generator(7);
+                for (qsizetype i = bytes.size() / 2; i < bytes.size(); ++i) // same size, page 1 kept
+                    bytes[i] = char(generator.bounded(256));
+            }
+            const std::string replacement = file + ".new";
+            writeFile(qs(replacement), bytes); // a new inode: what an editor's save or a copy leaves
+            QCOMPARE(::rename(replacement.c_str(), file.c_str()), 0);
+        }
+        DatabaseOptions options;
+        if (large)
+            options.checkAlwaysBelowBytes = 0;
+        auto opened = Database::open(file, options);
+        QVERIFY(!QFile::exists(seal)); // good for one open, whatever its outcome
+        QCOMPARE(!opened.ok(), refused);
+        if (refused) {
+            QCOMPARE(opened.status().kind(), StoreStatus::Kind::Corrupt);
+            return;
+        }
+        QCOMPARE((*opened)->integrityChecked(), checked);
+        QCOMPARE(*(*opened)->queryInt64("SELECT count(*) FROM settings WHERE key LIKE 'key-%'"), std::int64_t(2000));
+    }
+
+    void open_readOnlyConnections_neitherTakeNorWriteTheSeal()
+    {
+        const std::string file = path("browsed.db");
+        { QVERIFY(Database::open(file).ok()); }
+        const QString seal = qs(file + ".clean");
+        const QByteArray written = readFile(seal);
+        QVERIFY(!written.isEmpty());
+        {
+            DatabaseOptions readOnly;
+            readOnly.mode = OpenMode::ReadOnly;
+            auto reader = Database::open(file, readOnly);
+            QVERIFY(reader.ok());
+            QVERIFY(QFile::exists(seal));
+        }
+        QCOMPARE(readFile(seal), written);
     }
 
     void open_unwritableLocation_refusedCannotOpen()
