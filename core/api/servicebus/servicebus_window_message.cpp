@@ -4,6 +4,11 @@
 #include "api/servicebus/amqp_message.h"
 #include "api/servicebus/amqp_message_facts.h"
 
+#include <charconv>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
 #include <proton/annotation_key.hpp>
 #include <proton/binary.hpp>
 #include <proton/error.hpp>
@@ -39,6 +44,28 @@ std::string text(const proton::value &value)
     }
 }
 
+// An application property typed as a person means it: true/false a
+// boolean, a whole number an long, another number a double, 'quoted' or
+// anything else text.
+proton::scalar typedValue(const std::string &text)
+{
+    if (text == "true" || text == "false")
+        return proton::scalar(text == "true");
+    if (text.size() >= 2 && text.front() == '\'' && text.back() == '\'')
+        return proton::scalar(text.substr(1, text.size() - 2));
+    std::int64_t whole = 0;
+    const char *end = text.data() + text.size();
+    if (!text.empty()) {
+        if (auto [at, error] = std::from_chars(text.data(), end, whole); error == std::errc() && at == end)
+            return proton::scalar(whole);
+        char *parsed = nullptr;
+        const double number = std::strtod(text.c_str(), &parsed);
+        if (parsed == end && std::isfinite(number) && !std::isspace(static_cast<unsigned char>(text.front())))
+            return proton::scalar(number);
+    }
+    return proton::scalar(text);
+}
+
 std::string scalarText(const proton::scalar &value)
 {
     if (value.type() == proton::STRING)
@@ -69,7 +96,7 @@ Result<ServiceBusSend> serviceBusSend(const ServiceBusMessageText &message)
     if (!message.correlationId.empty())
         amqp.correlation_id(proton::message_id(message.correlationId));
     for (const auto &[name, value] : message.applicationProperties)
-        amqp.properties().put(name, value);
+        amqp.properties().put(name, typedValue(value));
     if (message.scheduledEnqueueTime)
         amqp.message_annotations().put(proton::symbol("x-opt-scheduled-enqueue-time"),
                                        proton::timestamp(toEpochMilliseconds(*message.scheduledEnqueueTime)));

@@ -14,7 +14,11 @@ namespace relaydesk {
 
 // A Service Bus message as the window writes and reads it (docs/window.md
 // "Service Bus"): the fields a person fills in the Send dialog and sees on
-// the Messages page. Application properties are text. Plain value type.
+// the Messages page. Application properties are written as text: sent,
+// "true"/"false" go as booleans, whole numbers as longs, other numbers as
+// doubles, 'quoted' or any other text as strings (so SQL filters compare
+// them as the SDKs' typed properties); read back, each as its text. Plain
+// value type.
 struct ServiceBusMessageText {
     std::string body;
     std::string contentType;
