@@ -26,11 +26,11 @@ using Kind = EntityActions::ServiceBusKind;
 
 void EntityActions::makeServiceBusActions()
 {
-    m_newSbQueue = make(tr("New Service Bus &Queue…"), QStringLiteral("newServiceBusQueueAction"), {},
+    m_newSbQueue = make(tr("New Service Bus Queu&e…"), QStringLiteral("newServiceBusQueueAction"), {},
                         &EntityActions::runNewServiceBusQueue);
-    m_newSbTopic = make(tr("New Service Bus &Topic…"), QStringLiteral("newServiceBusTopicAction"), {},
+    m_newSbTopic = make(tr("New Service Bus To&pic…"), QStringLiteral("newServiceBusTopicAction"), {},
                         &EntityActions::runNewServiceBusTopic);
-    m_newSbSubscription = make(tr("New &Subscription…"), QStringLiteral("newServiceBusSubscriptionAction"), {},
+    m_newSbSubscription = make(tr("New Service Bus Subscr&iption…"), QStringLiteral("newServiceBusSubscriptionAction"), {},
                                &EntityActions::runNewServiceBusSubscription);
     m_sendSb = make(tr("Se&nd Service Bus Message…"), QStringLiteral("sendServiceBusAction"), {},
                     &EntityActions::runSendServiceBus);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/entity_page.h"
 
+#include "broker/queues/servicebus_queue.h"
 #include "models/entity_ref.h"
 #include "models/entity_tree_model.h"
 #include "views/entity_actions.h"
@@ -132,11 +133,16 @@ void EntityPage::refreshHeader()
             m_kind->setText(tr("queue · %1%2").arg(queue->zaqar ? tr("Zaqar") : queue->fifo ? tr("FIFO") : tr("standard"),
                                                    queue->isDeadLetterQueue ? tr(" · dead-letter queue") : QString()));
         const QLocale locale;
+        // A Service Bus entity's dead letters are those its sub-queue holds.
+        qint64 deadLettered = queue->counts.deadLettered;
+        if (queue->serviceBus)
+            if (const QueueOverview *sub = m_model.queue(m_ref.name + QString::fromLatin1(kServiceBusDeadLetterSuffix)))
+                deadLettered = sub->counts.available + sub->counts.inFlight + sub->counts.delayed + sub->counts.scheduled;
         const QStringList texts{tr("● %1 available").arg(locale.toString(queue->counts.available)),
                                 tr("◐ %1 in flight").arg(locale.toString(queue->counts.inFlight)),
                                 tr("◷ %1 delayed").arg(locale.toString(queue->counts.delayed)),
                                 tr("◇ %1 scheduled").arg(locale.toString(queue->counts.scheduled)),
-                                tr("✗ %1 dead-lettered").arg(locale.toString(queue->counts.deadLettered))};
+                                tr("✗ %1 dead-lettered").arg(locale.toString(deadLettered))};
         for (int i = 0; i < m_chips.size(); ++i) {
             m_chips[i]->setText(texts[i]);
             m_chips[i]->setAccessibleName(texts[i].mid(2));

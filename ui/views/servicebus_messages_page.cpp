@@ -102,6 +102,7 @@ ServiceBusMessagesPage::ServiceBusMessagesPage(BrokerService &service, BrokerEng
     connect(refresh, &QPushButton::clicked, m_model, &ServiceBusMessageModel::refresh);
     connect(m_model, &ServiceBusMessageModel::refreshed, this, [this] {
         updateCount();
+        fitColumns();
         showSelected();
     });
     connect(m_model, &ServiceBusMessageModel::readFailed, m_count, &QLabel::setText);
@@ -113,6 +114,29 @@ ServiceBusMessagesPage::ServiceBusMessagesPage(BrokerService &service, BrokerEng
                 return m_model->refresh();
     });
     m_model->refresh();
+}
+
+void ServiceBusMessagesPage::fitColumns()
+{
+    // Columns that say nothing for these messages (no sessions, no dead letters…) step aside.
+    for (int column : {ServiceBusMessageModel::SessionColumn, ServiceBusMessageModel::SubjectColumn,
+                       ServiceBusMessageModel::ContentTypeColumn, ServiceBusMessageModel::UntilColumn,
+                       ServiceBusMessageModel::ReasonColumn, ServiceBusMessageModel::DescriptionColumn}) {
+        bool empty = true;
+        for (int row = 0; row < m_model->rowCount() && empty; ++row)
+            empty = m_model->index(row, column).data().toString().isEmpty();
+        m_table->setColumnHidden(column, empty);
+    }
+    if (m_fitted || m_model->rowCount() == 0)
+        return;
+    // Once, with the first messages: each column as wide as what it shows (within
+    // reason); the body takes the rest. Later refreshes keep what the user chose.
+    m_fitted = true;
+    const int widest = m_table->fontMetrics().horizontalAdvance(QLatin1Char('M')) * 24;
+    for (int column = 0; column < ServiceBusMessageModel::BodyColumn; ++column) {
+        m_table->resizeColumnToContents(column);
+        m_table->setColumnWidth(column, std::min(m_table->columnWidth(column), widest));
+    }
 }
 
 void ServiceBusMessagesPage::updateCount()

@@ -20,7 +20,8 @@ class ServiceBusMessageModel;
 // sub-queue (docs/window.md "Service Bus"): every message in every state —
 // active, locked, deferred, scheduled, dead-lettered with its reason and
 // description — with its session, filtered by state and session id; the
-// selected message's fields and body below. Peeks only (browseQueue);
+// selected message's fields and body below; columns empty for every message
+// (no sessions, no dead letters) hidden. Peeks only (browseQueue);
 // reads again when the engine reports a change of its queues, and on
 // Refresh (F5) for what time alone changes (a lock or schedule ending).
 // Ownership: borrows service and engine. Thread: GUI.
@@ -39,6 +40,7 @@ public:
 private:
     void showSelected();
     void updateCount();
+    void fitColumns();
 
     ServiceBusMessageModel *m_model = nullptr;
     ServiceBusMessageFilter *m_filter = nullptr;
@@ -47,6 +49,7 @@ private:
     QLabel *m_count = nullptr;
     QTableView *m_table = nullptr;
     QPlainTextEdit *m_details = nullptr;
+    bool m_fitted = false;
 };
 
 } // namespace relaydesk

@@ -8,6 +8,7 @@
 #include "widgets/apply_bar.h"
 
 #include <QLabel>
+#include <QLineEdit>
 #include <QScrollArea>
 #include <QVBoxLayout>
 
@@ -26,10 +27,14 @@ std::pair<std::string, std::string> subscriptionOf(const std::string &queue)
     return {queue.substr(0, at), queue.substr(at + kServiceBusSubscriptionsPath.size())};
 }
 
+// "big-orders: SQL amount > 100", "$Default: correlation {"Label":"x"}".
 QString ruleText(const ServiceBusRule &rule)
 {
-    const std::string filter = serviceBusRuleJson(rule)["Properties"].dump();
-    return QString::fromStdString(rule.name + ": " + filter);
+    if (rule.filter == ServiceBusRule::Filter::Sql)
+        return QString::fromStdString(rule.name + ": SQL " + rule.sqlExpression);
+    const Json properties = serviceBusRuleJson(rule)["Properties"];
+    const Json filter = properties.contains("CorrelationFilter") ? properties["CorrelationFilter"] : properties;
+    return QString::fromStdString(rule.name + ": correlation " + filter.dump());
 }
 
 } // namespace
@@ -46,7 +51,12 @@ ServiceBusPropertiesPage::ServiceBusPropertiesPage(BrokerService &service, const
     using Entity = ServiceBusPropertiesForm::Entity;
     m_form = new ServiceBusPropertiesForm(topic ? Entity::Topic : subscription ? Entity::Subscription : Entity::Queue,
                                           ServiceBusPropertiesForm::Mode::Update, this);
-    m_form->setEnabled(!topic);
+    if (topic) {   // shown, not edited (the service's topic updates are not built)
+        for (QLineEdit *edit : m_form->findChildren<QLineEdit *>()) {
+            edit->setReadOnly(true);
+            edit->setClearButtonEnabled(false);
+        }
+    }
     m_extra = new QLabel(this);
     m_extra->setObjectName(QStringLiteral("serviceBusExtra"));
     m_extra->setWordWrap(true);
@@ -54,6 +64,7 @@ ServiceBusPropertiesPage::ServiceBusPropertiesPage(BrokerService &service, const
     m_extra->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *content = new QWidget;
     auto *column = new QVBoxLayout(content);
+    m_form->setMaximumWidth(m_form->fontMetrics().horizontalAdvance(QLatin1Char('M')) * 50);
     column->addWidget(m_form);
     column->addWidget(m_extra);
     column->addStretch(1);
