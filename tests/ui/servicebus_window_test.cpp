@@ -445,6 +445,17 @@ private slots:
                                      return row.state == ServiceBusMessageState::Locked;
                                  }) == 2,
                                  kWait);
+
+        // Move Dead Letters Back (the sub-queue's action) returns m1 to the queue, active again.
+        const std::string deadLetters = window.broker()->identity().queueArn("work/$DeadLetterQueue");
+        QVERIFY(callAndWait<std::string>([&](auto reply) {
+                    service.startMessageMoveTask(deadLetters, std::nullopt, std::nullopt, nullptr, reply);
+                }).ok());
+        QTRY_VERIFY_WITH_TIMEOUT(std::any_of(model->rows().begin(), model->rows().end(), [](const auto &row) {
+                                     return row.messageId == QLatin1String("m1") && row.queue == QLatin1String("work") &&
+                                            row.state == ServiceBusMessageState::Active;
+                                 }),
+                                 kWait);
     }
 
     // --- a topic send reaches the subscription whose filter matches ---

@@ -120,6 +120,9 @@ Result<ServiceBusMessageText> readServiceBusMessage(const std::string &storedBod
     Result<amqp_message::Bytes> sections = amqp_message::storedSections(storedBody);
     if (!sections)
         return sections.error();
+    // Proton's decoder takes what it can of any bytes; the sections must read as a message's.
+    if (Result<std::vector<amqp_message::Bytes>> whole = amqp_message::splitTransfer(*sections); !whole)
+        return whole.error();
     proton::message amqp;
     try {
         amqp.decode(*sections);
