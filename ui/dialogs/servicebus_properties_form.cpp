@@ -85,7 +85,6 @@ void ServiceBusPropertiesForm::addText(QFormLayout *form, const QString &propert
 {
     auto *edit = new QLineEdit(form->parentWidget());
     edit->setPlaceholderText(placeholder);
-    edit->setClearButtonEnabled(true);
     track(property, edit, addFormRow(form, label, edit));
     connect(edit, &QLineEdit::textEdited, this, &ServiceBusPropertiesForm::edited);
 }

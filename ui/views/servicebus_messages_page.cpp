@@ -41,7 +41,6 @@ ServiceBusMessagesPage::ServiceBusMessagesPage(BrokerService &service, BrokerEng
     m_session = new QLineEdit(this);
     m_session->setObjectName(QStringLiteral("sessionFilter"));
     m_session->setPlaceholderText(tr("every session"));
-    m_session->setClearButtonEnabled(true);
     auto *sessionLabel = new QLabel(tr("Sess&ion:"), this);
     sessionLabel->setBuddy(m_session);
     m_session->setAccessibleName(tr("Session"));

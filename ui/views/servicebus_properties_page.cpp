@@ -52,10 +52,8 @@ ServiceBusPropertiesPage::ServiceBusPropertiesPage(BrokerService &service, const
     m_form = new ServiceBusPropertiesForm(topic ? Entity::Topic : subscription ? Entity::Subscription : Entity::Queue,
                                           ServiceBusPropertiesForm::Mode::Update, this);
     if (topic) {   // shown, not edited (the service's topic updates are not built)
-        for (QLineEdit *edit : m_form->findChildren<QLineEdit *>()) {
+        for (QLineEdit *edit : m_form->findChildren<QLineEdit *>())
             edit->setReadOnly(true);
-            edit->setClearButtonEnabled(false);
-        }
     }
     m_extra = new QLabel(this);
     m_extra->setObjectName(QStringLiteral("serviceBusExtra"));
