@@ -89,6 +89,25 @@ ServiceBusQueueProperties queueNamed(const std::string &name)
     return properties;
 }
 
+// A Service Bus queue, and a topic with subscriptions (no rules: they take nothing), made through the engine.
+bool makeQueue(BrokerService &service, const std::string &name)
+{
+    return callAndWait<bool>([&](auto reply) { service.createServiceBusQueue(queueNamed(name), nullptr, reply); }).ok();
+}
+
+bool makeTopic(BrokerService &service, const std::string &name, const std::vector<std::string> &subscriptions = {})
+{
+    ServiceBusTopic topic;
+    topic.name = name;
+    for (const std::string &subscriptionName : subscriptions) {
+        ServiceBusSubscription subscription;
+        subscription.name = subscriptionName;
+        subscription.properties.name = serviceBusSubscriptionQueue(name, subscriptionName);
+        topic.subscriptions.push_back(subscription);
+    }
+    return callAndWait<bool>([&](auto reply) { service.createServiceBusTopic(topic, nullptr, reply); }).ok();
+}
+
 // Every label with a buddy names it; every field takes the keyboard.
 QStringList unnamedOrUnreachable(QWidget *root)
 {
@@ -175,9 +194,7 @@ private slots:
         MainWindow window;
         QVERIFY(start(window));
         BrokerService &service = window.broker()->service();
-        ServiceBusTopic events;
-        events.name = "events";
-        QVERIFY(callAndWait<bool>([&](auto reply) { service.createServiceBusTopic(events, nullptr, reply); }).ok());
+        QVERIFY(makeTopic(service, "events"));
 
         ServiceBusCreateDialog dialog(service, Kind(kind), QStringLiteral("events"));
         QCOMPARE(unnamedOrUnreachable(&dialog), QStringList());
@@ -238,12 +255,8 @@ private slots:
         MainWindow window;
         QVERIFY(start(window));
         BrokerService &service = window.broker()->service();
-        ServiceBusTopic events;
-        events.name = "events";
-        QVERIFY(callAndWait<bool>([&](auto reply) { service.createServiceBusTopic(events, nullptr, reply); }).ok());
-        QVERIFY(callAndWait<bool>([&](auto reply) {
-                    service.createServiceBusQueue(queueNamed("taken"), nullptr, reply);
-                }).ok());
+        QVERIFY(makeTopic(service, "events"));
+        QVERIFY(makeQueue(service, "taken"));
 
         ServiceBusCreateDialog dialog(service, Kind(kind), QStringLiteral("events"));
         QTest::keyClicks(dialog.nameField()->input(), name);
@@ -303,16 +316,8 @@ private slots:
         QVERIFY(start(window));
         BrokerService &service = window.broker()->service();
         QVERIFY(callAndWait<std::string>([&](auto reply) { service.createQueue("orders", {}, {}, nullptr, reply); }).ok());
-        QVERIFY(callAndWait<bool>([&](auto reply) {
-                    service.createServiceBusQueue(queueNamed("billing"), nullptr, reply);
-                }).ok());
-        ServiceBusTopic events;
-        events.name = "events";
-        ServiceBusSubscription audit;
-        audit.name = "audit";
-        audit.properties.name = serviceBusSubscriptionQueue("events", "audit");
-        events.subscriptions = {audit};
-        QVERIFY(callAndWait<bool>([&](auto reply) { service.createServiceBusTopic(events, nullptr, reply); }).ok());
+        QVERIFY(makeQueue(service, "billing"));
+        QVERIFY(makeTopic(service, "events", {"audit"}));
         EntityTreeModel *model = window.entityModel();
         QTRY_VERIFY_WITH_TIMEOUT(model->queue(QStringLiteral("events/Subscriptions/audit/$DeadLetterQueue")) &&
                                      model->queue(QStringLiteral("orders")),
@@ -339,9 +344,7 @@ private slots:
         MainWindow window;
         QVERIFY(start(window));
         BrokerService &service = window.broker()->service();
-        QVERIFY(callAndWait<bool>([&](auto reply) {
-                    service.createServiceBusQueue(queueNamed("work"), nullptr, reply);
-                }).ok());
+        QVERIFY(makeQueue(service, "work"));
         QTRY_VERIFY_WITH_TIMEOUT(window.entityModel()->queue(QStringLiteral("work")), kWait);
 
         // Five messages through the Send dialog; the last one scheduled an hour ahead.
@@ -464,9 +467,7 @@ private slots:
         MainWindow window;
         QVERIFY(start(window));
         BrokerService &service = window.broker()->service();
-        ServiceBusTopic events;
-        events.name = "events";
-        QVERIFY(callAndWait<bool>([&](auto reply) { service.createServiceBusTopic(events, nullptr, reply); }).ok());
+        QVERIFY(makeTopic(service, "events"));
         for (const auto &[name, filter] : {std::pair{"big", "amount > 100"}, std::pair{"small", "amount <= 100"}}) {
             ServiceBusCreateDialog dialog(service, Kind::Subscription, QStringLiteral("events"));
             QTest::keyClicks(dialog.nameField()->input(), QString::fromLatin1(name));
@@ -498,9 +499,7 @@ private slots:
         MainWindow window;
         QVERIFY(start(window));
         BrokerService &service = window.broker()->service();
-        QVERIFY(callAndWait<bool>([&](auto reply) {
-                    service.createServiceBusQueue(queueNamed("work"), nullptr, reply);
-                }).ok());
+        QVERIFY(makeQueue(service, "work"));
         window.openEntity(EntityRef{EntityChange::Entity::Queue, QStringLiteral("work")});
         QTRY_VERIFY_WITH_TIMEOUT(window.currentPage() && window.currentPage()->findChild<ServiceBusPropertiesPage *>(),
                                  kWait);
@@ -541,18 +540,8 @@ private slots:
         MainWindow window;
         QVERIFY(start(window));
         BrokerService &service = window.broker()->service();
-        QVERIFY(callAndWait<bool>([&](auto reply) {
-                    service.createServiceBusQueue(queueNamed("billing"), nullptr, reply);
-                }).ok());
-        ServiceBusTopic events;
-        events.name = "events";
-        for (const char *name : {"audit", "mail"}) {
-            ServiceBusSubscription subscription;
-            subscription.name = name;
-            subscription.properties.name = serviceBusSubscriptionQueue("events", name);
-            events.subscriptions.push_back(subscription);
-        }
-        QVERIFY(callAndWait<bool>([&](auto reply) { service.createServiceBusTopic(events, nullptr, reply); }).ok());
+        QVERIFY(makeQueue(service, "billing"));
+        QVERIFY(makeTopic(service, "events", {"audit", "mail"}));
         EntityTreeModel *model = window.entityModel();
         QTRY_VERIFY_WITH_TIMEOUT(model->queue(QStringLiteral("events/Subscriptions/mail")), kWait);
         EntityActions *actions = window.entityActions();

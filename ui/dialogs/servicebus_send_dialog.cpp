@@ -70,18 +70,11 @@ ServiceBusSendDialog::ServiceBusSendDialog(BrokerService &service, const QString
     m_properties->setPlaceholderText(tr("one name=value a line"));
     m_propertiesError = addFormRow(form, tr("&Application properties:"), m_properties);
 
-    m_schedule = new QCheckBox(tr("&Schedule the enqueue at (UTC)"));
-    m_schedule->setObjectName(QStringLiteral("schedule"));
+    const ScheduleInputs schedule = makeScheduleInputs(formOwner);
+    m_schedule = schedule.schedule;
     m_schedule->setAccessibleName(tr("Schedule the enqueue at (UTC)"));
-    m_scheduledTime = new QDateTimeEdit;
-    m_scheduledTime->setObjectName(QStringLiteral("scheduledTime"));
-    m_scheduledTime->setTimeSpec(Qt::UTC);
-    m_scheduledTime->setDisplayFormat(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
-    m_scheduledTime->setCalendarPopup(true);
-    m_scheduledTime->setEnabled(false);
-    const ClockTime now = clock ? clock->now() : fromEpochMilliseconds(QDateTime::currentMSecsSinceEpoch());
-    m_scheduledTime->setDateTime(QDateTime::fromMSecsSinceEpoch(toEpochMilliseconds(now) + 60'000, QTimeZone::utc()));
-    connect(m_schedule, &QCheckBox::toggled, m_scheduledTime, &QWidget::setEnabled);
+    m_scheduledTime = schedule.time;
+    setScheduleStart(m_scheduledTime, clock);
     form->addRow(QString(), m_schedule);
     addFormRow(form, tr("Scheduled &time:"), m_scheduledTime);
 
