@@ -4,7 +4,7 @@
 // queue and a topic with two subscriptions sit under "Service Bus", each
 // queue and subscription with its dead-letter sub-queue as a child; the
 // tree's accessible names are the labels it shows; a send counts in the
-// queue's row; a topic row has no context menu; selecting a subscription
+// queue's row; topic and subscription rows have context menus; selecting a subscription
 // in the tree opens its queue page.
 #include "window_test_support.h"
 
@@ -124,7 +124,8 @@ private slots:
         QCOMPARE(qvariant_cast<EntityRef>(model->index(0, 0, billingRow).data(EntityTreeModel::EntityRefRole)),
                  (EntityRef{EntityChange::Entity::Queue, QStringLiteral("billing/$DeadLetterQueue")}));
         const QModelIndex topic = childLabelled(model->serviceBusGroup(), QStringLiteral("events"));
-        QVERIFY(qvariant_cast<EntityRef>(topic.data(EntityTreeModel::EntityRefRole)).isNull()); // no page of its own
+        QCOMPARE(qvariant_cast<EntityRef>(topic.data(EntityTreeModel::EntityRefRole)),
+                 (EntityRef{EntityChange::Entity::Topic, QStringLiteral("events"), true})); // its own page
         QCOMPARE(childLabels(topic), (QStringList{QStringLiteral("audit"), QStringLiteral("mail")}));
         const QModelIndex auditRow = childLabelled(topic, QStringLiteral("audit"));
         QCOMPARE(auditRow, model->indexOf(audit));
@@ -145,13 +146,13 @@ private slots:
         // Selecting the subscription's row opens its queue page, Messages tab included.
         auto *proxy = qobject_cast<QSortFilterProxyModel *>(tree->model());
         QVERIFY(proxy);
-        // No context menu on the topic row (it would offer New Topic…, an SNS topic); one on a subscription's.
+        // A context menu on the topic row (Service Bus actions, servicebus_window_test) and on a subscription's.
         QSignalSpy menus(window.entityPanel(), &EntityTreePanel::contextMenuRequested);
         emit tree->customContextMenuRequested(tree->visualRect(proxy->mapFromSource(topic)).center());
-        QCOMPARE(menus.count(), 0);
-        emit tree->customContextMenuRequested(tree->visualRect(proxy->mapFromSource(auditRow)).center());
         QCOMPARE(menus.count(), 1);
-        QCOMPARE(menus.first().at(0).value<EntityRef>(), audit);
+        emit tree->customContextMenuRequested(tree->visualRect(proxy->mapFromSource(auditRow)).center());
+        QCOMPARE(menus.count(), 2);
+        QCOMPARE(menus.last().at(0).value<EntityRef>(), audit);
         tree->setCurrentIndex(proxy->mapFromSource(auditRow));
         QTRY_VERIFY_WITH_TIMEOUT(window.currentPage() && window.currentPage()->entity() == audit, kWait);
         QStringList tabs;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The window keeps its shape (real broker, real database file, virtual
 // clock, offscreen): a subscription's Policy tab — form, JSON, chart and
-// effective policy side by side — fits the window it is given at 1280×800:
+// effective policy side by side — fits the window it is given at 1280×800,
+// as do the queue, subscription and Service Bus pages at 1× and 1.5× fonts:
 // the window keeps its size, the tree its width and its Name column;
 // a saved geometry larger than the screen comes back inside it, and a
 // collapsed tree comes back at a usable width.
@@ -158,6 +159,9 @@ private slots:
             QTest::addRow("%s, jobs.fifo Messages", qPrintable(size)) << scale << QStringLiteral("jobs.fifo") << QStringLiteral("Messages");
             for (const char *tab : {"Attributes", "Policy"})
                 QTest::addRow("%s, subscription %s", qPrintable(size), tab) << scale << QStringLiteral("subscription") << QString::fromLatin1(tab);
+            for (const char *tab : {"Properties", "Messages"})
+                QTest::addRow("%s, Service Bus billing %s", qPrintable(size), tab) << scale << QStringLiteral("billing")
+                                                                                 << QString::fromLatin1(tab);
             QTest::addRow("%s, dashboard", qPrintable(size)) << scale << QString() << QString();
         }
     }
@@ -178,6 +182,9 @@ private slots:
                                         nullptr, r);
                 }).ok());
         QVERIFY(callAndWait<std::string>([&](auto r) { service.createTopic("events", {}, {}, nullptr, r); }).ok());
+        ServiceBusQueueProperties billing;
+        billing.name = "billing";
+        QVERIFY(callAndWait<bool>([&](auto r) { service.createServiceBusQueue(billing, nullptr, r); }).ok());
         const auto receipt = callAndWait<SubscribeReceipt>([&](auto r) {
             service.subscribe("events", "sqs", window.broker()->identity().queueArn("orders"), {}, false, nullptr, r);
         });
@@ -225,7 +232,7 @@ private slots:
         QVERIFY2(nameColumnWidth(window) >= wanted,
                  qPrintable(QStringLiteral("%1 < %2").arg(nameColumnWidth(window)).arg(wanted)));
 
-        if (tab == QLatin1String("Messages")) {
+        if (tab == QLatin1String("Messages") && entity != QLatin1String("billing")) {
             auto *page = window.currentPage()->findChild<QueueMessagesPage *>();
             QVERIFY(page);
             QHeaderView *header = page->table()->horizontalHeader();

@@ -3,7 +3,12 @@
 
 #include "widgets/field_error.h"
 
+#include "broker/clock.h"
+
+#include <QCheckBox>
 #include <QCoreApplication>
+#include <QDateTimeEdit>
+#include <QTimeZone>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -16,6 +21,29 @@
 #include <limits>
 
 namespace relaydesk {
+
+ScheduleInputs makeScheduleInputs(QWidget *owner)
+{
+    ScheduleInputs inputs;
+    inputs.schedule = new QCheckBox(QCoreApplication::translate("relaydesk::SendMessageDialog",
+                                                                "&Schedule the enqueue at (UTC)"),
+                                    owner);
+    inputs.schedule->setObjectName(QStringLiteral("schedule"));
+    inputs.time = new QDateTimeEdit(owner);
+    inputs.time->setObjectName(QStringLiteral("scheduledTime"));
+    inputs.time->setTimeSpec(Qt::UTC);
+    inputs.time->setDisplayFormat(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    inputs.time->setCalendarPopup(true);
+    inputs.time->setEnabled(false);
+    QObject::connect(inputs.schedule, &QCheckBox::toggled, inputs.time, &QWidget::setEnabled);
+    return inputs;
+}
+
+void setScheduleStart(QDateTimeEdit *time, const Clock *clock)
+{
+    const qint64 now = clock ? toEpochMilliseconds(clock->now()) : QDateTime::currentMSecsSinceEpoch();
+    time->setDateTime(QDateTime::fromMSecsSinceEpoch(now + 60'000, QTimeZone::utc()));
+}
 
 FieldError *addFormRow(QFormLayout *form, const QString &label, QWidget *field)
 {

@@ -6,6 +6,8 @@
 #include <initializer_list>
 #include <utility>
 
+class QCheckBox;
+class QDateTimeEdit;
 class QDialog;
 class QFormLayout;
 class QLineEdit;
@@ -39,6 +41,17 @@ struct FifoIdRows {
     FieldError *deduplicationIdError = nullptr;
 };
 FifoIdRows addFifoIdRows(QFormLayout *form, bool fifo, const QString &entity);
+
+// The send dialogs' "Schedule the enqueue at (UTC)" switch and its time
+// (object names "schedule", "scheduledTime"), the time enabled only while the
+// switch is on; set the time with setScheduleStart. Owned by `owner`.
+struct ScheduleInputs {
+    QCheckBox *schedule = nullptr;
+    QDateTimeEdit *time = nullptr;
+};
+ScheduleInputs makeScheduleInputs(QWidget *owner);
+// A minute after `now` (the broker clock's, or the wall clock's when null).
+void setScheduleStart(QDateTimeEdit *time, const class Clock *clock);
 
 // The row "Time to live" in seconds; 0 shows `defaultText` (no TTL of its own).
 QSpinBox *addTimeToLiveRow(QFormLayout *form, const QString &defaultText, FieldError **error);

@@ -44,11 +44,6 @@ QString templateTitle(const QJsonObject &saved)
     return body.isEmpty() ? QStringLiteral("(empty body)") : body;
 }
 
-ClockTime wallNow()
-{
-    return fromEpochMilliseconds(QDateTime::currentMSecsSinceEpoch());
-}
-
 } // namespace
 
 SendMessageDialog::SendMessageDialog(BrokerService &service, const QString &queueName, QWidget *parent)
@@ -98,15 +93,9 @@ SendMessageDialog::SendMessageDialog(BrokerService &service, const QString &queu
 
     m_timeToLive = addTimeToLiveRow(form, tr("queue default"), &m_timeToLiveError);
 
-    m_schedule = new QCheckBox(tr("&Schedule the enqueue at (UTC)"));
-    m_schedule->setObjectName(QStringLiteral("schedule"));
-    m_scheduledTime = new QDateTimeEdit;
-    m_scheduledTime->setObjectName(QStringLiteral("scheduledTime"));
-    m_scheduledTime->setTimeSpec(Qt::UTC);
-    m_scheduledTime->setDisplayFormat(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
-    m_scheduledTime->setCalendarPopup(true);
-    m_scheduledTime->setEnabled(false);
-    connect(m_schedule, &QCheckBox::toggled, m_scheduledTime, &QWidget::setEnabled);
+    const ScheduleInputs schedule = makeScheduleInputs(formOwner);
+    m_schedule = schedule.schedule;
+    m_scheduledTime = schedule.time;
     auto *scheduleRow = new QWidget;
     auto *scheduleLayout = new QHBoxLayout(scheduleRow);
     scheduleLayout->setContentsMargins(0, 0, 0, 0);
@@ -134,9 +123,7 @@ SendMessageDialog::~SendMessageDialog() = default;
 void SendMessageDialog::setClock(const Clock *clock)
 {
     m_clock = clock;
-    const ClockTime now = clock ? clock->now() : wallNow();
-    m_scheduledTime->setDateTime(
-        QDateTime::fromMSecsSinceEpoch(toEpochMilliseconds(now) + 60'000, QTimeZone::utc()));
+    setScheduleStart(m_scheduledTime, clock);
 }
 
 void SendMessageDialog::clearErrors()

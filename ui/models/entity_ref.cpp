@@ -18,7 +18,10 @@ QString entityKindWord(EntityChange::Entity kind)
 
 QString entityRefKey(const EntityRef &ref)
 {
-    return ref.isNull() ? QString() : entityKindWord(ref.kind) + QLatin1Char(':') + ref.name;
+    if (ref.isNull())
+        return {};
+    return (ref.serviceBus ? QStringLiteral("servicebus-") : QString()) + entityKindWord(ref.kind) + QLatin1Char(':') +
+           ref.name;
 }
 
 EntityRef entityRefFromKey(const QString &key)
@@ -26,10 +29,13 @@ EntityRef entityRefFromKey(const QString &key)
     const qsizetype colon = key.indexOf(QLatin1Char(':'));
     if (colon <= 0)
         return {};
-    const QString word = key.left(colon);
+    QString word = key.left(colon);
+    const bool serviceBus = word.startsWith(QLatin1String("servicebus-"));
+    if (serviceBus)
+        word = word.mid(11);
     for (auto kind : {EntityChange::Entity::Queue, EntityChange::Entity::Topic, EntityChange::Entity::Subscription}) {
         if (entityKindWord(kind) == word)
-            return EntityRef{kind, key.mid(colon + 1)};
+            return EntityRef{kind, key.mid(colon + 1), serviceBus};
     }
     return {};
 }

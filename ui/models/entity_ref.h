@@ -9,11 +9,14 @@
 namespace relaydesk {
 
 // Which entity a tree node, page or action is about: a queue or topic by
-// name, a subscription by ARN. A null ref (empty name) is "nothing". Plain
-// value type.
+// name, a subscription by ARN. A null ref (empty name) is "nothing". A
+// Service Bus topic is kind Topic with `serviceBus` set (its queues and
+// subscriptions are broker queues: kind Queue by queue name); a null ref
+// with `serviceBus` set is the tree's "Service Bus" group. Plain value type.
 struct EntityRef {
     EntityChange::Entity kind = EntityChange::Entity::Queue;
     QString name;
+    bool serviceBus = false;
 
     bool isNull() const { return name.isEmpty(); }
     bool operator==(const EntityRef &) const = default;

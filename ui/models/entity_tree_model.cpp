@@ -442,6 +442,8 @@ EntityRef EntityTreeModel::refOf(const Node &node) const
         return EntityRef{EntityChange::Entity::Queue, node.key};
     case Node::Type::Subscription:
         return EntityRef{EntityChange::Entity::Subscription, node.key};
+    case Node::Type::ServiceBusTopic:
+        return EntityRef{EntityChange::Entity::Topic, node.key, true};
     default:
         return EntityRef{};
     }

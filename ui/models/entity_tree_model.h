@@ -24,7 +24,7 @@ class BrokerEngine;
 // subscription's dead-letter sub-queue as their child. Queues, subscriptions
 // of Service Bus and sub-queues are broker queues (EntityRef kind Queue, by
 // queue name), each with live counts in columns (available, in flight,
-// delayed, scheduled, dead-lettered); a Service Bus topic has no ref. Fed by the engine: every
+// delayed, scheduled, dead-lettered); a Service Bus topic is a Topic ref with serviceBus set. Fed by the engine: every
 // changesPublished (coalesced, a few per second) asks readEntityOverview for
 // a fresh overview — at most one read in flight, one more afterwards when
 // changes came meanwhile — and apply() changes rows in place: removed

@@ -48,6 +48,7 @@ EntityActions::EntityActions(QWidget *dialogParent)
     m_copyArn = make(tr("Copy &ARN"), QStringLiteral("copyArnAction"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A),
                      &EntityActions::runCopyArn);
     m_delete->setShortcutContext(Qt::WidgetWithChildrenShortcut); // Delete in a text field stays a text edit
+    makeServiceBusActions();
     updateEnabled();
 }
 
@@ -93,6 +94,7 @@ void EntityActions::updateEnabled()
     m_delete->setEnabled(broker && !m_current.isNull());
     m_copyUrl->setEnabled(queue);
     m_copyArn->setEnabled(broker && !m_current.isNull());
+    updateServiceBusEnabled();
 }
 
 QMenu *EntityActions::contextMenu(const EntityRef &ref, EntityChange::Entity group, QWidget *parent)
@@ -100,6 +102,10 @@ QMenu *EntityActions::contextMenu(const EntityRef &ref, EntityChange::Entity gro
     setCurrent(ref);
     auto *menu = new QMenu(parent);
     menu->setObjectName(QStringLiteral("entityContextMenu"));
+    if (ref.serviceBus || serviceBusKind(ref) != ServiceBusKind::None) {
+        addServiceBusItems(menu, ref);
+        return menu;
+    }
     if (ref.isNull()) {
         menu->addAction(group == Entity::Queue ? m_newQueue : m_newTopic);
         return menu;
@@ -220,10 +226,9 @@ void EntityActions::runPurge()
 
 void EntityActions::runDelete()
 {
-    if (!m_host || m_current.isNull())
+    if (!m_host || m_current.isNull() || deleteServiceBus(m_current))
         return;
     const EntityRef ref = m_current;
-    QString question;
     BrokerService &service = m_host->service();
     auto report = [this, ref](Status status) {
         emit statusMessage(status ? tr("Deleted %1 %2.").arg(entityKindWord(ref.kind), ref.name)

@@ -49,6 +49,18 @@ public:
     QAction *moveDeadLetters() const { return m_moveBack; }
     QAction *copyUrl() const { return m_copyUrl; }
     QAction *copyArn() const { return m_copyArn; }
+    // Service Bus (entity_actions_servicebus.cpp; docs/window.md "Service
+    // Bus"): on the Service Bus group, its queues, topics, subscriptions and
+    // dead-letter sub-queues. Delete, Purge and Move Dead Letters Back are
+    // the shared actions above, which know a Service Bus entity.
+    QAction *newServiceBusQueue() const { return m_newSbQueue; }
+    QAction *newServiceBusTopic() const { return m_newSbTopic; }
+    QAction *newServiceBusSubscription() const { return m_newSbSubscription; }
+    QAction *sendServiceBus() const { return m_sendSb; }
+
+    // What kind of Service Bus entity `ref` is in the tree now.
+    enum class ServiceBusKind { None, Queue, Topic, Subscription, DeadLetters };
+    ServiceBusKind serviceBusKind(const EntityRef &ref) const;
 
     // Asks the window to show `ref`'s page, on the tab whose objectName is
     // `tab` when given (e.g. "deliveriesPage"): emits openRequested.
@@ -77,6 +89,16 @@ private:
     void runCopyUrl();
     void runCopyArn();
     QString arnOf(const EntityRef &ref) const;
+    void makeServiceBusActions();
+    void updateServiceBusEnabled();
+    void addServiceBusItems(QMenu *menu, const EntityRef &ref);
+    bool deleteServiceBus(const EntityRef &ref);
+    void runNewServiceBusQueue();
+    void runNewServiceBusTopic();
+    void runNewServiceBusSubscription();
+    void runSendServiceBus();
+    // The topic of the current Service Bus topic or subscription (empty otherwise).
+    QString currentServiceBusTopic() const;
 
     QWidget *m_parent = nullptr;
     BrokerHost *m_host = nullptr;
@@ -93,6 +115,10 @@ private:
     QAction *m_moveBack = nullptr;
     QAction *m_copyUrl = nullptr;
     QAction *m_copyArn = nullptr;
+    QAction *m_newSbQueue = nullptr;
+    QAction *m_newSbTopic = nullptr;
+    QAction *m_newSbSubscription = nullptr;
+    QAction *m_sendSb = nullptr;
 };
 
 } // namespace relaydesk

@@ -8,6 +8,8 @@
 #include "dialogs/move_dead_letters_dialog.h"
 #include "dialogs/publish_dialog.h"
 #include "dialogs/send_message_dialog.h"
+#include "dialogs/servicebus_create_dialog.h"
+#include "dialogs/servicebus_send_dialog.h"
 #include "dialogs/try_policy_dialog.h"
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
@@ -91,6 +93,19 @@ QDialog *openPublishDialog(BrokerHost &host, const QString &topicName, QWidget *
 QDialog *openMoveDeadLettersDialog(BrokerHost &host, const QString &deadLetterQueueName, QWidget *parent)
 {
     return showDialog(new MoveDeadLettersDialog(host.service(), host.engine(), deadLetterQueueName, parent));
+}
+
+QDialog *openServiceBusCreateDialog(BrokerHost &host, int kind, const QString &topic, QWidget *parent,
+                                    CreatedCallback created)
+{
+    return reportingCreation(
+        new ServiceBusCreateDialog(host.service(), ServiceBusCreateDialog::Kind(kind), topic, parent),
+        &ServiceBusCreateDialog::createdName, std::move(created));
+}
+
+QDialog *openServiceBusSendDialog(BrokerHost &host, const QString &entity, bool toTopic, QWidget *parent)
+{
+    return showDialog(new ServiceBusSendDialog(host.service(), entity, toTopic, &host.engine().clock(), parent));
 }
 
 QDialog *openTryPolicyDialog(BrokerHost &host, EntityActions &actions, const QString &policyJson, QWidget *parent)

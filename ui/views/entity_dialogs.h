@@ -29,6 +29,12 @@ QDialog *openSubscribeDialog(BrokerHost &host, const QString &topicName, QWidget
 QDialog *openSendDialog(BrokerHost &host, const QString &queueName, QWidget *parent);
 QDialog *openPublishDialog(BrokerHost &host, const QString &topicName, QWidget *parent);
 QDialog *openMoveDeadLettersDialog(BrokerHost &host, const QString &deadLetterQueueName, QWidget *parent);
+// Service Bus (docs/window.md "Service Bus"): a new queue, topic or (of
+// `topic`) subscription — `created` gets the new queue's or topic's name, a
+// subscription's queue name — and a send to a queue or (`toTopic`) a topic.
+QDialog *openServiceBusCreateDialog(BrokerHost &host, int kind, const QString &topic, QWidget *parent,
+                                    CreatedCallback created = {});
+QDialog *openServiceBusSendDialog(BrokerHost &host, const QString &entity, bool toTopic, QWidget *parent);
 // "Try a policy" (TryPolicyDialog, then policy_trial::start) with `policyJson`; on success
 // the dialog closes and the new subscription's Deliveries tab opens
 // (EntityActions::requestOpen).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/entity_page.h"
 
+#include "broker/queues/servicebus_queue.h"
 #include "models/entity_ref.h"
 #include "models/entity_tree_model.h"
 #include "views/entity_actions.h"
@@ -67,9 +68,11 @@ EntityPage::EntityPage(BrokerHost &host, EntityTreeModel &model, EntityActions &
         button->setDefaultAction(action);
         title->addWidget(button);
     };
-    if (ref.kind == Entity::Queue)
+    const bool serviceBus = actions.serviceBusKind(ref) != EntityActions::ServiceBusKind::None;
+    if (ref.kind == Entity::Queue && !serviceBus)
         addCopy(actions.copyUrl());
-    addCopy(actions.copyArn());
+    if (!serviceBus)   // its address is its name; the connection string is in the status bar
+        addCopy(actions.copyArn());
     layout->addLayout(title);
 
     if (ref.kind == Entity::Queue) {
@@ -87,7 +90,8 @@ EntityPage::EntityPage(BrokerHost &host, EntityTreeModel &model, EntityActions &
     layout->addWidget(m_tabs, 1);
     // The tab last chosen on a page of this kind opens again (a link to a
     // given tab, e.g. Try a Policy's Deliveries, still wins: it comes after).
-    const QString tabKey = QStringLiteral("entityPage/lastTab/") + entityKindWord(ref.kind);
+    const QString tabKey = QStringLiteral("entityPage/lastTab/") + (serviceBus ? QStringLiteral("servicebus-") : QString()) +
+                           entityKindWord(ref.kind);
     const QString lastTab = QSettings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk")).value(tabKey).toString();
     for (int i = 0; i < m_tabs->count(); ++i) {
         if (m_tabs->tabText(i) == lastTab)
@@ -118,14 +122,27 @@ void EntityPage::refreshHeader()
         const QueueOverview *queue = m_model.queue(m_ref.name);
         if (!queue)
             return;
-        m_kind->setText(tr("queue · %1%2").arg(queue->zaqar ? tr("Zaqar") : queue->fifo ? tr("FIFO") : tr("standard"),
-                                               queue->isDeadLetterQueue ? tr(" · dead-letter queue") : QString()));
+        if (!queue->serviceBusDeadLetterOf.empty())
+            m_kind->setText(tr("Service Bus · dead-letter sub-queue of %1")
+                                .arg(QString::fromStdString(queue->serviceBusDeadLetterOf)));
+        else if (!queue->serviceBusTopic.empty())
+            m_kind->setText(tr("Service Bus · subscription of %1").arg(QString::fromStdString(queue->serviceBusTopic)));
+        else if (queue->serviceBus)
+            m_kind->setText(tr("Service Bus · queue"));
+        else
+            m_kind->setText(tr("queue · %1%2").arg(queue->zaqar ? tr("Zaqar") : queue->fifo ? tr("FIFO") : tr("standard"),
+                                                   queue->isDeadLetterQueue ? tr(" · dead-letter queue") : QString()));
         const QLocale locale;
+        // A Service Bus entity's dead letters are those its sub-queue holds.
+        qint64 deadLettered = queue->counts.deadLettered;
+        if (queue->serviceBus)
+            if (const QueueOverview *sub = m_model.queue(m_ref.name + QString::fromLatin1(kServiceBusDeadLetterSuffix)))
+                deadLettered = sub->counts.available + sub->counts.inFlight + sub->counts.delayed + sub->counts.scheduled;
         const QStringList texts{tr("● %1 available").arg(locale.toString(queue->counts.available)),
                                 tr("◐ %1 in flight").arg(locale.toString(queue->counts.inFlight)),
                                 tr("◷ %1 delayed").arg(locale.toString(queue->counts.delayed)),
                                 tr("◇ %1 scheduled").arg(locale.toString(queue->counts.scheduled)),
-                                tr("✗ %1 dead-lettered").arg(locale.toString(queue->counts.deadLettered))};
+                                tr("✗ %1 dead-lettered").arg(locale.toString(deadLettered))};
         for (int i = 0; i < m_chips.size(); ++i) {
             m_chips[i]->setText(texts[i]);
             m_chips[i]->setAccessibleName(texts[i].mid(2));
@@ -133,6 +150,8 @@ void EntityPage::refreshHeader()
         return;
     }
     case Entity::Topic:
+        if (m_ref.serviceBus)
+            return m_kind->setText(tr("Service Bus · topic"));
         m_kind->setText(m_ref.name.endsWith(QLatin1String(".fifo")) ? tr("topic · FIFO") : tr("topic · standard"));
         return;
     case Entity::Subscription:

@@ -9,6 +9,8 @@
 #include "views/entity_attributes_page.h"
 #include "views/entity_overview_tab.h"
 #include "views/queue_messages_page.h"
+#include "views/servicebus_messages_page.h"
+#include "views/servicebus_properties_page.h"
 
 #include <QTabWidget>
 
@@ -18,6 +20,24 @@ namespace {
 
 using Entity = EntityChange::Entity;
 using Content = EntityOverviewTab::Content;
+
+// A Service Bus entity's tabs (docs/window.md "Service Bus"): Properties
+// and Messages for a queue or subscription, Messages for a dead-letter
+// sub-queue, Properties for a topic. False for any other entity.
+bool addServiceBusTabs(QTabWidget &tabs, BrokerHost &host, EntityTreeModel &model, const EntityRef &ref)
+{
+    if (ref.serviceBus && ref.kind == Entity::Topic) {
+        tabs.addTab(new ServiceBusPropertiesPage(host.service(), ref.name, true, &tabs), QObject::tr("&Properties"));
+        return true;
+    }
+    const QueueOverview *queue = ref.kind == Entity::Queue ? model.queue(ref.name) : nullptr;
+    if (!queue || (!queue->serviceBus && queue->serviceBusDeadLetterOf.empty()))
+        return false;
+    if (queue->serviceBus)
+        tabs.addTab(new ServiceBusPropertiesPage(host.service(), ref.name, false, &tabs), QObject::tr("&Properties"));
+    tabs.addTab(new ServiceBusMessagesPage(host.service(), host.engine(), ref.name, &tabs), QObject::tr("&Messages"));
+    return true;
+}
 
 } // namespace
 
@@ -32,6 +52,8 @@ void addEntityTabs(QTabWidget &tabs, BrokerHost &host, EntityTreeModel &model, E
         return page;
     };
     auto deliveries = [&] { return new DeliveriesPage(host, actions, ref, &tabs); };
+    if (addServiceBusTabs(tabs, host, model, ref))
+        return;
     tabs.addTab(new EntityOverviewTab(host, model, actions, ref, Content::Facts, &tabs), QObject::tr("&Overview"));
     switch (ref.kind) {
     case Entity::Queue:

@@ -15,6 +15,8 @@ class EntityTreeModel;
 //   queue:        Overview, Attributes, Messages (+ Sources for a dead-letter queue)
 //   topic:        Overview, Attributes, Policy, Subscriptions, Deliveries
 //   subscription: Overview, Attributes, Policy, Deliveries
+//   Service Bus queue or subscription: Properties, Messages; its dead-letter
+//   sub-queue: Messages; Service Bus topic: Properties
 // Tabs are children of `tabs`; each keeps itself current. GUI thread.
 void addEntityTabs(QTabWidget &tabs, BrokerHost &host, EntityTreeModel &model, EntityActions &actions,
                    const EntityRef &ref);

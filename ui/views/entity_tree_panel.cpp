@@ -57,12 +57,11 @@ EntityTreePanel::EntityTreePanel(QWidget *parent)
         const QModelIndex at = m_tree->indexAt(position);
         if (!at.isValid())
             return;
-        const EntityRef ref = qvariant_cast<EntityRef>(at.siblingAtColumn(0).data(EntityTreeModel::EntityRefRole));
+        EntityRef ref = qvariant_cast<EntityRef>(at.siblingAtColumn(0).data(EntityTreeModel::EntityRefRole));
         const QModelIndex source = m_proxy->mapToSource(at.siblingAtColumn(0));
-        // The Service Bus group and its topics have nothing to act on here (no New… of their kind).
-        if (ref.isNull() && m_model && source.isValid() &&
-            (source == m_model->serviceBusGroup() || source.parent() == m_model->serviceBusGroup()))
-            return;
+        // The Service Bus group: a null ref marked Service Bus (its own New… actions).
+        if (ref.isNull() && m_model && source == m_model->serviceBusGroup())
+            ref.serviceBus = true;
         const bool queues = m_model && source.isValid() &&
                             (source == m_model->queuesGroup() || source.parent() == m_model->queuesGroup());
         emit contextMenuRequested(ref, queues ? EntityChange::Entity::Queue : EntityChange::Entity::Topic,

@@ -43,7 +43,8 @@ public:
 signals:
     void currentEntityChanged(const relaydesk::EntityRef &ref);
     // Right click or the menu key on a node (`ref` null on a group row:
-    // `group` is then the kind of that group).
+    // `group` is then the kind of that group; the Service Bus group: a null
+    // ref with serviceBus set).
     void contextMenuRequested(const relaydesk::EntityRef &ref, relaydesk::EntityChange::Entity group,
                               const QPoint &globalPosition);
 

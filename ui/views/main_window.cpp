@@ -167,6 +167,10 @@ void MainWindow::createToolbars()
     newMenu->addAction(m_actions->newQueue());
     newMenu->addAction(m_actions->newTopic());
     newMenu->addAction(m_actions->subscribe());
+    newMenu->addSeparator();
+    newMenu->addAction(m_actions->newServiceBusQueue());
+    newMenu->addAction(m_actions->newServiceBusTopic());
+    newMenu->addAction(m_actions->newServiceBusSubscription());
     newButton->setMenu(newMenu);
     entities->addWidget(newButton);
     entities->addAction(m_actions->send());
@@ -258,6 +262,11 @@ void MainWindow::createMenus()
     broker->addAction(m_actions->moveDeadLetters());
     broker->addSeparator();
     broker->addAction(m_actions->deleteEntity());
+    broker->addSeparator();
+    QMenu *serviceBus = broker->addMenu(tr("Service &Bus"));
+    serviceBus->setObjectName(QStringLiteral("serviceBusMenu"));
+    serviceBus->addActions({m_actions->newServiceBusQueue(), m_actions->newServiceBusTopic(),
+                            m_actions->newServiceBusSubscription(), m_actions->sendServiceBus()});
     broker->addSeparator();
     for (QAction *action : {m_clock->pauseAction(), m_clock->stepSecondAction(), m_clock->stepMinuteAction(),
                             m_clock->stepNextAction()})

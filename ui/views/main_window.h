@@ -74,6 +74,11 @@ public:
     // objectName is `tab` (when given); an entity not in the tree yet is
     // selected when it appears. EntityActions::requestOpen comes here.
     void openEntity(const EntityRef &ref, const QString &tab = {});
+    // File ▸ Import Configuration… of `path`: the Service Bus emulator's
+    // Config.json when it has that shape (its queues and topics, all or
+    // nothing), else the broker's own configuration (docs/window.md
+    // "Service Bus"). Outcome in the status bar; a refusal in a message box.
+    void importConfigurationFile(const QString &path);
 
     void saveSettings() const;
     void restoreSettings();
@@ -107,6 +112,7 @@ private:
     void chooseDatabaseToOpen();
     void chooseNewDatabase();
     void importConfiguration();
+    bool importServiceBusConfig(const QString &path);
     void exportConfiguration();
     void onEntityRemoved(const EntityRef &ref);
 

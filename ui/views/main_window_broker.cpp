@@ -9,6 +9,7 @@
 #include "dialogs/database_problem_dialog.h"
 #include "engine/broker_engine.h"
 #include "models/entity_tree_model.h"
+#include "api/servicebus/servicebus_config.h"
 #include "config/broker_config.h"
 #include "host/broker_host.h"
 #include "views/clock_toolbar.h"
@@ -36,7 +37,8 @@ namespace {
 constexpr int kRecentLimit = 8;
 const char *const kRecentKey = "mainWindow/recentDatabases";
 const QString kDatabaseFilter = QStringLiteral("Relaydesk databases (*.db *.sqlite);;All files (*)");
-const QString kConfigFilter = QStringLiteral("Relaydesk configuration (*.json);;All files (*)");
+const QString kConfigFilter =
+    QStringLiteral("Relaydesk configuration or Service Bus emulator Config.json (*.json);;All files (*)");
 
 QString folderOf(const QString &path)
 {
@@ -181,6 +183,15 @@ void MainWindow::importConfiguration()
                                                       kConfigFilter);
     if (path.isEmpty())
         return;
+    importConfigurationFile(path);
+}
+
+void MainWindow::importConfigurationFile(const QString &path)
+{
+    if (!m_host)
+        return;
+    if (importServiceBusConfig(path))
+        return;
     auto config = readBrokerConfigFile(path.toStdString(), m_host->identity());
     if (!config) {
         QMessageBox::warning(this, tr("Import Configuration"),
@@ -202,6 +213,38 @@ void MainWindow::importConfiguration()
                                                        .arg(applied->deleted),
                                                    10000);
                       });
+}
+
+bool MainWindow::importServiceBusConfig(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;   // the broker configuration's reader says why
+    const QByteArray text = file.readAll();
+    if (!looksLikeServiceBusConfig(std::string_view(text.constData(), std::size_t(text.size()))))
+        return false;
+    auto config = readServiceBusConfigText(std::string_view(text.constData(), std::size_t(text.size())));
+    if (!config) {
+        QMessageBox::warning(this, tr("Import Configuration"),
+                             tr("%1 was not imported:\n%2").arg(path, QString::fromStdString(config.error().message)));
+        return true;
+    }
+    applyServiceBusConfig(m_host->service(), std::move(config).value(), this,
+                          [this, path](Result<ServiceBusConfigApplied> applied) {
+                              if (!applied) {
+                                  QMessageBox::warning(this, tr("Import Configuration"),
+                                                       tr("%1 was not imported; nothing changed:\n%2")
+                                                           .arg(path, QString::fromStdString(applied.error().message)));
+                                  return;
+                              }
+                              statusBar()->showMessage(tr("Imported the Service Bus emulator configuration %1: %2 "
+                                                          "created, %3 kept.")
+                                                           .arg(QFileInfo(path).fileName())
+                                                           .arg(applied->created)
+                                                           .arg(applied->kept),
+                                                       10000);
+                          });
+    return true;
 }
 
 void MainWindow::exportConfiguration()

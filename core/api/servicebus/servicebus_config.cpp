@@ -2,6 +2,8 @@
 #include "api/servicebus/servicebus_config.h"
 
 #include "engine/broker_engine.h"
+#include "engine/broker_service.h"
+#include "engine/unit_context.h"
 #include "json/bounded_json.h"
 
 #include <nlohmann/json.hpp>
@@ -78,6 +80,47 @@ Result<ServiceBusConfig> readServiceBusConfigFile(const std::string &path)
     if (!config)
         return configError(path, config.error().message);
     return config;
+}
+
+bool looksLikeServiceBusConfig(std::string_view text)
+{
+    const nlohmann::json document = parseBoundedJson(text);
+    return !document.is_discarded() && document.is_object() && document.contains("UserConfig")
+        && document["UserConfig"].is_object();
+}
+
+void applyServiceBusConfig(BrokerService &service, ServiceBusConfig config, QObject *context,
+                           std::function<void(Result<ServiceBusConfigApplied>)> reply)
+{
+    service.runUnit(
+        [config = std::move(config)](UnitContext &unit, const BrokerIdentity &identity, IdSource &,
+                                     std::vector<std::string> &) -> Result<std::any> {
+            ServiceBusConfigApplied applied;
+            const auto count = [&](bool created, const std::string &name) {
+                ++(created ? applied.created : applied.kept);
+                if (created)
+                    unit.reportChange({EntityChange::Kind::Created, EntityChange::Entity::Queue,
+                                       QString::fromStdString(name)});
+            };
+            for (const ServiceBusQueueProperties &queue : config.queues) {
+                auto created = servicebus_queues::create(unit.database(), queue, identity, unit.now());
+                if (!created)
+                    return created.error();
+                count(*created, queue.name);
+            }
+            for (const ServiceBusTopic &topic : config.topics) {
+                auto created = servicebus_topics::create(unit.database(), topic, identity, unit.now());
+                if (!created)
+                    return created.error();
+                count(*created, topic.name);
+            }
+            return std::any(applied);
+        },
+        false, context, [reply = std::move(reply)](Result<std::any> done) {
+            if (!done)
+                return reply(done.error());
+            reply(std::any_cast<ServiceBusConfigApplied>(*done));
+        });
 }
 
 Status applyServiceBusConfigAndWait(BrokerEngine &engine, const BrokerIdentity &identity,

@@ -5,13 +5,17 @@
 #include "broker/servicebus/servicebus_topic.h"
 #include "broker/result.h"
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+class QObject;
+
 namespace relaydesk {
 
 class BrokerEngine;
+class BrokerService;
 struct BrokerIdentity;
 
 // The official Service Bus emulator's Config.json (docs/behaviour.md §8.6,
@@ -27,6 +31,21 @@ struct ServiceBusConfig {
 };
 Result<ServiceBusConfig> readServiceBusConfigText(std::string_view text);
 Result<ServiceBusConfig> readServiceBusConfigFile(const std::string &path);
+
+// Whether `text` has the emulator's Config.json shape: a JSON object with a
+// "UserConfig" object (the broker's own configuration has none). Pure.
+bool looksLikeServiceBusConfig(std::string_view text);
+
+// Creates the queues and topics in one unit through `service` (all or
+// nothing; an entity that exists with the same properties is kept) and
+// replies to `context`'s thread with how many queues and topics were new.
+// Reports Created for each new broker queue. Any thread.
+struct ServiceBusConfigApplied {
+    int created = 0;   // queues and topics that did not exist
+    int kept = 0;      // those that existed as given
+};
+void applyServiceBusConfig(BrokerService &service, ServiceBusConfig config, QObject *context,
+                           std::function<void(Result<ServiceBusConfigApplied>)> reply);
 
 // Creates the queues and topics in one unit and waits (not on the broker
 // thread): all or nothing; an entity that exists with the same properties

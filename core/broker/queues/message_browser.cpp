@@ -37,7 +37,7 @@ std::string browseSql(const BrowseSearch &search, bool newestFirst)
     return "SELECT m.id, " + hit
          + ", m.message_id, m.body, m.attributes, m.state, m.group_id, m.dedup_id, m.sequence_number, "
            "m.sent_ms, m.enqueued_ms, m.scheduled_ms, m.visible_at_ms, m.expires_at_ms, m.receive_count, "
-           "m.first_receive_ms, m.dead_letter_reason, s.name FROM messages m INDEXED BY messages_by_queue "
+           "m.first_receive_ms, m.dead_letter_reason, s.name, m.dead_letter_description, m.deferred FROM messages m INDEXED BY messages_by_queue "
            "LEFT JOIN queues s ON s.id = m.source_queue_id WHERE m.queue_id = ? AND m.id "
          + (newestFirst ? "< ? ORDER BY m.id DESC" : "> ? ORDER BY m.id") + " LIMIT ?";
 }
@@ -68,6 +68,8 @@ BrowsedMessage readMessage(Statement &row, std::int64_t nowMs)
     message.firstReceive = optionalTime(row.columnOptionalInt64(15));
     message.deadLetterReason = row.columnOptionalText(16);
     message.sourceQueue = row.columnOptionalText(17);
+    message.deadLetterDescription = row.columnOptionalText(18);
+    message.deferred = row.columnInt64(19) != 0;
 
     const bool locked = visibleAt > nowMs;
     if (expiresAt && *expiresAt <= nowMs && !(locked && stored == "inflight"))

@@ -42,6 +42,8 @@ struct BrowsedMessage {
     std::optional<ClockTime> firstReceive;
     std::optional<std::string> deadLetterReason;
     std::optional<std::string> sourceQueue;   // the queue it was dead-lettered from, if it still exists
+    std::optional<std::string> deadLetterDescription;   // a Service Bus dead letter's description, when given
+    bool deferred = false;   // a deferred Service Bus message: receives pass it over (state stays as above)
 };
 
 struct BrowsePage {

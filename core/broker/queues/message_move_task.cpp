@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "broker/queues/message_move_task.h"
 
+#include "broker/queues/servicebus_queue.h"
+
 #include "broker/queues/dead_letter_queue.h"
 #include "broker/id_source.h"
 #include "broker/queues/queue_records.h"
@@ -23,8 +25,15 @@ Result<QueueRecord> queueOfArn(Database &db, const BrokerIdentity &identity, std
     const BrokerError missing(Code::ResourceNotFound, "The resource that you specified for the " + std::string(parameter)
                                                           + " parameter doesn't exist.");
     Result<std::string> name = identity.queueNameFromArn(arn);
-    if (!name)
-        return missing;
+    if (!name) {
+        // A Service Bus dead-letter sub-queue ("NAME/$DeadLetterQueue"): a
+        // redrive target the SQS name rules refuse, moved back from all the same.
+        const std::string prefix = identity.queueArn("");
+        if (arn.size() <= prefix.size() || arn.substr(0, prefix.size()) != prefix
+            || !isServiceBusDeadLetterQueue(arn.substr(prefix.size())))
+            return missing;
+        name = std::string(arn.substr(prefix.size()));
+    }
     Result<std::optional<QueueRecord>> queue = queue_records::find(db, *name);
     if (!queue)
         return queue.error();

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "broker/clock_time.h"
+#include "broker/queues/message_sender.h"
+#include "broker/result.h"
+#include "broker/servicebus/servicebus_message_facts.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace relaydesk {
+
+// A Service Bus message as the window writes and reads it (docs/window.md
+// "Service Bus"): the fields a person fills in the Send dialog and sees on
+// the Messages page. Application properties are written as text: sent,
+// "true"/"false" go as booleans, whole numbers as longs, other numbers as
+// doubles, 'quoted' or any other text as strings (so SQL filters compare
+// them as the SDKs' typed properties); read back, each as its text. Plain
+// value type.
+struct ServiceBusMessageText {
+    std::string body;
+    std::string contentType;
+    std::string subject;      // Label
+    std::string sessionId;
+    std::string messageId;
+    std::string correlationId;
+    std::map<std::string, std::string> applicationProperties;
+    std::optional<ClockTime> scheduledEnqueueTime;
+};
+
+// The broker send of `message` as an SDK would send it over AMQP (body as
+// one data section), with what subscription rules see of it
+// (amqp_message::sendRequest, filterFacts). Pure, any thread.
+struct ServiceBusSend {
+    SendRequest request;
+    ServiceBusMessageFacts facts;
+};
+Result<ServiceBusSend> serviceBusSend(const ServiceBusMessageText &message);
+
+// A stored Service Bus message's fields (its body as the broker keeps it:
+// the AMQP sections, base64); a body that is no data section or text is
+// shown as proton writes the value. InvalidParameterValue when the stored
+// body is no AMQP message. Pure, any thread.
+Result<ServiceBusMessageText> readServiceBusMessage(const std::string &storedBody);
+
+} // namespace relaydesk
