@@ -5,6 +5,7 @@
 // at 0, the broker's annotations, a dead letter's reason).
 
 #include "api/servicebus/amqp_message.h"
+#include "api/servicebus/amqp_message_facts.h"
 #include "broker/queues/message_receiver.h"
 #include "support/test_main.h"
 
@@ -87,6 +88,31 @@ private slots:
     {
         const auto split = amqp_message::splitTransfer(Bytes{'h', 'e', 'l', 'l', 'o'});
         QCOMPARE(split.error().code, BrokerErrorCode::InvalidParameterValue);
+    }
+
+    // Sections of a type AMQP does not allow there decode, but Proton throws
+    // when they are read; found by the amqp_message fuzz target (an uncaught
+    // exception ended the broker). Now the transfer is refused.
+    void sectionOfTheWrongType_refused_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        const QByteArray data("\x00\x53\x75\xa0\x01\x78", 6);   // a data section: "x"
+        QTest::newRow("message annotations a list") << QByteArray("\x00\x53\x72\x45", 4) + data;
+        QTest::newRow("application properties a list") << QByteArray("\x00\x53\x74\x45", 4) + data;
+        QTest::newRow("application property value a list")
+            << QByteArray("\x00\x53\x74\xc1\x05\x02\xa1\x01\x6b\x45", 10) + data;
+    }
+    void sectionOfTheWrongType_refused()
+    {
+        QFETCH(QByteArray, bytes);
+        const Bytes message(bytes.begin(), bytes.end());
+        const auto send = amqp_message::sendRequest(message);
+        const auto facts = amqp_message::filterFacts(message);
+        QVERIFY(!send.ok());
+        QCOMPARE(send.error().code, BrokerErrorCode::InvalidParameterValue);
+        QVERIFY(!facts.ok());
+        QCOMPARE(facts.error().code, BrokerErrorCode::InvalidParameterValue);
+        QVERIFY(!amqp_message::decodeMessage(message).ok());
     }
 
     void send_ttlRoundedUp_scheduledTimeRead()
