@@ -7,6 +7,7 @@
 // 1024-character limit; an accepted expression is accepted as a rule's too,
 // matches fixed messages the same way every time, and never matches a
 // message together with its NOT.
+#include "broker/echoed_value.h"
 #include "broker/servicebus/servicebus_rule.h"
 #include "broker/servicebus/sql_filter_evaluator.h"
 #include "broker/servicebus/sql_filter_parser.h"
@@ -14,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -56,12 +58,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     if (!parsed) {
         const BrokerError &error = parsed.error();
         require(error.code == BrokerErrorCode::InvalidParameterValue, kTarget, "a refusal of another kind");
-        const std::size_t at = error.message.rfind("is not valid at position ");
-        if (at == std::string::npos) {
-            require(text.size() > 1024, kTarget, "a refusal that names no position");
+        if (text.size() > 1024)
             return 0;
-        }
-        const std::size_t position = std::stoul(error.message.substr(at + 25));
+        const std::string lead = "The SQL filter expression \"" + echoedValue(text) + "\" is not valid at position ";
+        require(error.message.compare(0, lead.size(), lead) == 0, kTarget, "a refusal that names no position");
+        std::size_t position = 0;
+        const char *digits = error.message.data() + lead.size();
+        const auto read = std::from_chars(digits, error.message.data() + error.message.size(), position);
+        require(read.ec == std::errc() && read.ptr != digits, kTarget, "a refusal whose position is no number");
         require(position >= 1 && position <= text.size() + 1, kTarget, "a refusal's position outside the expression");
         return 0;
     }

@@ -153,7 +153,7 @@ void AmqpConnection::renewLocks(const proton::message &request, const LinkPtr &)
     std::vector<proton::uuid> tokens;
     try {
         proton::get(bodyEntry(request, "lock-tokens"), tokens);
-    } catch (const proton::error &) {
+    } catch (const std::exception &) {   // proton's decoder also throws std::length_error
         respond(request, 400, "The request needs lock-tokens.", "amqp:invalid-field");
         return;
     }

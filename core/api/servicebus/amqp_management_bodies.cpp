@@ -38,7 +38,7 @@ std::optional<std::vector<std::int64_t>> scheduledSequenceNumbers(const proton::
     std::vector<std::int64_t> numbers;
     try {
         proton::get(requestBodyEntry(request, "sequence-numbers"), numbers);
-    } catch (const proton::error &) {
+    } catch (const std::exception &) {
         return std::nullopt;
     }
     return numbers;

@@ -17,6 +17,7 @@
 #include <proton/types.hpp>
 #include <proton/value.hpp>
 
+#include <exception>
 #include <map>
 
 #include <QByteArray>
@@ -119,7 +120,7 @@ Result<proton::message> decodeMessage(const Bytes &bytes)
         (void)message.properties().empty();   // decodes the section: a list there throws now, not later
         (void)message.message_annotations().empty();
         (void)message.delivery_annotations().empty();
-    } catch (const proton::error &error) {
+    } catch (const std::exception &error) {
         return notAmqp(error.what());
     }
     return message;
@@ -147,7 +148,7 @@ Result<SendRequest> sendRequest(const Bytes &bytes)
         if (!id.empty())
             request.serviceBusMessageId =
                 id.type() == proton::STRING ? proton::get<std::string>(id) : proton::to_string(id);
-    } catch (const proton::error &error) {
+    } catch (const std::exception &error) {
         return notAmqp(error.what());
     }
     return request;
@@ -160,7 +161,7 @@ proton::value requestBodyEntry(const proton::message &request, const std::string
         proton::get(request.body(), body);
         const auto found = body.find(key);
         return found == body.end() ? proton::value() : found->second;
-    } catch (const proton::error &) {
+    } catch (const std::exception &) {
         return {};
     }
 }
@@ -270,7 +271,7 @@ Result<Bytes> deliveredBytes(const Delivered &stored)
                 message->properties().put("DeadLetterErrorDescription", *stored.deadLetterDescription);
         }
         message->encode(encoded);
-    } catch (const proton::error &error) {
+    } catch (const std::exception &error) {
         return notAmqp(error.what());
     }
     const auto encodedSections = readSections(encoded.data(), encoded.size());

@@ -12,6 +12,7 @@
 #include <proton/uuid.hpp>
 #include <proton/value.hpp>
 
+#include <exception>
 #include <map>
 
 namespace relaydesk::amqp_message {
@@ -97,7 +98,7 @@ Result<ServiceBusMessageFacts> filterFacts(const Bytes &bytes)
             proton::get(message.properties().value(), properties);
         for (const auto &[name, value] : properties)
             facts.application[name] = valueOf(value);
-    } catch (const proton::error &error) {
+    } catch (const std::exception &error) {
         return BrokerError(BrokerErrorCode::InvalidParameterValue, std::string("not an AMQP message: ") + error.what());
     }
     return facts;

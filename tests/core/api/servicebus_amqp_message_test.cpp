@@ -115,6 +115,20 @@ private slots:
         QVERIFY(!amqp_message::decodeMessage(message).ok());
     }
 
+    // A cancel-scheduled-message whose sequence-numbers is a described array:
+    // Proton's decoder threw std::length_error, which nothing caught (found by
+    // the amqp_message fuzz target). Now the body has no sequence numbers.
+    void cancelScheduled_describedArray_refused()
+    {
+        const QByteArray bytes = QByteArray::fromHex(
+            "0053704500537345005374d10000003700000002a1096f7065726174696f4ea126636f6d2e6d6963726f736f66743a63616e63656c"
+            "2d7363686564756c65642d6d657373616765005377d10000003000000002a11073657175656e63652d6e756d62657273f000000015"
+            "000000020000000000000000010000000000000007");
+        const auto request = amqp_message::decodeMessage(Bytes(bytes.begin(), bytes.end()));
+        QVERIFY(request.ok());
+        QVERIFY(!amqp_message::scheduledSequenceNumbers(*request));
+    }
+
     void send_ttlRoundedUp_scheduledTimeRead()
     {
         proton::message message = textMessage("later");
