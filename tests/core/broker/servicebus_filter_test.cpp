@@ -73,6 +73,12 @@ private slots:
         QTest::newRow("EXISTS of a constant") << "EXISTS(1)" << 8;
         QTest::newRow("two predicates") << "a = 1 b = 2" << 7;
         QTest::newRow("number into name") << "a = 12abc" << 7;
+        // Nesting is refused past 64 levels (found by the sql_filter fuzz target:
+        // 1 000 parentheses ran the parser out of stack under ASan).
+        QTest::newRow("64 parentheses") << QString(64, QLatin1Char('(')) + "a = 1" + QString(64, QLatin1Char(')')) << 0;
+        QTest::newRow("65 parentheses") << QString(65, QLatin1Char('(')) + "a = 1" + QString(65, QLatin1Char(')')) << 65;
+        QTest::newRow("65 NOTs") << QString("NOT ").repeated(65) + "a = 1" << 257;
+        QTest::newRow("65 signs") << "a = " + QString(65, QLatin1Char('-')) + "1" << 69;
     }
     void grammar()
     {
