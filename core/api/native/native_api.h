@@ -5,6 +5,8 @@
 #include "broker/result.h"
 #include "api/wire/action_input.h"
 #include "api/wire/wire_error.h"
+#include "broker/deliveries/topic_publisher.h"
+#include "broker/queues/message_sender.h"
 #include "http/http_reply.h"
 
 #include <nlohmann/json.hpp>
@@ -115,6 +117,14 @@ struct EntityCreation {
     std::map<std::string, std::string> tags;
 };
 Result<EntityCreation> readEntityCreation(const ActionInput &input);
+// POST /queues/NAME/messages: {"body", "attributes", "delaySeconds", "groupId",
+// "deduplicationId", "timeToLiveSeconds", "scheduledEnqueueTime" (ISO 8601)}
+// in SQS's codes (InvalidParameterValue, MissingParameter). Pure (native_bodies.cpp).
+Result<SendRequest> readNativeSend(const ActionInput &input);
+// POST /topics/NAME/publish: {"message", "subject", "attributes", "groupId",
+// "deduplicationId", "timeToLiveSeconds"} in SNS's codes (InvalidParameter;
+// ParameterValueInvalid for attributes). Pure.
+Result<PublishRequest> readNativePublish(const ActionInput &input);
 // The 405 answer for a known resource.
 NativeAnswer methodNotAllowed(const NativeRequest &request);
 // Adapts a service reply: `write` turns the value into the 200 body.

@@ -7,8 +7,6 @@
 #include "broker/broker_identity.h"
 #include "api/sqs/sqs_messages.h"
 
-#include <limits>
-
 namespace relaydesk::native_routes {
 
 namespace {
@@ -37,39 +35,6 @@ Json scheduledJson(const std::vector<ScheduledMessage> &messages)
 ActionInput bodyInput(const NativeRequest &request)
 {
     return ActionInput(request.body, BrokerErrorCode::InvalidParameterValue, BrokerErrorCode::MissingParameter);
-}
-
-// {"body", "attributes", "delaySeconds", "groupId", "deduplicationId",
-//  "timeToLiveSeconds", "scheduledEnqueueTime" (ISO 8601)}
-Result<SendRequest> readNativeSend(const ActionInput &input)
-{
-    Json sqsShape = Json::object();
-    const Json &body = input.parameters();
-    const std::pair<const char *, const char *> renames[] = {
-        {"body", "MessageBody"}, {"attributes", "MessageAttributes"}, {"delaySeconds", "DelaySeconds"},
-        {"groupId", "MessageGroupId"}, {"deduplicationId", "MessageDeduplicationId"}};
-    for (const auto &[native, sqs] : renames) {
-        if (body.contains(native))
-            sqsShape[sqs] = body[native];
-    }
-    auto request = readSendRequest(ActionInput(sqsShape, BrokerErrorCode::InvalidParameterValue,
-                                               BrokerErrorCode::MissingParameter));
-    if (!request)
-        return request.error();
-    auto ttl = input.optionalInteger("timeToLiveSeconds", 1, std::numeric_limits<std::int64_t>::max());
-    if (!ttl)
-        return ttl.error();
-    request->timeToLiveSeconds = *ttl;
-    auto scheduled = input.optionalString("scheduledEnqueueTime");
-    if (!scheduled)
-        return scheduled.error();
-    if (*scheduled) {
-        const auto time = parseIso8601(**scheduled);
-        if (!time)
-            return input.invalid("scheduledEnqueueTime", "Must be an ISO 8601 UTC time.");
-        request->scheduledEnqueueTime = *time;
-    }
-    return request;
 }
 
 void listQueues(const NativeContext &context, const NativeReply &reply)

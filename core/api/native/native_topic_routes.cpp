@@ -6,8 +6,6 @@
 #include "api/wire/action_input.h"
 #include "api/sqs/sqs_messages.h"
 
-#include <limits>
-
 namespace relaydesk::native_routes {
 
 namespace {
@@ -28,37 +26,6 @@ Json pageJson(const SubscriptionPage &page)
                         {"endpoint", row.endpoint},
                         {"topicArn", row.topicArn}});
     return {{"subscriptions", std::move(list)}, {"nextToken", page.nextToken.empty() ? Json() : Json(page.nextToken)}};
-}
-
-// {"message", "subject", "attributes", "groupId", "deduplicationId", "timeToLiveSeconds"}
-Result<PublishRequest> readNativePublish(const ActionInput &input)
-{
-    PublishRequest request;
-    auto message = input.requiredString("message");
-    if (!message)
-        return message.error();
-    request.message = *message;
-    auto subject = input.optionalString("subject");
-    if (!subject)
-        return subject.error();
-    request.subject = *subject;
-    auto attributes = readMessageAttributes(input, "attributes");
-    if (!attributes)
-        return BrokerError(BrokerErrorCode::SnsInvalidParameterValue, attributes.error().message);
-    request.attributes = *attributes;
-    auto group = input.optionalString("groupId");
-    if (!group)
-        return group.error();
-    request.groupId = *group;
-    auto dedup = input.optionalString("deduplicationId");
-    if (!dedup)
-        return dedup.error();
-    request.deduplicationId = *dedup;
-    auto ttl = input.optionalInteger("timeToLiveSeconds", 1, std::numeric_limits<std::int64_t>::max());
-    if (!ttl)
-        return ttl.error();
-    request.timeToLiveSeconds = *ttl;
-    return request;
 }
 
 Result<std::string> attributeValue(const NativeRequest &request)

@@ -48,14 +48,13 @@ proton::value bodyEntry(const proton::message &message, const std::string &key)
 
 void AmqpConnection::onRequest(const LinkPtr &link, pn_delivery_t *delivery, const std::vector<char> &bytes)
 {
-    proton::message request;
-    try {
-        request.decode(bytes);
-    } catch (const proton::error &) {
+    Result<proton::message> decoded = amqp_message::decodeMessage(bytes);
+    if (!decoded) {
         pn_delivery_update(delivery, PN_REJECTED);
         pn_delivery_settle(delivery);
         return;
     }
+    const proton::message &request = *decoded;
     pn_delivery_update(delivery, PN_ACCEPTED);
     pn_delivery_settle(delivery);
     const std::string operation = textProperty(request, "operation");
@@ -154,7 +153,7 @@ void AmqpConnection::renewLocks(const proton::message &request, const LinkPtr &)
     std::vector<proton::uuid> tokens;
     try {
         proton::get(bodyEntry(request, "lock-tokens"), tokens);
-    } catch (const proton::error &) {
+    } catch (const std::exception &) {   // proton's decoder also throws std::length_error
         respond(request, 400, "The request needs lock-tokens.", "amqp:invalid-field");
         return;
     }
@@ -267,24 +266,12 @@ using Step = std::function<void(const std::shared_ptr<AmqpConnection> &, std::si
 // committed before the next), then answered together.
 void AmqpConnection::scheduleMessages(const proton::message &request, const LinkPtr &link)
 {
-    std::vector<SendRequest> sends;
-    try {
-        std::vector<proton::value> entries;
-        proton::get(bodyEntry(request, "messages"), entries);
-        for (const proton::value &entry : entries) {
-            std::map<std::string, proton::value> fields;
-            proton::get(entry, fields);
-            const auto binary = proton::get<proton::binary>(fields.at("message"));
-            Result<SendRequest> send = amqp_message::sendRequest(amqp_message::Bytes(binary.begin(), binary.end()));
-            if (!send || !send->scheduledEnqueueTime)
-                throw proton::error("a message without its scheduled enqueue time");
-            sends.push_back(std::move(*send));
-        }
-    } catch (const std::exception &error) {
-        respond(request, 400, std::string("The request needs messages to schedule: ") + error.what(),
-                "amqp:invalid-field");
+    std::variant<std::vector<SendRequest>, std::string> read = amqp_message::scheduledSends(request);
+    if (const std::string *problem = std::get_if<std::string>(&read)) {
+        respond(request, 400, "The request needs messages to schedule: " + *problem, "amqp:invalid-field");
         return;
     }
+    const std::vector<SendRequest> sends = std::get<std::vector<SendRequest>>(std::move(read));
     auto numbers = std::make_shared<std::vector<std::int64_t>>();
     auto step = std::make_shared<Step>();   // each reply holds it while the next runs
     const std::string queue = link->entity.queueName;
@@ -329,13 +316,12 @@ void AmqpConnection::scheduleMessages(const proton::message &request, const Link
 // number that names no scheduled message of the queue is passed over.
 void AmqpConnection::cancelScheduledMessages(const proton::message &request, const LinkPtr &link)
 {
-    std::vector<std::int64_t> numbers;
-    try {
-        proton::get(bodyEntry(request, "sequence-numbers"), numbers);
-    } catch (const proton::error &) {
+    const std::optional<std::vector<std::int64_t>> read = amqp_message::scheduledSequenceNumbers(request);
+    if (!read) {
         respond(request, 400, "The request needs sequence-numbers.", "amqp:invalid-field");
         return;
     }
+    const std::vector<std::int64_t> numbers = *read;
     auto step = std::make_shared<Step>();
     const std::string queue = link->entity.queueName;
     *step = [request, queue, numbers, weak = std::weak_ptr<Step>(step)](const std::shared_ptr<AmqpConnection> &self,

@@ -17,6 +17,7 @@
 #include <proton/types.hpp>
 #include <proton/value.hpp>
 
+#include <exception>
 #include <map>
 
 #include <QByteArray>
@@ -86,17 +87,6 @@ std::optional<std::vector<Section>> readSections(const char *bytes, std::size_t 
     return sections;
 }
 
-Result<proton::message> decoded(const Bytes &bytes)
-{
-    proton::message message;
-    try {
-        message.decode(bytes);
-    } catch (const proton::error &error) {
-        return notAmqp(error.what());
-    }
-    return message;
-}
-
 } // namespace
 
 Result<std::vector<Bytes>> splitTransfer(const Bytes &transfer)
@@ -122,27 +112,45 @@ Result<std::vector<Bytes>> splitTransfer(const Bytes &transfer)
     return inner;
 }
 
+Result<proton::message> decodeMessage(const Bytes &bytes)
+{
+    proton::message message;
+    try {
+        message.decode(bytes);
+        (void)message.properties().empty();   // decodes the section: a list there throws now, not later
+        (void)message.message_annotations().empty();
+        (void)message.delivery_annotations().empty();
+    } catch (const std::exception &error) {
+        return notAmqp(error.what());
+    }
+    return message;
+}
+
 Result<SendRequest> sendRequest(const Bytes &bytes)
 {
-    Result<proton::message> message = decoded(bytes);
+    Result<proton::message> message = decodeMessage(bytes);
     if (!message)
         return message.error();
     SendRequest request;
     request.body = QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())).toBase64().toStdString();
-    const std::int64_t ttlMs = message->ttl().milliseconds();
-    if (ttlMs > 0)
-        request.timeToLiveSeconds = (ttlMs + 999) / 1000;
-    const proton::value scheduled =
-        message->message_annotations().get(proton::annotation_key(proton::symbol("x-opt-scheduled-enqueue-time")));
-    if (scheduled.type() == proton::TIMESTAMP)
-        request.scheduledEnqueueTime =
-            fromEpochMilliseconds(proton::get<proton::timestamp>(scheduled).milliseconds());
-    if (!message->group_id().empty())
-        request.groupId = message->group_id();   // SessionId
-    const proton::message_id id = message->id();
-    if (!id.empty())
-        request.serviceBusMessageId =
-            id.type() == proton::STRING ? proton::get<std::string>(id) : proton::to_string(id);
+    try {   // a field of a type the section does not allow (a message-id that is a list) throws
+        const std::int64_t ttlMs = message->ttl().milliseconds();
+        if (ttlMs > 0)
+            request.timeToLiveSeconds = (ttlMs + 999) / 1000;
+        const proton::value scheduled =
+            message->message_annotations().get(proton::annotation_key(proton::symbol("x-opt-scheduled-enqueue-time")));
+        if (scheduled.type() == proton::TIMESTAMP)
+            request.scheduledEnqueueTime =
+                fromEpochMilliseconds(proton::get<proton::timestamp>(scheduled).milliseconds());
+        if (!message->group_id().empty())
+            request.groupId = message->group_id();   // SessionId
+        const proton::message_id id = message->id();
+        if (!id.empty())
+            request.serviceBusMessageId =
+                id.type() == proton::STRING ? proton::get<std::string>(id) : proton::to_string(id);
+    } catch (const std::exception &error) {
+        return notAmqp(error.what());
+    }
     return request;
 }
 
@@ -153,7 +161,7 @@ proton::value requestBodyEntry(const proton::message &request, const std::string
         proton::get(request.body(), body);
         const auto found = body.find(key);
         return found == body.end() ? proton::value() : found->second;
-    } catch (const proton::error &) {
+    } catch (const std::exception &) {
         return {};
     }
 }
@@ -240,29 +248,30 @@ Result<Bytes> deliveredBytes(const Delivered &stored)
     Result<Bytes> sections = storedSections(stored.body);
     if (!sections)
         return sections.error();
-    Result<proton::message> message = decoded(*sections);
+    Result<proton::message> message = decodeMessage(*sections);
     if (!message)
         return message.error();
     const std::uint32_t deliveryCount = stored.deliveryCount;
-    if (message->id().empty())
-        message->id(proton::message_id(stored.messageId));   // as the service: every message has a MessageId
-    auto &annotations = message->message_annotations();
-    annotations.put(proton::symbol("x-opt-sequence-number"), stored.sequenceNumber);
-    annotations.put(proton::symbol("x-opt-enqueued-time"),
-                    proton::timestamp(toEpochMilliseconds(stored.enqueuedAt)));
-    if (stored.lockedUntil)
-        annotations.put(proton::symbol("x-opt-locked-until"),
-                        proton::timestamp(toEpochMilliseconds(*stored.lockedUntil)));
-    if (stored.deadLetterReason) {
-        if (!stored.deadLetterReason->empty())
-            message->properties().put("DeadLetterReason", serviceBusReason(*stored.deadLetterReason));
-        if (stored.deadLetterDescription && !stored.deadLetterDescription->empty())
-            message->properties().put("DeadLetterErrorDescription", *stored.deadLetterDescription);
-    }
     Bytes encoded;
     try {
+        // the sections are as sent: a field of a type it may not have (a list as message-id) throws
+        if (message->id().empty())
+            message->id(proton::message_id(stored.messageId));   // as the service: every message has a MessageId
+        auto &annotations = message->message_annotations();
+        annotations.put(proton::symbol("x-opt-sequence-number"), stored.sequenceNumber);
+        annotations.put(proton::symbol("x-opt-enqueued-time"),
+                        proton::timestamp(toEpochMilliseconds(stored.enqueuedAt)));
+        if (stored.lockedUntil)
+            annotations.put(proton::symbol("x-opt-locked-until"),
+                            proton::timestamp(toEpochMilliseconds(*stored.lockedUntil)));
+        if (stored.deadLetterReason) {
+            if (!stored.deadLetterReason->empty())
+                message->properties().put("DeadLetterReason", serviceBusReason(*stored.deadLetterReason));
+            if (stored.deadLetterDescription && !stored.deadLetterDescription->empty())
+                message->properties().put("DeadLetterErrorDescription", *stored.deadLetterDescription);
+        }
         message->encode(encoded);
-    } catch (const proton::error &error) {
+    } catch (const std::exception &error) {
         return notAmqp(error.what());
     }
     const auto encodedSections = readSections(encoded.data(), encoded.size());

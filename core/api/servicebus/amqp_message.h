@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace proton {
@@ -28,6 +29,12 @@ struct ReceivedMessage;
 namespace amqp_message {
 
 using Bytes = std::vector<char>;
+
+// `bytes` decoded as one AMQP message whose map sections (application
+// properties, message and delivery annotations) are maps Proton can read, so
+// reading them later cannot throw. InvalidParameterValue otherwise. Callers
+// include <proton/message.hpp>.
+Result<proton::message> decodeMessage(const Bytes &bytes);
 
 // The messages of one transfer: a Service Bus batch (the SDKs' message
 // format 0x80013700, a body of data sections that each hold one encoded
@@ -58,6 +65,16 @@ Result<Bytes> storedSections(const std::string &body);
 // The value under `key` of a management request's map body (keys are
 // strings); an empty value when there is none or the body is no map.
 proton::value requestBodyEntry(const proton::message &request, const std::string &key);
+
+// The $management request bodies read before the broker is asked
+// (amqp_management_bodies.cpp):
+// com.microsoft:schedule-message, {"messages": [{"message": binary, …}, …]}:
+// the send of each message, every one with its x-opt-scheduled-enqueue-time;
+// else what is wrong with the body.
+std::variant<std::vector<SendRequest>, std::string> scheduledSends(const proton::message &request);
+// com.microsoft:cancel-scheduled-message, {"sequence-numbers": long[]};
+// nothing when the body has no such list.
+std::optional<std::vector<std::int64_t>> scheduledSequenceNumbers(const proton::message &request);
 
 // The dead-letter reason the service names for the broker's own reasons.
 std::string serviceBusReason(std::string_view brokerReason);

@@ -12,6 +12,7 @@
 #include <proton/uuid.hpp>
 #include <proton/value.hpp>
 
+#include <exception>
 #include <map>
 
 namespace relaydesk::amqp_message {
@@ -69,35 +70,37 @@ FilterValue idValue(const proton::message_id &id)
 
 Result<ServiceBusMessageFacts> filterFacts(const Bytes &bytes)
 {
-    proton::message message;
-    try {
-        message.decode(bytes);
-    } catch (const proton::error &error) {
-        return BrokerError(BrokerErrorCode::InvalidParameterValue, std::string("not an AMQP message: ") + error.what());
-    }
+    Result<proton::message> decoded = decodeMessage(bytes);
+    if (!decoded)
+        return decoded.error();
+    const proton::message &message = *decoded;
     ServiceBusMessageFacts facts;
     auto text = [&facts](const char *name, const std::string &value) {
         if (!value.empty())
             facts.system[name] = value;
     };
-    if (!message.id().empty())
-        facts.system["MessageId"] = idValue(message.id());
-    if (!message.correlation_id().empty())
-        facts.system["CorrelationId"] = idValue(message.correlation_id());
-    text("To", message.to());
-    text("ReplyTo", message.reply_to());
-    text("Label", message.subject());
-    text("ContentType", message.content_type());
-    text("SessionId", message.group_id());
-    text("ReplyToSessionId", message.reply_to_group_id());
-    if (const proton::value key = message.message_annotations().get(proton::symbol("x-opt-partition-key"));
-        key.type() == proton::STRING)
-        facts.system["PartitionKey"] = proton::get<std::string>(key);
-    std::map<std::string, proton::scalar> properties;
-    if (!message.properties().empty())
-        proton::get(message.properties().value(), properties);
-    for (const auto &[name, value] : properties)
-        facts.application[name] = valueOf(value);
+    try {   // a field of a type its section does not allow (a list as a property's value) throws
+        if (!message.id().empty())
+            facts.system["MessageId"] = idValue(message.id());
+        if (!message.correlation_id().empty())
+            facts.system["CorrelationId"] = idValue(message.correlation_id());
+        text("To", message.to());
+        text("ReplyTo", message.reply_to());
+        text("Label", message.subject());
+        text("ContentType", message.content_type());
+        text("SessionId", message.group_id());
+        text("ReplyToSessionId", message.reply_to_group_id());
+        if (const proton::value key = message.message_annotations().get(proton::symbol("x-opt-partition-key"));
+            key.type() == proton::STRING)
+            facts.system["PartitionKey"] = proton::get<std::string>(key);
+        std::map<std::string, proton::scalar> properties;
+        if (!message.properties().empty())
+            proton::get(message.properties().value(), properties);
+        for (const auto &[name, value] : properties)
+            facts.application[name] = valueOf(value);
+    } catch (const std::exception &error) {
+        return BrokerError(BrokerErrorCode::InvalidParameterValue, std::string("not an AMQP message: ") + error.what());
+    }
     return facts;
 }
 

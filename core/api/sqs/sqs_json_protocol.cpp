@@ -20,31 +20,39 @@ void answerError(ReplyChannel &channel, const WireError &error, const QByteArray
 
 } // namespace
 
+std::variant<SqsJsonCall, WireError> readSqsJsonCall(const QByteArray &target, const QByteArray &body)
+{
+    if (!target.startsWith(kTargetPrefix))
+        return WireError::unknownOperation("Unknown target " + echoedValue(target.toStdString()) + ".");
+    SqsJsonCall call;
+    call.action = target.mid(kTargetPrefix.size()).toStdString();
+    call.parameters = parseBoundedJson(body.isEmpty() ? std::string_view("{}")
+                                                      : std::string_view(body.constData(), std::size_t(body.size())));
+    if (call.parameters.is_discarded() || !call.parameters.is_object())
+        return WireError::malformedRequest("The request body is not a JSON object.");
+    if (!isSqsAction(call.action))
+        return WireError::unknownOperation("Unknown operation " + echoedValue(call.action) + ".");
+    return call;
+}
+
 void answerSqsJson(const QByteArray &target, const QByteArray &body, const SqsActionContext &context,
                    ReplyChannel channel)
 {
     const QByteArray requestId = newRequestId();
-    if (!target.startsWith(kTargetPrefix))
-        return answerError(channel, WireError::unknownOperation("Unknown target " + echoedValue(target.toStdString()) + "."),
-                           requestId);
-    const std::string action = target.mid(kTargetPrefix.size()).toStdString();
-
-    nlohmann::json parameters = parseBoundedJson(body.isEmpty() ? std::string_view("{}") : std::string_view(body.constData(), std::size_t(body.size())));
-    if (parameters.is_discarded() || !parameters.is_object())
-        return answerError(channel, WireError::malformedRequest("The request body is not a JSON object."), requestId);
-
-    const bool known = runSqsAction(action, sqsInput(std::move(parameters)), context,
-                                    [channel, requestId](Result<nlohmann::json> result) mutable {
-                                        if (!result)
-                                            return answerError(channel, WireError::fromBroker(result.error()), requestId);
-                                        HttpReply reply;
-                                        reply.contentType = "application/x-amz-json-1.0";
-                                        reply.headers.emplace_back("x-amzn-RequestId", requestId);
-                                        reply.body = QByteArray::fromStdString(jsonText(*result));
-                                        channel.send(reply);
-                                    });
-    if (!known)
-        answerError(channel, WireError::unknownOperation("Unknown operation " + echoedValue(action) + "."), requestId);
+    std::variant<SqsJsonCall, WireError> read = readSqsJsonCall(target, body);
+    if (const WireError *refused = std::get_if<WireError>(&read))
+        return answerError(channel, *refused, requestId);
+    SqsJsonCall &call = std::get<SqsJsonCall>(read);
+    runSqsAction(call.action, sqsInput(std::move(call.parameters)), context,
+                 [channel, requestId](Result<nlohmann::json> result) mutable {
+                     if (!result)
+                         return answerError(channel, WireError::fromBroker(result.error()), requestId);
+                     HttpReply reply;
+                     reply.contentType = "application/x-amz-json-1.0";
+                     reply.headers.emplace_back("x-amzn-RequestId", requestId);
+                     reply.body = QByteArray::fromStdString(jsonText(*result));
+                     channel.send(reply);
+                 });
 }
 
 } // namespace relaydesk

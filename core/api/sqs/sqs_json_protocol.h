@@ -3,8 +3,14 @@
 
 #include "http/http_reply.h"
 #include "api/sqs/sqs_actions.h"
+#include "api/wire/wire_error.h"
 
 #include <QByteArray>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <variant>
 
 namespace relaydesk {
 
@@ -17,5 +23,19 @@ namespace relaydesk {
 // Thread: the HTTP server's; answers on `channel` when the broker replied.
 void answerSqsJson(const QByteArray &target, const QByteArray &body, const SqsActionContext &context,
                    ReplyChannel channel);
+
+// One JSON-protocol request as the broker gets it: the action named by the
+// target and the body's members.
+struct SqsJsonCall {
+    std::string action;
+    nlohmann::json parameters;   // an object
+};
+
+// Reads `target` (the X-Amz-Target header) and `body` as answerSqsJson does
+// before anything reaches the broker, or the refusal: a target without
+// "AmazonSQS." or naming no SQS action is UnknownOperationException, a body
+// that is not a JSON object SerializationException (an empty body is {}).
+// Pure, thread-safe.
+std::variant<SqsJsonCall, WireError> readSqsJsonCall(const QByteArray &target, const QByteArray &body);
 
 } // namespace relaydesk

@@ -3,37 +3,11 @@
 #include "api/sqs/sqs_actions_support.h"
 #include "api/sqs/sqs_messages.h"
 
-#include <limits>
-
 namespace relaydesk::sqs_actions {
 
 namespace {
 
-constexpr std::int64_t kIntMin = std::numeric_limits<int>::min();
-constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
-
 Json writeAcknowledged(const bool &) { return Json::object(); }
-
-// Reads Entries with `read` per entry; the batch rules themselves
-// (empty, too many, ids) are the broker's.
-template <class Request, class Read>
-Result<std::vector<BatchEntry<Request>>> readEntries(const ActionInput &input, Read read)
-{
-    auto entries = input.objectList("Entries");
-    if (!entries)
-        return entries.error();
-    std::vector<BatchEntry<Request>> out;
-    for (const ActionInput &entry : *entries) {
-        auto id = entry.requiredString("Id");
-        if (!id)
-            return id.error();
-        auto request = read(entry);
-        if (!request)
-            return request.error();
-        out.push_back({*id, std::move(request).value()});
-    }
-    return out;
-}
 
 template <class V>
 BrokerService::BatchReply<V> batchReply(ActionReply reply, Json (*write)(const V &))
@@ -41,19 +15,6 @@ BrokerService::BatchReply<V> batchReply(ActionReply reply, Json (*write)(const V
     return [reply = std::move(reply), write](Result<std::vector<BatchEntryResult<V>>> result) {
         reply(result ? Result<Json>(batchResult(*result, write)) : Result<Json>(result.error()));
     };
-}
-
-Result<VisibilityChange> readVisibilityChange(const ActionInput &input)
-{
-    auto handle = input.requiredString("ReceiptHandle");
-    if (!handle)
-        return handle.error();
-    auto timeout = input.optionalInteger("VisibilityTimeout", kIntMin, kIntMax);
-    if (!timeout)
-        return timeout.error();
-    if (!*timeout)
-        return input.missing("VisibilityTimeout");
-    return VisibilityChange{*handle, static_cast<int>(**timeout)};
 }
 
 } // namespace

@@ -158,6 +158,19 @@ nlohmann::json writeSendReceipt(const SendReceipt &receipt)
     return out;
 }
 
+Result<VisibilityChange> readVisibilityChange(const ActionInput &input)
+{
+    auto handle = input.requiredString("ReceiptHandle");
+    if (!handle)
+        return handle.error();
+    auto timeout = input.optionalInteger("VisibilityTimeout", kIntMin, kIntMax);
+    if (!timeout)
+        return timeout.error();
+    if (!*timeout)
+        return input.missing("VisibilityTimeout");
+    return VisibilityChange{*handle, static_cast<int>(**timeout)};
+}
+
 Result<ReceiveRequest> readReceiveRequest(const ActionInput &input)
 {
     ReceiveRequest request;

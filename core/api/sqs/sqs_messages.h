@@ -5,6 +5,7 @@
 #include "broker/queues/message_browser.h"
 #include "broker/queues/message_receiver.h"
 #include "broker/queues/message_sender.h"
+#include "broker/queues/queue_batch.h"
 #include "broker/result.h"
 #include "api/wire/action_input.h"
 
@@ -41,6 +42,30 @@ struct ReceiveSelection {
     std::set<std::string> system;
     std::vector<std::string> messageAttributePatterns;
 };
+
+// ChangeMessageVisibility's ReceiptHandle and VisibilityTimeout (both required).
+Result<VisibilityChange> readVisibilityChange(const ActionInput &input);
+
+// A batch's Entries, each read by `read` after its required Id; the batch
+// rules themselves (empty, too many, ids) are the broker's.
+template <class Request, class Read>
+Result<std::vector<BatchEntry<Request>>> readEntries(const ActionInput &input, Read read)
+{
+    auto entries = input.objectList("Entries");
+    if (!entries)
+        return entries.error();
+    std::vector<BatchEntry<Request>> out;
+    for (const ActionInput &entry : *entries) {
+        auto id = entry.requiredString("Id");
+        if (!id)
+            return id.error();
+        auto request = read(entry);
+        if (!request)
+            return request.error();
+        out.push_back({*id, std::move(request).value()});
+    }
+    return out;
+}
 
 Result<ReceiveRequest> readReceiveRequest(const ActionInput &input);
 Result<ReceiveSelection> readReceiveSelection(const ActionInput &input);

@@ -4,6 +4,7 @@
 // visibility timeout of its ttl; its messages live at least ttl + grace.
 #include "api/zaqar/zaqar_api.h"
 
+#include "api/zaqar/zaqar_bodies.h"
 #include "api/zaqar/zaqar_rules.h"
 #include "api/zaqar/zaqar_store.h"
 #include "api/zaqar/zaqar_unit.h"
@@ -15,32 +16,6 @@ namespace relaydesk::zaqar_routes {
 using namespace zaqar;
 
 namespace {
-
-struct ClaimTerms {
-    std::int64_t ttl = kDefaultClaimTtl;
-    std::int64_t grace = kDefaultClaimGrace;
-};
-
-// {"ttl", "grace"} checked as Zaqar checks them; the 400's description otherwise.
-std::optional<std::string> readTerms(const std::optional<nlohmann::json> &body, ClaimTerms &terms)
-{
-    const nlohmann::json document = body.value_or(nlohmann::json::object());
-    if (!document.is_object())
-        return "Request body could not be parsed.";
-    const std::optional<std::int64_t> ttl = integerField(document, "ttl", terms.ttl);
-    const std::optional<std::int64_t> grace = integerField(document, "grace", terms.grace);
-    if (!ttl || !grace)
-        return "\"ttl\" and \"grace\" must be integers.";
-    terms.ttl = *ttl;
-    terms.grace = *grace;
-    if (terms.ttl < kMinClaimTtl || terms.ttl > kMaxClaimTtl)
-        return "The TTL for a claim may not exceed " + std::to_string(kMaxClaimTtl) + " seconds, and must be at least " +
-               std::to_string(kMinClaimTtl) + " seconds long.";
-    if (terms.grace < kMinClaimGrace || terms.grace > kMaxClaimGrace)
-        return "The grace for a claim may not exceed " + std::to_string(kMaxClaimGrace) +
-               " seconds, and must be at least " + std::to_string(kMinClaimGrace) + " seconds long.";
-    return std::nullopt;
-}
 
 // The queue's _dead_letter_queue_messages_ttl on the messages a claim just moved.
 Status keepDeadLetters(UnitContext &unit, std::int64_t queueId, const std::string &deadLetterQueue)
@@ -63,7 +38,7 @@ void createClaim(const ZaqarRequest &request, const ZaqarContext &context, const
         reply(*refusal);
         return;
     }
-    if (std::optional<std::string> problem = readTerms(request.body, terms)) {
+    if (std::optional<std::string> problem = readClaimTerms(request.body, terms)) {
         reply(ZaqarAnswer::badRequest(*problem));
         return;
     }
@@ -179,7 +154,7 @@ void changeClaim(const ZaqarRequest &request, const ZaqarContext &context, const
 {
     ClaimTerms terms;
     if (!release) {
-        if (std::optional<std::string> problem = readTerms(request.body, terms)) {
+        if (std::optional<std::string> problem = readClaimTerms(request.body, terms)) {
             reply(ZaqarAnswer::badRequest(*problem));
             return;
         }

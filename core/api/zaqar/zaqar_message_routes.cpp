@@ -4,6 +4,7 @@
 #include "api/zaqar/zaqar_api.h"
 
 #include "api/zaqar/zaqar_binding.h"
+#include "api/zaqar/zaqar_bodies.h"
 #include "api/zaqar/zaqar_rules.h"
 #include "api/zaqar/zaqar_store.h"
 #include "api/zaqar/zaqar_unit.h"
@@ -18,51 +19,14 @@ using namespace zaqar;
 
 namespace {
 
-// One posted message, checked.
-struct Posted {
-    nlohmann::json body;
-    std::optional<std::int64_t> ttl;     // absent: the queue's default
-    std::optional<std::int64_t> delay;   // absent: the queue's default
-};
-
-std::optional<std::string> readPosted(const nlohmann::json &request, std::vector<Posted> &posted)
-{
-    if (!request.is_object() || !request.contains("messages"))
-        return "No messages were found in the request body.";
-    const nlohmann::json &messages = request["messages"];
-    if (!messages.is_array())
-        return "Request body could not be parsed.";
-    if (messages.empty())
-        return "No messages to enqueu.";
-    if (messages.size() > std::size_t(kMaxPerPage))
-        return "No more than " + std::to_string(kMaxPerPage) + " messages can be enqueued at once.";
-    for (const nlohmann::json &message : messages) {
-        if (!message.is_object() || !message.contains("body"))
-            return "Missing \"body\" field.";
-        Posted one{message["body"], std::nullopt, std::nullopt};
-        if (message.contains("ttl") && !message["ttl"].is_null()) {
-            if (!message["ttl"].is_number_integer())
-                return "\"ttl\" must be an integer.";
-            one.ttl = message["ttl"].get<std::int64_t>();
-        }
-        if (message.contains("delay") && !message["delay"].is_null()) {
-            if (!message["delay"].is_number_integer())
-                return "\"delay\" must be an integer.";
-            one.delay = message["delay"].get<std::int64_t>();
-        }
-        posted.push_back(std::move(one));
-    }
-    return std::nullopt;
-}
-
 void postMessages(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
 {
-    std::vector<Posted> posted;
+    std::vector<PostedMessage> posted;
     if (!request.body) {
         reply(ZaqarAnswer::badRequest("No messages were found in the request body."));
         return;
     }
-    if (std::optional<std::string> problem = readPosted(*request.body, posted)) {
+    if (std::optional<std::string> problem = readPostedMessages(*request.body, posted)) {
         reply(ZaqarAnswer::badRequest(*problem));
         return;
     }
@@ -100,7 +64,7 @@ void postMessages(const ZaqarRequest &request, const ZaqarContext &context, cons
             TopicPublisher publisher(unit.database(), identity, ids);
             nlohmann::json resources = nlohmann::json::array();
             std::string idList;
-            for (const Posted &message : posted) {
+            for (const PostedMessage &message : posted) {
                 const std::int64_t ttl = message.ttl.value_or(defaultTtl);
                 const std::int64_t delay = message.delay.value_or(defaultDelay);
                 if (ttl < kMinMessageTtl || ttl > kMaxMessageTtl)

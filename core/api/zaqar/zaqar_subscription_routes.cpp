@@ -6,6 +6,7 @@
 #include "api/zaqar/zaqar_api.h"
 
 #include "api/zaqar/zaqar_binding.h"
+#include "api/zaqar/zaqar_bodies.h"
 #include "api/zaqar/zaqar_rules.h"
 #include "api/zaqar/zaqar_store.h"
 #include "api/zaqar/zaqar_unit.h"
@@ -15,52 +16,11 @@
 #include "broker/topics/subscription_catalog.h"
 #include "broker/topics/topic_catalog.h"
 
-#include <QUrl>
-
 namespace relaydesk::zaqar_routes {
 
 using namespace zaqar;
 
 namespace {
-
-// What a create or update says; absent fields keep their value (update).
-struct SubscriptionTerms {
-    std::optional<std::string> subscriber;
-    std::optional<std::int64_t> ttl;
-    std::optional<nlohmann::json> options;
-};
-
-std::optional<std::string> readTerms(const std::optional<nlohmann::json> &body, SubscriptionTerms &terms)
-{
-    if (!body || !body->is_object() || body->empty())
-        return "No subscription to create.";
-    const nlohmann::json &document = *body;
-    if (document.contains("subscriber")) {
-        if (!document["subscriber"].is_string())
-            return "The subscriber type of subscription must be supported in the list ['http', 'https'].";
-        const std::string subscriber = document["subscriber"].get<std::string>();
-        const QUrl url(QString::fromStdString(subscriber), QUrl::StrictMode);
-        const QString scheme = url.scheme();
-        if (!url.isValid() || (scheme != QLatin1String("http") && scheme != QLatin1String("https")) || url.host().isEmpty())
-            return "The subscriber type of subscription must be supported in the list ['http', 'https'].";
-        terms.subscriber = subscriber;
-    }
-    if (document.contains("options") && !document["options"].is_null()) {
-        if (!document["options"].is_object())
-            return "Options must be a dict.";
-        if (std::optional<std::string> problem = retryPolicyProblem(document["options"]))
-            return problem;
-        terms.options = document["options"];
-    }
-    if (document.contains("ttl") && !document["ttl"].is_null()) {
-        if (!document["ttl"].is_number_integer())
-            return "TTL must be an integer.";
-        terms.ttl = document["ttl"].get<std::int64_t>();
-        if (*terms.ttl < kMinSubscriptionTtl)
-            return "The TTL for a subscription must be at least " + std::to_string(kMinSubscriptionTtl) + " seconds long.";
-    }
-    return std::nullopt;
-}
 
 // The subscription's DeliveryPolicy: the Zaqar form of its options' _retry_policy.
 std::string subscriptionPolicy(const nlohmann::json &options)
@@ -78,7 +38,7 @@ nlohmann::json subscriptionJson(const zaqar_store::SubscriptionEntry &entry, std
 void createSubscription(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
 {
     SubscriptionTerms terms;
-    if (std::optional<std::string> problem = readTerms(request.body, terms)) {
+    if (std::optional<std::string> problem = readSubscriptionTerms(request.body, terms)) {
         reply(ZaqarAnswer::badRequest(*problem));
         return;
     }
@@ -172,7 +132,7 @@ void oneSubscription(const ZaqarRequest &request, const ZaqarContext &context, c
 {
     SubscriptionTerms terms;
     if (request.method == "PATCH") {
-        if (std::optional<std::string> problem = readTerms(request.body, terms)) {
+        if (std::optional<std::string> problem = readSubscriptionTerms(request.body, terms)) {
             reply(ZaqarAnswer::badRequest(*problem));
             return;
         }

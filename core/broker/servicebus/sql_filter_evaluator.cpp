@@ -2,6 +2,7 @@
 #include "broker/servicebus/sql_filter_evaluator.h"
 
 #include <cmath>
+#include <limits>
 #include <optional>
 
 namespace relaydesk {
@@ -43,24 +44,43 @@ std::optional<int> compare(const FilterValue &left, const FilterValue &right)
     return std::nullopt;
 }
 
-// SQL LIKE over bytes: % any run, _ one character, `escape` makes the next one literal.
+// SQL LIKE over bytes: % any run, _ one character, `escape` makes the next
+// one literal. One pass over the text that, on a mismatch, goes back only to
+// the last % (letting it take one more byte): time grows with text × pattern,
+// never exponentially with the number of %s.
 bool likeMatches(std::string_view text, std::string_view pattern, char escape)
 {
-    if (pattern.empty())
-        return text.empty();
-    const char p = pattern.front();
-    if (escape != 0 && p == escape && pattern.size() > 1)
-        return !text.empty() && text.front() == pattern[1] && likeMatches(text.substr(1), pattern.substr(2), escape);
-    if (p == '%') {
-        for (std::size_t skip = 0; skip <= text.size(); ++skip) {
-            if (likeMatches(text.substr(skip), pattern.substr(1), escape))
-                return true;
+    const auto escaped = [&](std::size_t p) { return escape != 0 && pattern[p] == escape && p + 1 < pattern.size(); };
+    std::size_t t = 0;
+    std::size_t p = 0;
+    std::optional<std::size_t> afterPercent;   // the pattern just past the last %
+    std::size_t percentTook = 0;               // where in the text that % stopped taking
+    while (t < text.size()) {
+        if (p < pattern.size()) {
+            if (escaped(p)) {
+                if (text[t] == pattern[p + 1]) {
+                    ++t;
+                    p += 2;
+                    continue;
+                }
+            } else if (pattern[p] == '%') {
+                afterPercent = ++p;
+                percentTook = t;
+                continue;
+            } else if (pattern[p] == '_' || pattern[p] == text[t]) {
+                ++t;
+                ++p;
+                continue;
+            }
         }
-        return false;
+        if (!afterPercent)
+            return false;
+        p = *afterPercent;
+        t = ++percentTook;
     }
-    if (text.empty())
-        return false;
-    return (p == '_' || p == text.front()) && likeMatches(text.substr(1), pattern.substr(1), escape);
+    while (p < pattern.size() && !escaped(p) && pattern[p] == '%')
+        ++p;
+    return p == pattern.size();
 }
 
 FilterValue property(const SqlFilterNode &node, const ServiceBusMessageFacts &message)
@@ -77,16 +97,22 @@ FilterValue arithmetic(const std::string &op, const FilterValue &left, const Fil
                    ? FilterValue(std::get<std::string>(left) + std::get<std::string>(right))
                    : FilterValue();
     if (std::holds_alternative<std::int64_t>(left) && std::holds_alternative<std::int64_t>(right)) {
+        // Whole numbers: a result past 64 bits, and the smallest one's / or %
+        // by -1, are unknown, as a division by zero is.
         const std::int64_t a = std::get<std::int64_t>(left), b = std::get<std::int64_t>(right);
-        if ((op == "/" || op == "%") && b == 0)
-            return {};
+        std::int64_t result = 0;
+        bool overflow = false;
         if (op == "+")
-            return a + b;
-        if (op == "-")
-            return a - b;
-        if (op == "*")
-            return a * b;
-        return op == "/" ? a / b : a % b;
+            overflow = __builtin_add_overflow(a, b, &result);
+        else if (op == "-")
+            overflow = __builtin_sub_overflow(a, b, &result);
+        else if (op == "*")
+            overflow = __builtin_mul_overflow(a, b, &result);
+        else if (b == 0 || (a == std::numeric_limits<std::int64_t>::min() && b == -1))
+            overflow = true;
+        else
+            result = op == "/" ? a / b : a % b;
+        return overflow ? FilterValue() : FilterValue(result);
     }
     const double a = asDouble(left), b = asDouble(right);
     if (op == "+")
@@ -118,7 +144,7 @@ FilterValue evaluate(const SqlFilterNode &node, const ServiceBusMessageFacts &me
     case Kind::Negate: {
         const FilterValue operand = evaluate(*node.children[0], message);
         if (const auto *whole = std::get_if<std::int64_t>(&operand))
-            return -*whole;
+            return *whole == std::numeric_limits<std::int64_t>::min() ? FilterValue() : FilterValue(-*whole);
         if (const auto *decimal = std::get_if<double>(&operand))
             return -*decimal;
         return {};

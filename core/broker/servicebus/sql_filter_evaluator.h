@@ -9,9 +9,10 @@ namespace relaydesk {
 // Whether a message matches a parsed SQL filter (docs/behaviour.md §8.6). SQL's three-valued
 // logic: a missing property, or a comparison of values of different kinds
 // (text with a number), is unknown, and unknown does not match; NOT unknown
-// stays unknown. Numbers compare by value whether whole or decimal; text
+// stays unknown. Numbers compare by value whether whole or decimal; whole
+// arithmetic that leaves 64 bits, like a division by zero, is unknown. Text
 // compares ordinally (case-sensitive), as do LIKE patterns (% any run, _
-// one character). Pure.
+// one character; time proportional to text × pattern). Pure.
 bool sqlFilterMatches(const SqlFilterNode &expression, const ServiceBusMessageFacts &message);
 
 } // namespace relaydesk

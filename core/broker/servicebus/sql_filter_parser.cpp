@@ -243,7 +243,10 @@ private:
     {
         if (!isKeyword("NOT"))
             return predicate();
-        take();
+        const Token &keyword = take();
+        const Nesting nesting(m_nesting);
+        if (nesting.tooDeep())
+            return tooDeep(keyword);
         auto operand = notExpression();
         if (!operand)
             return operand;
@@ -382,7 +385,11 @@ private:
     Result<NodePtr> unary()
     {
         if (isSymbol("-") || isSymbol("+")) {
-            const bool minus = take().text == "-";
+            const Token &sign = take();
+            const bool minus = sign.text == "-";
+            const Nesting nesting(m_nesting);
+            if (nesting.tooDeep())
+                return tooDeep(sign);
             auto operand = unary();
             if (!operand || !minus)
                 return operand;
@@ -424,6 +431,9 @@ private:
         case Token::Type::Symbol:
             if (token.text == "(") {
                 take();
+                const Nesting nesting(m_nesting);
+                if (nesting.tooDeep())
+                    return tooDeep(token);
                 auto inner = orExpression();
                 if (!inner)
                     return inner;
@@ -467,8 +477,28 @@ private:
     }
 
     std::string_view m_text;
+    // Parentheses, NOT and signs nest by recursion: past kMaxNesting levels
+    // the expression is refused rather than the stack run out.
+    static constexpr int kMaxNesting = 64;
+    class Nesting {
+    public:
+        explicit Nesting(int &depth) : m_depth(depth) { ++m_depth; }
+        ~Nesting() { --m_depth; }
+        Nesting(const Nesting &) = delete;
+        Nesting &operator=(const Nesting &) = delete;
+        bool tooDeep() const { return m_depth > kMaxNesting; }
+
+    private:
+        int &m_depth;
+    };
+    BrokerError tooDeep(const Token &token) const
+    {
+        return error(token.position, "parentheses, NOT and signs nest at most " + std::to_string(kMaxNesting) + " deep");
+    }
+
     std::vector<Token> m_tokens;
     std::size_t m_index = 0;
+    int m_nesting = 0;
 };
 
 } // namespace

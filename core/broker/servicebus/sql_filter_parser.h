@@ -46,7 +46,8 @@ using SqlFilterExpression = std::shared_ptr<const SqlFilterNode>;
 // for a quote), whole and decimal numbers, TRUE, FALSE and NULL;
 // properties are sys.NAME (a system property by its Azure name, any case),
 // user.NAME or a bare NAME (an application property), [NAME] for a name
-// with other characters. Keywords are case-insensitive. A malformed
+// with other characters. Keywords are case-insensitive. Parentheses, NOT
+// and signs nest at most 64 deep. A malformed
 // expression is InvalidParameterValue naming the 1-based position where it
 // goes wrong ("… at position 12: …"). Pure.
 Result<SqlFilterExpression> parseSqlFilter(std::string_view text);

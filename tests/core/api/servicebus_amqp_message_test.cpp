@@ -5,6 +5,7 @@
 // at 0, the broker's annotations, a dead letter's reason).
 
 #include "api/servicebus/amqp_message.h"
+#include "api/servicebus/amqp_message_facts.h"
 #include "broker/queues/message_receiver.h"
 #include "support/test_main.h"
 
@@ -87,6 +88,45 @@ private slots:
     {
         const auto split = amqp_message::splitTransfer(Bytes{'h', 'e', 'l', 'l', 'o'});
         QCOMPARE(split.error().code, BrokerErrorCode::InvalidParameterValue);
+    }
+
+    // Sections of a type AMQP does not allow there decode, but Proton throws
+    // when they are read; found by the amqp_message fuzz target (an uncaught
+    // exception ended the broker). Now the transfer is refused.
+    void sectionOfTheWrongType_refused_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        const QByteArray data("\x00\x53\x75\xa0\x01\x78", 6);   // a data section: "x"
+        QTest::newRow("message annotations a list") << QByteArray("\x00\x53\x72\x45", 4) + data;
+        QTest::newRow("application properties a list") << QByteArray("\x00\x53\x74\x45", 4) + data;
+        QTest::newRow("application property value a list")
+            << QByteArray("\x00\x53\x74\xc1\x05\x02\xa1\x01\x6b\x45", 10) + data;
+    }
+    void sectionOfTheWrongType_refused()
+    {
+        QFETCH(QByteArray, bytes);
+        const Bytes message(bytes.begin(), bytes.end());
+        const auto send = amqp_message::sendRequest(message);
+        const auto facts = amqp_message::filterFacts(message);
+        QVERIFY(!send.ok());
+        QCOMPARE(send.error().code, BrokerErrorCode::InvalidParameterValue);
+        QVERIFY(!facts.ok());
+        QCOMPARE(facts.error().code, BrokerErrorCode::InvalidParameterValue);
+        QVERIFY(!amqp_message::decodeMessage(message).ok());
+    }
+
+    // A cancel-scheduled-message whose sequence-numbers is a described array:
+    // Proton's decoder threw std::length_error, which nothing caught (found by
+    // the amqp_message fuzz target). Now the body has no sequence numbers.
+    void cancelScheduled_describedArray_refused()
+    {
+        const QByteArray bytes = QByteArray::fromHex(
+            "0053704500537345005374d10000003700000002a1096f7065726174696f4ea126636f6d2e6d6963726f736f66743a63616e63656c"
+            "2d7363686564756c65642d6d657373616765005377d10000003000000002a11073657175656e63652d6e756d62657273f000000015"
+            "000000020000000000000000010000000000000007");
+        const auto request = amqp_message::decodeMessage(Bytes(bytes.begin(), bytes.end()));
+        QVERIFY(request.ok());
+        QVERIFY(!amqp_message::scheduledSequenceNumbers(*request));
     }
 
     void send_ttlRoundedUp_scheduledTimeRead()

@@ -73,6 +73,12 @@ private slots:
         QTest::newRow("EXISTS of a constant") << "EXISTS(1)" << 8;
         QTest::newRow("two predicates") << "a = 1 b = 2" << 7;
         QTest::newRow("number into name") << "a = 12abc" << 7;
+        // Nesting is refused past 64 levels (found by the sql_filter fuzz target:
+        // 1 000 parentheses ran the parser out of stack under ASan).
+        QTest::newRow("64 parentheses") << QString(64, QLatin1Char('(')) + "a = 1" + QString(64, QLatin1Char(')')) << 0;
+        QTest::newRow("65 parentheses") << QString(65, QLatin1Char('(')) + "a = 1" + QString(65, QLatin1Char(')')) << 65;
+        QTest::newRow("65 NOTs") << QString("NOT ").repeated(65) + "a = 1" << 257;
+        QTest::newRow("65 signs") << "a = " + QString(65, QLatin1Char('-')) + "1" << 69;
     }
     void grammar()
     {
@@ -137,6 +143,24 @@ private slots:
         QTest::newRow("precedence") << "color = 'blue' AND quantity = 5 OR urgent = TRUE" << true;
         QTest::newRow("parentheses") << "color = 'blue' AND (quantity = 5 OR urgent = TRUE)" << false;
         QTest::newRow("division by zero is unknown") << "quantity / 0 = 1" << false;
+        // Whole-number results past 64 bits are unknown (found by the sql_filter fuzz target:
+        // the smallest whole number divided by -1 stopped the broker with SIGFPE).
+        QTest::newRow("smallest / -1 is unknown") << "(-9223372036854775807 - 1) / -1 > 0" << false;
+        QTest::newRow("NOT of an overflow stays unknown") << "NOT ((-9223372036854775807 - 1) % -1 = 0)" << false;
+        QTest::newRow("sum past 64 bits is unknown") << "9223372036854775807 + quantity > 0" << false;
+        QTest::newRow("difference past 64 bits is unknown") << "NOT (-9223372036854775807 - quantity < 0)" << false;
+        QTest::newRow("product past 64 bits is unknown") << "4611686018427387904 * 2 <> 0" << false;
+        QTest::newRow("negating the smallest is unknown") << "-(-9223372036854775807 - 1) <> 0" << false;
+        QTest::newRow("largest sum still whole") << "9223372036854775806 + 1 = 9223372036854775807" << true;
+        // LIKE takes time proportional to text × pattern (many %s once took exponential time).
+        QTest::newRow("like many percents, no match")
+            << "discount + '" + QString(200, QLatin1Char('5')) + "' LIKE '%5%5%5%5%5%5%5%5%5%5%5%5%5%5%5%5%5%5%x'" << false;
+        QTest::newRow("like many percents, match")
+            << "discount + '" + QString(200, QLatin1Char('5')) + "' LIKE '%5%5%5%5%5%5%5%5%5%5%5%5%5%5%5%5%5%5%'" << true;
+        QTest::newRow("like percent goes back") << "sys.ContentType LIKE '%/j%n'" << true;
+        QTest::newRow("like trailing percents") << "color LIKE 'red%%'" << true;
+        QTest::newRow("like escape as percent") << "discount LIKE '50%%' ESCAPE '%'" << true;
+        QTest::newRow("like escaped percent at the end") << "color LIKE 'red%%' ESCAPE '%'" << false;
     }
     void evaluation()
     {

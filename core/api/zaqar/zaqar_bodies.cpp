@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+#include "api/zaqar/zaqar_bodies.h"
+
+#include <QString>
+#include <QUrl>
+
+namespace relaydesk::zaqar {
+
+std::optional<std::string> readPostedMessages(const nlohmann::json &request, std::vector<PostedMessage> &posted)
+{
+    if (!request.is_object() || !request.contains("messages"))
+        return "No messages were found in the request body.";
+    const nlohmann::json &messages = request["messages"];
+    if (!messages.is_array())
+        return "Request body could not be parsed.";
+    if (messages.empty())
+        return "No messages to enqueu.";
+    if (messages.size() > std::size_t(kMaxPerPage))
+        return "No more than " + std::to_string(kMaxPerPage) + " messages can be enqueued at once.";
+    for (const nlohmann::json &message : messages) {
+        if (!message.is_object() || !message.contains("body"))
+            return "Missing \"body\" field.";
+        PostedMessage one{message["body"], std::nullopt, std::nullopt};
+        if (message.contains("ttl") && !message["ttl"].is_null()) {
+            if (!message["ttl"].is_number_integer())
+                return "\"ttl\" must be an integer.";
+            one.ttl = message["ttl"].get<std::int64_t>();
+        }
+        if (message.contains("delay") && !message["delay"].is_null()) {
+            if (!message["delay"].is_number_integer())
+                return "\"delay\" must be an integer.";
+            one.delay = message["delay"].get<std::int64_t>();
+        }
+        posted.push_back(std::move(one));
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> readClaimTerms(const std::optional<nlohmann::json> &body, ClaimTerms &terms)
+{
+    const nlohmann::json document = body.value_or(nlohmann::json::object());
+    if (!document.is_object())
+        return "Request body could not be parsed.";
+    const std::optional<std::int64_t> ttl = integerField(document, "ttl", terms.ttl);
+    const std::optional<std::int64_t> grace = integerField(document, "grace", terms.grace);
+    if (!ttl || !grace)
+        return "\"ttl\" and \"grace\" must be integers.";
+    terms.ttl = *ttl;
+    terms.grace = *grace;
+    if (terms.ttl < kMinClaimTtl || terms.ttl > kMaxClaimTtl)
+        return "The TTL for a claim may not exceed " + std::to_string(kMaxClaimTtl) + " seconds, and must be at least " +
+               std::to_string(kMinClaimTtl) + " seconds long.";
+    if (terms.grace < kMinClaimGrace || terms.grace > kMaxClaimGrace)
+        return "The grace for a claim may not exceed " + std::to_string(kMaxClaimGrace) +
+               " seconds, and must be at least " + std::to_string(kMinClaimGrace) + " seconds long.";
+    return std::nullopt;
+}
+
+std::optional<std::string> readSubscriptionTerms(const std::optional<nlohmann::json> &body, SubscriptionTerms &terms)
+{
+    if (!body || !body->is_object() || body->empty())
+        return "No subscription to create.";
+    const nlohmann::json &document = *body;
+    if (document.contains("subscriber")) {
+        if (!document["subscriber"].is_string())
+            return "The subscriber type of subscription must be supported in the list ['http', 'https'].";
+        const std::string subscriber = document["subscriber"].get<std::string>();
+        const QUrl url(QString::fromStdString(subscriber), QUrl::StrictMode);
+        const QString scheme = url.scheme();
+        if (!url.isValid() || (scheme != QLatin1String("http") && scheme != QLatin1String("https")) || url.host().isEmpty())
+            return "The subscriber type of subscription must be supported in the list ['http', 'https'].";
+        terms.subscriber = subscriber;
+    }
+    if (document.contains("options") && !document["options"].is_null()) {
+        if (!document["options"].is_object())
+            return "Options must be a dict.";
+        if (std::optional<std::string> problem = retryPolicyProblem(document["options"]))
+            return problem;
+        terms.options = document["options"];
+    }
+    if (document.contains("ttl") && !document["ttl"].is_null()) {
+        if (!document["ttl"].is_number_integer())
+            return "TTL must be an integer.";
+        terms.ttl = document["ttl"].get<std::int64_t>();
+        if (*terms.ttl < kMinSubscriptionTtl)
+            return "The TTL for a subscription must be at least " + std::to_string(kMinSubscriptionTtl) + " seconds long.";
+    }
+    return std::nullopt;
+}
+
+} // namespace relaydesk::zaqar
