@@ -14,4 +14,8 @@ namespace relaydesk {
 // one character). Pure.
 bool sqlFilterMatches(const SqlFilterNode &expression, const ServiceBusMessageFacts &message);
 
+// The value of an expression for a message (a rule action's SET): a
+// comparison or logic gives true, false or unknown (nothing). Pure.
+FilterValue sqlFilterValue(const SqlFilterNode &expression, const ServiceBusMessageFacts &message);
+
 } // namespace relaydesk
