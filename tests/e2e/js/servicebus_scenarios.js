@@ -668,6 +668,9 @@ test('a restart keeps what was sent and not completed', async () => {
   const [done, locked] = await receiver.receiveMessages(2, QUICK);
   assert.deepEqual([done.body, locked.body], ['done', 'locked']);
   await receiver.completeMessage(done);
+  assert.equal((await first.api('POST', '/servicebus/topics', { Name: 'kept.topic', Subscriptions: [{ Name: 'audit' }] })).status, 201);
+  await client.createRuleManager('kept.topic', 'audit').createRule('tagged', { sqlExpression: "kind = 'a'" },
+                                                                   { sqlExpression: "SET seen = TRUE" });
   await client.close();
   await first.stop();
 
@@ -678,6 +681,8 @@ test('a restart keeps what was sent and not completed', async () => {
     receiver = client.createReceiver('kept', { receiveMode: 'receiveAndDelete' });
     const got = await receiver.receiveMessages(5, QUICK);
     assert.deepEqual(got.map((m) => m.body).sort(), ['locked', 'waiting']);
+    const rules = await rulesOf(client, 'kept.topic', 'audit');   // rules added over $management stay too
+    assert.deepEqual(rules.map((r) => [r.name, r.action.sqlExpression]), [['$Default', undefined], ['tagged', 'SET seen = TRUE']]);
     await client.close();
   } finally {
     await second.stop();
@@ -713,7 +718,7 @@ test('a SIGKILL loses nothing acknowledged: accepted sends stay, completed messa
   await first.exited;
   const acknowledged = [...accepted];
   await Promise.race([Promise.allSettled(racing), new Promise((resolve) => setTimeout(resolve, 100))]);
-  await client.close().catch(() => {});
+  client.close().catch(() => {});   // not awaited: closing over the killed connection may never settle
 
   const second = await new RelaydeskServer(binaryFromEnvironment(), { database }).start();
   try {
