@@ -17,8 +17,9 @@ proton::scalar filterValueAmqp(const FilterValue &value);
 // The copy of a stored message a subscription rule's action makes
 // (docs/behaviour.md §8.6): the same sections and send fields, its
 // application properties set (text, booleans, long, double or null) or
-// removed as `changes` says. InvalidParameterValue for a body that is no
-// AMQP message. Pure, any thread (a ServiceBusMessageRewriter).
+// removed as `changes` says. InvalidParameterValue when proton cannot
+// read or write the stored sections. Pure, any thread (a
+// ServiceBusMessageRewriter).
 Result<SendRequest> withPropertyChanges(const SendRequest &message, const ServiceBusPropertyChanges &changes);
 
 } // namespace relaydesk::amqp_message
