@@ -49,19 +49,22 @@ BrokerError badStatement(std::string_view statement, const std::string &problem)
                        "The SQL rule action statement \"" + echoedValue(statement) + "\" is not valid: " + problem);
 }
 
-// The application property a statement names.
-Result<std::string> targetProperty(std::string_view statement, std::string_view target)
+// The property a statement names (into `parsed`).
+Status targetProperty(std::string_view statement, std::string_view target, ServiceBusRuleAction::Statement &parsed)
 {
-    auto parsed = parseSqlFilter(trimmed(target));
-    if (!parsed)
-        return badStatement(statement, parsed.error().message);
-    const SqlFilterNode &node = **parsed;
+    auto expression = parseSqlFilter(trimmed(target));
+    if (!expression)
+        return badStatement(statement, expression.error().message);
+    const SqlFilterNode &node = **expression;
     if (node.kind != SqlFilterNode::Kind::Property)
         return badStatement(statement, "it names no property");
-    if (node.system)
-        return badStatement(statement, "system properties (sys." + node.name
-                                           + ") cannot be changed by a rule action in Relaydesk yet");
-    return node.name;
+    if (node.system
+        && std::find(kSettableSystemProperties.begin(), kSettableSystemProperties.end(), node.name)
+               == kSettableSystemProperties.end())
+        return badStatement(statement, "sys." + node.name + " cannot be changed by a rule action");
+    parsed.property = node.name;
+    parsed.system = node.system;
+    return {};
 }
 
 // The statement's first word in capitals, and what follows it.
@@ -82,11 +85,9 @@ Result<ServiceBusRuleAction::Statement> parseStatement(std::string_view statemen
     const bool separated = !rest.empty() && (std::isspace(static_cast<unsigned char>(rest.front())) || rest.front() == '[');
     ServiceBusRuleAction::Statement parsed;
     if (word == "REMOVE" && separated) {
-        auto property = targetProperty(statement, rest);
-        if (!property)
-            return property.error();
+        if (Status named = targetProperty(statement, rest, parsed); !named)
+            return named.error();
         parsed.remove = true;
-        parsed.property = *property;
         return parsed;
     }
     if (word != "SET" || !separated)
@@ -94,13 +95,11 @@ Result<ServiceBusRuleAction::Statement> parseStatement(std::string_view statemen
     const std::vector<std::size_t> equals = positionsOutsideQuotes(rest, '=');
     if (equals.empty())
         return badStatement(statement, "SET needs name = expression");
-    auto property = targetProperty(statement, rest.substr(0, equals.front()));
-    if (!property)
-        return property.error();
+    if (Status named = targetProperty(statement, rest.substr(0, equals.front()), parsed); !named)
+        return named.error();
     auto value = parseSqlFilter(trimmed(rest.substr(equals.front() + 1)));
     if (!value)
         return badStatement(statement, value.error().message);
-    parsed.property = *property;
     parsed.value = *value;
     return parsed;
 }
@@ -137,14 +136,16 @@ ServiceBusPropertyChanges applyServiceBusRuleAction(const ServiceBusRuleAction &
     ServiceBusMessageFacts current = message;
     ServiceBusPropertyChanges changes;
     for (const ServiceBusRuleAction::Statement &statement : action.statements) {
+        auto &properties = statement.system ? current.system : current.application;
+        auto &changed = statement.system ? changes.system : changes.application;
         if (statement.remove) {
-            current.application.erase(statement.property);
-            changes[statement.property] = std::nullopt;
+            properties.erase(statement.property);
+            changed[statement.property] = std::nullopt;
             continue;
         }
         const FilterValue value = sqlFilterValue(*statement.value, current);
-        current.application[statement.property] = value;
-        changes[statement.property] = value;
+        properties[statement.property] = value;
+        changed[statement.property] = value;
     }
     return changes;
 }

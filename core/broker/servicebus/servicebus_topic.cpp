@@ -473,7 +473,7 @@ Result<std::vector<std::pair<std::string, std::int64_t>>> publish(Database &db, 
                     continue;
                 }
                 ServiceBusPropertyChanges changes = applyServiceBusRuleAction(rule.action, message);
-                changes["RuleName"] = FilterValue(rule.name);
+                changes.application["RuleName"] = FilterValue(rule.name);
                 Result<SendRequest> copy = rewrite ? rewrite(messages[i], changes)
                                                    : Result<SendRequest>(BrokerError(Code::InternalError,
                                                                                      "no rewriter for a rule action"));

@@ -8,6 +8,7 @@
 #include "support/test_main.h"
 
 #include <proton/message.hpp>
+#include <proton/message_id.hpp>
 #include <proton/scalar.hpp>
 
 using namespace relaydesk;
@@ -20,6 +21,8 @@ proton::message sent()
     message.body(std::string("the body"));
     message.subject("invoice");
     message.group_id("session-1");
+    message.id("m-1");
+    message.content_type("text/plain");
     message.properties().put("kind", "goal");
     message.properties().put("score", std::int64_t(2));
     message.properties().put("secret", "x");
@@ -47,17 +50,26 @@ private slots:
         Result<SendRequest> request = amqp_message::sendRequest(bytes);
         QVERIFY(request.ok());
         request->timeToLiveSeconds = 30;
-        const ServiceBusPropertyChanges changes = {
+        ServiceBusPropertyChanges changes;
+        changes.application = {
             {"score", FilterValue(std::int64_t(3))}, {"checked", FilterValue(true)}, {"ratio", FilterValue(0.5)},
             {"nothing", FilterValue()}, {"secret", std::nullopt}, {"RuleName", FilterValue(std::string("counted"))}};
+        changes.system = {{"Label", FilterValue(std::string("goal!"))},
+                          {"To", FilterValue(std::int64_t(7))},
+                          {"SessionId", FilterValue(std::string("session-2"))},
+                          {"MessageId", std::nullopt}};
         const Result<SendRequest> copy = amqp_message::withPropertyChanges(*request, changes);
         QVERIFY2(copy.ok(), copy ? "" : copy.error().message.c_str());
         QCOMPARE(copy->timeToLiveSeconds, std::optional<std::int64_t>(30));
-        QCOMPARE(copy->groupId, request->groupId);
+        QCOMPARE(copy->groupId, std::optional<std::string>("session-2"));
+        QCOMPARE(copy->serviceBusMessageId, std::optional<std::string>());
         const proton::message message = copyOf(*copy);
         QCOMPARE(proton::get<std::string>(message.body()), std::string("the body"));
-        QCOMPARE(message.subject(), std::string("invoice"));
-        QCOMPARE(message.group_id(), std::string("session-1"));
+        QCOMPARE(message.subject(), std::string("goal!"));
+        QCOMPARE(message.to(), std::string("7"));
+        QCOMPARE(message.group_id(), std::string("session-2"));
+        QVERIFY(message.id().empty());
+        QCOMPARE(message.content_type(), std::string("text/plain"));   // not named: as sent
         auto property = [&message](const std::string &name) { return message.properties().get(name); };
         QCOMPARE(proton::get<std::string>(property("kind")), std::string("goal"));
         QCOMPARE(proton::get<std::int64_t>(property("score")), std::int64_t(3));

@@ -229,7 +229,10 @@ private slots:
         QTest::newRow("remove") << "REMOVE color; remove [my prop]" << "" << R"({"color": "removed", "my prop": "removed"})";
         QTest::newRow("semicolon in text") << "SET note = 'a;b';" << "" << R"({"note": "a;b"})";
         QTest::newRow("blank is no action") << "  " << "" << "{}";
-        QTest::newRow("a system property is not set") << "SET sys.Label = 'x'" << "sys.Label" << "";
+        QTest::newRow("a system property set") << "SET sys.label = sys.Label + '!'; SET x = sys.Label" << ""
+                                                << R"({"sys.Label": "invoice!", "x": "invoice!"})";
+        QTest::newRow("a system property removed") << "REMOVE sys.To" << "" << R"({"sys.To": "removed"})";
+        QTest::newRow("a broker's system property is not set") << "SET sys.SequenceNumber = 1" << "sys.SequenceNumber cannot be changed" << "";
         QTest::newRow("unknown statement") << "UPDATE a = 1" << "SET name = expression or REMOVE name" << "";
         QTest::newRow("bad expression") << "SET a = (1" << "position" << "";
         QTest::newRow("no property") << "SET 1 = 2" << "names no property" << "";
@@ -247,16 +250,21 @@ private slots:
         }
         QVERIFY2(parsed.ok(), parsed ? "" : parsed.error().message.c_str());
         nlohmann::json made = nlohmann::json::object();
-        for (const auto &[name, value] : applyServiceBusRuleAction(*parsed, sampleMessage())) {
-            if (!value)
-                made[name] = "removed";
-            else
-                std::visit([&made, &name = name](const auto &held) {
-                    if constexpr (std::is_same_v<std::decay_t<decltype(held)>, std::monostate>)
-                        made[name] = nullptr;
-                    else
-                        made[name] = held;
-                }, *value);
+        const ServiceBusPropertyChanges changed = applyServiceBusRuleAction(*parsed, sampleMessage());
+        for (const auto *properties : {&changed.application, &changed.system}) {
+            const std::string prefix = properties == &changed.system ? "sys." : "";
+            for (const auto &[name, value] : *properties) {
+                const std::string key = prefix + name;
+                if (!value)
+                    made[key] = "removed";
+                else
+                    std::visit([&made, &key](const auto &held) {
+                        if constexpr (std::is_same_v<std::decay_t<decltype(held)>, std::monostate>)
+                            made[key] = nullptr;
+                        else
+                            made[key] = held;
+                    }, *value);
+            }
         }
         QCOMPARE(QString::fromStdString(made.dump()), QString::fromStdString(nlohmann::json::parse(changes.toStdString()).dump()));
     }

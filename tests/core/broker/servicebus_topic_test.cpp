@@ -197,7 +197,8 @@ private slots:
                   }).ok());
         QCOMPARE(sb.depth("orders/Subscriptions/large"), std::int64_t(2));   // "big" by big and eu, and tagged's copy
         QCOMPARE(seen.size(), std::size_t(1));
-        const ServiceBusPropertyChanges expected = {
+        ServiceBusPropertyChanges expected;
+        expected.application = {
             {"quantity", FilterValue(std::int64_t(40))}, {"region", std::nullopt}, {"RuleName", FilterValue(std::string("tagged"))}};
         QVERIFY(seen.front() == expected);
         QCOMPARE(*sb.broker.db().queryInt64("SELECT count(*) FROM messages WHERE body = 'big+copy'"), std::int64_t(1));

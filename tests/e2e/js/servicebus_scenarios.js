@@ -510,7 +510,9 @@ serviceBusScenario('a rule action changes the copy its subscription receives; a 
                          { sqlExpression: "SET score = score + 1; SET checked = TRUE; REMOVE secret; SET [team name] = 'home'" });
   const [, counted] = await rulesOf(client, 'scores', 'goals');
   assert.deepEqual(counted.action, { sqlExpression: "SET score = score + 1; SET checked = TRUE; REMOVE secret; SET [team name] = 'home'" });
-  await assert.rejects(rules.createRule('wrong', { sqlExpression: '1=1' }, { sqlExpression: 'SET sys.Label = 1' }), /ArgumentError/);
+  await assert.rejects(rules.createRule('wrong', { sqlExpression: '1=1' }, { sqlExpression: 'SET sys.SequenceNumber = 1' }),
+                       /ArgumentError.*sys\.SequenceNumber cannot be changed/);
+  await rules.createRule('relabelled', { sqlExpression: "kind = 'foul'" }, { sqlExpression: "SET sys.Label = 'card'; SET sys.To = 'referee'" });
   await client.createSender('scores').sendMessages([
     { body: 'goal', subject: 'live', applicationProperties: { kind: 'goal', score: 2, secret: 'x' } },
     { body: 'foul', applicationProperties: { kind: 'foul', score: 0 } },
@@ -519,10 +521,12 @@ serviceBusScenario('a rule action changes the copy its subscription receives; a 
   const got = await receiver.receiveMessages(10, QUICK);
   const described = got.map((m) => [m.body, m.subject, m.applicationProperties]).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
   assert.deepEqual(described, [
-    ['foul', undefined, { kind: 'foul', score: 0 }],   // $Default only
+    ['foul', 'card', { kind: 'foul', score: 0, RuleName: 'relabelled' }],   // the system properties changed
+    ['foul', undefined, { kind: 'foul', score: 0 }],   // $Default
     ['goal', 'live', { kind: 'goal', score: 2, secret: 'x' }],   // $Default: as sent
     ['goal', 'live', { kind: 'goal', score: 3, checked: true, 'team name': 'home', RuleName: 'counted' }],   // the action's copy
   ]);
+  assert.deepEqual(got.filter((m) => m.subject === 'card').map((m) => m.to), ['referee']);
 });
 
 serviceBusScenario('subscriptions with sessions, ForwardTo and ForwardDeadLetteredMessagesTo work as queues do', async (server, client) => {
