@@ -302,10 +302,12 @@ public:
     void findServiceBusTopic(std::string name, QObject *context, Reply<ServiceBusTopic> reply);
     void listServiceBusTopics(QObject *context, Reply<std::vector<ServiceBusTopic>> reply);
     // A send to a topic, every message in one unit: each subscription whose
-    // rules match takes a copy (facts[i] describes messages[i]); reports
-    // CountsChanged and wakes the receives of those subscriptions.
+    // rules match takes a copy (facts[i] describes messages[i]; `rewrite`
+    // makes the copies of rules with actions: servicebus_topics::publish);
+    // reports CountsChanged and wakes the receives of the queues that took them.
     void publishServiceBusMessages(std::string topic, std::vector<SendRequest> messages,
-                                   std::vector<ServiceBusMessageFacts> facts, QObject *context, Reply<void> reply);
+                                   std::vector<ServiceBusMessageFacts> facts, ServiceBusMessageRewriter rewrite,
+                                   QObject *context, Reply<void> reply);
 
     // Locks the deferred messages of these sequence numbers
     // (MessageReceiver::receiveDeferred), all or none; with `andDelete` they

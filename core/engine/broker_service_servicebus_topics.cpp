@@ -120,14 +120,15 @@ void BrokerService::listServiceBusTopics(QObject *context, Reply<std::vector<Ser
 }
 
 void BrokerService::publishServiceBusMessages(std::string topic, std::vector<SendRequest> messages,
-                                              std::vector<ServiceBusMessageFacts> facts, QObject *context,
-                                              Reply<void> reply)
+                                              std::vector<ServiceBusMessageFacts> facts,
+                                              ServiceBusMessageRewriter rewrite, QObject *context, Reply<void> reply)
 {
     run<Unit>(
         m_state,
-        [topic = std::move(topic), messages = std::move(messages), facts = std::move(facts)](
-            UnitContext &unit, State &state, std::vector<std::string> &wake) -> Result<Unit> {
-            auto filled = servicebus_topics::publish(unit.database(), *state.ids, topic, messages, facts, unit.now());
+        [topic = std::move(topic), messages = std::move(messages), facts = std::move(facts),
+         rewrite = std::move(rewrite)](UnitContext &unit, State &state, std::vector<std::string> &wake) -> Result<Unit> {
+            auto filled = servicebus_topics::publish(unit.database(), *state.ids, topic, messages, facts, rewrite,
+                                                     unit.now());
             if (!filled)
                 return filled.error();   // the unit rolls back: no subscription keeps any of the batch
             for (const auto &[queue, copies] : *filled) {

@@ -3,6 +3,7 @@
 
 #include "api/servicebus/amqp_message.h"
 #include "api/servicebus/amqp_message_facts.h"
+#include "api/servicebus/amqp_rule_copy.h"
 #include "engine/broker_service.h"
 
 #include <proton/condition.h>
@@ -384,8 +385,8 @@ void AmqpConnection::onTransfer(const LinkPtr &link, pn_delivery_t *delivery, st
                                          pn_delivery_settle(delivery);
                                      });
     if (link->entity.topic)
-        m_service.publishServiceBusMessages(link->entity.queueName, std::move(requests), std::move(facts), nullptr,
-                                            std::move(answer));
+        m_service.publishServiceBusMessages(link->entity.queueName, std::move(requests), std::move(facts),
+                                            amqp_message::withPropertyChanges, nullptr, std::move(answer));
     else
         m_service.sendServiceBusMessages(link->entity.queueName, std::move(requests), nullptr, std::move(answer));
 }

@@ -121,6 +121,10 @@ private:
     void releaseSession(const LinkPtr &link);
     static bool isSessionOperation(const std::string &operation);
     void sessionRequest(const std::string &operation, const proton::message &request, const LinkPtr &link);
+    // amqp_rules.cpp: a subscription's rules over $management.
+    static bool isRuleOperation(const std::string &operation);
+    void ruleRequest(const std::string &operation, const proton::message &request, const LinkPtr &link);
+    void enumerateRules(const proton::message &request, const std::string &topic, const std::string &subscription);
     // amqp_deferred.cpp: deferred messages over $management.
     void receiveBySequenceNumbers(const proton::message &request, const LinkPtr &link);
     void updateDisposition(const proton::message &request, const LinkPtr &link);

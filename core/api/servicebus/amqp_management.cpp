@@ -79,6 +79,8 @@ void AmqpConnection::onRequest(const LinkPtr &link, pn_delivery_t *delivery, con
         receiveBySequenceNumbers(request, link);
     else if (operation == "com.microsoft:update-disposition")
         updateDisposition(request, link);
+    else if (isRuleOperation(operation))
+        ruleRequest(operation, request, link);
     else
         respond(request, 501, "The operation '" + operation + "' is not supported by Relaydesk yet.",
                 "amqp:not-implemented");

@@ -93,6 +93,21 @@ Status readCorrelation(ServiceBusRule &rule, const nlohmann::json &filter)
     return {};
 }
 
+// "Action": null, {} or {"SqlExpression": null or text}.
+Status readAction(ServiceBusRule &rule, const nlohmann::json &action)
+{
+    if (action.is_null())
+        return {};
+    const bool text = action.is_object() && action.contains("SqlExpression") && action["SqlExpression"].is_string();
+    if (!action.is_object() || (action.contains("SqlExpression") && !action["SqlExpression"].is_null() && !text))
+        return badRule(rule.name, "Action is {\"SqlExpression\": text}");
+    auto parsed = parseServiceBusRuleAction(text ? action["SqlExpression"].get<std::string>() : std::string());
+    if (!parsed)
+        return badRule(rule.name, parsed.error().message);
+    rule.action = std::move(*parsed);
+    return {};
+}
+
 } // namespace
 
 bool ServiceBusRule::matches(const ServiceBusMessageFacts &message) const
@@ -152,11 +167,8 @@ Result<ServiceBusRule> parseServiceBusRule(const nlohmann::json &json)
         if (key == "FilterType") {
             type = value.is_string() ? value.get<std::string>() : std::string();
         } else if (key == "Action") {
-            const bool none = value.is_null() || (value.is_object() && (!value.contains("SqlExpression")
-                                                                       || value["SqlExpression"].is_null()
-                                                                       || value["SqlExpression"] == ""));
-            if (!none)
-                return badRule(rule.name, "rule actions are not supported by Relaydesk yet (docs/behaviour.md §8.6)");
+            if (Status read = readAction(rule, value); !read)
+                return read.error();
         } else if (key != "CorrelationFilter" && key != "SqlFilter") {
             return badRule(rule.name, "\"" + echoedValue(key)
                                           + "\" is not a rule property (FilterType, CorrelationFilter, SqlFilter, Action)");
@@ -204,6 +216,8 @@ nlohmann::json serviceBusRuleJson(const ServiceBusRule &rule)
         }
         properties["CorrelationFilter"] = filter;
     }
+    if (!rule.action.empty())
+        properties["Action"] = {{"SqlExpression", rule.action.sqlExpression}};
     return nlohmann::json{{"Name", rule.name}, {"Properties", properties}};
 }
 

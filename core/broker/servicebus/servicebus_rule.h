@@ -3,6 +3,7 @@
 
 #include "broker/result.h"
 #include "broker/servicebus/servicebus_message_facts.h"
+#include "broker/servicebus/servicebus_rule_action.h"
 #include "broker/servicebus/sql_filter_parser.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -14,8 +15,9 @@ namespace relaydesk {
 
 // One rule of a Service Bus subscription (docs/behaviour.md §8.6): a correlation filter (every
 // property it names equals the message's) or a SQL filter. A subscription
-// takes a message once when any of its rules matches. Value type; the
-// parsed SQL is shared.
+// takes a message once when any of its rules without an action matches,
+// and once more for each matching rule with an action (that copy changed
+// by the action). Value type; the parsed SQL is shared.
 struct ServiceBusRule {
     static constexpr std::string_view kDefaultName = "$Default";
 
@@ -26,6 +28,7 @@ struct ServiceBusRule {
     std::map<std::string, FilterValue> correlationProperties;  // application properties
     std::string sqlExpression;
     SqlFilterExpression parsed;                                // of sqlExpression
+    ServiceBusRuleAction action;                               // empty: none
 
     bool matches(const ServiceBusMessageFacts &message) const;
 };
@@ -38,9 +41,9 @@ ServiceBusRule defaultServiceBusRule();
 // "Properties": {"FilterType": "Correlation", "CorrelationFilter":
 // {"CorrelationId", "MessageId", "To", "ReplyTo", "Label", "SessionId",
 // "ReplyToSessionId", "ContentType", "Properties": {…}}}} or
-// {"FilterType": "Sql", "SqlFilter": {"SqlExpression": …}}. An "Action"
-// with an expression is refused (rule actions are not built). Errors are
-// InvalidParameterValue naming the rule. Pure.
+// {"FilterType": "Sql", "SqlFilter": {"SqlExpression": …}}, either with an
+// optional "Action": {"SqlExpression": …} (servicebus_rule_action.h).
+// Errors are InvalidParameterValue naming the rule. Pure.
 Result<ServiceBusRule> parseServiceBusRule(const nlohmann::json &rule);
 nlohmann::json serviceBusRuleJson(const ServiceBusRule &rule);
 

@@ -3,11 +3,13 @@
 
 #include "broker/echoed_value.h"
 #include "broker/queues/queue_records.h"
+#include "broker/queues/servicebus_send_rules.h"
 #include "broker/store_calls.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cctype>
+#include <map>
 #include <set>
 
 namespace relaydesk {
@@ -229,11 +231,6 @@ Result<ServiceBusSubscription> parseServiceBusSubscription(const ServiceBusTopic
     if (!properties)
         return BrokerError(Code::InvalidParameterValue, where + ": " + properties.error().message);
     subscription.properties = std::move(*properties);
-    // A topic's send copies into its subscriptions past the queue rules of
-    // sessions, duplicate detection and forwarding (broker_service_servicebus_topics.cpp).
-    if (subscription.properties.requiresSession || !subscription.properties.forwardTo.empty())
-        return BrokerError(Code::InvalidParameterValue,
-                           where + ": RequiresSession and ForwardTo on a subscription are not supported by Relaydesk yet");
     if (subscription.properties.requiresDuplicateDetection)
         return BrokerError(Code::InvalidParameterValue,
                            where + ": RequiresDuplicateDetection is a property of queues and topics, not of a subscription");
@@ -436,6 +433,7 @@ Result<ServiceBusEntity> findEntity(Database &db, std::string_view address)
 Result<std::vector<std::pair<std::string, std::int64_t>>> publish(Database &db, IdSource &ids, std::string_view topic,
                                                                   const std::vector<SendRequest> &messages,
                                                                   const std::vector<ServiceBusMessageFacts> &facts,
+                                                                  const ServiceBusMessageRewriter &rewrite,
                                                                   ClockTime now)
 {
     auto found = findTopicRow(db, topic);
@@ -447,28 +445,50 @@ Result<std::vector<std::pair<std::string, std::int64_t>>> publish(Database &db, 
     if (!rows)
         return rows.error();
     MessageSender sender(db, ids);
-    std::vector<std::pair<std::string, std::int64_t>> filled;
+    std::map<std::string, std::int64_t> stored;   // by the queue that keeps them (ForwardTo)
+    auto store = [&](const std::string &queue, const SendRequest &message) -> Status {
+        Result<std::optional<std::string>> target = routeServiceBusMessage(db, queue, message, now);
+        if (!target)
+            return target.error();
+        if (!*target)
+            return {};   // a duplicate on the way: accepted, not stored
+        if (auto sent = sender.send(**target, message, now); !sent)
+            return sent.error();
+        ++stored[**target];
+        return {};
+    };
     for (const SubscriptionRow &row : *rows) {
         auto subscription = subscriptionOf(row);
         if (!subscription)
             return subscription.error();
-        std::int64_t copies = 0;
         for (std::size_t i = 0; i < messages.size(); ++i) {
             const ServiceBusMessageFacts none;
             const ServiceBusMessageFacts &message = i < facts.size() ? facts[i] : none;
-            bool matches = false;
-            for (const ServiceBusRule &rule : subscription->rules)
-                matches = matches || rule.matches(message);
-            if (!matches)
-                continue;
-            if (auto sent = sender.send(row.queue, messages[i], now); !sent)
-                return sent.error();
-            ++copies;
+            bool plain = false;   // a rule without an action matched
+            for (const ServiceBusRule &rule : subscription->rules) {
+                if (!rule.matches(message))
+                    continue;
+                if (rule.action.empty()) {
+                    plain = true;
+                    continue;
+                }
+                ServiceBusPropertyChanges changes = applyServiceBusRuleAction(rule.action, message);
+                changes.application["RuleName"] = FilterValue(rule.name);
+                Result<SendRequest> copy = rewrite ? rewrite(messages[i], changes)
+                                                   : Result<SendRequest>(BrokerError(Code::InternalError,
+                                                                                     "no rewriter for a rule action"));
+                if (!copy)
+                    return copy.error();
+                if (Status kept = store(row.queue, *copy); !kept)
+                    return kept.error();
+            }
+            if (plain) {
+                if (Status kept = store(row.queue, messages[i]); !kept)
+                    return kept.error();
+            }
         }
-        if (copies > 0)
-            filled.emplace_back(row.queue, copies);
     }
-    return filled;
+    return std::vector<std::pair<std::string, std::int64_t>>(stored.begin(), stored.end());
 }
 
 } // namespace servicebus_topics

@@ -10,6 +10,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,13 +47,20 @@ std::string serviceBusSubscriptionQueue(std::string_view topic, std::string_view
 // (DefaultMessageTimeToLive, DuplicateDetectionHistoryTimeWindow, and
 // RequiresDuplicateDetection, EnablePartitioning only off); each
 // subscription's name 1–50 of letters, digits, '.', '-', '_', its
-// properties as a queue's (plus DeadLetteringOnFilterEvaluationExceptions),
+// properties as a queue's (plus DeadLetteringOnFilterEvaluationExceptions;
+// RequiresDuplicateDetection only off),
 // its rules (none given: the $Default rule). InvalidParameterValue naming
 // the topic, subscription or rule. Pure.
 Result<ServiceBusTopic> parseServiceBusTopic(const nlohmann::json &topic);
 Result<ServiceBusSubscription> parseServiceBusSubscription(const ServiceBusTopic &topic, const nlohmann::json &subscription);
 nlohmann::json serviceBusTopicJson(const ServiceBusTopic &topic);   // without subscriptions
 nlohmann::json serviceBusSubscriptionJson(const ServiceBusSubscription &subscription);
+
+// The copy of a message with its application properties changed as a rule
+// action says (the protocol layer's: the broker never reads a message's
+// sections). Any thread.
+using ServiceBusMessageRewriter =
+    std::function<Result<SendRequest>(const SendRequest &message, const ServiceBusPropertyChanges &changes)>;
 
 // The rows of Service Bus topics (servicebus_topics, servicebus_subscriptions;
 // migration 12). Inside the caller's transaction; thread of `db`.
@@ -83,13 +91,18 @@ Result<std::vector<ServiceBusTopic>> list(Database &db);
 // dead-letter sub-queue (servicebus_queues::find).
 Result<ServiceBusEntity> findEntity(Database &db, std::string_view address);
 
-// A send to the topic: each message goes once into every subscription one
-// of whose rules it matches (`facts[i]` describes `messages[i]`). Returns
-// the subscription queues that took messages with how many. QueueDoesNotExist
-// when there is no such topic.
+// A send to the topic (`facts[i]` describes `messages[i]`): each
+// subscription takes a message once when one of its rules without an action
+// matches it, and a copy for each matching rule with an action, rewritten
+// by `rewrite` with the action's changes and the application property
+// RuleName (the rule's name). Each copy is sent as to a Service Bus queue
+// (routeServiceBusMessage: a session subscription needs a SessionId,
+// ForwardTo moves it on). Returns the queues that took messages with how
+// many. QueueDoesNotExist when there is no such topic.
 Result<std::vector<std::pair<std::string, std::int64_t>>> publish(Database &db, IdSource &ids, std::string_view topic,
                                                                   const std::vector<SendRequest> &messages,
                                                                   const std::vector<ServiceBusMessageFacts> &facts,
+                                                                  const ServiceBusMessageRewriter &rewrite,
                                                                   ClockTime now);
 
 } // namespace servicebus_topics

@@ -220,4 +220,9 @@ bool sqlFilterMatches(const SqlFilterNode &expression, const ServiceBusMessageFa
     return asTruth(evaluate(expression, message)) == true;
 }
 
+FilterValue sqlFilterValue(const SqlFilterNode &expression, const ServiceBusMessageFacts &message)
+{
+    return evaluate(expression, message);
+}
+
 } // namespace relaydesk

@@ -15,4 +15,8 @@ namespace relaydesk {
 // one character; time proportional to text × pattern). Pure.
 bool sqlFilterMatches(const SqlFilterNode &expression, const ServiceBusMessageFacts &message);
 
+// The value of an expression for a message (a rule action's SET): a
+// comparison or logic gives true, false or unknown (nothing). Pure.
+FilterValue sqlFilterValue(const SqlFilterNode &expression, const ServiceBusMessageFacts &message);
+
 } // namespace relaydesk

@@ -5,6 +5,7 @@
 // and correlation filters and rules as Config.json writes them.
 
 #include "broker/servicebus/servicebus_rule.h"
+#include "broker/servicebus/servicebus_rule_action.h"
 #include "broker/servicebus/sql_filter_evaluator.h"
 #include "broker/servicebus/sql_filter_parser.h"
 #include "support/test_main.h"
@@ -195,9 +196,18 @@ private slots:
         QTest::newRow("bad sql names the position")
             << R"({"Name": "s", "Properties": {"FilterType": "Sql", "SqlFilter": {"SqlExpression": "a = "}}})"
             << "at position 5" << false;
-        QTest::newRow("action not built")
+        QTest::newRow("sql with an action")
             << R"({"Name": "s", "Properties": {"FilterType": "Sql", "SqlFilter": {"SqlExpression": "1=1"}, "Action": {"SqlExpression": "SET a = 1"}}})"
-            << "actions" << false;
+            << "" << true;
+        QTest::newRow("correlation with an action")
+            << R"({"Name": "c", "Properties": {"FilterType": "Correlation", "CorrelationFilter": {"Label": "invoice"}, "Action": {"SqlExpression": "REMOVE color"}}})"
+            << "" << true;
+        QTest::newRow("bad action")
+            << R"({"Name": "s", "Properties": {"FilterType": "Sql", "SqlFilter": {"SqlExpression": "1=1"}, "Action": {"SqlExpression": "SET a"}}})"
+            << "SET needs name = expression" << false;
+        QTest::newRow("action not text")
+            << R"({"Name": "s", "Properties": {"FilterType": "Sql", "SqlFilter": {"SqlExpression": "1=1"}, "Action": {"SqlExpression": 1}}})"
+            << "Action is" << false;
         QTest::newRow("unknown filter type") << R"({"Name": "s", "Properties": {"FilterType": "True"}})" << "FilterType" << false;
         QTest::newRow("empty correlation")
             << R"({"Name": "c", "Properties": {"FilterType": "Correlation", "CorrelationFilter": {}}})" << "at least one" << false;
@@ -223,6 +233,64 @@ private slots:
         const Result<ServiceBusRule> again = parseServiceBusRule(serviceBusRuleJson(*parsed));   // written back the same
         QVERIFY(again.ok());
         QCOMPARE(serviceBusRuleJson(*again), serviceBusRuleJson(*parsed));
+    }
+
+    // A rule action's statements on sampleMessage(): each property it sets
+    // (its new value as JSON) or removes (null).
+    void ruleActions_data()
+    {
+        QTest::addColumn<QString>("action");
+        QTest::addColumn<QString>("problem");   // empty: accepted
+        QTest::addColumn<QString>("changes");   // JSON: {"name": value, "removed": null}
+        QTest::newRow("set a constant") << "SET level = 'high'" << "" << R"({"level": "high"})";
+        QTest::newRow("set from properties") << "SET total = quantity * price" << "" << R"({"total": 47.5})";
+        QTest::newRow("set user. and [name]") << "set user.a = 1; SET [my prop] = color + '!'" << ""
+                                               << R"({"a": 1, "my prop": "red!"})";
+        QTest::newRow("later statements see earlier ones") << "SET quantity = quantity + 1; SET double = quantity * 2" << ""
+                                                            << R"({"quantity": 6, "double": 12})";
+        QTest::newRow("a condition gives true or false") << "SET big = quantity > 3" << "" << R"({"big": true})";
+        QTest::newRow("a system property is read") << "SET copied = sys.Label" << "" << R"({"copied": "invoice"})";
+        QTest::newRow("remove") << "REMOVE color; remove [my prop]" << "" << R"({"color": "removed", "my prop": "removed"})";
+        QTest::newRow("semicolon in text") << "SET note = 'a;b';" << "" << R"({"note": "a;b"})";
+        QTest::newRow("blank is no action") << "  " << "" << "{}";
+        QTest::newRow("a system property set") << "SET sys.label = sys.Label + '!'; SET x = sys.Label" << ""
+                                                << R"({"sys.Label": "invoice!", "x": "invoice!"})";
+        QTest::newRow("a system property removed") << "REMOVE sys.To" << "" << R"({"sys.To": "removed"})";
+        QTest::newRow("a broker's system property is not set") << "SET sys.SequenceNumber = 1" << "sys.SequenceNumber cannot be changed" << "";
+        QTest::newRow("unknown statement") << "UPDATE a = 1" << "SET name = expression or REMOVE name" << "";
+        QTest::newRow("bad expression") << "SET a = (1" << "position" << "";
+        QTest::newRow("no property") << "SET 1 = 2" << "names no property" << "";
+    }
+    void ruleActions()
+    {
+        QFETCH(QString, action);
+        QFETCH(QString, problem);
+        QFETCH(QString, changes);
+        const Result<ServiceBusRuleAction> parsed = parseServiceBusRuleAction(action.toStdString());
+        if (!problem.isEmpty()) {
+            QVERIFY(!parsed.ok());
+            QVERIFY2(QString::fromStdString(parsed.error().message).contains(problem), parsed.error().message.c_str());
+            return;
+        }
+        QVERIFY2(parsed.ok(), parsed ? "" : parsed.error().message.c_str());
+        nlohmann::json made = nlohmann::json::object();
+        const ServiceBusPropertyChanges changed = applyServiceBusRuleAction(*parsed, sampleMessage());
+        for (const auto *properties : {&changed.application, &changed.system}) {
+            const std::string prefix = properties == &changed.system ? "sys." : "";
+            for (const auto &[name, value] : *properties) {
+                const std::string key = prefix + name;
+                if (!value)
+                    made[key] = "removed";
+                else
+                    std::visit([&made, &key](const auto &held) {
+                        if constexpr (std::is_same_v<std::decay_t<decltype(held)>, std::monostate>)
+                            made[key] = nullptr;
+                        else
+                            made[key] = held;
+                    }, *value);
+            }
+        }
+        QCOMPARE(QString::fromStdString(made.dump()), QString::fromStdString(nlohmann::json::parse(changes.toStdString()).dump()));
     }
 };
 

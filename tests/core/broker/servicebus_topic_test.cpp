@@ -56,7 +56,7 @@ public:
         for (std::size_t i = 0; i < facts.size(); ++i)
             messages[i].body = "m" + std::to_string(i);
         return broker.unit([&] {
-            return servicebus_topics::publish(broker.db(), broker.ids(), "orders", messages, facts, at(1));
+            return servicebus_topics::publish(broker.db(), broker.ids(), "orders", messages, facts, {}, at(1));
         });
     }
     std::int64_t depth(const std::string &queue)
@@ -155,7 +155,7 @@ private slots:
     {
         TopicBroker sb;
         const auto filled = sb.broker.unit([&] {
-            return servicebus_topics::publish(sb.broker.db(), sb.broker.ids(), "missing", {SendRequest{}}, {}, at(1));
+            return servicebus_topics::publish(sb.broker.db(), sb.broker.ids(), "missing", {SendRequest{}}, {}, {}, at(1));
         });
         QCOMPARE(filled.error().code, BrokerErrorCode::QueueDoesNotExist);
     }
@@ -172,6 +172,66 @@ private slots:
         QCOMPARE(sb.depth("orders/Subscriptions/all"), std::int64_t(0));   // no rule: nothing taken
     }
 
+    // A rule with an action adds its own rewritten copy; plain rules one copy between them.
+    void ruleActionsCopy()
+    {
+        TopicBroker sb;
+        ServiceBusRule tagged = parseServiceBusRule(Json::parse(
+            R"({"Name": "tagged", "Properties": {"FilterType": "Sql", "SqlFilter": {"SqlExpression": "quantity > 10"},
+                 "Action": {"SqlExpression": "SET quantity = quantity * 2; REMOVE region"}}})")).value();
+        QVERIFY(sb.broker.unit([&] { return servicebus_topics::addRule(sb.broker.db(), "orders", "large", tagged); }).ok());
+        std::vector<ServiceBusPropertyChanges> seen;
+        const ServiceBusMessageRewriter rewrite = [&seen](const SendRequest &message, const ServiceBusPropertyChanges &changes)
+            -> Result<SendRequest> {
+            seen.push_back(changes);
+            SendRequest copy = message;
+            copy.body += "+copy";
+            return copy;
+        };
+        const std::vector<ServiceBusMessageFacts> facts = {message("x", "eu", 20), message("x", "us", 1)};
+        std::vector<SendRequest> messages(2);
+        messages[0].body = "big";
+        messages[1].body = "small";
+        QVERIFY(sb.broker.unit([&] {
+                      return servicebus_topics::publish(sb.broker.db(), sb.broker.ids(), "orders", messages, facts, rewrite, at(1));
+                  }).ok());
+        QCOMPARE(sb.depth("orders/Subscriptions/large"), std::int64_t(2));   // "big" by big and eu, and tagged's copy
+        QCOMPARE(seen.size(), std::size_t(1));
+        ServiceBusPropertyChanges expected;
+        expected.application = {
+            {"quantity", FilterValue(std::int64_t(40))}, {"region", std::nullopt}, {"RuleName", FilterValue(std::string("tagged"))}};
+        QVERIFY(seen.front() == expected);
+        QCOMPARE(*sb.broker.db().queryInt64("SELECT count(*) FROM messages WHERE body = 'big+copy'"), std::int64_t(1));
+    }
+
+    // A session subscription takes messages with a SessionId only; a
+    // forwarding subscription passes its copies to its ForwardTo queue.
+    void sessionsAndForwarding()
+    {
+        QueueTestBroker broker;
+        ServiceBusQueueProperties inbox;
+        inbox.name = "inbox";
+        QVERIFY(broker.unit([&] { return servicebus_queues::create(broker.db(), inbox, broker.identity(), at(0)); }).ok());
+        const ServiceBusTopic topic = parseServiceBusTopic(Json::parse(R"({"Name": "t", "Subscriptions": [
+            {"Name": "sessions", "Properties": {"RequiresSession": true}},
+            {"Name": "relay", "Properties": {"ForwardTo": "inbox"}}]})")).value();
+        QVERIFY(broker.unit([&] { return servicebus_topics::create(broker.db(), topic, broker.identity(), at(0)); }).ok());
+        auto publish = [&](const std::string &body, std::optional<std::string> session) {
+            SendRequest request;
+            request.body = body;
+            request.groupId = session;
+            return broker.unit([&] {
+                return servicebus_topics::publish(broker.db(), broker.ids(), "t", {request}, {ServiceBusMessageFacts{}}, {}, at(1));
+            });
+        };
+        const auto refused = publish("none", std::nullopt);
+        QCOMPARE(refused.error().code, BrokerErrorCode::InvalidParameterValue);
+        const auto filled = publish("in a session", "s");
+        QVERIFY(filled.ok());
+        using Filled = std::vector<std::pair<std::string, std::int64_t>>;
+        QCOMPARE(*filled, (Filled{{"inbox", 1}, {"t/Subscriptions/sessions", 1}}));
+    }
+
     void topicProperties_data()
     {
         QTest::addColumn<QString>("topic");
@@ -184,12 +244,6 @@ private slots:
                                                       << "1 to 50";
         QTest::newRow("subscription lock") << R"({"Name": "t", "Subscriptions": [{"Name": "s", "Properties": {"LockDuration": "PT1S"}}]})"
                                            << "LockDuration";
-        QTest::newRow("subscription with sessions")
-            << R"({"Name": "t", "Subscriptions": [{"Name": "s", "Properties": {"RequiresSession": true}}]})"
-            << "not supported by Relaydesk yet";
-        QTest::newRow("subscription forwarding")
-            << R"({"Name": "t", "Subscriptions": [{"Name": "s", "Properties": {"ForwardTo": "q"}}]})"
-            << "not supported by Relaydesk yet";
         QTest::newRow("subscription duplicate detection")
             << R"({"Name": "t", "Subscriptions": [{"Name": "s", "Properties": {"RequiresDuplicateDetection": true}}]})"
             << "not of a subscription";
