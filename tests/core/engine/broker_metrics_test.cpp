@@ -216,7 +216,8 @@ private slots:
         if (seconds > 0)
             QVERIFY(engine.advanceClockAndWait(std::chrono::seconds(seconds)));
         refreshDepths(engine);
-        const QueueMetrics *clocked = snapshot().queue("clocked");
+        const MetricsSnapshot now = snapshot();   // kept: `clocked` points into it
+        const QueueMetrics *clocked = now.queue("clocked");
         QVERIFY(clocked);
         QCOMPARE(clocked->depths, depths);
         Result<QueueDepths> counted = countedFully(engine, "clocked");
@@ -361,7 +362,8 @@ private slots:
         service().setDeliveryWorker(nullptr);
         timingOut.stop();
 
-        const TopicMetrics *orders = snapshot().topic("orders");
+        const MetricsSnapshot now = snapshot();   // kept: `orders` and `slow` point into it
+        const TopicMetrics *orders = now.topic("orders");
         QVERIFY(orders);
         QCOMPARE((*orders)[TopicCounter::Published].total, std::int64_t(2));
         QCOMPARE((*orders)[TopicCounter::Retryable].total, std::int64_t(2));
@@ -370,7 +372,7 @@ private slots:
         QCOMPARE((*orders)[TopicCounter::Discarded].total, std::int64_t(1));
         QCOMPARE((*orders)[TopicCounter::DeadLettered].total, std::int64_t(0));
         QCOMPARE((*orders)[TopicCounter::Timeout].total, std::int64_t(0));
-        const TopicMetrics *slow = snapshot().topic("slow");
+        const TopicMetrics *slow = now.topic("slow");
         QVERIFY(slow);
         QCOMPARE((*slow)[TopicCounter::Timeout].total, std::int64_t(3));
         QCOMPARE((*slow)[TopicCounter::Delivered].total, std::int64_t(0));
