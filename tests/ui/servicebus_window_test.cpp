@@ -182,6 +182,8 @@ private slots:
                                                             << "true" << "true";
         QTest::newRow("subscription forward dead letters") << subscription << "ForwardDeadLetteredMessagesTo"
                                                            << "graveyard" << "\"graveyard\"";
+        QTest::newRow("subscription sessions") << subscription << "RequiresSession" << "true" << "true";
+        QTest::newRow("subscription forward to") << subscription << "ForwardTo" << "elsewhere" << "\"elsewhere\"";
         QTest::newRow("topic ttl") << topic << "DefaultMessageTimeToLive" << "PT1H" << "\"PT1H\"";
     }
 

@@ -45,21 +45,23 @@ ServiceBusPropertiesForm::ServiceBusPropertiesForm(Entity entity, Mode mode, QWi
         addDuration(form, QStringLiteral("DefaultMessageTimeToLive"), tr("Default message &time to live:"),
                     tr("never"));
         addSwitch(form, QStringLiteral("DeadLetteringOnMessageExpiration"), tr("Dead-letter on &expiration"), false);
-        if (entity == Entity::Queue)   // the broker builds no session subscriptions yet
-            addSwitch(form, QStringLiteral("RequiresSession"), tr("Requires &session"), mode == Mode::Update);
-        addSwitch(form, QStringLiteral("RequiresDuplicateDetection"), tr("Requires d&uplicate detection"),
-                  mode == Mode::Update);
-        addDuration(form, QStringLiteral("DuplicateDetectionHistoryTimeWindow"), tr("Duplicate detection &window:"),
-                    tr("PT10M (PT20S–P7D)"));
-        if (entity == Entity::Queue)   // nor subscriptions that forward
-            addText(form, QStringLiteral("ForwardTo"), tr("&Forward to:"), tr("none (a queue name)"));
+        addSwitch(form, QStringLiteral("RequiresSession"), tr("Requires &session"), mode == Mode::Update);
+        if (entity == Entity::Queue) { // duplicate detection belongs to queues and topics, not subscriptions
+            addSwitch(form, QStringLiteral("RequiresDuplicateDetection"), tr("Requires d&uplicate detection"),
+                      mode == Mode::Update);
+            addDuration(form, QStringLiteral("DuplicateDetectionHistoryTimeWindow"),
+                        tr("Duplicate detection &window:"), tr("PT10M (PT20S–P7D)"));
+        }
+        addText(form, QStringLiteral("ForwardTo"), tr("&Forward to:"), tr("none (a queue name)"));
         addText(form, QStringLiteral("ForwardDeadLetteredMessagesTo"), tr("Forward dead &letters to:"),
                 tr("none: the dead-letter sub-queue"));
         addDuration(form, QStringLiteral("AutoDeleteOnIdle"), tr("&Auto-delete on idle:"), tr("never (PT5M or more)"));
-        auto *window = qobject_cast<QLineEdit *>(field(QStringLiteral("DuplicateDetectionHistoryTimeWindow")));
-        auto *detection = qobject_cast<QCheckBox *>(field(QStringLiteral("RequiresDuplicateDetection")));
-        window->setEnabled(false);
-        connect(detection, &QCheckBox::toggled, window, &QWidget::setEnabled);
+        if (entity == Entity::Queue) {
+            auto *window = qobject_cast<QLineEdit *>(field(QStringLiteral("DuplicateDetectionHistoryTimeWindow")));
+            auto *detection = qobject_cast<QCheckBox *>(field(QStringLiteral("RequiresDuplicateDetection")));
+            window->setEnabled(false);
+            connect(detection, &QCheckBox::toggled, window, &QWidget::setEnabled);
+        }
     }
     auto *help = new QLabel(tr("Durations in ISO 8601 as Service Bus writes them: PT30S, PT5M, PT1H, P14D."), this);
     help->setWordWrap(true);

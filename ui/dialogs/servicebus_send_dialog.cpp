@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "dialogs/servicebus_send_dialog.h"
 
+#include "api/servicebus/amqp_rule_copy.h"
 #include "api/servicebus/servicebus_window_message.h"
 #include "broker/clock.h"
 #include "dialogs/dialog_form.h"
@@ -140,7 +141,8 @@ void ServiceBusSendDialog::accept()
         QDialog::accept();
     };
     if (m_topic)
-        m_service.publishServiceBusMessages(m_entity.toStdString(), {send->request}, {send->facts}, this, sent);
+        m_service.publishServiceBusMessages(m_entity.toStdString(), {send->request}, {send->facts},
+                                           amqp_message::withPropertyChanges, this, sent);
     else
         m_service.sendServiceBusMessages(m_entity.toStdString(), {send->request}, this, sent);
 }

@@ -4,6 +4,7 @@
 #include "views/queue_message_actions.h"
 
 #include "engine/broker_service.h"
+#include "engine/reply_target.h"
 #include "models/message_lines.h"
 
 #include <QFile>
@@ -11,7 +12,6 @@
 #include <QFileInfo>
 #include <QLocale>
 #include <QMessageBox>
-#include <QCoreApplication>
 #include <QPointer>
 #include <QSaveFile>
 #include <QThreadPool>
@@ -115,7 +115,8 @@ void QueueMessageActions::importMessages(const QString &path)
     // The file is read and parsed on a pool thread; the window goes on meanwhile.
     emit statusMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
     const QPointer<QueueMessageActions> self(this);
-    QThreadPool::globalInstance()->start([self, path] {
+    const ReplyTarget window(this); // the answer comes back to this thread, and only while this object lives
+    QThreadPool::globalInstance()->start([self, window, path] {
         QFile file(path);
         auto read = std::make_shared<message_lines::ImportFile>();
         QString failure;
@@ -123,10 +124,7 @@ void QueueMessageActions::importMessages(const QString &path)
             *read = message_lines::read(file.readAll());
         else
             failure = tr("Cannot read %1: %2").arg(path, file.errorString());
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, path, read, failure] {
-            if (self)
-                self->importRead(path, std::move(*read), failure);
-        });
+        window.post([self, path, read, failure] { self->importRead(path, std::move(*read), failure); });
     });
 }
 
