@@ -18,6 +18,7 @@
 #include "support/test_main.h"
 
 #include <QAbstractItemModelTester>
+#include <QLabel>
 #include <QAccessible>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -116,6 +117,9 @@ private slots:
         QCOMPARE(childLabels(model->queuesGroup()), QStringList{QStringLiteral("orders")});
         QCOMPARE(model->queuesGroup().data().toString(), QStringLiteral("Queues (1)"));
         QCOMPARE(model->serviceBusGroup().data().toString(), QStringLiteral("Service Bus (2)"));
+        // The status bar counts as the groups do: subscriptions and sub-queues are no queues of their own.
+        QTRY_COMPARE_WITH_TIMEOUT(window.findChild<QLabel *>(QStringLiteral("brokerStateLabel"))->text(),
+                                  QStringLiteral("1 queue, 0 topics, 2 Service Bus entities · ready"), kWait);
         QCOMPARE(childLabels(model->serviceBusGroup()), (QStringList{QStringLiteral("billing"), QStringLiteral("events")}));
         const QString deadLetters = QStringLiteral("$DeadLetterQueue");
         const QModelIndex billingRow = childLabelled(model->serviceBusGroup(), QStringLiteral("billing"));

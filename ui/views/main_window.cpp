@@ -355,11 +355,23 @@ void MainWindow::showBrokerState()
     m_database->setToolTip(tr("The database file"));
     QString state = tr("Broker: ready");
     if (m_model) {
+        // As the tree's groups count: SQS queues, SNS topics, and Service Bus
+        // queues and topics (their subscriptions and sub-queues are not counted).
         const EntityOverview &overview = m_model->overview();
-        const auto queues = overview.queues.size();
+        std::size_t queues = 0;
+        std::size_t serviceBus = overview.serviceBusTopics.size();
+        for (const QueueOverview &queue : overview.queues) {
+            if (!queue.serviceBus && queue.serviceBusDeadLetterOf.empty())
+                ++queues;
+            else if (queue.serviceBus && queue.serviceBusTopic.empty() && queue.serviceBusDeadLetterOf.empty())
+                ++serviceBus;
+        }
         const auto topics = overview.topics.size();
         state = (queues == 1 ? tr("1 queue") : tr("%1 queues").arg(queues)) + QStringLiteral(", ") +
-                (topics == 1 ? tr("1 topic") : tr("%1 topics").arg(topics)) + tr(" · ready");
+                (topics == 1 ? tr("1 topic") : tr("%1 topics").arg(topics));
+        if (serviceBus > 0)
+            state += serviceBus == 1 ? tr(", 1 Service Bus entity") : tr(", %1 Service Bus entities").arg(serviceBus);
+        state += tr(" · ready");
     }
     if (m_host->portMoved())
         state = tr("port %1 was taken · ").arg(m_options.port) + state;
