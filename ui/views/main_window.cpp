@@ -355,18 +355,11 @@ void MainWindow::showBrokerState()
     m_database->setToolTip(tr("The database file"));
     QString state = tr("Broker: ready");
     if (m_model) {
-        // As the tree's groups count: SQS queues, SNS topics, and Service Bus
-        // queues and topics (their subscriptions and sub-queues are not counted).
-        const EntityOverview &overview = m_model->overview();
-        std::size_t queues = 0;
-        std::size_t serviceBus = overview.serviceBusTopics.size();
-        for (const QueueOverview &queue : overview.queues) {
-            if (!queue.serviceBus && queue.serviceBusDeadLetterOf.empty())
-                ++queues;
-            else if (queue.serviceBus && queue.serviceBusTopic.empty() && queue.serviceBusDeadLetterOf.empty())
-                ++serviceBus;
-        }
-        const auto topics = overview.topics.size();
+        // What the tree's groups hold (Service Bus queues and topics once
+        // each, without their subscriptions and dead-letter sub-queues).
+        const int queues = m_model->rowCount(m_model->queuesGroup());
+        const int topics = m_model->rowCount(m_model->topicsGroup());
+        const int serviceBus = m_model->rowCount(m_model->serviceBusGroup());
         state = (queues == 1 ? tr("1 queue") : tr("%1 queues").arg(queues)) + QStringLiteral(", ") +
                 (topics == 1 ? tr("1 topic") : tr("%1 topics").arg(topics));
         if (serviceBus > 0)
