@@ -135,8 +135,8 @@ StoreStatus Database::connect(const DatabaseOptions &options, bool sealedClean)
     if (StoreStatus status = checkIdentity(); !status.ok())
         return refuse(status);
     std::error_code sizeError;
-    const std::uintmax_t size = m_inMemory ? 0 : std::filesystem::file_size(m_path, sizeError);
-    const bool skipCheck = sealedClean && !sizeError && size >= options.checkAlwaysBelowBytes;
+    const bool skipCheck = sealedClean && std::filesystem::file_size(m_path, sizeError) >= options.checkAlwaysBelowBytes
+        && !sizeError;
     if (options.checkIntegrity && !skipCheck) {
         if (StoreStatus status = checkIntegrity(); !status.ok())
             return refuse(status);
