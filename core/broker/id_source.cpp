@@ -3,6 +3,8 @@
 
 #include <openssl/rand.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <stdexcept>
 
@@ -10,9 +12,9 @@ namespace relaydesk {
 
 namespace {
 
+// `high` carries the version nibble (bits 12–15).
 std::string formatUuid(std::uint64_t high, std::uint64_t low)
 {
-    high = (high & 0xffffffffffff0fffULL) | 0x0000000000004000ULL;   // version 4
     low = (low & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;     // variant 1
     char text[37];
     std::snprintf(text, sizeof text, "%08llx-%04llx-%04llx-%04llx-%012llx",
@@ -28,15 +30,23 @@ std::uint64_t RandomIdSource::next()
 {
     if (m_seeded)
         return (*m_seeded)();
-    std::uint64_t value = 0;
-    if (RAND_bytes(reinterpret_cast<unsigned char *>(&value), sizeof value) != 1)
-        throw std::runtime_error("no random bytes from the system"); // the unit fails, nothing is stored
+    if (m_unused == 0) {
+        if (RAND_bytes(reinterpret_cast<unsigned char *>(m_random.data()), sizeof m_random) != 1)
+            throw std::runtime_error("no random bytes from the system"); // the unit fails, nothing is stored
+        m_unused = m_random.size();
+    }
+    const std::uint64_t value = m_random[--m_unused];
+    m_random[m_unused] = 0;   // each random word is handed out once
     return value;
 }
 
 std::string RandomIdSource::newMessageId()
 {
-    const std::uint64_t high = next();
+    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::system_clock::now().time_since_epoch());
+    m_lastMilliseconds = std::max(m_lastMilliseconds, static_cast<std::uint64_t>(now.count()));
+    // version 7: 48 bits of milliseconds, the version nibble, 12 random bits
+    const std::uint64_t high = (m_lastMilliseconds << 16) | 0x7000ULL | (next() & 0x0fffULL);
     return formatUuid(high, next());
 }
 
@@ -52,7 +62,7 @@ std::string RandomIdSource::newReceiptHandle()
 
 std::string SequentialIdSource::newMessageId()
 {
-    return formatUuid(0, m_next++);
+    return formatUuid(0x4000ULL, m_next++);   // version 4 in form, counting
 }
 
 std::string SequentialIdSource::newReceiptHandle()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -19,10 +20,16 @@ public:
     virtual std::string newReceiptHandle() = 0;   // unique among all handles this source gives
 };
 
-// Random version-4 UUIDs and 32-hex-digit receipt handles. By default from
-// a cryptographic source (OpenSSL RAND_bytes), so that no number of one's own
-// handles predicts another consumer's. With a seed: a std::mt19937_64, for
-// reproducible benchmarks only (predictable: never in the product).
+// MessageIds are time-ordered UUIDs (version 7: the milliseconds since the
+// epoch, never decreasing within a source, then 74 random bits), so that
+// consecutive sends extend the messages' (queue, MessageId) index at its end
+// instead of touching a random page of it each (docs/figures.md "The broker
+// in-process"); clients read them as opaque UUIDs, as SQS's. Receipt handles
+// are 32 random hex digits. The random bits come by default from a
+// cryptographic source (OpenSSL RAND_bytes, drawn 4 KiB at a time), so that
+// no number of one's own handles predicts another consumer's. With a seed: a
+// std::mt19937_64, for reproducible benchmarks only (predictable: never in
+// the product).
 class RandomIdSource final : public IdSource {
 public:
     RandomIdSource() = default;
@@ -34,6 +41,9 @@ private:
     std::uint64_t next();
 
     std::optional<std::mt19937_64> m_seeded;
+    std::array<std::uint64_t, 512> m_random{};   // drawn, not yet handed out: the last m_unused
+    std::size_t m_unused = 0;
+    std::uint64_t m_lastMilliseconds = 0;
 };
 
 // Test-only: counting ids ("00000000-0000-4000-8000-000000000001", …; handles

@@ -77,6 +77,9 @@ def populate(binary, database, messages, retries):
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
         ((f"{i:08x}-0000-4000-8000-{i * 7919:012x}", queue, body, now, now, now, now + 345_600_000)
          for i in range(messages)))
+    # The writer's share of the queue's depth counters (broker/queues/queue_depths.h):
+    # every message stored and visible now, counted at the mark `now`.
+    db.execute("UPDATE queues SET depth_stored = ?, depth_mark_ms = ? WHERE id = ?", (messages, now, queue))
     db.executemany(
         "INSERT INTO published_messages (id, message_id, topic_name, body, published_ms) VALUES (?, ?, 't', ?, ?)",
         ((i + 1, f"p{i:08x}-0000-4000-8000-000000000000", body, now) for i in range(retries)))

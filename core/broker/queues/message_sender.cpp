@@ -70,11 +70,14 @@ Status checkMessageAttributes(const MessageAttributes &attributes)
     return checkMessageAttributeValues(attributes, Code::InvalidParameterValue);
 }
 
-// The queue's idle clock (last_used_ms = max(last_used_ms, now)): the UPDATE
-// is skipped when it would change nothing, as for the sends that follow one
-// another within a millisecond.
-Status touchQueue(Database &db, const QueueRecord &queue, ClockTime now)
+// After a send call: the new messages into the queue's depth counters and
+// the queue's idle clock (last_used_ms = max(last_used_ms, now)), one UPDATE
+// of its row. With nothing stored (duplicates, refused entries) only the
+// clock, skipped when it would change nothing.
+Status recordSends(Database &db, const QueueRecord &queue, const queue_depths::SentTally &tally, ClockTime now)
 {
+    if (tally.stored > 0)
+        return queue_depths::addSent(db, queue.id, tally, now);
     if (toEpochMilliseconds(queue.lastUsed) >= toEpochMilliseconds(now))
         return {};
     return queue_records::touch(db, queue.id, now);
@@ -142,7 +145,8 @@ Status MessageSender::check(const QueueRecord &queue, const SendRequest &request
     return {};
 }
 
-Result<SendReceipt> MessageSender::enqueue(const QueueRecord &queue, const SendRequest &request, ClockTime now)
+Result<SendReceipt> MessageSender::enqueue(const QueueRecord &queue, const SendRequest &request, ClockTime now,
+                                           queue_depths::SentTally &tally)
 {
     const std::int64_t nowMs = toEpochMilliseconds(now);
     SendReceipt receipt;
@@ -207,6 +211,7 @@ Result<SendReceipt> MessageSender::enqueue(const QueueRecord &queue, const SendR
             named(":reason", request.deadLetterReason));
         !inserted)
         return inserted.error();
+    tally.add(scheduled ? "scheduled" : "queued", visibleAtMs, request.deadLetterReason.has_value(), queue.depthMarkMs);
 
     if (dedupKey) {
         if (Status remembered = executeStatement(
@@ -227,11 +232,12 @@ Result<SendReceipt> MessageSender::send(std::string_view queueName, const SendRe
         return queue.error();
     if (Status valid = check(*queue, request); !valid)
         return valid.error();
-    Result<SendReceipt> receipt = enqueue(*queue, request, now);
+    queue_depths::SentTally tally;
+    Result<SendReceipt> receipt = enqueue(*queue, request, now, tally);
     if (!receipt)
         return receipt;
-    if (Status touched = touchQueue(*m_db, *queue, now); !touched)
-        return touched.error();
+    if (Status recorded = recordSends(*m_db, *queue, tally, now); !recorded)
+        return recorded.error();
     return receipt;
 }
 
@@ -250,20 +256,21 @@ Result<std::vector<BatchEntryResult<SendReceipt>>> MessageSender::sendBatch(
         return BrokerError(Code::BatchRequestTooLong, "Batch requests cannot be longer than 1048576 bytes. You have sent "
                                                           + std::to_string(total) + " bytes.");
     std::vector<BatchEntryResult<SendReceipt>> results;
+    queue_depths::SentTally tally;
     for (const auto &entry : entries) {
         BatchEntryResult<SendReceipt> result{entry.id, std::nullopt, std::nullopt};
         if (Status valid = check(*queue, entry.request); !valid) {
             result.error = valid.error();
         } else {
-            Result<SendReceipt> receipt = enqueue(*queue, entry.request, now);
+            Result<SendReceipt> receipt = enqueue(*queue, entry.request, now, tally);
             if (!receipt)
                 return receipt.error();   // a store failure fails the whole unit
             result.value = std::move(receipt).value();
         }
         results.push_back(std::move(result));
     }
-    if (Status touched = touchQueue(*m_db, *queue, now); !touched)
-        return touched.error();
+    if (Status recorded = recordSends(*m_db, *queue, tally, now); !recorded)
+        return recorded.error();
     return results;
 }
 

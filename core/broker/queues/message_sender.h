@@ -4,6 +4,7 @@
 #include "broker/clock_time.h"
 #include "broker/queues/message_attributes.h"
 #include "broker/queues/queue_batch.h"
+#include "broker/queues/queue_depths.h"
 #include "broker/result.h"
 
 #include <cstdint>
@@ -68,7 +69,10 @@ public:
 
 private:
     Status check(const QueueRecord &queue, const SendRequest &request) const;
-    Result<SendReceipt> enqueue(const QueueRecord &queue, const SendRequest &request, ClockTime now);
+    // Inserts the message and counts it in `tally`, which the caller adds to
+    // the queue's counters before its unit ends (queue_depths::addSent).
+    Result<SendReceipt> enqueue(const QueueRecord &queue, const SendRequest &request, ClockTime now,
+                                queue_depths::SentTally &tally);
 
     Database *m_db = nullptr;
     IdSource *m_ids = nullptr;

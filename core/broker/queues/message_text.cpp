@@ -68,6 +68,10 @@ bool isValidUtf8(std::string_view text)
 bool isSqsMessageText(std::string_view text)
 {
     for (std::size_t i = 0; i < text.size();) {
+        if (const auto byte = static_cast<unsigned char>(text[i]); byte >= 0x20 && byte < 0x80) {
+            ++i;   // printable ASCII, most bodies' every byte: allowed without decoding
+            continue;
+        }
         const std::optional<char32_t> c = nextCodePoint(text, i);
         if (!c || !isAllowedCharacter(*c))
             return false;

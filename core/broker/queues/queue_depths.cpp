@@ -194,6 +194,25 @@ Result<std::int64_t> storedMessages(Database &db, std::int64_t queueId)
     return stored->value_or(0);
 }
 
+void SentTally::add(std::string_view state, std::int64_t visibleAtMs, bool deadLetter, std::int64_t markMs)
+{
+    ++stored;
+    const bool afterMark = visibleAtMs > markMs;
+    delayed += state == "queued" && afterMark;
+    scheduled += state == "scheduled" && afterMark;
+    deadLettered += deadLetter;
+}
+
+Status addSent(Database &db, std::int64_t queueId, const SentTally &tally, ClockTime now)
+{
+    return executeStatement(db,
+                            "UPDATE queues SET last_used_ms = max(last_used_ms, ?), depth_stored = depth_stored + ?, "
+                            "depth_delayed = depth_delayed + ?, depth_scheduled = depth_scheduled + ?, "
+                            "depth_dead_lettered = depth_dead_lettered + ? WHERE id = ?",
+                            toEpochMilliseconds(now), tally.stored, tally.delayed, tally.scheduled,
+                            tally.deadLettered, queueId);
+}
+
 Status recount(Database &db, std::int64_t queueId, ClockTime now)
 {
     const std::int64_t nowMs = toEpochMilliseconds(now);

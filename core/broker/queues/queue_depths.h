@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace relaydesk {
@@ -52,9 +53,11 @@ struct QueueDepthRepair {
 // mark: the messages stored, the dead letters among them, and how many are in
 // flight, delayed and scheduled AT THE MARK (that state, visible_at_ms after
 // the mark). Triggers on `messages` keep them exact in the same statement as
-// every insert, delete and change of a message (relaydesk_schema.cpp,
-// migration 9), so no writer can forget them and group commit makes them as
-// durable as the rows. A state that changes by time alone (a delay, schedule
+// every delete and change of a message (relaydesk_schema.cpp, migration 9);
+// a new message is counted by its only writer, MessageSender, with one
+// addSent() per send call instead of a trigger per row (migration 15: the
+// trigger was over a third of a batch's store work). Both are in the
+// caller's transaction, so group commit makes them as durable as the rows. A state that changes by time alone (a delay, schedule
 // or lock ending) is found at read time: the messages whose visible_at_ms lies
 // between the mark and now (an index range on messages_by_visible_at) are the
 // only ones whose counted state differs between the two — so a read costs
@@ -81,6 +84,22 @@ Result<QueueDepths> refresh(Database &db, std::int64_t queueId, ClockTime now);
 // The depths by a walk over every message of the queue: O(messages). For the
 // check at start and for tests; never on a hot path.
 Result<QueueDepths> countEveryMessage(Database &db, std::int64_t queueId, ClockTime now);
+// New messages of one queue as its counters take them, at the queue's mark.
+struct SentTally {
+    std::int64_t stored = 0;
+    std::int64_t delayed = 0;
+    std::int64_t scheduled = 0;
+    std::int64_t deadLettered = 0;
+
+    // One message inserted in `state` ("queued" or "scheduled") visible at
+    // `visibleAtMs`, with or without a dead-letter reason, counted against the
+    // queue's mark `markMs` (the rule the removed insert trigger applied).
+    void add(std::string_view state, std::int64_t visibleAtMs, bool deadLetter, std::int64_t markMs);
+};
+// Adds `tally` to queue `queueId`'s counters and moves its idle clock
+// (last_used_ms) to `now` if later — one UPDATE of the queue's row. On a
+// read-write connection, inside the unit that inserted the messages.
+Status addSent(Database &db, std::int64_t queueId, const SentTally &tally, ClockTime now);
 // How many messages the queue stores (its counter; 0 for a queue that is not there).
 Result<std::int64_t> storedMessages(Database &db, std::int64_t queueId);
 

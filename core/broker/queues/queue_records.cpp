@@ -23,7 +23,7 @@ namespace queue_records {
 namespace {
 
 constexpr std::string_view kSelect =
-    "SELECT id, name, attributes, created_ms, last_used_ms FROM queues ";
+    "SELECT id, name, attributes, created_ms, last_used_ms, depth_mark_ms FROM queues ";
 
 // The stored attributes JSON of a queue, parsed. Parsing is a pure function
 // of (name, text, created_ms), and a queue's row is read by every send and
@@ -78,6 +78,7 @@ Result<std::optional<QueueRecord>> readOne(Database &db, std::string_view sql, a
     record.name = row.columnText(1);
     record.created = fromEpochMilliseconds(row.columnInt64(3));
     record.lastUsed = fromEpochMilliseconds(row.columnInt64(4));
+    record.depthMarkMs = row.columnInt64(5);
     Result<const ParsedAttributes *> parsed = parseStored(record.name, row.columnText(2), row.columnInt64(3));
     if (!parsed)
         return parsed.error();

@@ -29,6 +29,7 @@ struct QueueRecord {
     ClockTime created{};
     ClockTime lastModified{};
     ClockTime lastUsed{};   // idle clock of auto-delete (docs/behaviour.md §6)
+    std::int64_t depthMarkMs = 0;   // the clock time its depth counters hold at (queue_depths.h)
 
     bool isFifo() const { return attributes.fifoQueue; }
     // The redrive target's name (last part of its ARN); empty without a policy.

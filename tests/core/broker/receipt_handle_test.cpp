@@ -12,6 +12,7 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <chrono>
 #include <set>
 
 using namespace relaydesk;
@@ -96,9 +97,30 @@ private slots:
             QVERIFY(QRegularExpression(QStringLiteral("^[0-9a-f]{32}$")).match(QString::fromStdString(token)).hasMatch());
             QVERIFY(seen.insert(token).second);
         }
-        QVERIFY(QRegularExpression(QStringLiteral("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"))
-                    .match(QString::fromStdString(ids.newMessageId()))
-                    .hasMatch());
+    }
+
+    // MessageIds: version-7 UUIDs, unique, never sorting before an earlier
+    // one of the same source (so sends extend the index at its end); the
+    // first 48 bits are the wall clock's milliseconds.
+    void messageIds_uniqueTimeOrderedVersion7()
+    {
+        RandomIdSource ids;
+        const QRegularExpression shape(QStringLiteral("^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"));
+        const auto before = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                std::chrono::system_clock::now().time_since_epoch()).count();
+        std::set<std::string> seen;
+        std::string previous;
+        for (int i = 0; i < 2000; ++i) {
+            const std::string id = ids.newMessageId();
+            QVERIFY2(shape.match(QString::fromStdString(id)).hasMatch(), id.c_str());
+            QVERIFY(seen.insert(id).second);
+            QVERIFY(id.substr(0, 13) >= previous.substr(0, std::min<std::size_t>(13, previous.size())));
+            previous = id;
+        }
+        const std::string hex = previous.substr(0, 8) + previous.substr(9, 4);
+        const long long milliseconds = std::stoll(hex, nullptr, 16);
+        QVERIFY(milliseconds >= before);
+        QVERIFY(milliseconds <= before + 60 * 1000);
     }
 
     void sealKey_madeOnce_keptAcrossReopen()
