@@ -6,7 +6,7 @@
 // figure: rate, target, messages and units per commit, machine load.
 //   broker_bench [scale=1] [memory-messages=1000000] [directory=/tmp] [figure=all] [metrics=on|off]
 // figure: all | memory | send | send-backlog | send-unit | send-batch | receive | receive-fifo |
-//         receive-unit | receive-fifo-unit | long-poll | depths
+//         receive-unit | receive-fifo-unit | long-poll | depths | curves (only when named: 1.1 million messages)
 // (the *-unit figures run MessageSender/MessageReceiver as bare engine units,
 // without BrokerService's per-unit lifetime queries, for comparison)
 // scale multiplies the message counts (0.1 for a quick run). Run the memory
@@ -55,6 +55,8 @@ int main(int argc, char **argv)
         benchReceiveDeleteUnits(directory, true, 32, scaled(32000));
     if (wanted("long-poll"))
         benchLongPoll(directory, static_cast<int>(scaled(500)));
+    if (only == "curves")   // not in "all": it stores over a million messages
+        benchCurves(directory, scale);
     if (wanted("depths"))
         benchDepths(directory, scaled(240000), 21);
     return 0;

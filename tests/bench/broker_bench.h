@@ -126,6 +126,23 @@ double referenceInsertRate(const std::filesystem::path &relaydeskFile, long rows
 double referenceReceiveDeleteRate(const std::filesystem::path &relaydeskFile, long rows, double perCommit);
 void printReference(const std::string &figure, double rate, double reference, double perCommit, double target);
 
+// BrokerService sends into `queue` from `producers` threads, `perProducer`
+// each, one after the other: messages per second (0 when any failed).
+double serviceSendRate(BrokerBench &broker, const std::string &queue, int producers, int perProducer);
+// `consumers` threads receive (up to maxPerReceive, no wait) and delete each
+// message received through BrokerService until `messages` are deleted.
+struct ReceiveRun {
+    double seconds = 0;
+    CommitSpan span;
+    long deleted = 0;
+    long failures = 0;
+    long emptyReceives = 0;
+};
+ReceiveRun receiveAndDelete(BrokerBench &broker, const std::string &queue, int consumers, long messages,
+                            int maxPerReceive);
+// Sends and receive+deletes with 0 / 100 000 / 1 000 000 messages stored and
+// with 1 / 1 000 / 10 000 queues, each relative to its first row (broker_bench_curves.cpp).
+void benchCurves(const std::filesystem::path &directory, double scale);
 // The figures (broker_bench_send.cpp, broker_bench_receive.cpp).
 void benchSend(const std::filesystem::path &directory, int producers, int perProducer);
 void benchSendWithBacklog(const std::filesystem::path &directory, int producers, int perProducer, long backlog);

@@ -12,20 +12,16 @@ namespace relaydesk::bench {
 // `consumers` threads each: receive (no wait, up to maxPerReceive), then
 // delete every message received, one DeleteMessage each, until all
 // `messages` preloaded messages are deleted. FIFO: spread over 100 groups.
-void benchReceiveDelete(const std::filesystem::path &directory, bool fifo, int consumers, long messages,
-                        int maxPerReceive)
+ReceiveRun receiveAndDelete(BrokerBench &broker, const std::string &queue, int consumers, long messages,
+                             int maxPerReceive)
 {
-    const std::string queue = fifo ? "bench.fifo" : "bench";
-    BrokerBench broker(directory, fifo ? "receive-fifo" : "receive");
-    broker.createQueue(queue);
-    const long stored = broker.preload(queue, messages, fifo ? 100 : 0);
     std::atomic<long> deleted{0};
     std::atomic<long> failures{0};
     std::atomic<long> emptyReceives{0};
-    CommitSpan span;
-    span.start(broker.engine());
-    const double seconds = runThreads(consumers, [&](int) {
-        while (deleted.load() < stored && failures.load() < 100) {
+    ReceiveRun run;
+    run.span.start(broker.engine());
+    run.seconds = runThreads(consumers, [&](int) {
+        while (deleted.load() < messages && failures.load() < 100) {
             ReceiveRequest request;
             request.maxNumberOfMessages = maxPerReceive;
             auto received = call<ReceiveResult>(
@@ -50,17 +46,33 @@ void benchReceiveDelete(const std::filesystem::path &directory, bool fifo, int c
             }
         }
     });
-    span.end(broker.engine());
+    run.span.end(broker.engine());
+    run.deleted = deleted.load();
+    run.failures = failures.load();
+    run.emptyReceives = emptyReceives.load();
+    return run;
+}
+
+void benchReceiveDelete(const std::filesystem::path &directory, bool fifo, int consumers, long messages,
+                        int maxPerReceive)
+{
+    const std::string queue = fifo ? "bench.fifo" : "bench";
+    BrokerBench broker(directory, fifo ? "receive-fifo" : "receive");
+    broker.createQueue(queue);
+    const long stored = broker.preload(queue, messages, fifo ? 100 : 0);
+    const ReceiveRun run = receiveAndDelete(broker, queue, consumers, stored, maxPerReceive);
+    const CommitSpan &span = run.span;
+    const double seconds = run.seconds;
     const std::string parameters = std::to_string(consumers) + " consumers, " + std::to_string(stored)
         + " messages" + (fifo ? " in 100 groups" : "") + ", receive max " + std::to_string(maxPerReceive)
-        + " + 1 delete each, " + std::to_string(emptyReceives.load()) + " empty receives";
+        + " + 1 delete each, " + std::to_string(run.emptyReceives) + " empty receives";
     const char *figure = fifo ? "receive+delete (FIFO)" : "receive+delete (standard)";
-    printFigure(figure, parameters, double(deleted.load()), seconds, 20000, span, failures.load());
+    printFigure(figure, parameters, double(run.deleted), seconds, 20000, span, run.failures);
     // A message's receive and delete are two units; the reference puts both
     // of each of its messages in one commit: the same operations per commit.
-    const double perCommit = double(deleted.load()) / double(std::max<std::uint64_t>(1, span.commits()));
-    printReference(figure, double(deleted.load()) / seconds,
-                   referenceReceiveDeleteRate(broker.file(), deleted.load(), perCommit), perCommit, 0.5);
+    const double perCommit = double(run.deleted) / double(std::max<std::uint64_t>(1, span.commits()));
+    printReference(figure, double(run.deleted) / seconds,
+                   referenceReceiveDeleteRate(broker.file(), run.deleted, perCommit), perCommit, 0.5);
 }
 
 // The same cycle as bare engine units (MessageReceiver::receive, then

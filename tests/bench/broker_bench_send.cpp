@@ -45,15 +45,23 @@ ProducerRun runProducers(BrokerBench &broker, int producers, int perProducer, Se
 }
 
 // SendMessage as the HTTP layer calls it, waiting for the reply.
-bool sendThroughService(BrokerBench &broker, SendRequest request)
+bool sendThroughService(BrokerBench &broker, SendRequest request, const std::string &queue = "bench")
 {
     return call<SendReceipt>([&](auto reply) {
-               broker.service().sendMessage("bench", std::move(request), nullptr, reply);
+               broker.service().sendMessage(queue, std::move(request), nullptr, reply);
            })
         .ok();
 }
 
 } // namespace
+
+double serviceSendRate(BrokerBench &broker, const std::string &queue, int producers, int perProducer)
+{
+    const ProducerRun run = runProducers(broker, producers, perProducer, [&](SendRequest request) {
+        return sendThroughService(broker, std::move(request), queue);
+    });
+    return run.failures > 0 ? 0.0 : double(producers) * perProducer / run.seconds;
+}
 
 // SendMessage as the HTTP layer calls it: BrokerService::sendMessage from
 // `producers` threads, each waiting for its reply before the next send.
