@@ -218,7 +218,7 @@ Result<ReceiveResult> MessageReceiver::receive(std::string_view queueName, const
     Result<QueueRecord> queue = queue_records::require(*m_db, queueName);
     if (!queue)
         return queue.error();
-    if (Status touched = queue_records::touch(*m_db, queue->id, now); !touched)
+    if (Status touched = queue_records::touch(*m_db, *queue, now); !touched)
         return touched.error();
     Result<std::int64_t> expired = message_lifetime::applyExpiry(*m_db, *queue, now);
     if (!expired)

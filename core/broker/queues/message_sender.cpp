@@ -78,9 +78,7 @@ Status recordSends(Database &db, const QueueRecord &queue, const queue_depths::S
 {
     if (tally.stored > 0)
         return queue_depths::addSent(db, queue.id, tally, now);
-    if (toEpochMilliseconds(queue.lastUsed) >= toEpochMilliseconds(now))
-        return {};
-    return queue_records::touch(db, queue.id, now);
+    return queue_records::touch(db, queue, now);
 }
 
 std::optional<std::int64_t> seconds(const std::optional<int> &value)

@@ -229,6 +229,13 @@ Status touch(Database &db, std::int64_t id, ClockTime now)
                             toEpochMilliseconds(now), id);
 }
 
+Status touch(Database &db, const QueueRecord &queue, ClockTime now)
+{
+    if (toEpochMilliseconds(queue.lastUsed) >= toEpochMilliseconds(now))
+        return {};
+    return touch(db, queue.id, now);
+}
+
 namespace {
 
 std::string toHex(std::string_view bytes)

@@ -53,8 +53,12 @@ Result<std::int64_t> insert(Database &db, std::string_view name, const QueueAttr
 Status update(Database &db, std::int64_t id, const QueueAttributes &attributes, ClockTime now);
 // The next FIFO SequenceNumber of queue `id` (strictly increasing, never reused).
 Result<std::int64_t> takeSequenceNumber(Database &db, std::int64_t id);
-// Sets last_used_ms = now (a send, receive or attribute change, docs/behaviour.md §6).
+// Sets last_used_ms = max(last_used_ms, now) (a send, receive or attribute
+// change, docs/behaviour.md §6). The record's form writes nothing when the
+// record, read in this unit, already holds `now` or later (operations within
+// one millisecond): an UPDATE of an unchanged row still rewrites it.
 Status touch(Database &db, std::int64_t id, ClockTime now);
+Status touch(Database &db, const QueueRecord &queue, ClockTime now);
 
 // Message attributes as stored in messages.attributes: a JSON object
 // {"name": {"DataType": …, "StringValue": …} | {"DataType": …, "BinaryValue": HEX}}.

@@ -70,7 +70,7 @@ Result<ClockTime> settleServiceBusMessage(Database &db, std::string_view queueNa
     const std::int64_t rowId = (**row)->columnInt64(0);
     const std::int64_t deliveries = (**row)->columnInt64(1);
     (**row)->reset();
-    if (Status touched = queue_records::touch(db, queue->id, now); !touched)
+    if (Status touched = queue_records::touch(db, *queue, now); !touched)
         return touched.error();
     switch (settlement.kind) {
     case Kind::Complete:
