@@ -77,6 +77,20 @@ void lowerLifetimeTimer(const StatePtr &state, std::optional<ClockTime> due)
     });
 }
 
+void requestLifetimeCheck(const StatePtr &state)
+{
+    if (state->lifetimeCheckQueued || state->stopped)
+        return;
+    state->lifetimeCheckQueued = true;
+    state->engine.execute(
+        [](Database &db, ClockTime now) { return lifetimeDue(db, now); }, nullptr,
+        [state](Result<std::optional<ClockTime>> due) {
+            state->lifetimeCheckQueued = false;
+            if (due)
+                lowerLifetimeTimer(state, *due);
+        });
+}
+
 namespace {
 
 // Expiry (with dead-lettering), idle deletion and deduplication clean-up.

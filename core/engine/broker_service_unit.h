@@ -39,6 +39,7 @@ struct BrokerService::State {
     // Broker thread only:
     ClockTimerId lifetimeTimer = 0;
     std::optional<ClockTime> lifetimeDue;
+    bool lifetimeCheckQueued = false;   // a check unit is submitted and has not answered
     std::map<std::string, ClockTimerId> moveChunkTimers;   // the next chunk of each running move task
     bool stopped = false;
     // Any thread: the delivery worker told about committed deliveries (null: none).
@@ -66,7 +67,6 @@ inline void reportQueueCounts(UnitContext &unit, const std::string &queueName)
 template <class T>
 struct Outcome {
     T value;
-    std::optional<ClockTime> lifetimeDue; // earliest lifetime work after this commit
     std::vector<std::string> wake;        // queues whose waiting receives to retry
 };
 
@@ -84,6 +84,12 @@ void startOnPool(std::function<void()> work);
 Result<std::optional<ClockTime>> lifetimeDue(Database &db, ClockTime now);
 // Broker thread: moves the lifetime timer earlier to `due`, if it is.
 void lowerLifetimeTimer(const StatePtr &state, std::optional<ClockTime> due);
+// Broker thread, after a commit: reads lifetimeDue() in a unit of its own and
+// lowers the timer to it. One check is queued at a time, so the commits of
+// many units share one read (six SELECTs) instead of running it in every
+// unit; the check runs before anything submitted after this call — a clock
+// advance included —, so no due time is missed.
+void requestLifetimeCheck(const StatePtr &state);
 // Broker thread: runs the next chunk of move task `taskHandle` at `due`, and
 // the chunks after it, until the task ends (broker_service_messages.cpp).
 void scheduleMoveChunk(const StatePtr &state, const std::string &taskHandle, std::optional<std::int64_t> perSecond,
@@ -93,7 +99,7 @@ void scheduleMoveChunk(const StatePtr &state, const std::string &taskHandle, std
 void resumeMoveTasks(const StatePtr &state);
 
 // Any thread: runs `body` as a unit; on the broker thread after the commit,
-// moves the lifetime timer, wakes the receives of `wake`, calls `afterCommit`
+// queues a lifetime check, wakes the receives of `wake`, calls `afterCommit`
 // with the value (when the unit succeeded), then replies.
 template <class T>
 void run(const StatePtr &state, Body<T> body, QObject *context, BrokerService::Reply<T> reply,
@@ -107,17 +113,14 @@ void run(const StatePtr &state, Body<T> body, QObject *context, BrokerService::R
             Result<T> value = body(unit, *state, wake);
             if (!value)
                 return value.error();
-            auto due = lifetimeDue(unit.database(), unit.now());
-            if (!due)
-                return due.error();
-            return Out{std::move(value).value(), *due, std::move(wake)};
+            return Out{std::move(value).value(), std::move(wake)};
         },
         nullptr,
         [state, target, reply = std::move(reply),
          afterCommit = std::move(afterCommit)](Result<Out> result) {
             auto answer = std::make_shared<std::optional<Result<T>>>();
             if (result) {
-                lowerLifetimeTimer(state, result->lifetimeDue);
+                requestLifetimeCheck(state);
                 for (const std::string &queue : result->wake)
                     state->engine.waiters().notify(waitKey(queue));
                 if (afterCommit)
