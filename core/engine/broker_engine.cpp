@@ -7,6 +7,7 @@
 #include "engine/broker_thread.h"
 #include "engine/clock_scheduler.h"
 #include "engine/metrics_recording.h"
+#include "engine/sanitizer_handoff.h"
 #include "engine/waiter_registry.h"
 #include "store/database.h"
 
@@ -58,8 +59,7 @@ BrokerEngine::BrokerEngine(std::unique_ptr<Database> database, WallTimeSource &w
         // deleted engine is dropped by Qt (the engine outlives m_core anyway).
         if (m_counting.load(std::memory_order_relaxed))
             refreshStaleQueueDepths(*this);
-        QMetaObject::invokeMethod(
-            this, [this, changes = std::move(changes)] { emit changesPublished(changes); }, Qt::QueuedConnection);
+        sanitizer_handoff::queue(this, [this, changes = std::move(changes)] { emit changesPublished(changes); });
     });
     m_core->moveToThread(m_thread);
     m_thread->start();
@@ -78,7 +78,7 @@ void BrokerEngine::stop()
     QThread *owner = thread();
     BrokerThread *core = m_core;
     CommitQueueStats stats;
-    QMetaObject::invokeMethod(core, [core, owner, &stats] { stats = core->shutdown(owner); }, Qt::BlockingQueuedConnection);
+    sanitizer_handoff::queueAndWait(core, [core, owner, &stats] { stats = core->shutdown(owner); });
     {
         std::unique_lock lock(m_lifetime);
         m_finalStats = stats;

@@ -4,6 +4,7 @@
 #include "broker/queues/message_lifetime.h"
 #include "broker/topics/topic_lifetime.h"
 #include "engine/broker_service_unit.h"
+#include "engine/sanitizer_handoff.h"
 
 #include <QThreadPool>
 
@@ -29,7 +30,7 @@ void deliver(const ReplyTarget &target, std::function<void()> call)
 
 void startOnPool(std::function<void()> work)
 {
-    QThreadPool::globalInstance()->start(std::move(work));
+    sanitizer_handoff::startOnPool(*QThreadPool::globalInstance(), std::move(work));
 }
 
 namespace {

@@ -2,6 +2,7 @@
 #include "engine/broker_thread.h"
 
 #include "broker/clock_mark.h"
+#include "engine/sanitizer_handoff.h"
 #include "store/commit_queue.h"
 #include "store/database.h"
 
@@ -84,16 +85,13 @@ BrokerThread::~BrokerThread()
 
 void BrokerThread::post(std::function<void()> call)
 {
-    QMetaObject::invokeMethod(
-        this,
-        [call = std::move(call)] {
-            try {
-                call();
-            } catch (...) {
-                // nothing escapes the broker thread
-            }
-        },
-        Qt::QueuedConnection);
+    sanitizer_handoff::queue(this, [call = std::move(call)] {
+        try {
+            call();
+        } catch (...) {
+            // nothing escapes the broker thread
+        }
+    });
 }
 
 std::shared_ptr<void> BrokerThread::acquireWork()

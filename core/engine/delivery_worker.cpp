@@ -10,6 +10,7 @@
 #include "engine/clock_scheduler.h"
 #include "engine/delivery_attempt.h"
 #include "engine/delivery_throttle_gate.h"
+#include "engine/sanitizer_handoff.h"
 #include "http/http_delivery_client.h"
 
 #include <QDebug>
@@ -284,7 +285,7 @@ private:
             postRequest(std::move(job), std::move(http), std::move(envelope));
             return;
         }
-        m_signing.start([weak = weak_from_this(), engine = &m_engine, identity = m_identity,
+        sanitizer_handoff::startOnPool(m_signing, [weak = weak_from_this(), engine = &m_engine, identity = m_identity,
                          sign = m_options.signEnvelope, job = std::move(job), hold = m_engine.holdAdvance()]() mutable {
             std::string envelope;
             HttpDeliveryRequest http = buildDeliveryPost(job, identity, sign, envelope);

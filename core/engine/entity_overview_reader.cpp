@@ -3,6 +3,7 @@
 
 #include "engine/broker_engine.h"
 #include "engine/clock_scheduler.h"
+#include "engine/sanitizer_handoff.h"
 #include "store/database.h"
 
 #include <QMetaObject>
@@ -36,7 +37,7 @@ void readEntityOverview(BrokerEngine &engine, BrokerIdentity identity, QObject *
         return;
     }
     const ClockTime now = engine.clock().now();
-    QThreadPool::globalInstance()->start([path, now, identity = std::move(identity), target, reply = std::move(reply)] {
+    sanitizer_handoff::startOnPool(*QThreadPool::globalInstance(), [path, now, identity = std::move(identity), target, reply = std::move(reply)] {
         DatabaseOptions options;
         options.mode = OpenMode::ReadOnly;
         options.checkIntegrity = false; // the writer checked it on open

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "engine/reply_target.h"
 
+#include "engine/sanitizer_handoff.h"
+
 #include <QObject>
 #include <QThread>
 
@@ -64,19 +66,16 @@ void ReplyTarget::post(std::function<void()> call) const
     }
     if (!m_mailbox) {
         if (QObject *object = m_context.data())
-            QMetaObject::invokeMethod(object, std::move(call), Qt::QueuedConnection);
+            sanitizer_handoff::queue(object, std::move(call));
         return;
     }
     std::lock_guard lock(m_mailbox->mutex);
     if (m_mailbox->anchor == nullptr)
         return; // the context's thread has ended
-    QMetaObject::invokeMethod(
-        m_mailbox->anchor,
-        [context = m_context, call = std::move(call)] {
-            if (context) // on the context's thread: it cannot be deleted meanwhile
-                call();
-        },
-        Qt::QueuedConnection);
+    sanitizer_handoff::queue(m_mailbox->anchor, [context = m_context, call = std::move(call)] {
+        if (context) // on the context's thread: it cannot be deleted meanwhile
+            call();
+    });
 }
 
 } // namespace relaydesk

@@ -6,6 +6,7 @@
 // the broker clock's time. Keep-alive; one request at a time per connection.
 
 #include "broker/clock.h"
+#include "engine/sanitizer_handoff.h"
 
 #include <QHostAddress>
 #include <QPointer>
@@ -47,18 +48,15 @@ public:
         m_thread.start();
         m_server = new QTcpServer;
         m_server->moveToThread(&m_thread);
-        QMetaObject::invokeMethod(
-            m_server,
-            [this] {
-                QObject::connect(m_server, &QTcpServer::newConnection, m_server, [this] { accept(); });
-                m_server->listen(QHostAddress::LocalHost, 0);
-                m_port = m_server->serverPort();
-            },
-            Qt::BlockingQueuedConnection);
+        sanitizer_handoff::queueAndWait(m_server, [this] {
+            QObject::connect(m_server, &QTcpServer::newConnection, m_server, [this] { accept(); });
+            m_server->listen(QHostAddress::LocalHost, 0);
+            m_port = m_server->serverPort();
+        });
     }
     ~ScriptEndpoint()
     {
-        QMetaObject::invokeMethod(m_server, [this] { delete m_server; }, Qt::BlockingQueuedConnection);
+        sanitizer_handoff::queueAndWait(m_server, [this] { delete m_server; });
         m_thread.quit();
         m_thread.wait();
     }

@@ -57,7 +57,9 @@ ActivityChart::ActivityChart(QWidget *parent) : QChartView(parent)
             marker->setVisible(false); // one legend entry per figure: the solid line's
     }
     chart->legend()->setAlignment(Qt::AlignRight);
+    QChart *placeholder = this->chart(); // QChartView(parent) made one; setChart() only lets go of it
     setChart(chart);
+    delete placeholder;
     setMinimumHeight(240);
     m_navigation = new TimeNavigation(this, parent);
     connect(m_navigation, &TimeNavigation::changed, this, [this] { showMetrics(m_shown, m_window); });

@@ -51,7 +51,9 @@ DepthChart::DepthChart(QWidget *parent) : QChartView(parent)
     m_series->attachAxis(m_names);
     m_series->attachAxis(m_count);
     chart->legend()->setAlignment(Qt::AlignBottom);
+    QChart *placeholder = this->chart(); // QChartView(parent) made one; setChart() only lets go of it
     setChart(chart);
+    delete placeholder;
     setMinimumHeight(heightFor(0));
     for (std::size_t i = 0; i < m_sets.size(); ++i) {
         connect(m_sets[i], &QBarSet::hovered, this, [this, i](bool entered, int index) {

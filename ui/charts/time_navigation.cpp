@@ -15,6 +15,8 @@ namespace relaydesk {
 
 TimeNavigation::TimeNavigation(QChartView *view, QWidget *buttonParent) : QObject(view), m_view(view)
 {
+    if (buttonParent == nullptr)
+        buttonParent = view; // a chart made without a parent: its buttons go with it
     m_follow = new QToolButton(buttonParent);
     m_follow->setObjectName(QStringLiteral("followNow"));
     m_follow->setText(tr("Follow now"));

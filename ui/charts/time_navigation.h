@@ -26,7 +26,7 @@ namespace relaydesk {
 // redraw and redraws on changed().
 //
 // Ownership: a child of the view it watches; the buttons are children of
-// `buttonParent`. Thread: GUI.
+// `buttonParent`, or of the view when that is null. Thread: GUI.
 class TimeNavigation final : public QObject {
     Q_OBJECT
 public:

@@ -55,11 +55,15 @@ struct NativeAnswer {
 };
 using NativeReply = std::function<void(NativeAnswer)>;
 
-// What the routes need. Borrowed; all outlive every request.
+// What the routes need. The engine, the service, the reply context, the
+// mocks and the certificate are borrowed and outlive every request. The
+// identity is the request's own (it follows the request's Host), so it is
+// held by value: a route that answers after a broker reply keeps a copy of
+// the context, and the request's frame is gone by then.
 struct NativeContext {
     BrokerEngine &engine;
     BrokerService &service;
-    const BrokerIdentity &identity;
+    BrokerIdentity identity;
     QObject *replyContext = nullptr;
     MockEndpoints *mocks = nullptr;                       // null: /mocks answers 404
     const std::string *signingCertificatePem = nullptr;   // null or empty: /signing-certificate answers 404

@@ -3,6 +3,7 @@
 // thread while the context lives, and is dropped — never posted to freed
 // memory — when the context or its thread is gone first.
 #include "engine/reply_target.h"
+#include "engine/sanitizer_handoff.h"
 #include "support/test_main.h"
 
 #include <QCoreApplication>
@@ -112,13 +113,10 @@ private slots:
         helper.moveToThread(&worker);
         std::unique_ptr<ReplyTarget> target;
         worker.start();
-        QMetaObject::invokeMethod(
-            &helper,
-            [&] {
-                auto context = std::make_unique<QObject>(); // made and deleted on the worker
-                target = std::make_unique<ReplyTarget>(context.get());
-            },
-            Qt::BlockingQueuedConnection);
+        sanitizer_handoff::queueAndWait(&helper, [&] {
+            auto context = std::make_unique<QObject>(); // made and deleted on the worker
+            target = std::make_unique<ReplyTarget>(context.get());
+        });
         QVERIFY(target->livesOn(&worker));
         QVERIFY(target->gone());
         worker.quit();
