@@ -11,6 +11,10 @@
 #include "engine/waiter_registry.h"
 #include "store/database.h"
 
+#include <QThread>
+
+#include <openssl/crypto.h>
+
 #include <mutex>
 
 namespace relaydesk {
@@ -62,6 +66,12 @@ BrokerEngine::BrokerEngine(std::unique_ptr<Database> database, WallTimeSource &w
         sanitizer_handoff::queue(this, [this, changes = std::move(changes)] { emit changesPublished(changes); });
     });
     m_core->moveToThread(m_thread);
+    // OpenSSL keeps state per thread (random bytes, HMAC seals, TLS of
+    // deliveries). It is ended here, on the broker thread, as its run ends:
+    // left to the thread-local destructor, it could be freed there and again
+    // by OpenSSL's exit handler on the main thread, since QThread::wait()
+    // returns before a thread's thread-local destructors have run.
+    connect(m_thread, &QThread::finished, m_thread, [] { OPENSSL_thread_stop(); }, Qt::DirectConnection);
     m_thread->start();
 }
 
