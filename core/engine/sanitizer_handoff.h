@@ -119,9 +119,13 @@ private:
 // (Qt::QueuedConnection); dropped when `receiver` is deleted first.
 inline void queue(QObject *receiver, std::function<void()> call)
 {
+#ifdef RELAYDESK_TSAN
     HandedCall handed(std::move(call));
     Unobserved unobserved;
     QMetaObject::invokeMethod(receiver, std::move(handed), Qt::QueuedConnection);
+#else
+    QMetaObject::invokeMethod(receiver, std::move(call), Qt::QueuedConnection);
+#endif
 }
 
 // Runs `call` on `receiver`'s thread and waits until it has run
@@ -129,6 +133,9 @@ inline void queue(QObject *receiver, std::function<void()> call)
 // `call` wrote is ordered before what follows the return.
 inline void queueAndWait(QObject *receiver, std::function<void()> call)
 {
+#ifndef RELAYDESK_TSAN
+    QMetaObject::invokeMethod(receiver, std::move(call), Qt::BlockingQueuedConnection);
+#else
     char finished = 0; // only its address is used: the token of the way back
     HandedCall handed([&finished, call = std::move(call)] {
         call();
@@ -139,14 +146,19 @@ inline void queueAndWait(QObject *receiver, std::function<void()> call)
         QMetaObject::invokeMethod(receiver, std::move(handed), Qt::BlockingQueuedConnection);
     }
     acquire(&finished);
+#endif
 }
 
 // Runs `work` on a thread of `pool`.
 inline void startOnPool(QThreadPool &pool, std::function<void()> work)
 {
+#ifdef RELAYDESK_TSAN
     Unobserved unobserved; // the pool thread reads `handed` itself before it acquires
     auto handed = std::make_shared<HandedCall>(std::move(work)); // QThreadPool copies the task
     pool.start([handed = std::move(handed)] { (*handed)(); });
+#else
+    pool.start(std::move(work));
+#endif
 }
 
 } // namespace relaydesk::sanitizer_handoff
