@@ -92,6 +92,11 @@ public:
 
     // The SQLite error of the last call on this connection, with context.
     StoreStatus lastError(std::string_view context) const;
+    // Values a caller read from this database and keeps for the connection's
+    // life, by the caller's key. Only for values committed before the first
+    // unit that reads them and never changed after (the receipt seal key).
+    std::unordered_map<std::string, std::string> &memo() { return m_memo; }
+
     // The raw connection, for SQLite calls this class does not wrap.
     sqlite3 *handle() const { return m_db; }
 
@@ -113,6 +118,7 @@ private:
     bool m_integrityChecked = false;
     bool m_sealOnClose = false; // a read-write file database that opened fully
     std::unordered_map<std::string, std::unique_ptr<Statement>> m_cache;
+    std::unordered_map<std::string, std::string> m_memo;
 };
 
 // A Statement borrowed from a Database's cache (see prepareCached()); gives it

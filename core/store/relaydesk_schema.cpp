@@ -530,9 +530,18 @@ constexpr std::string_view kSchemaV15 = R"sql(
 DROP TRIGGER queue_depths_message_in;
 )sql";
 
-const std::array<Migration, 15> &migrations()
+// Migration 16: the receipt handles' seal key (broker/queues/receipt_handle.h)
+// made with the schema, so that it is committed before any receive reads it
+// and a connection can keep it (Database::memo) for its life. A database that
+// has one keeps it. randomblob() is SQLite's ChaCha20 generator, seeded from
+// /dev/urandom.
+constexpr std::string_view kSchemaV16 = R"sql(
+INSERT OR IGNORE INTO settings (key, value) VALUES ('receipt.seal_key', lower(hex(randomblob(32))));
+)sql";
+
+const std::array<Migration, 16> &migrations()
 {
-    static const std::array<Migration, 15> list = {
+    static const std::array<Migration, 16> list = {
         Migration{1, "first broker schema", kSchemaV1, {}},
         Migration{2, "FIFO messages by sequence number", kSchemaV2, {}},
         Migration{3, "FIFO topic deduplication, per-delivery expiry", kSchemaV3, {}},
@@ -548,6 +557,7 @@ const std::array<Migration, 15> &migrations()
         Migration{13, "Service Bus sessions and duplicate detection", kSchemaV13, {}},
         Migration{14, "Service Bus topics and subscriptions", kSchemaV14, {}},
         Migration{15, "new messages counted by their writer", kSchemaV15, {}},
+        Migration{16, "the receipt seal key made with the schema", kSchemaV16, {}},
     };
     return list;
 }

@@ -22,6 +22,21 @@ std::string toHex(const unsigned char *bytes, unsigned length)
     return out;
 }
 
+// The algorithms, fetched once for the process and never freed: EVP_md5()
+// and EVP_sha256() make OpenSSL 3 look the implementation up again on every
+// EVP_DigestInit_ex (a tenth of a send's digest time). Thread-safe.
+const EVP_MD *md5Algorithm()
+{
+    static EVP_MD *const algorithm = EVP_MD_fetch(nullptr, "MD5", nullptr);
+    return algorithm;
+}
+
+const EVP_MD *sha256Algorithm()
+{
+    static EVP_MD *const algorithm = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+    return algorithm;
+}
+
 // Incremental digest over OpenSSL's EVP interface.
 class Digest final {
 public:
@@ -60,7 +75,7 @@ constexpr unsigned char kBinaryTransport = 2;
 
 std::string md5OfMessageBody(std::string_view body)
 {
-    Digest digest(EVP_md5());
+    Digest digest(md5Algorithm());
     digest.add(body);
     return digest.hex();
 }
@@ -69,7 +84,7 @@ std::string md5OfMessageAttributes(const MessageAttributes &attributes)
 {
     if (attributes.empty())
         return {};
-    Digest digest(EVP_md5());
+    Digest digest(md5Algorithm());
     for (const auto &[name, value] : attributes) {
         digest.addLengthPrefixed(name);
         digest.addLengthPrefixed(value.dataType);
@@ -86,7 +101,7 @@ std::string md5OfMessageAttributes(const MessageAttributes &attributes)
 
 std::string contentDeduplicationId(std::string_view body)
 {
-    Digest digest(EVP_sha256());
+    Digest digest(sha256Algorithm());
     digest.add(body);
     return digest.hex();
 }

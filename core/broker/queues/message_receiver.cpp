@@ -20,10 +20,22 @@ namespace {
 
 using Code = BrokerErrorCode;
 
-constexpr std::string_view kColumns =
-    "SELECT id, message_id, body, attributes, sent_ms, receive_count, first_receive_ms, group_id, dedup_id, "
+// What readMessage() reads, in its order.
+constexpr std::string_view kMessageColumns =
+    "id, message_id, body, attributes, sent_ms, receive_count, first_receive_ms, group_id, dedup_id, "
     "sequence_number, dead_letter_reason, expires_at_ms, receipt_handle, id, enqueued_ms, visible_at_ms, "
-    "dead_letter_description FROM messages ";
+    "dead_letter_description";
+
+// A lock, answered with the locked message as readMessage() reads it.
+const std::string &lockStatement()
+{
+    static const std::string sql =
+        "UPDATE messages SET state = 'inflight', receipt_handle = :handle, receive_attempt_id = :attempt, "
+        "visible_at_ms = :visible_at, receive_count = receive_count + 1, "
+        "first_receive_ms = coalesce(first_receive_ms, :now) WHERE id = :id RETURNING "
+        + std::string(kMessageColumns);
+    return sql;
+}
 
 ReceivedMessage readMessage(Statement &row)
 {
@@ -131,23 +143,17 @@ Result<std::optional<ReceivedMessage>> MessageReceiver::lock(const QueueRecord &
         return key.error();
     const std::string handle =
         makeReceiptHandle(*key, queue.id, rowId, std::to_string(nowMs) + "." + m_ids->newReceiptHandle());
-    if (Status locked = executeStatement(
-            *m_db,
-            "UPDATE messages SET state = 'inflight', receipt_handle = :handle, receive_attempt_id = :attempt, "
-            "visible_at_ms = :visible_at, receive_count = receive_count + 1, "
-            "first_receive_ms = coalesce(first_receive_ms, :now) WHERE id = :id",
-            named(":handle", handle), named(":attempt", attemptId),
-            named(":visible_at", visibleAtMs), named(":now", nowMs),
-            named(":id", rowId));
-        !locked)
+    Result<CachedStatement> locked =
+        prepareBound(*m_db, lockStatement(), named(":handle", handle), named(":attempt", attemptId),
+                     named(":visible_at", visibleAtMs), named(":now", nowMs), named(":id", rowId));
+    if (!locked)
         return locked.error();
-
-    Result<CachedStatement> select = prepareBound(*m_db, std::string(kColumns) + "WHERE id = ?", rowId);
-    if (!select)
-        return select.error();
-    if (Result<bool> row = nextRow(**select); !row)
+    Result<bool> row = nextRow(**locked);
+    if (!row)
         return row.error();
-    return std::optional<ReceivedMessage>(readMessage(**select));
+    if (!*row)
+        return BrokerError(Code::InternalError, "message row " + std::to_string(rowId) + " vanished while locked");
+    return std::optional<ReceivedMessage>(readMessage(**locked));
 }
 
 Result<std::vector<ReceivedMessage>> MessageReceiver::receiveDeferred(std::string_view queueName,
@@ -186,8 +192,9 @@ Result<std::vector<ReceivedMessage>> MessageReceiver::retriedAttempt(const Queue
 {
     Result<CachedStatement> select = prepareBound(
         *m_db,
-        std::string(kColumns) + "WHERE queue_id = ? AND receive_attempt_id = ? AND state = 'inflight' AND "
-                                "visible_at_ms > ? ORDER BY sequence_number, id",
+        "SELECT " + std::string(kMessageColumns)
+            + " FROM messages WHERE queue_id = ? AND receive_attempt_id = ? AND state = 'inflight' AND "
+              "visible_at_ms > ? ORDER BY sequence_number, id",
         queue.id, attemptId, toEpochMilliseconds(now));
     if (!select)
         return select.error();

@@ -34,8 +34,9 @@ bool isSealedReceiptHandle(std::string_view handle);
 std::optional<std::int64_t> receiptHandleMessageRow(std::string_view key, std::string_view handle,
                                                     std::int64_t queueId);
 
-// The database's seal key: 32 random bytes (OpenSSL RAND_bytes) made on first
-// use and kept in `settings`; never exported or shown. Call inside a unit.
+// The database's seal key: 32 random bytes made with the schema (migration 16)
+// and kept in `settings`, then kept by the connection (Database::memo); never
+// exported or shown. Call inside a unit.
 Result<std::string> receiptSealKey(Database &db);
 
 } // namespace relaydesk

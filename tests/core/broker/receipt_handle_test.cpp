@@ -6,10 +6,13 @@
 // tokens come from a cryptographic source; the key is made once and kept.
 #include "broker/id_source.h"
 #include "broker/queues/receipt_handle.h"
+#include "store/database.h"
+#include "store/relaydesk_schema.h"
 #include "queue_test_support.h"
 #include "support/test_main.h"
 
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <chrono>
@@ -134,6 +137,35 @@ private slots:
         QCOMPARE(*broker.unit([&] { return receiptSealKey(broker.db()); }), *first);
         QueueTestBroker another;
         QVERIFY(*another.unit([&] { return receiptSealKey(another.db()); }) != *first);
+    }
+
+    // The key is made with the schema (committed before any unit reads it,
+    // so a connection may keep it); a database made by a release before that
+    // migration keeps the key it already has, and handles sealed with it.
+    void sealKey_madeWithTheSchema_olderDatabaseKeepsItsOwn()
+    {
+        QTemporaryDir directory;
+        QVERIFY(directory.isValid());
+        const std::string file = directory.filePath("older.db").toStdString();
+        {
+            const std::span<const Migration> all = relaydeskMigrations();
+            DatabaseOptions older;
+            older.migrations = all.first(15);
+            auto db = Database::open(file, older);
+            QVERIFY(db.ok());
+            QCOMPARE(*(*db)->queryInt64("SELECT count(*) FROM settings WHERE key = 'receipt.seal_key'"), 0);
+            QVERIFY((*db)->execute("INSERT INTO settings (key, value) VALUES ('receipt.seal_key', '" + kKey + "')").ok());
+        }
+        auto db = Database::open(file);
+        QVERIFY(db.ok());
+        QCOMPARE((*db)->queryText("SELECT value FROM settings WHERE key = 'receipt.seal_key'").value(), kKey);
+        QCOMPARE(receiptSealKey(**db).value(), kKey);
+
+        auto fresh = Database::open(directory.filePath("new.db").toStdString());
+        QVERIFY(fresh.ok());
+        const std::string made = (*fresh)->queryText("SELECT value FROM settings WHERE key = 'receipt.seal_key'").value();
+        QVERIFY(QRegularExpression("^[0-9a-f]{64}$").match(QString::fromStdString(made)).hasMatch());
+        QCOMPARE(receiptSealKey(**fresh).value(), made);
     }
 
     // The review's attack: a handle of one's own, re-pointed at another
