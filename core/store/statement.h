@@ -96,6 +96,10 @@ private:
     StoreStatus statusOf(int code, std::string_view what) const;
 
     sqlite3_stmt *m_statement = nullptr;
+    // parameterIndex(): every parameter's name by index - 1 ("" for `?`), read
+    // on first use; where the next lookup starts.
+    mutable std::vector<std::string> m_parameterNames;
+    mutable std::size_t m_nextParameter = 0;
 };
 
 namespace detail {

@@ -3,6 +3,7 @@
 
 #include "api/wire/action_input.h"
 
+#include <QRandomGenerator>
 #include <QUuid>
 #include <QXmlStreamWriter>
 
@@ -135,6 +136,18 @@ HttpReply nativeErrorReply(const WireError &error)
     return reply;
 }
 
-QByteArray newRequestId() { return QUuid::createUuid().toByteArray(QUuid::WithoutBraces); }
+// A version-4 UUID from Qt's global generator (seeded once from the system).
+// QUuid::createUuid() asks the kernel for its bytes on every call, a seventh
+// of a SendMessage's time in the protocol thread; a request id has to be
+// unique, not secret.
+QByteArray newRequestId()
+{
+    quint32 words[4];
+    QRandomGenerator::global()->fillRange(words);
+    QByteArray bytes(reinterpret_cast<const char *>(words), sizeof words);
+    bytes[6] = char((bytes[6] & 0x0f) | 0x40); // version 4
+    bytes[8] = char((bytes[8] & 0x3f) | 0x80); // RFC 4122 variant
+    return QUuid::fromRfc4122(bytes).toByteArray(QUuid::WithoutBraces);
+}
 
 } // namespace relaydesk

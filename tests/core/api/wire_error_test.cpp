@@ -3,6 +3,8 @@
 #include "api/wire/wire_error.h"
 #include "support/test_main.h"
 
+#include <QRegularExpression>
+#include <QSet>
 #include <QTest>
 #include <QXmlStreamReader>
 
@@ -39,6 +41,19 @@ class WireErrorTest final : public QObject {
     Q_OBJECT
 
 private slots:
+    // Request ids are version-4 UUIDs, lower-case, and do not repeat.
+    void requestIds_uniqueVersion4Uuids()
+    {
+        const QRegularExpression shape(QStringLiteral("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"));
+        QSet<QByteArray> seen;
+        for (int i = 0; i < 10000; ++i) {
+            const QByteArray id = newRequestId();
+            QVERIFY2(shape.match(QString::fromLatin1(id)).hasMatch(), id.constData());
+            seen.insert(id);
+        }
+        QCOMPARE(seen.size(), 10000);
+    }
+
     void everyCode_inEveryShape_data()
     {
         QTest::addColumn<int>("code");
