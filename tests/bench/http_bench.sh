@@ -53,6 +53,8 @@ run() {
 run health health --queue bench-health --connections "$connections" --duration "$seconds" | tee "$work/health.txt"
 run send send --queue bench-send --connections "$connections" --duration "$seconds" | tee "$work/send.txt"
 run batch batch --queue bench-batch --connections "$connections" --duration "$seconds" | tee "$work/batch.txt"
+run zaqar-send zaqar-send --queue bench-zaqar --connections "$connections" --duration "$seconds" | tee "$work/zaqar-send.txt"
+run zaqar-batch zaqar-batch --queue bench-zaqar-batch --connections "$connections" --duration "$seconds" | tee "$work/zaqar-batch.txt"
 run prefill batch --queue bench-receive --connections "$connections" --count "$prefill"
 run receive-delete receive-delete --queue bench-receive --connections "$connections" --duration "$seconds"
 # messages/s of a figure's line
@@ -60,6 +62,8 @@ rate_of() { sed -n 's/.*: *\([0-9.]*\) msg\/s.*/\1/p' "$1" | head -1; }
 peak=$(sed -n 's/.* \([0-9]*\) req\/s.*/\1/p' "$work/send.txt" | head -1)
 echo "ratios: SendMessage / GET /health $(echo "scale=2; $(rate_of "$work/send.txt") / $(rate_of "$work/health.txt")" | bc) (target 0.6);" \
      "SendMessageBatch / SendMessage $(echo "scale=2; $(rate_of "$work/batch.txt") / $(rate_of "$work/send.txt")" | bc) (target 4)"
+echo "Zaqar: POST of one message / GET /health $(echo "scale=2; $(rate_of "$work/zaqar-send.txt") / $(rate_of "$work/health.txt")" | bc);" \
+     "POST of 10 / POST of one $(echo "scale=2; $(rate_of "$work/zaqar-batch.txt") / $(rate_of "$work/zaqar-send.txt")" | bc)"
 half=$((peak / 2))
 run latency send --queue bench-latency --connections "$connections" --duration "$seconds" --rate "$half"
 echo "database file: $(du -h "$work/broker.db" | cut -f1), serve VmRSS: $(grep VmRSS /proc/$serve_pid/status | awk '{print $2/1024 " MB"}')"

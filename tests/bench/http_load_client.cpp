@@ -13,7 +13,9 @@
 //           localhost URL).
 //   ACTION: send (SendMessage) | batch (SendMessageBatch of 10) |
 //           receive-delete (ReceiveMessage of up to 10, then one DeleteMessage each) |
-//           health (GET /health: the server's trivial route, the reference of the others)
+//           health (GET /health: the server's trivial route, the reference of the others) |
+//           zaqar-send (Zaqar v2: POST /v2/queues/NAME/messages of one message) |
+//           zaqar-batch (the same with 10 messages)
 //   --rate: open loop — requests planned at fixed times, latency measured from the
 //           planned time (a request waits for a free connection; no coordinated omission).
 //
@@ -65,6 +67,17 @@ struct Options {
     std::string queueUrl;  // --queue-url; empty: CreateQueue's answer
 };
 
+bool isZaqar(const Options &options) { return options.action == "zaqar-send" || options.action == "zaqar-batch"; }
+
+// Zaqar's body of `count` messages from serial `first` on.
+std::string zaqarMessages(std::uint64_t first, int count)
+{
+    nlohmann::json messages = nlohmann::json::array();
+    for (int i = 0; i < count; ++i)
+        messages.push_back({{"ttl", 3600}, {"body", loadBody(first + std::uint64_t(i))}});
+    return nlohmann::json{{"messages", std::move(messages)}}.dump();
+}
+
 bool parseOptions(int argc, char **argv, Options &options)
 {
     if (argc < 3)
@@ -94,7 +107,7 @@ bool parseOptions(int argc, char **argv, Options &options)
     if (options.query)
         return options.action == "send" || options.action == "health";
     return options.action == "send" || options.action == "batch" || options.action == "receive-delete" ||
-           options.action == "health";
+           options.action == "health" || isZaqar(options);
 }
 
 class LoadRun final {
@@ -145,6 +158,13 @@ std::string LoadRun::nextRequest(LoadConnection &connection)
         ++m_issuedMessages;
         return "GET /health HTTP/1.1\r\nHost: " + m_endpoint.host + ":" + std::to_string(m_endpoint.port) +
                "\r\nAccept-Encoding: identity\r\n\r\n";
+    }
+    if (isZaqar(m_options)) {
+        const int count = action == "zaqar-batch" ? 10 : 1;
+        m_issuedMessages += count;
+        const std::string body = zaqarMessages(m_serial, count);
+        m_serial += std::uint64_t(count);
+        return zaqarRequest(m_endpoint, "POST", "queues/" + m_options.queue + "/messages", body);
     }
     if (m_options.query) {   // send
         ++m_issuedMessages;
@@ -202,6 +222,15 @@ void LoadRun::finished(LoadConnection &connection, std::int64_t doneNs)
     ++m_requests;
     m_latenciesNs.push_back(doneNs - connection.startedNs);
     const std::string &body = connection.body();
+    if (isZaqar(m_options)) {
+        if (connection.status() != 201) {
+            if (m_errors++ < 3)
+                std::fprintf(stderr, "http_load_client: status %d: %.300s\n", connection.status(), body.c_str());
+            return;
+        }
+        m_messages += m_options.action == "zaqar-batch" ? 10 : 1;
+        return;
+    }
     if (connection.status() != 200) {
         if (m_errors++ < 3)
             std::fprintf(stderr, "http_load_client: status %d: %.300s\n", connection.status(), body.c_str());
@@ -326,7 +355,7 @@ int main(int argc, char **argv)
 {
     Options options;
     if (!parseOptions(argc, argv, options)) {
-        std::fprintf(stderr, "usage: http_load_client URL send|batch|receive-delete|health [--queue NAME] [--connections N] "
+        std::fprintf(stderr, "usage: http_load_client URL send|batch|receive-delete|health|zaqar-send|zaqar-batch [--queue NAME] [--connections N] "
                              "[--duration S | --count MESSAGES] [--rate REQUESTS_PER_S] [--protocol json|query] [--queue-url URL]\n");
         return 2;
     }
@@ -336,6 +365,15 @@ int main(int argc, char **argv)
         return 2;
     }
     int status = 0;
+    if (isZaqar(options)) {
+        const auto created = exchangeRequest(*endpoint, zaqarRequest(*endpoint, "PUT", "queues/" + options.queue, "{}"), &status);
+        if (!created || (status != 201 && status != 204)) {
+            std::fprintf(stderr, "http_load_client: Zaqar queue create failed (%d): %s\n", status, created ? created->c_str() : "");
+            return 1;
+        }
+        LoadRun run(options, *endpoint, std::string());
+        return run.run();
+    }
     if (options.query) {
         const auto created = exchangeRequest(
             *endpoint, sqsQueryRequest(*endpoint, "Action=CreateQueue&QueueName=" + formEncoded(options.queue)), &status);

@@ -208,6 +208,24 @@ std::optional<std::string> exchangeOnce(const LoadEndpoint &endpoint, const std:
     return exchangeRequest(endpoint, sqsJsonRequest(endpoint, action, json), status);
 }
 
+std::string zaqarRequest(const LoadEndpoint &endpoint, const std::string &method, const std::string &path,
+                         const std::string &json)
+{
+    std::string request;
+    request.reserve(json.size() + 400);
+    request += method + " /v2/" + path + " HTTP/1.1\r\nHost: " + endpoint.host + ":" + std::to_string(endpoint.port);
+    request += "\r\nAccept-Encoding: identity\r\nAccept: application/json\r\n"
+               "User-Agent: python-zaqarclient\r\n"
+               "Client-ID: 3381af92-2b9e-11e3-b191-71861300734c\r\nX-Project-Id: bench\r\n";
+    if (!json.empty())
+        request += "Content-Type: application/json\r\nContent-Length: " + std::to_string(json.size()) + "\r\n";
+    else
+        request += "Content-Length: 0\r\n";
+    request += "\r\n";
+    request += json;
+    return request;
+}
+
 std::optional<std::string> exchangeRequest(const LoadEndpoint &endpoint, const std::string &request, int *status)
 {
     const int fd = connectTo(endpoint);

@@ -25,6 +25,11 @@ std::optional<LoadEndpoint> parseEndpoint(const std::string &url);
 // A full HTTP/1.1 request for one SQS JSON action with `json` as its body.
 std::string sqsJsonRequest(const LoadEndpoint &endpoint, const std::string &action, const std::string &json);
 
+// A full HTTP/1.1 request of the Zaqar v2 API as python-zaqarclient frames
+// one: METHOD /v2/PATH with a Client-ID, `json` as the body (none when empty).
+std::string zaqarRequest(const LoadEndpoint &endpoint, const std::string &method, const std::string &path,
+                         const std::string &json);
+
 // A full HTTP/1.1 request for the SQS query protocol: POST / with `form`
 // (already percent-encoded) as an application/x-www-form-urlencoded body.
 std::string sqsQueryRequest(const LoadEndpoint &endpoint, const std::string &form);

@@ -57,9 +57,9 @@ void postMessages(const ZaqarRequest &request, const ZaqarContext &context, cons
             const std::int64_t defaultDelay = integerField(*metadata, "_default_message_delay", 0).value_or(0);
             if (Status dropped = zaqar_binding::dropExpiredSubscriptions(unit, identity, ids, name, *queueId); !dropped)
                 return dropped.error();
-            auto subscribers = zaqar_store::subscriptionsAfter(unit.database(), *queueId, "", 1, unit.now());
-            if (!subscribers)
-                return subscribers.error();
+            Result<bool> subscribed = zaqar_store::hasSubscriptions(unit.database(), *queueId, unit.now());
+            if (!subscribed)
+                return subscribed.error();
             MessageSender sender(unit.database(), ids);
             TopicPublisher publisher(unit.database(), identity, ids);
             nlohmann::json resources = nlohmann::json::array();
@@ -83,7 +83,7 @@ void postMessages(const ZaqarRequest &request, const ZaqarContext &context, cons
                     return receipt.error();
                 resources.push_back(queuePath(name) + "/messages/" + receipt->messageId);
                 idList += (idList.empty() ? "" : ",") + receipt->messageId;
-                if (!subscribers->empty()) {
+                if (*subscribed) {
                     // The notification Zaqar's webhook task posts: the message and its queue.
                     nlohmann::json notification = {{"body", message.body}, {"ttl", ttl}, {"queue_name", name},
                                                    {"Message_Type", "Notification"}};

@@ -290,6 +290,16 @@ Result<std::optional<SubscriptionEntry>> subscription(Database &db, std::int64_t
     return std::optional<SubscriptionEntry>(readSubscription(***row));
 }
 
+Result<bool> hasSubscriptions(Database &db, std::int64_t queueId, ClockTime now)
+{
+    Result<std::optional<std::int64_t>> found = selectOptionalInt64(
+        db, "SELECT 1 FROM zaqar_subscriptions WHERE queue_id = ? AND expires_ms > ? LIMIT 1", queueId,
+        toEpochMilliseconds(now));
+    if (!found)
+        return found.error();
+    return found->has_value();
+}
+
 Result<std::vector<std::string>> expiredSubscriptions(Database &db, std::int64_t queueId, ClockTime now)
 {
     return selectColumn<std::string>(db,

@@ -108,6 +108,9 @@ Result<std::vector<SubscriptionEntry>> subscriptionsAfter(Database &db, std::int
                                                           const std::string &marker, int limit, ClockTime now);
 Result<std::optional<SubscriptionEntry>> subscription(Database &db, std::int64_t queueId, std::string_view uuid,
                                                       ClockTime now);
+// Whether the queue has a subscription whose ttl has not run out (one index
+// seek: a post asks on every call).
+Result<bool> hasSubscriptions(Database &db, std::int64_t queueId, ClockTime now);
 // The uuids of the queue's subscriptions whose ttl ran out.
 Result<std::vector<std::string>> expiredSubscriptions(Database &db, std::int64_t queueId, ClockTime now);
 
