@@ -17,10 +17,9 @@ class Database;
 // taken whole before the next group, groups in the order of their oldest
 // message. A group's run ends at its first message not visible yet.
 //
-// The queue is walked in SequenceNumber order a page at a time (pages of
-// 32 rows, doubling up to 1 024; index
-// messages_by_sequence) until `wanted` messages are found; each new group's
-// run is read through messages_by_group. The run of a group may be longer
+// The queue is walked in SequenceNumber order (index messages_by_sequence),
+// row by row, until `wanted` messages are found; each new group's run is read
+// through messages_by_group as the walk meets the group. The run of a group may be longer
 // than needed: the receiver skips what it moves to the dead-letter queue and
 // stops at `wanted`.
 // Ownership: borrows `db`. Thread safety: none — the thread of `db`.
