@@ -14,41 +14,13 @@ connections=${3:-64}
 prefill=${4:-50000}
 relaydesk="$build/app/relaydesk"
 client="$build/tests/bench/http_load_client"
-work=$(mktemp -d)
-serve_pid=""
-cleanup() {
-  if [[ -n "$serve_pid" ]]; then kill "$serve_pid" 2>/dev/null || true; wait "$serve_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
 
-source "$(dirname "$0")/serve_url.sh"
-"$relaydesk" serve --db "$work/broker.db" --port 0 >"$work/serve.log" 2>&1 &
-serve_pid=$!
-url=$(serve_url "$work/serve.log")
+source "$(dirname "$0")/serve_run.sh"
+start_serve "$relaydesk"
 echo "serve pid $serve_pid at $url, database $work/broker.db"
 
-# "name ticks" per thread of the serve process.
-thread_ticks() {
-  for stat in /proc/"$serve_pid"/task/*/stat; do
-    awk '{ match($0, /\(.*\)/); name = substr($0, RSTART + 1, RLENGTH - 2); rest = substr($0, RSTART + RLENGTH);
-           split(rest, f, " "); print FILENAME, name, f[12] + f[13] }' "$stat" 2>/dev/null
-  done
-}
-hz=$(getconf CLK_TCK)
-
 # run LABEL CLIENT-ARGS...: the client's line, then CPU seconds per serve thread.
-run() {
-  local label=$1; shift
-  thread_ticks >"$work/before"
-  local started=$(date +%s.%N)
-  "$client" "$url" "$@" | sed "s/^/[$label] /"
-  local ended=$(date +%s.%N)
-  thread_ticks >"$work/after"
-  join <(sort "$work/before") <(sort "$work/after") |
-    awk -v hz="$hz" -v wall="$(echo "$ended - $started" | bc)" \
-      '{ cpu = ($NF - $(NF-2)) / hz; if (cpu > 0.05) printf "    thread %-20s %6.2f s CPU (%3.0f%% of %.1f s)\n", $2, cpu, 100 * cpu / wall, wall }'
-}
+run() { local label=$1; shift; measured "$label" "$client" "$url" "$@"; }
 
 run health health --queue bench-health --connections "$connections" --duration "$seconds" | tee "$work/health.txt"
 run send send --queue bench-send --connections "$connections" --duration "$seconds" | tee "$work/send.txt"

@@ -26,11 +26,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <deque>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <sys/epoll.h>
@@ -40,20 +38,6 @@
 using namespace relaydesk::bench;
 
 namespace {
-
-std::int64_t nowNs()
-{
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-std::string loadAverage()
-{
-    std::ifstream file("/proc/loadavg");
-    std::string one, five, fifteen;
-    file >> one >> five >> fifteen;
-    return one + " " + five + " " + fifteen;
-}
 
 struct Options {
     std::string url;
@@ -87,13 +71,9 @@ bool parseOptions(int argc, char **argv, Options &options)
     for (int i = 3; i + 1 < argc; i += 2) {
         const std::string name = argv[i];
         const char *value = argv[i + 1];
-        if (name == "--queue")
-            options.queue = value;
-        else if (name == "--connections")
-            options.connections = std::atoi(value);
-        else if (name == "--duration")
-            options.duration = std::atof(value);
-        else if (name == "--count")
+        if (readLoadOption(name, value, options.queue, options.connections, options.duration))
+            continue;
+        if (name == "--count")
             options.count = std::atol(value);
         else if (name == "--rate")
             options.rate = std::atof(value);

@@ -2,6 +2,8 @@
 #include "http_load_wire.h"
 
 #include <cctype>
+#include <chrono>
+#include <fstream>
 
 #include <arpa/inet.h>
 #include <cerrno>
@@ -90,6 +92,34 @@ std::string loadBody(std::uint64_t serial)
     std::string body = "m" + std::to_string(serial) + "-";
     body.resize(256, 'x');
     return body;
+}
+
+std::int64_t nowNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+std::string loadAverage()
+{
+    std::ifstream file("/proc/loadavg");
+    std::string one, five, fifteen;
+    file >> one >> five >> fifteen;
+    return one + " " + five + " " + fifteen;
+}
+
+bool readLoadOption(const std::string &name, const char *value, std::string &queue, int &connections,
+                    double &duration)
+{
+    if (name == "--queue")
+        queue = value;
+    else if (name == "--connections")
+        connections = std::atoi(value);
+    else if (name == "--duration")
+        duration = std::atof(value);
+    else
+        return false;
+    return true;
 }
 
 LoadConnection::~LoadConnection()

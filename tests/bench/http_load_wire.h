@@ -39,6 +39,16 @@ std::string formEncoded(const std::string &text);
 // A 256-byte message body that starts with `serial`.
 std::string loadBody(std::uint64_t serial);
 
+// The steady clock in nanoseconds; /proc/loadavg's three figures (the load
+// clients' lines end with them; amqp_load_client shares both).
+std::int64_t nowNs();
+std::string loadAverage();
+
+// The options every load client takes: --queue NAME, --connections N,
+// --duration SECONDS. Stores VALUE and answers true when NAME is one of them.
+bool readLoadOption(const std::string &name, const char *value, std::string &queue, int &connections,
+                    double &duration);
+
 // One keep-alive connection: write a request, then collect the response.
 class LoadConnection final {
 public:
