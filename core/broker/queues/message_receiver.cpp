@@ -123,11 +123,11 @@ Result<std::optional<ReceivedMessage>> MessageReceiver::lock(const QueueRecord &
 {
     const std::int64_t nowMs = toEpochMilliseconds(now);
     if (queue.attributes.redrivePolicy) {
-        StoreResult<std::int64_t> count =
-            m_db->queryInt64("SELECT receive_count FROM messages WHERE id = " + std::to_string(rowId));
-        if (!count.ok())
-            return storeFailure(count.status());
-        if (*count >= queue.attributes.redrivePolicy->maxReceiveCount) {
+        Result<std::optional<std::int64_t>> count =
+            selectOptionalInt64(*m_db, "SELECT receive_count FROM messages WHERE id = ?", rowId);
+        if (!count)
+            return count.error();
+        if (count->value_or(0) >= queue.attributes.redrivePolicy->maxReceiveCount) {
             Result<bool> moved = moveToDeadLetterQueue(*m_db, queue, rowId, kMaxReceiveCountExceeded, now);
             if (!moved)
                 return moved.error();
