@@ -7,36 +7,15 @@
 #include "support/test_main.h"
 
 #include <QCoreApplication>
-#include <QEvent>
 #include <QObject>
 #include <QTest>
 #include <QThread>
 
 #include <atomic>
 #include <memory>
-#include <string>
-#include <vector>
 #include <thread>
 
 using namespace relaydesk;
-
-namespace {
-// Counts the events of one type any object receives while installed on the application.
-class EventCounter final : public QObject {
-public:
-    EventCounter(QEvent::Type type, int &count) : m_type(type), m_count(count) {}
-    bool eventFilter(QObject *, QEvent *event) override
-    {
-        if (event->type() == m_type)
-            ++m_count;
-        return false;
-    }
-
-private:
-    QEvent::Type m_type;
-    int &m_count;
-};
-} // namespace
 
 class ReplyTargetTest : public QObject {
     Q_OBJECT
@@ -65,52 +44,6 @@ private slots:
         producer.join();
         QCOMPARE(ranOn.load(), nullptr); // queued, not run on the producer
         QTRY_COMPARE(ranOn.load(), QThread::currentThread());
-    }
-
-    // A burst of replies from another thread costs one event on the context's
-    // thread (the mailbox's drain), and they run in the order posted.
-    void burstOfReplies_oneEventAndInOrder()
-    {
-        QObject context;
-        const ReplyTarget target(&context);
-        std::vector<int> order;
-        std::thread producer([&] {
-            for (int i = 0; i < 1000; ++i)
-                target.post([&order, i] { order.push_back(i); });
-        });
-        producer.join();
-        int metaCallEvents = 0;
-        EventCounter counter(QEvent::MetaCall, metaCallEvents);
-        QCoreApplication::instance()->installEventFilter(&counter);
-        QCoreApplication::sendPostedEvents();
-        QCoreApplication::instance()->removeEventFilter(&counter);
-        QCOMPARE(metaCallEvents, 1);
-        QCOMPARE(order.size(), std::size_t(1000));
-        for (int i = 0; i < 1000; ++i)
-            QCOMPARE(order[std::size_t(i)], i);
-    }
-
-    // A reply that runs a nested event loop does not hold back the replies
-    // after it, and those posted meanwhile keep their order.
-    void replyWithNestedEventLoop_laterRepliesRunInOrder()
-    {
-        QObject context;
-        const ReplyTarget target(&context);
-        std::vector<std::string> order;
-        std::thread producer([&] {
-            target.post([&] {
-                order.push_back("a begins");
-                target.post([&] { order.push_back("c"); }); // from the context's own thread
-                QCoreApplication::sendPostedEvents();        // a nested loop's work
-                order.push_back("a ends");
-            });
-            target.post([&] { order.push_back("b"); });
-        });
-        producer.join();
-        QCoreApplication::sendPostedEvents();
-        QCoreApplication::sendPostedEvents();
-        const std::vector<std::string> expected = {"a begins", "b", "c", "a ends"};
-        QCOMPARE(order, expected);
     }
 
     void contextDeletedBeforeThePost_replyDropped()
