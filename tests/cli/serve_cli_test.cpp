@@ -5,6 +5,7 @@
 #include "support/test_main.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -298,6 +299,28 @@ private slots:
             socket.connectToHost(loopback, port);
             QVERIFY2(socket.waitForConnected(30000), qPrintable(loopback.toString() + ": " + socket.errorString()));
         }
+        QVERIFY(server.stopsCleanly());
+    }
+
+    // The serve process's threads carry names (`top -H`, per-thread CPU in the benchmarks).
+    void threads_named()
+    {
+        Server server;
+        QVERIFY(server.start({"--port", "0", "--db", ":memory:"}));
+        const auto threadNames = [&] {
+            QStringList names;
+            const QDir tasks(QStringLiteral("/proc/%1/task").arg(server.process.processId()));
+            for (const QString &task : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+                QFile comm(tasks.filePath(task + QStringLiteral("/comm")));
+                if (comm.open(QIODevice::ReadOnly))
+                    names.append(QString::fromUtf8(comm.readAll()).trimmed());
+            }
+            return names;
+        };
+        // A thread names itself as it starts: wait for it rather than for a ready line.
+        QTRY_VERIFY2_WITH_TIMEOUT(threadNames().contains(QStringLiteral("relaydesk-amqp")),
+                                  qPrintable(threadNames().join(u',')), 30000);
+        QVERIFY2(threadNames().contains(QStringLiteral("relaydesk-broke")), qPrintable(threadNames().join(u',')));
         QVERIFY(server.stopsCleanly());
     }
 

@@ -11,6 +11,8 @@
 #include <proton/proactor.h>
 #include <proton/transport.h>
 
+#include <pthread.h>
+
 #include <atomic>
 #include <map>
 #include <optional>
@@ -142,7 +144,11 @@ std::variant<std::unique_ptr<ServiceBusEndpoint>, QString> ServiceBusEndpoint::s
     // the same port is also opened on the IPv6 one, when the machine has it.
     if (address == QHostAddress(QHostAddress::LocalHost))
         (void)loop.listen(QByteArrayLiteral("::1"), endpoint->m_port);
-    endpoint->m_thread = std::thread([&loop] { loop.run(); });
+    endpoint->m_thread = std::thread([&loop] {
+        // Named like the broker thread, for per-thread CPU figures and debuggers (15 characters at most).
+        pthread_setname_np(pthread_self(), "relaydesk-amqp");
+        loop.run();
+    });
     return endpoint;
 }
 
