@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "broker/id_source.h"
 
+#include "broker/hex_text.h"
+
 #include <openssl/rand.h>
 
 #include <algorithm>
@@ -11,25 +13,16 @@ namespace relaydesk {
 
 namespace {
 
-// Writes the `digits` lowest hex digits of `value` at `out`, lower case.
-// (snprintf was most of an id's cost.)
-void putHex(char *out, std::uint64_t value, int digits)
-{
-    static constexpr char kDigits[] = "0123456789abcdef";
-    for (int i = digits - 1; i >= 0; --i, value >>= 4)
-        out[i] = kDigits[value & 0xf];
-}
-
 // `high` carries the version nibble (bits 12–15).
 std::string formatUuid(std::uint64_t high, std::uint64_t low)
 {
     low = (low & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;     // variant 1
     std::string text(36, '-');
-    putHex(&text[0], high >> 32, 8);
-    putHex(&text[9], high >> 16, 4);
-    putHex(&text[14], high, 4);
-    putHex(&text[19], low >> 48, 4);
-    putHex(&text[24], low, 12);
+    putHexDigits(&text[0], high >> 32, 8);
+    putHexDigits(&text[9], high >> 16, 4);
+    putHexDigits(&text[14], high, 4);
+    putHexDigits(&text[19], low >> 48, 4);
+    putHexDigits(&text[24], low, 12);
     return text;
 }
 
@@ -62,8 +55,8 @@ std::string RandomIdSource::newMessageId()
 std::string RandomIdSource::newReceiptHandle()
 {
     std::string text(32, '0');
-    putHex(&text[0], next(), 16);
-    putHex(&text[16], next(), 16);
+    putHexDigits(&text[0], next(), 16);
+    putHexDigits(&text[16], next(), 16);
     return text;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "message_digest.h"
 
+#include "broker/hex_text.h"
+
 #include <openssl/evp.h>
 
 #include <cstdint>
@@ -9,18 +11,6 @@
 namespace relaydesk {
 
 namespace {
-
-std::string toHex(const unsigned char *bytes, unsigned length)
-{
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(length * 2);
-    for (unsigned i = 0; i < length; ++i) {
-        out += kDigits[bytes[i] >> 4];
-        out += kDigits[bytes[i] & 0x0f];
-    }
-    return out;
-}
 
 // The algorithms, fetched once for the process and never freed: EVP_md5()
 // and EVP_sha256() make OpenSSL 3 look the implementation up again on every
@@ -61,7 +51,7 @@ public:
         unsigned char bytes[EVP_MAX_MD_SIZE];
         unsigned length = 0;
         EVP_DigestFinal_ex(m_context.get(), bytes, &length);
-        return toHex(bytes, length);
+        return hexOfBytes(std::string_view(reinterpret_cast<const char *>(bytes), length));
     }
 
 private:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "broker/queues/queue_records.h"
 
+#include "broker/hex_text.h"
 #include "broker/store_calls.h"
 
 #include <nlohmann/json.hpp>
@@ -238,18 +239,6 @@ Status touch(Database &db, const QueueRecord &queue, ClockTime now)
 
 namespace {
 
-std::string toHex(std::string_view bytes)
-{
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(bytes.size() * 2);
-    for (unsigned char c : bytes) {
-        out.push_back(kDigits[c >> 4]);
-        out.push_back(kDigits[c & 15]);
-    }
-    return out;
-}
-
 int hexValue(char c)
 {
     if (c >= '0' && c <= '9')
@@ -275,7 +264,7 @@ std::string writeMessageAttributes(const MessageAttributes &attributes)
     for (const auto &[name, value] : attributes) {
         nlohmann::json item{{"DataType", value.dataType}};
         if (value.isBinary())
-            item["BinaryValue"] = toHex(value.binaryValue);
+            item["BinaryValue"] = hexOfBytes(value.binaryValue);
         else
             item["StringValue"] = value.stringValue;
         out[name] = item;

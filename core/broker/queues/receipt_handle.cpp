@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "broker/queues/receipt_handle.h"
 
+#include "broker/hex_text.h"
 #include "broker/store_calls.h"
 
 #include <openssl/evp.h>
@@ -9,7 +10,6 @@
 #include <openssl/rand.h>
 
 #include <charconv>
-#include <cstdio>
 #include <mutex>
 
 namespace relaydesk {
@@ -21,18 +21,6 @@ constexpr std::size_t kSealBytes = 16; // of the 32-byte HMAC-SHA256
 constexpr std::size_t kSealDigits = 2 * kSealBytes;
 constexpr std::size_t kKeyBytes = 32;
 constexpr const char *kKeySetting = "receipt.seal_key";
-
-std::string hexOf(const unsigned char *bytes, std::size_t size)
-{
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string text;
-    text.reserve(2 * size);
-    for (std::size_t i = 0; i < size; ++i) {
-        text += kDigits[bytes[i] >> 4];
-        text += kDigits[bytes[i] & 0x0f];
-    }
-    return text;
-}
 
 // HMAC-SHA256 of `text` under `key` through one context kept for the process
 // (never freed) and keyed again only when the key changes: OpenSSL 3's
@@ -67,7 +55,7 @@ std::string sealOf(std::string_view key, std::string_view text)
     if (!ready || EVP_MAC_update(context, reinterpret_cast<const unsigned char *>(text.data()), text.size()) != 1
         || EVP_MAC_final(context, digest, &size, sizeof digest) != 1 || size < kSealBytes)
         return std::string(); // checks nothing
-    return hexOf(digest, kSealBytes);
+    return hexOfBytes(std::string_view(reinterpret_cast<const char *>(digest), kSealBytes));
 }
 
 // Compares in time independent of where the strings first differ.
@@ -150,7 +138,7 @@ Result<std::string> receiptSealKey(Database &db)
     unsigned char bytes[kKeyBytes];
     if (RAND_bytes(bytes, sizeof bytes) != 1)
         return BrokerError(BrokerErrorCode::InternalError, "no random bytes for the receipt handle seal key");
-    const std::string key = hexOf(bytes, sizeof bytes);
+    const std::string key = hexOfBytes(std::string_view(reinterpret_cast<const char *>(bytes), sizeof bytes));
     if (Status stored = executeStatement(db, "INSERT INTO settings (key, value) VALUES (?, ?)", std::string(kKeySetting), key);
         !stored)
         return stored.error();
