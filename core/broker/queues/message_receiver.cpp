@@ -26,7 +26,7 @@ constexpr std::string_view kMessageColumns =
     "sequence_number, dead_letter_reason, expires_at_ms, receipt_handle, id, enqueued_ms, visible_at_ms, "
     "dead_letter_description";
 
-// A lock. The locked message is then read by kReadLockedSql: RETURNING
+// A lock. The locked message is then read by readLockedSql(): RETURNING
 // would collect its row in an ephemeral table opened and closed on every
 // call (SQLite 3.40), which costs more than a second seek by rowid.
 constexpr std::string_view kLockSql =
