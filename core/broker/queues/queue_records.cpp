@@ -206,22 +206,19 @@ Status update(Database &db, std::int64_t id, const QueueAttributes &attributes, 
     return {};
 }
 
+// A read and an UPDATE, not UPDATE ... RETURNING: SQLite 3.40 collects
+// RETURNING rows in an ephemeral table opened on every call.
 Result<std::int64_t> takeSequenceNumber(Database &db, std::int64_t id)
 {
-    Result<CachedStatement> statement = prepareBound(
-        db, "UPDATE queues SET next_sequence = next_sequence + 1 WHERE id = ? RETURNING next_sequence - 1", id);
-    if (!statement)
-        return statement.error();
-    const Result<bool> row = nextRow(**statement);
-    if (!row)
-        return row.error();
-    if (!*row)
+    Result<std::optional<std::int64_t>> next = selectOptionalInt64(db, "SELECT next_sequence FROM queues WHERE id = ?", id);
+    if (!next)
+        return next.error();
+    if (!*next)
         return BrokerError(BrokerErrorCode::QueueDoesNotExist);
-    const std::int64_t sequence = (*statement)->columnInt64(0);
-    // Finish the statement so the change is complete before the handle is reused.
-    if (const Result<bool> done = nextRow(**statement); !done)
-        return done.error();
-    return sequence;
+    if (Status taken = executeStatement(db, "UPDATE queues SET next_sequence = next_sequence + 1 WHERE id = ?", id);
+        !taken)
+        return taken.error();
+    return **next;
 }
 
 Status touch(Database &db, std::int64_t id, ClockTime now)

@@ -117,20 +117,18 @@ Status touch(Database &db, std::int64_t id, ClockTime now)
     return executeStatement(db, "UPDATE topics SET last_used_ms = ? WHERE id = ?", toEpochMilliseconds(now), id);
 }
 
+// A read and an UPDATE, as queue_records::takeSequenceNumber.
 Result<std::int64_t> takeSequenceNumber(Database &db, std::int64_t id)
 {
-    Result<std::optional<CachedStatement>> row = selectRow(
-        db, "UPDATE topics SET next_sequence = next_sequence + 1 WHERE id = ? RETURNING next_sequence - 1", id);
-    if (!row)
-        return row.error();
-    if (!*row)
+    Result<std::optional<std::int64_t>> next = selectOptionalInt64(db, "SELECT next_sequence FROM topics WHERE id = ?", id);
+    if (!next)
+        return next.error();
+    if (!*next)
         return BrokerError(BrokerErrorCode::SnsNotFound, "Topic does not exist");
-    Statement &statement = ***row;
-    const std::int64_t sequence = statement.columnInt64(0);
-    // Finish the statement so the change is complete before the handle is reused.
-    if (const Result<bool> done = nextRow(statement); !done)
-        return done.error();
-    return sequence;
+    if (Status taken = executeStatement(db, "UPDATE topics SET next_sequence = next_sequence + 1 WHERE id = ?", id);
+        !taken)
+        return taken.error();
+    return **next;
 }
 
 AttributeMap readAttributeJson(const std::string &json)
