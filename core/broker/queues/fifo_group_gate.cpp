@@ -36,12 +36,14 @@ Status takeRun(Database &db, std::int64_t queueId, const std::string &group, std
 
 Result<std::vector<std::int64_t>> FifoGroupGate::receivable(std::int64_t queueId, std::size_t wanted, ClockTime now)
 {
-    // Groups already decided: in flight, or their run is taken.
+    // Groups already decided: in flight, or their run is taken. (The set
+    // drops repeats; DISTINCT would make SQLite open a temporary B-tree on
+    // every receive.)
     const std::int64_t nowMs = toEpochMilliseconds(now);
     std::unordered_set<std::string> seen;
     {
         Result<CachedStatement> blocked =
-            prepareBound(*m_db, "SELECT DISTINCT group_id FROM messages WHERE queue_id = ? AND "
+            prepareBound(*m_db, "SELECT group_id FROM messages WHERE queue_id = ? AND "
                                 "state = 'inflight' AND visible_at_ms > ? AND group_id IS NOT NULL",
                          queueId, nowMs);
         if (!blocked)
