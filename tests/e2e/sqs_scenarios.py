@@ -92,6 +92,8 @@ class SqsScenarios(unittest.TestCase):
             {"Id": "b", "MessageBody": "two", "DelaySeconds": 901},
             {"Id": "c", "MessageBody": "three"}])
         self.assertEqual(sorted(entry["Id"] for entry in reply["Successful"]), ["a", "c"])
+        digests = {entry["Id"]: entry["MD5OfMessageBody"] for entry in reply["Successful"]}
+        self.assertEqual(digests, {"a": md5("one"), "c": md5("three")})   # each entry its own body's
         [failed] = reply["Failed"]
         self.assertEqual((failed["Id"], failed["SenderFault"]), ("b", True))
         messages = self.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10)["Messages"]

@@ -92,8 +92,11 @@ void send(const NativeRequest &request, const NativeContext &context, const std:
     auto send = readNativeSend(bodyInput(request));
     if (!send)
         return reply(NativeAnswer::failure(send.error()));
-    context.service.sendMessage(name, std::move(send).value(), context.replyContext,
-                                answerWith<SendReceipt>(reply, writeSendReceipt, 201));
+    const SendDigests digests = sendDigests(*send);
+    context.service.sendMessage(
+        name, std::move(send).value(), context.replyContext,
+        answerWith<SendReceipt>(reply, [digests](const SendReceipt &receipt) { return writeSendReceipt(receipt, digests); },
+                                201));
 }
 
 void moveBack(const NativeRequest &request, const NativeContext &context, const std::string &name,

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace relaydesk::sqs_actions {
@@ -20,7 +21,7 @@ using Handler = void (*)(const ActionInput &, const SqsActionContext &, ActionRe
 // The queue named by QueueUrl (MissingParameter, QueueDoesNotExist).
 Result<std::string> queueName(const ActionInput &input, const SqsActionContext &context);
 
-// {"Successful": [each value written by `write` plus "Id"], "Failed": [{"Id", "SenderFault", "Code", "Message"}]}
+// {"Successful": [each value written by `write` (given the value, or the entry's Id and the value) plus "Id"], "Failed": [{"Id", "SenderFault", "Code", "Message"}]}
 template <class V, class Write>
 Json batchResult(const std::vector<BatchEntryResult<V>> &entries, Write write)
 {
@@ -28,7 +29,11 @@ Json batchResult(const std::vector<BatchEntryResult<V>> &entries, Write write)
     Json failed = Json::array();
     for (const auto &entry : entries) {
         if (entry.ok()) {
-            Json item = write(*entry.value);
+            Json item;
+            if constexpr (std::is_invocable_v<Write, const std::string &, const V &>)
+                item = write(entry.id, *entry.value);
+            else
+                item = write(*entry.value);
             item["Id"] = entry.id;
             successful.push_back(std::move(item));
         } else {

@@ -3,6 +3,10 @@
 #include "api/sqs/sqs_actions_support.h"
 #include "api/sqs/sqs_messages.h"
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 namespace relaydesk::sqs_actions {
 
 namespace {
@@ -27,9 +31,10 @@ void sendMessage(const ActionInput &input, const SqsActionContext &context, Acti
     auto request = readSendRequest(input);
     if (!request)
         return reply(request.error());
+    SendDigests digests = sendDigests(*request);
     context.service.sendMessage(*name, std::move(request).value(), context.replyContext,
-                                [reply](Result<SendReceipt> receipt) {
-                                    reply(receipt ? Result<Json>(writeSendReceipt(*receipt))
+                                [reply, digests = std::move(digests)](Result<SendReceipt> receipt) {
+                                    reply(receipt ? Result<Json>(writeSendReceipt(*receipt, digests))
                                                   : Result<Json>(receipt.error()));
                                 });
 }
@@ -42,8 +47,23 @@ void sendMessageBatch(const ActionInput &input, const SqsActionContext &context,
     auto entries = readEntries<SendRequest>(input, readSendRequest);
     if (!entries)
         return reply(entries.error());
-    context.service.sendMessageBatch(*name, std::move(entries).value(), context.replyContext,
-                                     batchReply<SendReceipt>(std::move(reply), writeSendReceipt));
+    // Each entry's digests with its id (at most 10: found by a walk). The
+    // broker refuses a batch whose ids repeat before it answers any entry.
+    std::vector<std::pair<std::string, SendDigests>> digests;
+    digests.reserve(entries->size());
+    for (const BatchEntry<SendRequest> &entry : *entries)
+        digests.emplace_back(entry.id, sendDigests(entry.request));
+    context.service.sendMessageBatch(
+        *name, std::move(entries).value(), context.replyContext,
+        [reply = std::move(reply), digests = std::move(digests)](Result<std::vector<BatchEntryResult<SendReceipt>>> result) {
+            if (!result)
+                return reply(result.error());
+            reply(batchResult(*result, [&](const std::string &id, const SendReceipt &receipt) {
+                const auto found = std::find_if(digests.begin(), digests.end(),
+                                                [&](const auto &entry) { return entry.first == id; });
+                return writeSendReceipt(receipt, found != digests.end() ? found->second : SendDigests{});
+            }));
+        });
 }
 
 void receiveMessage(const ActionInput &input, const SqsActionContext &context, ActionReply reply)

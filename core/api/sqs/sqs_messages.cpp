@@ -148,11 +148,16 @@ Result<SendRequest> readSendRequest(const ActionInput &input)
     return request;
 }
 
-nlohmann::json writeSendReceipt(const SendReceipt &receipt)
+SendDigests sendDigests(const SendRequest &request)
 {
-    nlohmann::json out = {{"MessageId", receipt.messageId}, {"MD5OfMessageBody", receipt.md5OfBody}};
-    if (!receipt.md5OfAttributes.empty())
-        out["MD5OfMessageAttributes"] = receipt.md5OfAttributes;
+    return {md5OfMessageBody(request.body), md5OfMessageAttributes(request.attributes)};
+}
+
+nlohmann::json writeSendReceipt(const SendReceipt &receipt, const SendDigests &digests)
+{
+    nlohmann::json out = {{"MessageId", receipt.messageId}, {"MD5OfMessageBody", digests.body}};
+    if (!digests.attributes.empty())
+        out["MD5OfMessageAttributes"] = digests.attributes;
     if (receipt.sequenceNumber)
         out["SequenceNumber"] = std::to_string(*receipt.sequenceNumber);
     return out;
@@ -221,7 +226,7 @@ nlohmann::json writeReceivedMessage(const ReceivedMessage &message, const Receiv
 {
     nlohmann::json out = {{"MessageId", message.messageId},
                           {"ReceiptHandle", message.receiptHandle},
-                          {"MD5OfBody", message.md5OfBody},
+                          {"MD5OfBody", md5OfMessageBody(message.body)},
                           {"Body", message.body}};
     nlohmann::json system = nlohmann::json::object();
     auto put = [&](const char *name, std::string value) {

@@ -32,7 +32,15 @@ nlohmann::json writeMessageAttributes(const MessageAttributes &attributes);
 nlohmann::json writeBrowsedMessage(const BrowsedMessage &message);
 
 Result<SendRequest> readSendRequest(const ActionInput &input);
-nlohmann::json writeSendReceipt(const SendReceipt &receipt);
+// The digests a send is answered with (MD5OfMessageBody, MD5OfMessageAttributes:
+// docs/behaviour.md §5.1), made from the request on the connection's thread
+// before the request goes to the broker, so the broker thread never hashes.
+struct SendDigests {
+    std::string body;
+    std::string attributes;   // empty without attributes
+};
+SendDigests sendDigests(const SendRequest &request);
+nlohmann::json writeSendReceipt(const SendReceipt &receipt, const SendDigests &digests);
 
 // Which attributes a ReceiveMessage asked to see: system attributes
 // (AttributeNames / MessageSystemAttributeNames, "All" for every one) and

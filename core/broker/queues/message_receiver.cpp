@@ -5,7 +5,6 @@
 #include "broker/echoed_value.h"
 #include "broker/queues/fifo_group_gate.h"
 #include "broker/id_source.h"
-#include "broker/queues/message_digest.h"
 #include "broker/queues/message_lifetime.h"
 #include "broker/queues/message_text.h"
 #include "broker/queues/queue_records.h"
@@ -45,9 +44,7 @@ ReceivedMessage readMessage(Statement &row)
     ReceivedMessage message;
     message.messageId = row.columnText(1);
     message.body = row.columnText(2);
-    message.md5OfBody = md5OfMessageBody(message.body);
     message.attributes = queue_records::readMessageAttributes(row.columnText(3));
-    message.md5OfAttributes = md5OfMessageAttributes(message.attributes);
     message.sentTimestamp = fromEpochMilliseconds(row.columnInt64(4));
     message.approximateReceiveCount = static_cast<int>(row.columnInt64(5));
     if (const auto first = row.columnOptionalInt64(6))

@@ -32,14 +32,14 @@ struct ReceiveRequest {
     std::optional<ServiceBusSessionHold> session;
 };
 
-// A received message with everything the SQS reply carries.
+// A received message with everything the SQS reply carries but its MD5
+// digests (the SQS layer's, made from body and attributes on the
+// connection's thread: api/sqs/sqs_messages.h).
 struct ReceivedMessage {
     std::string messageId;
     std::string receiptHandle;
     std::string body;
-    std::string md5OfBody;
     MessageAttributes attributes;
-    std::string md5OfAttributes;                 // empty without attributes
     ClockTime sentTimestamp{};                   // SentTimestamp
     int approximateReceiveCount = 0;             // ApproximateReceiveCount, this receive included
     ClockTime approximateFirstReceiveTimestamp{};

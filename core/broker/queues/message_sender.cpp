@@ -148,8 +148,6 @@ Result<SendReceipt> MessageSender::enqueue(const QueueRecord &queue, const SendR
 {
     const std::int64_t nowMs = toEpochMilliseconds(now);
     SendReceipt receipt;
-    receipt.md5OfBody = md5OfMessageBody(request.body);
-    receipt.md5OfAttributes = md5OfMessageAttributes(request.attributes);
 
     std::optional<std::string> dedupKey;
     std::optional<std::int64_t> sequence;

@@ -39,11 +39,11 @@ struct SendRequest {
 
 // What SendMessage answers. A FIFO duplicate within the 5-minute window is
 // answered with the first message's MessageId and SequenceNumber
-// (`duplicate` true) and not enqueued again.
+// (`duplicate` true) and not enqueued again. (The MD5 digests SQS answers
+// with are the SQS layer's, made on the connection's thread from the request:
+// api/sqs/sqs_messages.h.)
 struct SendReceipt {
     std::string messageId;
-    std::string md5OfBody;
-    std::string md5OfAttributes;                 // empty without attributes
     std::optional<std::int64_t> sequenceNumber;  // FIFO only
     bool duplicate = false;
 };

@@ -96,6 +96,8 @@ sqsScenario('batches: one bad entry fails alone', async (server, send) => {
   const reply = await send(new SendMessageBatchCommand({ QueueUrl: url, Entries: [
     { Id: 'a', MessageBody: 'one' }, { Id: 'b', MessageBody: 'two', DelaySeconds: 901 }, { Id: 'c', MessageBody: 'three' }] }));
   assert.deepEqual(reply.Successful.map((entry) => entry.Id).sort(), ['a', 'c']);
+  assert.deepEqual(Object.fromEntries(reply.Successful.map((entry) => [entry.Id, entry.MD5OfMessageBody])),
+                   { a: md5('one'), c: md5('three') });   // each entry its own body's
   assert.equal(reply.Failed.length, 1);
   assert.deepEqual([reply.Failed[0].Id, reply.Failed[0].SenderFault], ['b', true]);
   const messages = (await send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10 }))).Messages;
