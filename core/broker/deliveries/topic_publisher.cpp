@@ -200,6 +200,7 @@ Result<std::vector<BatchEntryResult<PublishReceipt>>> TopicPublisher::publishBat
     if (total > kMaxMessageBytes)
         return BrokerError(Code::SnsBatchRequestTooLong);
     std::vector<BatchEntryResult<PublishReceipt>> results;
+    results.reserve(entries.size());
     for (const auto &entry : entries) {
         BatchEntryResult<PublishReceipt> result{entry.id, std::nullopt, std::nullopt};
         if (Status valid = check(*topic, entry.request); !valid) {

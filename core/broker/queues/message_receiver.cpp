@@ -370,6 +370,7 @@ Result<std::vector<BatchEntryResult<bool>>> MessageReceiver::deleteMessageBatch(
     if (!queue)
         return queue.error();
     std::vector<BatchEntryResult<bool>> results;
+    results.reserve(entries.size());
     for (const auto &entry : entries) {
         Status done = deleteOne(*queue, entry.request);
         if (!done && done.error().code == Code::InternalError)
@@ -389,6 +390,7 @@ Result<std::vector<BatchEntryResult<bool>>> MessageReceiver::changeVisibilityBat
     if (!queue)
         return queue.error();
     std::vector<BatchEntryResult<bool>> results;
+    results.reserve(entries.size());
     for (const auto &entry : entries) {
         Status done = changeOne(*queue, entry.request.receiptHandle, entry.request.visibilityTimeout, now);
         if (!done && done.error().code == Code::InternalError)

@@ -252,6 +252,7 @@ Result<std::vector<BatchEntryResult<SendReceipt>>> MessageSender::sendBatch(
         return BrokerError(Code::BatchRequestTooLong, "Batch requests cannot be longer than 1048576 bytes. You have sent "
                                                           + std::to_string(total) + " bytes.");
     std::vector<BatchEntryResult<SendReceipt>> results;
+    results.reserve(entries.size());
     queue_depths::SentTally tally;
     for (const auto &entry : entries) {
         BatchEntryResult<SendReceipt> result{entry.id, std::nullopt, std::nullopt};
