@@ -92,6 +92,7 @@ void checkSubscription(const std::optional<nlohmann::json> &body)
     if (problem)
         return;
     require(!terms.ttl || *terms.ttl >= kMinSubscriptionTtl, kTarget, "a subscription ttl below 60 accepted");
+    require(!terms.ttl || *terms.ttl <= kLastSubscriptionSecond, kTarget, "a subscription ttl past year 9999 accepted");
     require(!terms.options || !retryPolicyProblem(*terms.options), kTarget, "options with a bad retry policy accepted");
     nlohmann::json written = nlohmann::json::object();
     if (terms.subscriber)

@@ -4,6 +4,8 @@
 #include <QString>
 #include <QUrl>
 
+#include <limits>
+
 namespace relaydesk::zaqar {
 
 std::optional<std::string> readPostedMessages(const nlohmann::json &request, std::vector<PostedMessage> &posted)
@@ -79,13 +81,27 @@ std::optional<std::string> readSubscriptionTerms(const std::optional<nlohmann::j
         terms.options = document["options"];
     }
     if (document.contains("ttl") && !document["ttl"].is_null()) {
-        if (!document["ttl"].is_number_integer())
+        const nlohmann::json &ttl = document["ttl"];
+        if (!ttl.is_number_integer())
             return "TTL must be an integer.";
-        terms.ttl = document["ttl"].get<std::int64_t>();
-        if (*terms.ttl < kMinSubscriptionTtl)
+        // A JSON integer above 2^63 - 1 reads as unsigned: past any last second.
+        const bool huge = ttl.is_number_unsigned()
+            && ttl.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+        if (!huge && ttl.get<std::int64_t>() < kMinSubscriptionTtl)
             return "The TTL for a subscription must be at least " + std::to_string(kMinSubscriptionTtl) + " seconds long.";
+        if (huge)
+            return subscriptionEndProblem(kLastSubscriptionSecond + 1, ClockTime{});
+        terms.ttl = ttl.get<std::int64_t>();
+        return subscriptionEndProblem(*terms.ttl, ClockTime{});
     }
     return std::nullopt;
+}
+
+std::optional<std::string> subscriptionEndProblem(std::int64_t ttl, ClockTime now)
+{
+    if (ttl <= kLastSubscriptionSecond - toEpochMilliseconds(now) / 1000)
+        return std::nullopt;
+    return "The TTL seconds for a subscription plus current time must be less than 9999-12-31 23:59:59.999999.";
 }
 
 } // namespace relaydesk::zaqar

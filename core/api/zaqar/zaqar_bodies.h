@@ -7,6 +7,7 @@
 // of the 400. Pure, any thread.
 
 #include "api/zaqar/zaqar_rules.h"
+#include "broker/clock_time.h"
 
 #include <nlohmann/json.hpp>
 
@@ -37,13 +38,18 @@ struct ClaimTerms {
 std::optional<std::string> readClaimTerms(const std::optional<nlohmann::json> &body, ClaimTerms &terms);
 
 // POST …/subscriptions and PATCH …/subscriptions/ID: {"subscriber" (an http
-// or https URL with a host), "ttl" (≥ 60), "options" (an object whose
-// _retry_policy is valid)}; absent fields stay unset (an update keeps them).
+// or https URL with a host), "ttl" (≥ 60, see also subscriptionEndProblem),
+// "options" (an object whose _retry_policy is valid)}; absent fields stay
+// unset (an update keeps them).
 struct SubscriptionTerms {
     std::optional<std::string> subscriber;
     std::optional<std::int64_t> ttl;
     std::optional<nlohmann::json> options;
 };
 std::optional<std::string> readSubscriptionTerms(const std::optional<nlohmann::json> &body, SubscriptionTerms &terms);
+// The refusal of a subscription ttl that would end after kLastSubscriptionSecond
+// counted from `now` (readSubscriptionTerms, without a clock, refuses a ttl
+// longer than kLastSubscriptionSecond itself).
+std::optional<std::string> subscriptionEndProblem(std::int64_t ttl, ClockTime now);
 
 } // namespace relaydesk::zaqar

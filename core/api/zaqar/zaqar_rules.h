@@ -24,6 +24,9 @@ inline constexpr std::int64_t kMinClaimGrace = 60;
 inline constexpr std::int64_t kMaxClaimGrace = 43200;
 inline constexpr std::int64_t kDefaultSubscriptionTtl = 3600;
 inline constexpr std::int64_t kMinSubscriptionTtl = 60;
+// A subscription's ttl must end by 9999-12-31T23:59:59Z (Python's
+// datetime.max, the bound Zaqar's validation meets as an OverflowError).
+inline constexpr std::int64_t kLastSubscriptionSecond = 253402300799;
 inline constexpr int kMaxPerPage = 20;              // queues, messages, subscriptions per page; claim and pop limit
 inline constexpr std::size_t kMaxMessagesPostSize = 256 * 1024;
 inline constexpr std::size_t kMaxQueueMetadata = 64 * 1024;

@@ -50,6 +50,9 @@ void createSubscription(const ZaqarRequest &request, const ZaqarContext &context
     const std::string project = request.projectId;
     answerInUnit(context, reply, [=](UnitContext &unit, const BrokerIdentity &identity, IdSource &ids,
                                      std::vector<std::string> &) -> Result<ZaqarAnswer> {
+        if (terms.ttl)
+            if (std::optional<std::string> late = subscriptionEndProblem(*terms.ttl, unit.now()))
+                return badRequest(*late);
         bool created = false;
         auto queueId = zaqar_binding::ensureQueue(unit, identity, name, nlohmann::json::object(), project, created);
         if (!queueId)
@@ -143,6 +146,9 @@ void oneSubscription(const ZaqarRequest &request, const ZaqarContext &context, c
     answerOnQueue(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &identity, IdSource &ids,
                                             std::vector<std::string> &, std::optional<std::int64_t> queueId)
                                             -> Result<ZaqarAnswer> {
+        if (method == "PATCH" && terms.ttl)
+            if (std::optional<std::string> late = subscriptionEndProblem(*terms.ttl, unit.now()))
+                return badRequest(*late);
         const ZaqarAnswer missing = method == "DELETE" ? ZaqarAnswer::empty(204)
                                                        : ZaqarAnswer::notFound("Subscription " + uuid + " does not exist.");
         if (!queueId)

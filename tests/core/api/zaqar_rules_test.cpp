@@ -2,8 +2,10 @@
 // The Zaqar API's pure rules (docs/behaviour.md §8.5): which requests are read
 // (JSON bodies only, the JSON-patch type), queue names and Client-IDs, the
 // metadata checks with Zaqar's limits and the Zaqar-form _retry_policy, the
-// JSON patch of metadata, and the reserved metadata defaults.
+// JSON patch of metadata, the reserved metadata defaults, and a subscription's
+// ttl bounds.
 #include "api/zaqar/zaqar_api.h"
+#include "api/zaqar/zaqar_bodies.h"
 #include "api/zaqar/zaqar_rules.h"
 #include "support/test_main.h"
 
@@ -146,6 +148,45 @@ private slots:
             QVERIFY2(outcome.metadata == nlohmann::json::parse(result.toStdString()), outcome.metadata.dump().c_str());
         else
             QVERIFY(!outcome.description.empty());
+    }
+
+    // A subscription's ttl: at least 60 s, and ending by 9999-12-31T23:59:59Z
+    // counted from now (Zaqar's OverflowError bound). Integers past 2^63 - 1
+    // (JSON reads them as unsigned) get the same answer as any ttl too long.
+    void subscriptionTtl_atLeastAMinuteAndEndingByYear9999_data()
+    {
+        QTest::addColumn<QByteArray>("ttl");
+        QTest::addColumn<qint64>("nowSeconds");
+        QTest::addColumn<QString>("problem");   // a part of the refusal; empty: accepted
+        const qint64 now = 1700000000;
+        const QString late = QStringLiteral("plus current time must be less than 9999-12-31 23:59:59.999999");
+        QTest::newRow("60") << QByteArray("60") << now << QString();
+        QTest::newRow("59") << QByteArray("59") << now << QStringLiteral("must be at least 60 seconds");
+        QTest::newRow("not an integer") << QByteArray("60.5") << now << QStringLiteral("TTL must be an integer");
+        QTest::newRow("ends at the last second")
+            << QByteArray::number(kLastSubscriptionSecond - now) << now << QString();
+        QTest::newRow("one second later") << QByteArray::number(kLastSubscriptionSecond - now + 1) << now << late;
+        QTest::newRow("2^63 - 1") << QByteArray("9223372036854775807") << now << late;
+        QTest::newRow("2^64 - 1 (read as unsigned)") << QByteArray("18446744073709551615") << now << late;
+        QTest::newRow("2^63 (read as unsigned)") << QByteArray("9223372036854775808") << now << late;
+    }
+    void subscriptionTtl_atLeastAMinuteAndEndingByYear9999()
+    {
+        QFETCH(QByteArray, ttl);
+        QFETCH(qint64, nowSeconds);
+        QFETCH(QString, problem);
+        SubscriptionTerms terms;
+        std::optional<std::string> refused =
+            readSubscriptionTerms(nlohmann::json::parse("{\"ttl\": " + ttl.toStdString() + "}"), terms);
+        if (!refused && terms.ttl)
+            refused = subscriptionEndProblem(*terms.ttl, ClockTime(std::chrono::seconds(nowSeconds)));
+        if (problem.isEmpty()) {
+            QVERIFY2(!refused, refused.value_or("").c_str());
+            QCOMPARE(terms.ttl, std::optional<std::int64_t>(ttl.toLongLong()));
+        } else {
+            QVERIFY(refused);
+            QVERIFY2(QString::fromStdString(*refused).contains(problem), refused->c_str());
+        }
     }
 
     void reservedDefaults_filledWhereAbsent()
