@@ -190,6 +190,17 @@ public:
         });
     }
 
+    // Publishes the entity changes made so far (instead of at the end of the
+    // change interval) and delivers them on this thread, the engine's: a
+    // page opened after this never sees the creation of its own entity
+    // arrive later and reload.
+    void deliverChanges()
+    {
+        m_engine->flushChanges();            // queued on the broker thread ...
+        m_engine->postAndWait([] {});        // ... and run, its emit queued here
+        QCoreApplication::sendPostedEvents();
+    }
+
     std::size_t waitingReceives()
     {
         std::size_t waiting = 0;

@@ -92,6 +92,7 @@ struct OpenPage {
 template <class Page>
 OpenPage<Page> openPage(ServiceBench &bench, EntityChange::Entity kind, const QString &name, QSize size)
 {
+    bench.deliverChanges();   // the entity's creation reaches nobody later
     OpenPage<Page> open;
     open.page = std::make_unique<Page>(bench.service(), bench.engine(), kind, name);
     open.settled = std::make_unique<QSignalSpy>(open.page.get(), &Page::settled);
