@@ -15,7 +15,6 @@
 #include "support/test_main.h"
 
 #include <QTest>
-#include <QThread>
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -67,23 +66,11 @@ private slots:
         QVERIFY(m_dir.isValid());
         DeliveryServiceBench bench(m_dir, "trial.db", true);
         MockEndpoints mocks(bench.engine().clock());
-        QThread thread;
-        thread.start();
         // The mocks are served on a thread of their own, so the worker's
         // requests are answered while this thread waits for an advance.
-        std::unique_ptr<MockHostServer> server;
-        quint16 port = 0;
-        QObject anchor;
-        anchor.moveToThread(&thread);
-        QMetaObject::invokeMethod(
-            &anchor,
-            [&] {
-                server = std::make_unique<MockHostServer>(mocks);
-                port = server->listen(QHostAddress::LocalHost, 0);
-            },
-            Qt::BlockingQueuedConnection);
-        QVERIFY(port != 0);
-        const std::string endpoint = "http://127.0.0.1:" + std::to_string(port);
+        MockHostThread server(mocks);
+        QVERIFY(server.port() != 0);
+        const std::string endpoint = "http://127.0.0.1:" + std::to_string(server.port());
 
         const Result<PolicyTrial> first = trial(bench, mocks, endpoint, kSubscriptionPolicy, "503 x 3, then 200");
         QVERIFY2(first, first ? "" : first.error().message.c_str());
@@ -111,10 +98,6 @@ private slots:
             trial(bench, mocks, endpoint, R"({"healthyRetryPolicy":{"numRetries":-1}})", "200");
         QVERIFY(!refused);
         QCOMPARE(refused.error().code, BrokerErrorCode::SnsInvalidParameter);
-
-        QMetaObject::invokeMethod(&anchor, [&] { server.reset(); }, Qt::BlockingQueuedConnection);
-        thread.quit();
-        thread.wait();
     }
 };
 
