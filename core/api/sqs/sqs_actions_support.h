@@ -21,7 +21,8 @@ using Handler = void (*)(const ActionInput &, const SqsActionContext &, ActionRe
 // The queue named by QueueUrl (MissingParameter, QueueDoesNotExist).
 Result<std::string> queueName(const ActionInput &input, const SqsActionContext &context);
 
-// {"Successful": [each value written by `write` (given the value, or the entry's Id and the value) plus "Id"], "Failed": [{"Id", "SenderFault", "Code", "Message"}]}
+// {"Successful": [each value written by `write` plus "Id"], "Failed": [{"Id", "SenderFault", "Code", "Message"}]};
+// `write` is given the value, or the entry's Id and the value.
 template <class V, class Write>
 Json batchResult(const std::vector<BatchEntryResult<V>> &entries, Write write)
 {
