@@ -84,15 +84,17 @@ std::optional<std::string> readSubscriptionTerms(const std::optional<nlohmann::j
         const nlohmann::json &ttl = document["ttl"];
         if (!ttl.is_number_integer())
             return "TTL must be an integer.";
-        // A JSON integer above 2^63 - 1 reads as unsigned: past any last second.
-        const bool huge = ttl.is_number_unsigned()
-            && ttl.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-        if (!huge && ttl.get<std::int64_t>() < kMinSubscriptionTtl)
+        // A JSON integer above 2^63 - 1 reads as unsigned: taken as 2^63 - 1,
+        // which is past any last second all the same.
+        constexpr std::int64_t kLargest = std::numeric_limits<std::int64_t>::max();
+        const std::int64_t seconds = ttl.is_number_unsigned() && ttl.get<std::uint64_t>() > std::uint64_t(kLargest)
+            ? kLargest
+            : ttl.get<std::int64_t>();
+        if (seconds < kMinSubscriptionTtl)
             return "The TTL for a subscription must be at least " + std::to_string(kMinSubscriptionTtl) + " seconds long.";
-        if (huge)
-            return subscriptionEndProblem(kLastSubscriptionSecond + 1, ClockTime{});
-        terms.ttl = ttl.get<std::int64_t>();
-        return subscriptionEndProblem(*terms.ttl, ClockTime{});
+        if (std::optional<std::string> late = subscriptionEndProblem(seconds, ClockTime{}))
+            return late;
+        terms.ttl = seconds;
     }
     return std::nullopt;
 }
