@@ -273,23 +273,18 @@ StoreResult<Statement> Database::prepare(std::string_view sql)
 
 StoreResult<CachedStatement> Database::prepareCached(std::string_view sql)
 {
-    std::string key(sql);
-    if (auto found = m_cache.find(key); found != m_cache.end()) {
-        std::unique_ptr<Statement> statement = std::move(found->second);
-        m_cache.erase(found);
-        return CachedStatement(*this, std::move(key), std::move(statement));
-    }
+    auto found = m_cache.find(sql);
+    if (found != m_cache.end() && !found->second.lent)
+        return CachedStatement(*found->second.statement, found->second);
     StoreResult<Statement> prepared = prepare(sql);
     if (!prepared.ok())
         return prepared.status();
-    return CachedStatement(*this, std::move(key), std::make_unique<Statement>(std::move(prepared).value()));
-}
-
-void Database::recycle(std::string sql, std::unique_ptr<Statement> statement)
-{
-    statement->reset();
-    statement->clearBindings();
-    m_cache.try_emplace(std::move(sql), std::move(statement)); // a nested duplicate is simply finalized
+    auto statement = std::make_unique<Statement>(std::move(prepared).value());
+    if (found != m_cache.end())
+        return CachedStatement(std::move(statement)); // nested use of a lent text
+    CacheEntry &entry = m_cache.try_emplace(std::string(sql)).first->second;
+    entry.statement = std::move(statement);
+    return CachedStatement(*entry.statement, entry);
 }
 
 StoreResult<std::int64_t> Database::queryInt64(std::string_view sql)
@@ -326,15 +321,30 @@ std::int64_t Database::totalChanges() const { return sqlite3_total_changes64(m_d
 
 bool Database::inTransaction() const { return sqlite3_get_autocommit(m_db) == 0; }
 
-CachedStatement::CachedStatement(Database &database, std::string sql, std::unique_ptr<Statement> statement)
-    : m_database(&database), m_sql(std::move(sql)), m_statement(std::move(statement))
+CachedStatement::CachedStatement(Statement &statement, Database::CacheEntry &entry)
+    : m_statement(&statement), m_entry(&entry)
+{
+    entry.lent = true;
+}
+
+CachedStatement::CachedStatement(std::unique_ptr<Statement> owned)
+    : m_statement(owned.get()), m_owned(std::move(owned))
+{
+}
+
+CachedStatement::CachedStatement(CachedStatement &&other) noexcept
+    : m_statement(std::exchange(other.m_statement, nullptr)), m_entry(std::exchange(other.m_entry, nullptr)),
+      m_owned(std::move(other.m_owned))
 {
 }
 
 CachedStatement::~CachedStatement()
 {
-    if (m_statement)
-        m_database->recycle(std::move(m_sql), std::move(m_statement));
+    if (m_entry == nullptr)
+        return; // moved from, or an owned statement (finalized with m_owned)
+    m_statement->reset();
+    m_statement->clearBindings();
+    m_entry->lent = false;
 }
 
 } // namespace relaydesk

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -107,7 +108,17 @@ private:
     StoreStatus checkIdentity();
     StoreStatus checkIntegrity();
     StoreStatus configureWriter();
-    void recycle(std::string sql, std::unique_ptr<Statement> statement);
+
+    // One statement of the cache; `lent` while a CachedStatement holds it.
+    struct CacheEntry {
+        std::unique_ptr<Statement> statement;
+        bool lent = false;
+    };
+    // Looks the cache up by the SQL text itself (no key string is made).
+    struct SqlHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view sql) const noexcept { return std::hash<std::string_view>{}(sql); }
+    };
 
     sqlite3 *m_db = nullptr;
     DatabaseLock m_lock; // released after m_db is closed (member order)
@@ -117,29 +128,33 @@ private:
     int m_schemaVersion = 0;
     bool m_integrityChecked = false;
     bool m_sealOnClose = false; // a read-write file database that opened fully
-    std::unordered_map<std::string, std::unique_ptr<Statement>> m_cache;
+    // Entries stay in the map while lent (their addresses are stable), so a
+    // borrow costs one lookup and no allocation.
+    std::unordered_map<std::string, CacheEntry, SqlHash, std::equal_to<>> m_cache;
     std::unordered_map<std::string, std::string> m_memo;
 };
 
 // A Statement borrowed from a Database's cache (see prepareCached()); gives it
-// back, reset and with cleared bindings, on destruction. Move-only; must not
-// outlive its Database.
+// back, reset and with cleared bindings, on destruction. A nested use of a
+// text already lent owns a fresh statement instead, finalized on destruction.
+// Move-only; must not outlive its Database.
 class CachedStatement final {
 public:
-    CachedStatement(Database &database, std::string sql, std::unique_ptr<Statement> statement);
-    CachedStatement(CachedStatement &&other) noexcept = default;
+    CachedStatement(Statement &statement, Database::CacheEntry &entry);
+    explicit CachedStatement(std::unique_ptr<Statement> owned);
+    CachedStatement(CachedStatement &&other) noexcept;
     CachedStatement &operator=(CachedStatement &&) = delete;
     CachedStatement(const CachedStatement &) = delete;
     CachedStatement &operator=(const CachedStatement &) = delete;
     ~CachedStatement();
 
     Statement &operator*() { return *m_statement; }
-    Statement *operator->() { return m_statement.get(); }
+    Statement *operator->() { return m_statement; }
 
 private:
-    Database *m_database = nullptr;
-    std::string m_sql;
-    std::unique_ptr<Statement> m_statement;
+    Statement *m_statement = nullptr;
+    Database::CacheEntry *m_entry = nullptr; // null when m_owned holds the statement
+    std::unique_ptr<Statement> m_owned;
 };
 
 } // namespace relaydesk

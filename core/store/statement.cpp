@@ -178,11 +178,13 @@ std::int64_t Statement::columnInt64(int column) const { return sqlite3_column_in
 
 double Statement::columnDouble(int column) const { return sqlite3_column_double(m_statement, column); }
 
-std::string Statement::columnText(int column) const
+std::string Statement::columnText(int column) const { return std::string(columnTextView(column)); }
+
+std::string_view Statement::columnTextView(int column) const
 {
     const auto *text = reinterpret_cast<const char *>(sqlite3_column_text(m_statement, column));
     const int size = sqlite3_column_bytes(m_statement, column); // after _text(), per the SQLite docs
-    return text ? std::string(text, static_cast<std::size_t>(size)) : std::string();
+    return text ? std::string_view(text, static_cast<std::size_t>(size)) : std::string_view();
 }
 
 std::vector<std::byte> Statement::columnBlob(int column) const

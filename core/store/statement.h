@@ -87,6 +87,9 @@ public:
     std::int64_t columnInt64(int column) const;
     double columnDouble(int column) const;
     std::string columnText(int column) const;
+    // The text without a copy: valid until the next step(), reset() or
+    // another getter on the same column.
+    std::string_view columnTextView(int column) const;
     std::vector<std::byte> columnBlob(int column) const;
     std::optional<std::int64_t> columnOptionalInt64(int column) const;
     std::optional<double> columnOptionalDouble(int column) const;

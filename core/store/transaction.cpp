@@ -10,9 +10,9 @@ namespace relaydesk {
 
 namespace {
 
-// The statements every unit of a group-commit batch runs (SAVEPOINT, RELEASE)
-// are prepared once per connection and reused, instead of being parsed by
-// sqlite3_exec each time.
+// The statements every group-commit batch and each of its units run (BEGIN,
+// COMMIT, SAVEPOINT, RELEASE) are prepared once per connection and reused,
+// instead of being parsed by sqlite3_exec each time.
 StoreStatus executeCached(Database &database, const std::string &sql)
 {
     StoreResult<CachedStatement> statement = database.prepareCached(sql);
@@ -27,7 +27,7 @@ StoreResult<Transaction> Transaction::begin(Database &database)
 {
     if (database.inTransaction())
         return StoreStatus::misuse("a transaction is already open on " + database.path() + "; use a Savepoint");
-    if (StoreStatus status = database.execute("BEGIN IMMEDIATE"); !status.ok())
+    if (StoreStatus status = executeCached(database, "BEGIN IMMEDIATE"); !status.ok())
         return status;
     return Transaction(database);
 }
@@ -50,7 +50,7 @@ StoreStatus Transaction::commit()
     if (!m_database)
         return StoreStatus::misuse("commit of a transaction that is no longer open");
     Database *database = std::exchange(m_database, nullptr);
-    StoreStatus status = database->execute("COMMIT");
+    StoreStatus status = executeCached(*database, "COMMIT");
     if (!status.ok() && database->inTransaction())
         database->execute("ROLLBACK");
     return status;

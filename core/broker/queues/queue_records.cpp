@@ -37,7 +37,7 @@ struct ParsedAttributes {
     std::int64_t lastModifiedMs = 0;
 };
 
-Result<const ParsedAttributes *> parseStored(const std::string &name, std::string json, std::int64_t createdMs)
+Result<const ParsedAttributes *> parseStored(const std::string &name, std::string_view json, std::int64_t createdMs)
 {
     constexpr std::size_t kRemembered = 256;
     thread_local std::unordered_map<std::string, ParsedAttributes> parsed;
@@ -59,7 +59,7 @@ Result<const ParsedAttributes *> parseStored(const std::string &name, std::strin
     if (parsed.size() >= kRemembered)
         parsed.clear();
     ParsedAttributes &entry = parsed[name];
-    entry = ParsedAttributes{std::move(json), createdMs, std::move(attributes).value(), lastModifiedMs};
+    entry = ParsedAttributes{std::string(json), createdMs, std::move(attributes).value(), lastModifiedMs};
     return &entry;
 }
 
@@ -80,7 +80,7 @@ Result<std::optional<QueueRecord>> readOne(Database &db, std::string_view sql, a
     record.created = fromEpochMilliseconds(row.columnInt64(3));
     record.lastUsed = fromEpochMilliseconds(row.columnInt64(4));
     record.depthMarkMs = row.columnInt64(5);
-    Result<const ParsedAttributes *> parsed = parseStored(record.name, row.columnText(2), row.columnInt64(3));
+    Result<const ParsedAttributes *> parsed = parseStored(record.name, row.columnTextView(2), row.columnInt64(3));
     if (!parsed)
         return parsed.error();
     record.lastModified = fromEpochMilliseconds((*parsed)->lastModifiedMs);
@@ -137,12 +137,14 @@ Status bindColumns(Statement &statement, const QueueAttributes &a)
 
 Result<std::optional<QueueRecord>> find(Database &db, std::string_view name)
 {
-    return readOne(db, std::string(kSelect) + "WHERE name = ?", name);
+    static const std::string sql = std::string(kSelect) + "WHERE name = ?";
+    return readOne(db, sql, name);
 }
 
 Result<std::optional<QueueRecord>> findById(Database &db, std::int64_t id)
 {
-    return readOne(db, std::string(kSelect) + "WHERE id = ?", id);
+    static const std::string sql = std::string(kSelect) + "WHERE id = ?";
+    return readOne(db, sql, id);
 }
 
 Result<QueueRecord> require(Database &db, std::string_view name)

@@ -256,15 +256,29 @@ private slots:
         }
         QCOMPARE(m_db->cachedStatementCount(), before + 1);
 
-        auto outer = m_db->prepareCached("SELECT ? + 1");
-        auto inner = m_db->prepareCached("SELECT ? + 1"); // same text while the first is borrowed
-        QVERIFY(outer.ok() && inner.ok());
-        QVERIFY((*outer)->bind(1, 1).ok());
-        QVERIFY((*inner)->bind(1, 10).ok());
-        QCOMPARE(*(*outer)->step(), Step::Row);
-        QCOMPARE(*(*inner)->step(), Step::Row);
-        QCOMPARE((*outer)->columnInt64(0), 2);
-        QCOMPARE((*inner)->columnInt64(0), 11);
+        {
+            auto outer = m_db->prepareCached("SELECT ? + 1");
+            auto inner = m_db->prepareCached("SELECT ? + 1"); // same text while the first is borrowed
+            QVERIFY(outer.ok() && inner.ok());
+            QVERIFY((*outer)->bind(1, 1).ok());
+            QVERIFY((*inner)->bind(1, 10).ok());
+            QCOMPARE(*(*outer)->step(), Step::Row);
+            QCOMPARE(*(*inner)->step(), Step::Row);
+            QCOMPARE((*outer)->columnInt64(0), 2);
+            QCOMPARE((*inner)->columnInt64(0), 11);
+        }
+        QCOMPARE(m_db->cachedStatementCount(), before + 1);
+
+        // A handle moved out of its result keeps the statement lent: the
+        // moved-from result gives nothing back, so the next borrow of the
+        // same text is a statement of its own.
+        CachedStatement moved = [&] { return std::move(m_db->prepareCached("SELECT ? + 1")).value(); }();
+        QVERIFY(moved->bind(1, 41).ok());
+        auto other = m_db->prepareCached("SELECT ? + 1");
+        QVERIFY((*other)->bind(1, 1).ok());
+        QCOMPARE(*moved->step(), Step::Row);
+        QCOMPARE(moved->columnInt64(0), 42);
+        QCOMPARE(m_db->cachedStatementCount(), before + 1);
     }
 
     void prepareCached_returned_hasBindingsCleared()
