@@ -45,4 +45,16 @@ set(CPACK_DEBIAN_PACKAGE_SUGGESTS "awscli")
 # the binary into it, by build id (so no CPACK_STRIP_FILES, which would drop it).
 set(CPACK_DEBIAN_DEBUGINFO_PACKAGE ON)
 set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
+# `package_source`: one .tar.gz of the checkout as git would list it — no
+# build trees (installer/dev.sh puts them inside the checkout, under build/),
+# no .git, nothing .gitignore leaves out.
+set(CPACK_SOURCE_GENERATOR TGZ)
+string(REGEX REPLACE "([][+.*()^$?|\\])" "\\\\\\1" checkout "${PROJECT_SOURCE_DIR}") # as a regex
+set(CPACK_SOURCE_IGNORE_FILES
+    "^${checkout}/\\.git/"
+    "^${checkout}/build[^/]*/"
+    "^${checkout}/\\.cache/"
+    "\\.user$"
+    "/compile_commands\\.json$")
+set(CPACK_PROJECT_CONFIG_FILE ${CMAKE_CURRENT_LIST_DIR}/cpack_per_generator.cmake)
 include(CPack)
