@@ -68,10 +68,28 @@ void restrictToOwner(const std::string &path)
         ::chmod((path + suffix).c_str(), kOwnerOnlyFileMode);   // ENOENT: SQLite creates it with PATH's mode
 }
 
+// Process-wide SQLite settings, made once before the first connection
+// (sqlite3_config works only before SQLite initializes; if something else in
+// the process initialized it first, SQLite's defaults stay).
+// The savepoint journal — the original of each page a unit changes, kept for
+// that unit's rollback — stays in memory up to 4 MiB instead of SQLite's
+// 64 KiB: past it, SQLite moves it to a temporary file (create, write,
+// unlink) for the rest of the transaction, which a few units of each second
+// of sends did. A purge of a large queue still spills to a file.
+void configureSqliteOnce()
+{
+    static const bool configured = [] {
+        constexpr int kSavepointJournalInMemory = 4 << 20;
+        return sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, kSavepointJournalInMemory) == SQLITE_OK;
+    }();
+    (void)configured;
+}
+
 } // namespace
 
 StoreResult<std::unique_ptr<Database>> Database::open(const std::string &path, const DatabaseOptions &options)
 {
+    configureSqliteOnce();
     if (path.empty())
         return StoreStatus::misuse("no database path given");
     std::unique_ptr<Database> database(new Database());
