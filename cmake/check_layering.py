@@ -4,9 +4,13 @@
 
     check_layering.py SOURCE_DIR [STAMP]
 
-Every quoted #include in core/, ui/ and app/ is resolved to the folder of
-the file it names; a folder may include itself and what LAYERS lets it reach
-(transitively), nothing else. Prints each offending include as
+Every #include in core/, ui/ and app/ — "quoted" or <angled> — is resolved
+to the folder of the file it names (an angled one only from the include
+directories); a folder may include itself and what LAYERS lets it reach
+(transitively), nothing else. The store has one door: only core/store,
+core/broker and core/engine (and their subfolders) may include core/store's
+headers or broker/store_calls.h, so SQL lives in core/broker and units run
+through the engine. Prints each offending include as
 "file:line: FOLDER must not include FOLDER (header)" and exits 1; touches
 STAMP on success. Tests (tests/) may include anything.
 """
@@ -25,8 +29,9 @@ LAYERS = {
     "core/broker/deliveries": ["core/broker/topics"],
     "core/broker/metrics": ["core/broker/deliveries"],
     "core/broker/servicebus": ["core/broker/queues"],
+    "core/broker/zaqar": ["core/broker/queues"],
     "core/http": ["core/broker/metrics"],
-    "core/engine": ["core/http", "core/broker/servicebus"],
+    "core/engine": ["core/http", "core/broker/servicebus", "core/broker/zaqar"],
     "core/config": ["core/engine"],
     "core/mock": ["core/engine"],
     "core/api/wire": ["core/engine"],
@@ -46,7 +51,10 @@ LAYERS = {
     "app": ["ui/views"],
 }
 INCLUDE_ROOTS = ["core", "ui", ""]   # the include directories, in the order the build searches them
-INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+INCLUDE = re.compile(r'^\s*#\s*include\s+(?:"([^"]+)"|<([^>]+)>)')
+# The store's one door (docs/architecture.md §2): who may include these.
+STORE_DOOR = ("core/store", "core/broker", "core/engine")
+STORE_HEADERS = ("core/store/", "core/broker/store_calls.h")
 
 
 def reach(folder, seen=None):
@@ -86,9 +94,10 @@ def main():
                         match = INCLUDE.match(line)
                         if not match:
                             continue
-                        header = match.group(1)
+                        header = match.group(1) or match.group(2)
+                        roots = ([os.path.dirname(path)] if match.group(1) else []) + INCLUDE_ROOTS
                         target = None
-                        for include_root in [os.path.dirname(path)] + INCLUDE_ROOTS:
+                        for include_root in roots:
                             candidate = os.path.normpath(os.path.join(include_root, header))
                             if os.path.isfile(os.path.join(root, candidate)):
                                 target = candidate
@@ -98,6 +107,9 @@ def main():
                         there = folder_of(root, target)
                         if there is not None and there not in allowed[here]:
                             problems.append("%s:%d: %s must not include %s (%s)" % (path, number, here, there, header))
+                        elif target.startswith(STORE_HEADERS) and not here.startswith(STORE_DOOR):
+                            problems.append("%s:%d: %s must not include %s: the store's one door is core/broker "
+                                            "(SQL) and core/engine (units)" % (path, number, here, header))
     for problem in problems:
         print(problem)
     if problems:

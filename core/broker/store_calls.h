@@ -4,6 +4,7 @@
 #include "broker/clock_time.h"
 #include "broker/broker_error.h"
 #include "broker/result.h"
+#include "broker/store_failure.h"
 #include "store/database.h"
 #include "store/store_status.h"
 
@@ -47,11 +48,6 @@ NamedArgument<T> named(std::string_view name, const T &value)
     return {name, value};
 }
 
-// The InternalError a failed store call becomes: "Storage failure: …".
-inline BrokerError storeFailure(const StoreStatus &status)
-{
-    return BrokerError(BrokerErrorCode::InternalError, "Storage failure: " + status.toString());
-}
 
 namespace detail {
 template <class T>

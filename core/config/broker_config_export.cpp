@@ -6,7 +6,6 @@
 #include "broker/queues/queue_attributes.h"
 #include "broker/queues/queue_catalog.h"
 #include "broker/queues/queue_records.h"
-#include "broker/store_calls.h"
 #include "broker/topics/subscription_attributes.h"
 #include "broker/topics/subscription_records.h"
 #include "broker/topics/topic_attributes.h"
@@ -100,8 +99,7 @@ Result<BrokerConfig> exportBrokerConfig(Database &db, const BrokerIdentity &iden
     BrokerConfig config;
     // Service Bus queues and their dead-letter sub-queues are not of this
     // format (docs/behaviour.md §8.6: the emulator's Config.json declares them).
-    auto queues = selectColumn<std::string>(
-        db, "SELECT name FROM queues WHERE servicebus IS NULL AND instr(name, '/$DeadLetterQueue') = 0 ORDER BY name");
+    auto queues = queue_records::configQueueNames(db);
     if (!queues)
         return queues.error();
     for (const std::string &name : *queues) {
@@ -110,7 +108,7 @@ Result<BrokerConfig> exportBrokerConfig(Database &db, const BrokerIdentity &iden
             return queue.error();
         config.queues.push_back(std::move(queue).value());
     }
-    auto topics = selectColumn<std::string>(db, "SELECT name FROM topics ORDER BY name");
+    auto topics = topic_records::names(db);
     if (!topics)
         return topics.error();
     for (const std::string &name : *topics) {

@@ -3,6 +3,7 @@
 
 #include "broker/clock.h"
 #include "broker/result.h"
+#include "broker/store_failure.h"
 #include "engine/entity_change.h"
 #include "engine/reply_target.h"
 #include "engine/unit_context.h"
@@ -217,8 +218,8 @@ void BrokerEngine::execute(Unit unit, QObject *context, Reply reply)
             if (exchange->rejected || (status.ok() && exchange->result))
                 outcome->emplace(std::move(*exchange->result));
             else
-                outcome->emplace(BrokerError(BrokerErrorCode::InternalError,
-                                           status.ok() ? std::string("the operation produced no reply") : status.toString()));
+                outcome->emplace(status.ok() ? BrokerError(BrokerErrorCode::InternalError, "the operation produced no reply")
+                                             : storeFailure(status));
             deliver(target, [exchange, outcome] { exchange->reply(std::move(**outcome)); }, std::move(workToken));
         });
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "engine/broker_service.h"
 
+#include "broker/queues/bulk_removal.h"
 #include "broker/queues/message_lifetime.h"
 #include "broker/topics/topic_lifetime.h"
 #include "engine/broker_service_unit.h"
@@ -94,15 +95,18 @@ void requestLifetimeCheck(const StatePtr &state)
 
 namespace {
 
-// Expiry (with dead-lettering), idle deletion and deduplication clean-up.
-Result<Unit> lifetimeWork(UnitContext &unit, BrokerService::State &state, std::vector<std::string> &wake)
+// Expiry (with dead-lettering), idle deletion and deduplication clean-up,
+// each bulk removal a chunk (broker/queues/bulk_removal.h). Answers whether
+// a chunk was full: then more is due now, in a unit of its own.
+Result<bool> lifetimeWork(UnitContext &unit, BrokerService::State &state, std::vector<std::string> &wake)
 {
     Database &db = unit.database();
     const ClockTime now = unit.now();
     auto expired = message_lifetime::expireEverywhere(db, now);
     if (!expired)
         return expired.error();
-    auto idleQueues = message_lifetime::deleteIdleQueues(db, now);
+    bool more = expired->more;
+    auto idleQueues = message_lifetime::deleteIdleQueues(db, now, &more);
     if (!idleQueues)
         return idleQueues.error();
     auto idleTopics = topic_lifetime::deleteIdleTopics(db, now);
@@ -117,6 +121,8 @@ Result<Unit> lifetimeWork(UnitContext &unit, BrokerService::State &state, std::v
         return forgotten.error();
     if (auto forgotten = topic_lifetime::forgetUndeliverablePublishedMessages(db); !forgotten)
         return forgotten.error();
+    else if (*forgotten >= bulk_removal::kBulkChunkRows)
+        more = true;
 
     for (const std::string &name : expired->changedQueues) // lost an expired message, or gained a dead letter
         reportQueueCounts(unit, name);
@@ -130,16 +136,18 @@ Result<Unit> lifetimeWork(UnitContext &unit, BrokerService::State &state, std::v
     for (const topic_lifetime::IdleSubscription &idle : *idleSubscriptions)
         unit.reportChange(change(EntityChange::Kind::Deleted, EntityChange::Entity::Subscription,
                                  state.identity.subscriptionArn(idle.topicName, idle.subscriptionId)));
-    return Unit{};
+    return more;
 }
 
 void runLifetime(const StatePtr &state)
 {
     if (state->stopped)
         return;
-    run<Unit>(state, lifetimeWork, nullptr, [state](Result<Unit> result) {
+    run<bool>(state, lifetimeWork, nullptr, [state](Result<bool> result) {
         if (!result) // a store failure: try again a little later
             lowerLifetimeTimer(state, state->engine.clock().now() + kLifetimeRetryDelay);
+        else if (*result) // the next chunk, after the units already waiting
+            lowerLifetimeTimer(state, state->engine.clock().now());
     });
 }
 
@@ -299,18 +307,43 @@ void BrokerService::createQueue(std::string name, AttributeMap attributes, Queue
         context, std::move(reply));
 }
 
+void BrokerService::emptyQueuesInChunks(QueueLister queues, std::function<void(Status)> then)
+{
+    runChunks(
+        m_state,
+        [queues = std::move(queues)](UnitContext &unit, State &, std::vector<std::string> &) -> Result<bool> {
+            Result<std::vector<std::string>> names = queues(unit.database());
+            if (!names)
+                return names.error();
+            Result<bool> more = bulk_removal::removeMessagesOfQueues(unit.database(), *names);
+            if (more)
+                for (const std::string &name : *names)
+                    reportQueueCounts(unit, name);
+            return more;
+        },
+        std::move(then));
+}
+
+// The queue's messages go first, in chunks; then the queue in a small unit.
 void BrokerService::deleteQueue(std::string name, QObject *context, Reply<void> reply)
 {
-    run<Unit>(
-        m_state,
-        [name = std::move(name)](UnitContext &unit, State &state, std::vector<std::string> &wake) -> Result<Unit> {
-            if (Status deleted = QueueCatalog(unit.database(), state.identity).deleteQueue(name); !deleted)
-                return deleted.error();
-            unit.reportChange(change(EntityChange::Kind::Deleted, EntityChange::Entity::Queue, name));
-            wake.push_back(name); // its waiting receives find the queue gone
-            return Unit{};
-        },
-        context, toStatusReply(std::move(reply)));
+    const ReplyTarget target(context);
+    emptyQueuesInChunks(
+        [name](Database &) { return Result<std::vector<std::string>>(std::vector<std::string>{name}); },
+        [state = m_state, name, target, reply = std::move(reply)](Status emptied) {
+            if (!emptied)
+                return deliver(target, [reply, emptied] { reply(emptied); });
+            run<Unit>(
+                state,
+                [name](UnitContext &unit, State &s, std::vector<std::string> &wake) -> Result<Unit> {
+                    if (Status deleted = QueueCatalog(unit.database(), s.identity).deleteQueue(name); !deleted)
+                        return deleted.error();
+                    unit.reportChange(change(EntityChange::Kind::Deleted, EntityChange::Entity::Queue, name));
+                    wake.push_back(name); // its waiting receives find the queue gone
+                    return Unit{};
+                },
+                nullptr, replyTo(target, reply));
+        });
 }
 
 void BrokerService::sendMessage(std::string queueName, SendRequest request, QObject *context,

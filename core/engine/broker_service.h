@@ -267,6 +267,15 @@ public:
                                                     std::vector<std::string> &wake)>;
     void runUnit(UnitBody body, bool wakesDeliveries, QObject *context, Reply<std::any> reply);
 
+    // Removes the messages of the queues `queues(db)` names (read again for
+    // each chunk) in chunks of broker/queues/bulk_removal.h, each a unit of
+    // its own with other units running between them, reporting their counts;
+    // then calls `then` on the broker thread (with a failed chunk's error).
+    // The deletion of an entity with many messages runs it first, so that its
+    // own unit is small (docs/reliability.md "Bulk removals"). Any thread.
+    using QueueLister = std::function<Result<std::vector<std::string>>(Database &)>;
+    void emptyQueuesInChunks(QueueLister queues, std::function<void(Status)> then);
+
     // --- Service Bus (broker_service_servicebus.cpp; docs/behaviour.md §8.6). Its
     // queues are broker queues (servicebus_queue.h): receives, waits and
     // browsing use the queue operations above with the entity's queue name.

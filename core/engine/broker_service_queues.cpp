@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // BrokerService: the queue catalog operations (URL, listing, attributes,
 // tags, dead-letter sources, purge).
+#include "broker/queues/bulk_removal.h"
+#include "broker/queues/queue_records.h"
 #include "engine/broker_service_unit.h"
 
 namespace relaydesk {
@@ -117,17 +119,41 @@ void BrokerService::listDeadLetterSourceQueues(std::string name, QObject *contex
         context, std::move(reply));
 }
 
+// The first unit checks, notes the purge and deletes the first chunk; the
+// rest follow in chunks of their own; the reply comes after the last.
 void BrokerService::purgeQueue(std::string name, QObject *context, Reply<void> reply)
 {
-    run<Unit>(
+    using Progress = MessageReceiver::PurgeProgress;
+    const ReplyTarget target(context);
+    run<Progress>(
         m_state,
-        [name = std::move(name)](UnitContext &unit, State &state, std::vector<std::string> &) -> Result<Unit> {
-            if (Status purged = MessageReceiver(unit.database(), *state.ids).purge(name, unit.now()); !purged)
-                return purged.error();
-            reportQueueCounts(unit, name);
-            return Unit{};
+        [name](UnitContext &unit, State &state, std::vector<std::string> &) -> Result<Progress> {
+            auto progress = MessageReceiver(unit.database(), *state.ids).purge(name, unit.now());
+            if (progress)
+                reportQueueCounts(unit, name);
+            return progress;
         },
-        context, toStatusReply(std::move(reply)));
+        nullptr,
+        [state = m_state, name, target, reply = std::move(reply)](Result<Progress> begun) {
+            const Reply<Unit> answer = replyTo(target, reply);
+            if (!begun || !begun->more)
+                return answer(begun ? Result<Unit>(Unit{}) : Result<Unit>(begun.error()));
+            runChunks(
+                state,
+                [name, progress = *begun](UnitContext &unit, State &, std::vector<std::string> &) -> Result<bool> {
+                    Result<std::optional<QueueRecord>> queue = queue_records::find(unit.database(), name);
+                    if (!queue)
+                        return queue.error();
+                    if (!*queue || (*queue)->id != progress.queueId) // deleted meanwhile
+                        return false;
+                    auto removed = bulk_removal::removeQueueMessages(unit.database(), progress.queueId, progress.upToRowId);
+                    if (!removed)
+                        return removed.error();
+                    reportQueueCounts(unit, name);
+                    return *removed >= bulk_removal::kBulkChunkRows;
+                },
+                [answer](Status done) { answer(done ? Result<Unit>(Unit{}) : Result<Unit>(done.error())); });
+        });
 }
 
 } // namespace relaydesk

@@ -3,7 +3,9 @@
 #include "engine/broker_service_unit.h"
 
 #include "broker/deliveries/pending_delivery_outcome.h"
-#include "broker/store_calls.h"
+#include "broker/deliveries/attempt_log.h"
+#include "broker/queues/bulk_removal.h"
+#include "broker/topics/topic_records.h"
 #include "broker/topics/subscription_records.h"
 #include "engine/delivery_worker.h"
 
@@ -42,21 +44,11 @@ std::int64_t subscriptionCount(Database &db, const BrokerIdentity &identity, con
 
 // The queues the sqs subscriptions of a topic name (a superset of where a
 // publish fanned out to: filter policies are not evaluated again).
-// The newest row id of the attempt log (0 when empty).
-Result<std::int64_t> newestAttemptId(Database &db)
-{
-    Result<std::optional<std::int64_t>> newest = selectOptionalInt64(db, "SELECT max(id) FROM delivery_attempts");
-    if (!newest)
-        return newest.error();
-    return newest->value_or(0);
-}
-
 // AttemptsLogged for the subscriptions with rows after `before` (a fan-out
 // an SQS queue refused is logged by the publish itself).
 Status reportAttemptsSince(UnitContext &unit, std::int64_t before)
 {
-    Result<std::vector<std::string>> arns = selectColumn<std::string>(
-        unit.database(), "SELECT DISTINCT subscription_arn FROM delivery_attempts WHERE id > ?", before);
+    Result<std::vector<std::string>> arns = attempt_log::subscriptionsLoggedAfter(unit.database(), before);
     if (!arns)
         return arns.error();
     for (const std::string &arn : *arns)
@@ -199,7 +191,7 @@ void BrokerService::publish(std::string topicName, PublishRequest request, QObje
         m_state,
         [topicName = std::move(topicName), request = std::move(request)](
             UnitContext &unit, State &state, std::vector<std::string> &wake) -> Result<PublishReceipt> {
-            Result<std::int64_t> logged = newestAttemptId(unit.database());
+            Result<std::int64_t> logged = attempt_log::newestId(unit.database());
             if (!logged)
                 return logged.error();
             auto receipt = TopicPublisher(unit.database(), state.identity, *state.ids)
@@ -229,7 +221,7 @@ void BrokerService::publishBatch(std::string topicName, std::vector<BatchEntry<P
         m_state,
         [topicName = std::move(topicName), entries = std::move(entries)](
             UnitContext &unit, State &state, std::vector<std::string> &wake) -> Result<Results> {
-            Result<std::int64_t> logged = newestAttemptId(unit.database());
+            Result<std::int64_t> logged = attempt_log::newestId(unit.database());
             if (!logged)
                 return logged.error();
             auto results = TopicPublisher(unit.database(), state.identity, *state.ids)
@@ -254,12 +246,54 @@ void BrokerService::publishBatch(std::string topicName, std::vector<BatchEntry<P
         context, std::move(reply), wakeWorker<Results>(m_state));
 }
 
+namespace {
+
+// Runs `then` on the broker thread after the pending deliveries of the
+// subscriptions `ids(db)` lists (read again for each chunk) went in chunks of
+// their own (broker/queues/bulk_removal.h), so that the deletion's own unit
+// is small.
+using SubscriptionIds = std::function<Result<std::vector<std::int64_t>>(Database &)>;
+void removePendingInChunks(const StatePtr &state, SubscriptionIds ids, std::function<void(Status)> then)
+{
+    runChunks(
+        state,
+        [ids = std::move(ids)](UnitContext &unit, BrokerService::State &, std::vector<std::string> &) -> Result<bool> {
+            Result<std::vector<std::int64_t>> list = ids(unit.database());
+            if (!list)
+                return list.error();
+            return bulk_removal::removePendingDeliveries(unit.database(), *list);
+        },
+        std::move(then));
+}
+
+Result<std::vector<std::int64_t>> subscriptionIdsOfTopic(Database &db, const std::string &topic)
+{
+    std::vector<std::int64_t> ids;
+    Result<std::optional<TopicRecord>> record = topic_records::find(db, topic);
+    if (!record)
+        return record.error();
+    if (!*record)
+        return ids;
+    Result<std::vector<SubscriptionRecord>> subscriptions = subscription_records::ofTopic(db, (*record)->id, false);
+    if (!subscriptions)
+        return subscriptions.error();
+    for (const SubscriptionRecord &subscription : *subscriptions)
+        ids.push_back(subscription.id);
+    return ids;
+}
+
+} // namespace
+
 void BrokerService::deleteTopic(std::string name, QObject *context, Reply<void> reply)
 {
-    run<Unit>(
-        m_state,
-        [name = std::move(name)](UnitContext &unit, State &state, std::vector<std::string> &) -> Result<Unit> {
-            TopicCatalog catalog(unit.database(), state.identity);
+    const ReplyTarget target(context);
+    removePendingInChunks(
+        m_state, [name](Database &db) { return subscriptionIdsOfTopic(db, name); },
+        [state = m_state, name, target, reply = std::move(reply)](Status emptied) {
+            if (!emptied)
+                return deliver(target, [reply, emptied] { reply(emptied); });
+            run<Unit>(state, [name](UnitContext &unit, State &s, std::vector<std::string> &) -> Result<Unit> {
+            TopicCatalog catalog(unit.database(), s.identity);
             const bool existed = catalog.topicAttributes(name).ok();
             Result<std::vector<std::string>> subscriptions = catalog.subscriptionArns(name);
             if (!subscriptions)
@@ -271,8 +305,8 @@ void BrokerService::deleteTopic(std::string name, QObject *context, Reply<void> 
             for (const std::string &arn : *subscriptions) // gone with it (ON DELETE CASCADE)
                 unit.reportChange(change(EntityChange::Kind::Deleted, EntityChange::Entity::Subscription, arn));
             return Unit{};
-        },
-        context, toStatusReply(std::move(reply)));
+        }, nullptr, replyTo(target, reply));
+        });
 }
 
 void BrokerService::listTopics(std::string nextToken, QObject *context, Reply<TopicPage> reply)
@@ -353,12 +387,13 @@ void BrokerService::confirmSubscription(std::string topicName, std::string token
         context, std::move(reply), wakeWorker<std::string>(m_state));
 }
 
-void BrokerService::unsubscribe(std::string subscriptionArn, QObject *context, Reply<void> reply)
+// The unsubscribe's own unit, once its pending deliveries are gone.
+static void unsubscribeUnit(const StatePtr &shared, const std::string &subscriptionArn, BrokerService::Reply<void> reply)
 {
     using Removed = std::optional<DeliveryWorker::UnsubscribedEndpoint>;
     run<Removed>(
-        m_state,
-        [subscriptionArn](UnitContext &unit, State &state, std::vector<std::string> &) -> Result<Removed> {
+        shared,
+        [subscriptionArn](UnitContext &unit, BrokerService::State &state, std::vector<std::string> &) -> Result<Removed> {
             // The endpoint is read before the row goes (http/https only).
             Removed removed;
             if (state.worker.load() != nullptr) {
@@ -375,14 +410,35 @@ void BrokerService::unsubscribe(std::string subscriptionArn, QObject *context, R
             unit.reportChange(change(EntityChange::Kind::Deleted, EntityChange::Entity::Subscription, subscriptionArn));
             return removed;
         },
-        context,
+        nullptr,
         [reply = std::move(reply)](Result<Removed> result) { reply(result ? Status() : Status(result.error())); },
-        [state = m_state](const Removed &removed) {
+        [state = shared](const Removed &removed) {
             DeliveryWorker *worker = state->worker.load();
             if (removed && worker != nullptr)
                 worker->sendUnsubscribeConfirmation(*removed);
         });
 }
+
+void BrokerService::unsubscribe(std::string subscriptionArn, QObject *context, Reply<void> reply)
+{
+    const ReplyTarget target(context);
+    removePendingInChunks(
+        m_state,
+        [subscriptionArn](Database &db) -> Result<std::vector<std::int64_t>> {
+            auto record = subscription_records::findByUuid(db, lastArnPart(subscriptionArn));
+            if (!record)
+                return record.error();
+            return *record ? std::vector<std::int64_t>{(*record)->id} : std::vector<std::int64_t>{};
+        },
+        [state = m_state, subscriptionArn, target, reply = std::move(reply)](Status emptied) {
+            if (!emptied)
+                return deliver(target, [reply, emptied] { reply(emptied); });
+            unsubscribeUnit(state, subscriptionArn, [target, reply](Status done) {
+                deliver(target, [reply, done] { reply(done); });
+            });
+        });
+}
+
 
 void BrokerService::listSubscriptions(std::string topicName, std::string nextToken, QObject *context,
                                       Reply<SubscriptionPage> reply)

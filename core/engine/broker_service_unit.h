@@ -133,6 +133,22 @@ void run(const StatePtr &state, Body<T> body, QObject *context, BrokerService::R
         });
 }
 
+// Any thread: runs `chunk` as a unit again and again — each a unit of its
+// own, after the units already submitted — while it answers true (more to
+// do); then calls `then` on the broker thread, with the error of a chunk
+// that failed. For bulk removals (broker/queues/bulk_removal.h).
+inline void runChunks(const StatePtr &state, Body<bool> chunk, std::function<void(Status)> then)
+{
+    run<bool>(state, chunk, nullptr, [state, chunk, then = std::move(then)](Result<bool> more) mutable {
+        if (!more)
+            then(Status(more.error()));
+        else if (*more)
+            runChunks(state, std::move(chunk), std::move(then));
+        else
+            then(Status());
+    });
+}
+
 // Any thread: runs the read `read(db, now)` where it never holds up the
 // broker thread. A file database is read on a pool thread through a
 // read-only connection of its own (it sees what is committed; docs/architecture.md §3:
@@ -163,7 +179,7 @@ void readCommitted(const StatePtr &state, std::function<Result<T>(Database &, Cl
         auto reader = Database::open(path, options);
         auto answer = std::make_shared<std::optional<Result<T>>>();
         if (!reader.ok())
-            answer->emplace(BrokerError(BrokerErrorCode::InternalError, reader.status().message()));
+            answer->emplace(storeFailure(reader.status()));
         else
             answer->emplace(read(**reader, now));
         auto call = [reply = std::move(reply), answer] { reply(std::move(**answer)); };
@@ -177,6 +193,17 @@ void readCommitted(const StatePtr &state, std::function<Result<T>(Database &, Cl
 inline BrokerService::Reply<Unit> toStatusReply(BrokerService::Reply<void> reply)
 {
     return [reply = std::move(reply)](Result<Unit> result) { reply(result ? Status() : Status(result.error())); };
+}
+
+// A reply made on the broker thread (a unit run without a context) that
+// answers `reply` on `target`'s thread: for an operation whose last unit is
+// submitted later than the request (after runChunks).
+inline BrokerService::Reply<Unit> replyTo(const ReplyTarget &target, BrokerService::Reply<void> reply)
+{
+    return [target, reply = std::move(reply)](Result<Unit> result) {
+        const Status status = result ? Status() : Status(result.error());
+        deliver(target, [reply, status] { reply(status); });
+    };
 }
 
 // A Status as the value of a Body<Unit>.

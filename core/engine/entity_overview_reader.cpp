@@ -44,7 +44,7 @@ void readEntityOverview(BrokerEngine &engine, BrokerIdentity identity, QObject *
         auto reader = Database::open(path, options);
         auto overview = std::make_shared<std::optional<Result<EntityOverview>>>();
         if (!reader.ok())
-            overview->emplace(BrokerError(BrokerErrorCode::InternalError, reader.status().message()));
+            overview->emplace(storeFailure(reader.status()));
         else
             overview->emplace(readEntityOverview(**reader, identity, now));
         postTo(target, [reply, overview] { reply(std::move(**overview)); });

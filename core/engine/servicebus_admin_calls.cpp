@@ -2,6 +2,8 @@
 #include "engine/servicebus_admin_calls.h"
 
 #include "broker/servicebus/servicebus_admin.h"
+#include "broker/servicebus/servicebus_topic.h"
+#include "engine/reply_target.h"
 #include "engine/unit_context.h"
 
 namespace relaydesk::servicebus_admin_calls {
@@ -17,21 +19,39 @@ BrokerService::Reply<std::any> toDone(DoneReply reply)
     return [reply = std::move(reply)](Result<std::any> done) { reply(done ? Status{} : Status(done.error())); };
 }
 
-void runDeletion(BrokerService &service, Deletion deletion, std::string topic, QObject *context, DoneReply reply)
+// An entity's queue and its dead-letter sub-queue.
+std::vector<std::string> withSubQueue(const std::string &queue)
 {
-    service.runUnit(
-        [deletion = std::move(deletion), topic = std::move(topic)](UnitContext &unit, const BrokerIdentity &, IdSource &,
-                                                                   std::vector<std::string> &) -> Result<std::any> {
-            Result<std::vector<std::string>> deleted = deletion(unit.database());
-            if (!deleted)
-                return deleted.error();
-            for (const std::string &queue : *deleted)
-                unit.reportChange({Kind::Deleted, Entity::Queue, QString::fromStdString(queue)});
-            if (!topic.empty())
-                unit.reportChange({Kind::Deleted, Entity::Topic, QString::fromStdString(topic)});
-            return std::any{};
-        },
-        false, context, toDone(std::move(reply)));
+    return {queue, queue + std::string(kServiceBusDeadLetterSuffix)};
+}
+
+// The deletion's unit, after the messages of `queues` went in chunks of
+// their own (BrokerService::emptyQueuesInChunks).
+void runDeletion(BrokerService &service, BrokerService::QueueLister queues, Deletion deletion, std::string topic,
+                 QObject *context, DoneReply reply)
+{
+    const ReplyTarget target(context);
+    service.emptyQueuesInChunks(std::move(queues), [&service, deletion = std::move(deletion), topic = std::move(topic),
+                                                    target, reply = std::move(reply)](Status emptied) {
+        const auto answer = [target, reply](Status status) {
+            target.post([reply, status] { reply(status); });
+        };
+        if (!emptied)
+            return answer(emptied);
+        service.runUnit(
+            [deletion, topic](UnitContext &unit, const BrokerIdentity &, IdSource &,
+                              std::vector<std::string> &) -> Result<std::any> {
+                Result<std::vector<std::string>> deleted = deletion(unit.database());
+                if (!deleted)
+                    return deleted.error();
+                for (const std::string &queue : *deleted)
+                    unit.reportChange({Kind::Deleted, Entity::Queue, QString::fromStdString(queue)});
+                if (!topic.empty())
+                    unit.reportChange({Kind::Deleted, Entity::Topic, QString::fromStdString(topic)});
+                return std::any{};
+            },
+            false, nullptr, [answer](Result<std::any> done) { answer(done ? Status{} : Status(done.error())); });
+    });
 }
 
 } // namespace
@@ -39,15 +59,24 @@ void runDeletion(BrokerService &service, Deletion deletion, std::string topic, Q
 void deleteQueue(BrokerService &service, std::string name, QObject *context, DoneReply reply)
 {
     runDeletion(
-        service, [name](Database &db) { return servicebus_admin::deleteQueue(db, name); }, {}, context,
-        std::move(reply));
+        service, [name](Database &) { return Result<std::vector<std::string>>(withSubQueue(name)); },
+        [name](Database &db) { return servicebus_admin::deleteQueue(db, name); }, {}, context, std::move(reply));
 }
 
 void deleteTopic(BrokerService &service, std::string name, QObject *context, DoneReply reply)
 {
     runDeletion(
-        service, [name](Database &db) { return servicebus_admin::deleteTopic(db, name); }, name, context,
-        std::move(reply));
+        service,
+        [name](Database &db) -> Result<std::vector<std::string>> {
+            std::vector<std::string> queues;
+            Result<ServiceBusTopic> topic = servicebus_topics::find(db, name);
+            if (topic)
+                for (const ServiceBusSubscription &subscription : topic->subscriptions)
+                    for (std::string &queue : withSubQueue(serviceBusSubscriptionQueue(name, subscription.name)))
+                        queues.push_back(std::move(queue));
+            return queues;
+        },
+        [name](Database &db) { return servicebus_admin::deleteTopic(db, name); }, name, context, std::move(reply));
 }
 
 void deleteSubscription(BrokerService &service, std::string topic, std::string subscription, QObject *context,
@@ -55,6 +84,9 @@ void deleteSubscription(BrokerService &service, std::string topic, std::string s
 {
     runDeletion(
         service,
+        [topic, subscription](Database &) {
+            return Result<std::vector<std::string>>(withSubQueue(serviceBusSubscriptionQueue(topic, subscription)));
+        },
         [topic, subscription](Database &db) { return servicebus_admin::deleteSubscription(db, topic, subscription); },
         {}, context, std::move(reply));
 }

@@ -19,7 +19,7 @@
 #include "http/http1_server.h"
 #include "mock/mock_endpoints.h"
 #include "host/serve_identity.h"
-#include "store/database.h"
+#include "engine/broker_database.h"
 
 #include <QDir>
 #include <QFile>
@@ -117,7 +117,7 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
 
     if (options.databasePath != QLatin1String(":memory:"))
         QDir().mkpath(QFileInfo(options.databasePath).absolutePath());
-    auto database = Database::open(options.databasePath.toStdString());
+    auto database = openBrokerDatabase(options.databasePath.toStdString());
     if (!database.ok())
         return BrokerHostProblem{BrokerHostProblem::Kind::Database, database.status().kind(),
                                  QString::fromStdString(database.status().message())};

@@ -3,7 +3,7 @@
 
 #include "broker/broker_identity.h"
 #include "host/serve_options.h"
-#include "store/store_status.h"
+#include "engine/broker_database.h"
 
 #include <QString>
 

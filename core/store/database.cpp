@@ -72,14 +72,23 @@ void restrictToOwner(const std::string &path)
 // (sqlite3_config works only before SQLite initializes; if something else in
 // the process initialized it first, SQLite's defaults stay).
 // The savepoint journal — the original of each page a unit changes, kept for
-// that unit's rollback — stays in memory up to 4 MiB instead of SQLite's
-// 64 KiB: past it, SQLite moves it to a temporary file (create, write,
-// unlink) for the rest of the transaction, which a few units of each second
-// of sends did. A purge of a large queue still spills to a file.
+// that unit's rollback — stays in memory up to kSavepointJournalInMemory
+// instead of SQLite's 64 KiB: past it, SQLite moves it to a temporary file
+// (create, write, unlink) for the rest of the transaction, which a few units
+// of each second of sends did at 64 KiB.
+//
+// The bound must stay below 128 KiB. SQLite keeps that journal in chunks of
+// the spill size and, when it spills, writes each chunk with one call of the
+// unix VFS, which writes at most 0x1ffff bytes a call (os_unix.c
+// seekAndWriteFd masks the count; SQLite 3.40): a chunk of 128 KiB or more
+// is written short or not at all, and the unit fails with SQLITE_FULL
+// ("database or disk is full") on a disk with room. At 4 MiB this stopped a
+// queue once a few thousand of its messages expired in one unit
+// (docs/reliability.md "Bulk removals").
 void configureSqliteOnce()
 {
     static const bool configured = [] {
-        constexpr int kSavepointJournalInMemory = 4 << 20;
+        constexpr int kSavepointJournalInMemory = 120 << 10;
         return sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, kSavepointJournalInMemory) == SQLITE_OK;
     }();
     (void)configured;

@@ -7,6 +7,7 @@
 //   broker_bench [scale=1] [memory-messages=1000000] [directory=/tmp] [figure=all] [metrics=on|off]
 // figure: all | memory | send | send-backlog | send-unit | send-batch | receive | receive-fifo |
 //         receive-unit | receive-fifo-unit | long-poll | depths | curves (only when named: 1.1 million messages)
+//         | bulk (only when named: expiry, purge, deletion and auto-delete of a million messages each)
 // (the *-unit figures run MessageSender/MessageReceiver as bare engine units,
 // without BrokerService's per-unit lifetime queries, for comparison)
 // scale multiplies the message counts (0.1 for a quick run). Run the memory
@@ -59,5 +60,7 @@ int main(int argc, char **argv)
         benchCurves(directory, scale);
     if (wanted("depths"))
         benchDepths(directory, scaled(240000), 21);
+    if (only == "bulk")   // not in "all": it stores a million messages four times
+        benchBulkRemoval(directory, scaled(1000000));
     return 0;
 }

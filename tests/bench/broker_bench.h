@@ -77,7 +77,7 @@ void printFigure(const std::string &figure, const std::string &parameters, doubl
 
 class BrokerBench final {
 public:
-    BrokerBench(const std::filesystem::path &directory, const std::string &name);
+    BrokerBench(const std::filesystem::path &directory, const std::string &name, BrokerEngineOptions options = {});
     ~BrokerBench();
 
     BrokerEngine &engine() { return *m_engine; }
@@ -154,5 +154,9 @@ void benchReceiveDeleteUnits(const std::filesystem::path &directory, bool fifo, 
 void benchLongPoll(const std::filesystem::path &directory, int samples);
 void benchMemory(const std::filesystem::path &directory, long messages);
 void benchDepths(const std::filesystem::path &directory, long backlog, int runs); // broker_bench_depths.cpp
+// Expiry, purge, queue deletion and auto-delete of `messages` messages on a
+// virtual clock: time, peak resident memory and the longest wait of a
+// SendMessage to another queue meanwhile (broker_bench_bulk.cpp).
+void benchBulkRemoval(const std::filesystem::path &directory, long messages);
 
 } // namespace relaydesk::bench

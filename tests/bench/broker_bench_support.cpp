@@ -124,7 +124,7 @@ void printFigure(const std::string &figure, const std::string &parameters, doubl
     std::fflush(stdout);
 }
 
-BrokerBench::BrokerBench(const std::filesystem::path &directory, const std::string &name)
+BrokerBench::BrokerBench(const std::filesystem::path &directory, const std::string &name, BrokerEngineOptions options)
     : m_file(directory / ("relaydesk-broker-bench-" + name + ".db"))
 {
     for (const char *suffix : {"", "-wal", "-shm", ".lock", ".clean"})
@@ -138,7 +138,7 @@ BrokerBench::BrokerBench(const std::filesystem::path &directory, const std::stri
         std::fprintf(stderr, "%s\n", warmed.toString().c_str());
         std::exit(1);
     }
-    m_engine = std::make_unique<BrokerEngine>(std::move(opened).value(), m_wall);
+    m_engine = std::make_unique<BrokerEngine>(std::move(opened).value(), m_wall, options);
     m_engine->setMetricsCountingForTesting(countMetrics);
     m_service = std::make_unique<BrokerService>(*m_engine);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "api/zaqar/zaqar_binding.h"
 
-#include "api/zaqar/zaqar_store.h"
+#include "broker/zaqar/zaqar_store.h"
 
 #include "api/wire/action_input.h"
 #include "broker/queues/queue_catalog.h"

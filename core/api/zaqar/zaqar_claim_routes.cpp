@@ -6,7 +6,7 @@
 
 #include "api/zaqar/zaqar_bodies.h"
 #include "api/zaqar/zaqar_rules.h"
-#include "api/zaqar/zaqar_store.h"
+#include "broker/zaqar/zaqar_store.h"
 #include "api/zaqar/zaqar_unit.h"
 
 #include "broker/queues/message_receiver.h"

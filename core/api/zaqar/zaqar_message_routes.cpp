@@ -6,7 +6,7 @@
 #include "api/zaqar/zaqar_binding.h"
 #include "api/zaqar/zaqar_bodies.h"
 #include "api/zaqar/zaqar_rules.h"
-#include "api/zaqar/zaqar_store.h"
+#include "broker/zaqar/zaqar_store.h"
 #include "api/zaqar/zaqar_unit.h"
 
 #include "api/wire/action_input.h"

@@ -5,13 +5,15 @@
 
 #include "api/zaqar/zaqar_binding.h"
 #include "api/zaqar/zaqar_rules.h"
-#include "api/zaqar/zaqar_store.h"
+#include "broker/zaqar/zaqar_store.h"
 #include "api/zaqar/zaqar_unit.h"
 
+#include "broker/queues/bulk_removal.h"
 #include "broker/queues/queue_depths.h"
-#include "broker/store_calls.h"
 #include "broker/topics/subscription_catalog.h"
 #include "broker/topics/topic_catalog.h"
+
+#include <algorithm>
 
 namespace relaydesk::zaqar_routes {
 
@@ -134,7 +136,7 @@ void patchQueue(const ZaqarRequest &request, const ZaqarContext &context, const 
 void deleteQueue(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
 {
     const std::string name = request.path[1];
-    answerOnQueue(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &identity, IdSource &, std::vector<std::string> &wake,
+    answerOnQueueAfterEmptying(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &identity, IdSource &, std::vector<std::string> &wake,
                                              std::optional<std::int64_t> id) -> Result<ZaqarAnswer> {
         if (id) {
             if (Status deleted = zaqar_binding::deleteQueue(unit, identity, name); !deleted)
@@ -199,13 +201,15 @@ void purgeQueue(const ZaqarRequest &request, const ZaqarContext &context, const 
     }
     const std::string name = request.path[1];
     const std::string project = request.projectId;
-    answerOnQueue(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &identity, IdSource &ids, std::vector<std::string> &,
-                                             std::optional<std::int64_t> id) -> Result<ZaqarAnswer> {
+    const bool messages = std::find(types.begin(), types.end(), "messages") != types.end();
+    auto body = [=](UnitContext &unit, const BrokerIdentity &identity, IdSource &ids, std::vector<std::string> &,
+                    std::optional<std::int64_t> id) -> Result<ZaqarAnswer> {
         if (!id)
             return queueNotFound(name, project);
         for (const std::string &type : types) {
             if (type == "messages") {
-                if (Status done = executeStatement(unit.database(), "DELETE FROM messages WHERE queue_id = ?", *id); !done)
+                // What came after the chunks (bulk_removal.h); one more chunk at most.
+                if (auto done = bulk_removal::removeQueueMessages(unit.database(), *id, std::nullopt); !done)
                     return done.error();
                 reportQueueCounts(unit, name);
             } else {
@@ -217,7 +221,11 @@ void purgeQueue(const ZaqarRequest &request, const ZaqarContext &context, const 
             }
         }
         return ZaqarAnswer::empty(204);
-    });
+    };
+    if (messages)
+        answerOnQueueAfterEmptying(context, reply, name, body);
+    else
+        answerOnQueue(context, reply, name, body);
 }
 
 } // namespace
@@ -257,3 +265,4 @@ bool queues(const ZaqarRequest &request, const ZaqarContext &context, const Zaqa
 }
 
 } // namespace relaydesk::zaqar_routes
+

@@ -8,11 +8,10 @@
 #include "api/zaqar/zaqar_binding.h"
 #include "api/zaqar/zaqar_bodies.h"
 #include "api/zaqar/zaqar_rules.h"
-#include "api/zaqar/zaqar_store.h"
+#include "broker/zaqar/zaqar_store.h"
 #include "api/zaqar/zaqar_unit.h"
 
 #include "api/wire/action_input.h"
-#include "broker/store_calls.h"
 #include "broker/topics/subscription_catalog.h"
 #include "broker/topics/topic_catalog.h"
 
@@ -59,9 +58,7 @@ void createSubscription(const ZaqarRequest &request, const ZaqarContext &context
             return queueId.error();
         if (Status dropped = zaqar_binding::dropExpiredSubscriptions(unit, identity, ids, name, *queueId); !dropped)
             return dropped.error();
-        auto existing = selectOptionalInt64(unit.database(),
-                                            "SELECT 1 FROM zaqar_subscriptions WHERE queue_id = ? AND subscriber = ?",
-                                            *queueId, *terms.subscriber);
+        auto existing = zaqar_store::hasSubscriber(unit.database(), *queueId, *terms.subscriber);
         if (!existing)
             return existing.error();
         if (*existing)
@@ -170,12 +167,6 @@ void oneSubscription(const ZaqarRequest &request, const ZaqarContext &context, c
         }
         const std::string subscriber = terms.subscriber.value_or((*entry)->subscriber);
         const nlohmann::json options = terms.options.value_or((*entry)->options);
-        if (subscriber != (*entry)->subscriber) {
-            if (Status moved = executeStatement(unit.database(), "UPDATE subscriptions SET endpoint = ? WHERE id = ?",
-                                                subscriber, (*entry)->rowId);
-                !moved)
-                return moved.error();
-        }
         if (Status set = subscriptions.setSubscriptionAttribute(arn, "DeliveryPolicy", subscriptionPolicy(options)); !set)
             return badRequest(set.error().message);
         if (Status stored = zaqar_store::updateSubscription(unit.database(), (*entry)->rowId, subscriber, terms.ttl,

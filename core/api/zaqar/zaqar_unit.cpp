@@ -3,9 +3,10 @@
 #include "api/zaqar/zaqar_unit.h"
 
 #include "api/zaqar/zaqar_rules.h"
-#include "api/zaqar/zaqar_store.h"
+#include "broker/zaqar/zaqar_store.h"
 
 #include "api/wire/action_input.h"
+#include "engine/reply_target.h"
 #include "json/bounded_json.h"
 
 namespace relaydesk {
@@ -55,6 +56,34 @@ void answerOnQueue(const ZaqarContext &context, const ZaqarReply &reply, const s
             return body(unit, identity, ids, wake, *queueId);
         },
         wakesDeliveries);
+}
+
+void answerOnQueueAfterEmptying(const ZaqarContext &context, const ZaqarReply &reply, const std::string &name,
+                                QueueBody body, bool wakesDeliveries)
+{
+    const ReplyTarget target(context.replyContext);
+    BrokerService &service = context.service;
+    service.emptyQueuesInChunks(
+        [name](Database &) { return Result<std::vector<std::string>>(std::vector<std::string>{name}); },
+        [&service, target, reply, name, body = std::move(body), wakesDeliveries](Status emptied) {
+            const auto answer = [target, reply](ZaqarAnswer value) { target.post([reply, value] { reply(value); }); };
+            if (!emptied)
+                return answer(brokerAnswer(emptied.error()));
+            service.runUnit(
+                [name, body](UnitContext &unit, const BrokerIdentity &identity, IdSource &ids,
+                             std::vector<std::string> &wake) -> Result<std::any> {
+                    auto queueId = zaqar_store::queueId(unit.database(), name);
+                    if (!queueId)
+                        return queueId.error();
+                    Result<ZaqarAnswer> value = body(unit, identity, ids, wake, *queueId);
+                    if (!value)
+                        return value.error();
+                    return std::any(std::move(value).value());
+                },
+                wakesDeliveries, nullptr, [answer](Result<std::any> result) {
+                    answer(result ? std::any_cast<ZaqarAnswer>(*result) : brokerAnswer(result.error()));
+                });
+        });
 }
 
 void reportQueueCounts(UnitContext &unit, const std::string &name)

@@ -44,6 +44,13 @@ using QueueBody = std::function<Result<ZaqarAnswer>(UnitContext &, const BrokerI
 void answerOnQueue(const ZaqarContext &context, const ZaqarReply &reply, const std::string &name, QueueBody body,
                    bool wakesDeliveries = false);
 
+// The same after the queue's messages went in chunks of their own
+// (BrokerService::emptyQueuesInChunks; docs/reliability.md "Bulk removals"):
+// for deleting or purging a queue of any size. `body` runs in a unit after
+// the last chunk; a message sent meanwhile may still be there.
+void answerOnQueueAfterEmptying(const ZaqarContext &context, const ZaqarReply &reply, const std::string &name,
+                                QueueBody body, bool wakesDeliveries = false);
+
 // Reports that the queue's message counts changed.
 void reportQueueCounts(UnitContext &unit, const std::string &name);
 

@@ -313,6 +313,19 @@ Result<std::optional<std::int64_t>> lastRedeliveryOf(Database &db, const std::st
         subscriptionArn);
 }
 
+Result<std::int64_t> newestId(Database &db)
+{
+    Result<std::optional<std::int64_t>> newest = selectOptionalInt64(db, "SELECT max(id) FROM delivery_attempts");
+    if (!newest)
+        return newest.error();
+    return newest->value_or(0);
+}
+
+Result<std::vector<std::string>> subscriptionsLoggedAfter(Database &db, std::int64_t afterId)
+{
+    return selectColumn<std::string>(db, "SELECT DISTINCT subscription_arn FROM delivery_attempts WHERE id > ?", afterId);
+}
+
 Result<std::int64_t> prune(Database &db, std::size_t keep)
 {
     Result<std::optional<std::int64_t>> newest = selectOptionalInt64(db, "SELECT max(id) FROM delivery_attempts");

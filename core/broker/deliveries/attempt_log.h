@@ -124,6 +124,10 @@ Result<std::optional<std::int64_t>> lastRedeliveryOf(Database &db, const std::st
                                                      const std::string &messageId);
 // Deletes all but the newest `keep` rows; returns how many were deleted.
 Result<std::int64_t> prune(Database &db, std::size_t keep);
+// The newest row id (0 when the log is empty).
+Result<std::int64_t> newestId(Database &db);
+// The subscriptions with rows after row `afterId`, each once.
+Result<std::vector<std::string>> subscriptionsLoggedAfter(Database &db, std::int64_t afterId);
 
 // One entry: {messageId, subscriptionArn, kind, attempt, phase, plannedAt,
 // startedAt, durationMs, httpStatus, outcome, final, errorKind, redelivery,

@@ -19,11 +19,13 @@ Status takeRun(Database &db, std::int64_t queueId, const std::string &group, std
                std::vector<std::int64_t> &rows)
 {
     Result<CachedStatement> run =
-        prepareBound(db, "SELECT id, visible_at_ms FROM messages WHERE queue_id = ? AND group_id = ? "
-                         "ORDER BY sequence_number LIMIT ?",
-                     queueId, group, static_cast<std::int64_t>(wanted));
+        prepareBound(db, "SELECT id, visible_at_ms FROM messages WHERE queue_id = ?1 AND group_id = ?2 "
+                         "AND (expires_at_ms IS NULL OR expires_at_ms > ?3) ORDER BY sequence_number LIMIT ?4",
+                     queueId, group, nowMs, static_cast<std::int64_t>(wanted));
     if (!run)
         return run.error();
+    // Expired messages whose removal is still to come (a bulk expiry goes in
+    // chunks) are not part of the run.
     return forEachRow(**run, [&](Statement &row) {
         if (row.columnInt64(1) > nowMs)
             return false;

@@ -21,13 +21,13 @@ using Code = BrokerErrorCode;
 
 // Expiry queries go through messages_by_expiry (only the expired rows), never
 // through the queue's own index (every message of the queue).
-Result<std::int64_t> applyExpiry(Database &db, const QueueRecord &queue, ClockTime now)
+Result<std::int64_t> applyExpiry(Database &db, const QueueRecord &queue, ClockTime now, std::int64_t limit)
 {
     const std::int64_t nowMs = toEpochMilliseconds(now);
     Result<std::vector<std::int64_t>> expired = selectColumn<std::int64_t>(
         db, "SELECT id FROM messages INDEXED BY messages_by_expiry WHERE queue_id = ?1 AND expires_at_ms <= ?2 AND "
-            "(state <> 'inflight' OR visible_at_ms <= ?2) ORDER BY expires_at_ms",
-        queue.id, nowMs);
+            "(state <> 'inflight' OR visible_at_ms <= ?2) ORDER BY expires_at_ms LIMIT ?3",
+        queue.id, nowMs, limit);
     if (!expired)
         return expired.error();
     for (const std::int64_t rowId : *expired) {
@@ -45,15 +45,15 @@ Result<std::int64_t> applyExpiry(Database &db, const QueueRecord &queue, ClockTi
     return static_cast<std::int64_t>(expired->size());
 }
 
-Result<std::int64_t> applyExpiryEverywhere(Database &db, ClockTime now)
+Result<std::int64_t> applyExpiryEverywhere(Database &db, ClockTime now, std::int64_t limit)
 {
-    Result<ExpiryOutcome> outcome = expireEverywhere(db, now);
+    Result<ExpiryOutcome> outcome = expireEverywhere(db, now, limit);
     if (!outcome)
         return outcome.error();
     return outcome->expired;
 }
 
-Result<ExpiryOutcome> expireEverywhere(Database &db, ClockTime now)
+Result<ExpiryOutcome> expireEverywhere(Database &db, ClockTime now, std::int64_t limit)
 {
     const std::int64_t nowMs = toEpochMilliseconds(now);
     Result<std::vector<std::int64_t>> queues = selectColumn<std::int64_t>(
@@ -67,14 +67,22 @@ Result<ExpiryOutcome> expireEverywhere(Database &db, ClockTime now)
             outcome.changedQueues.push_back(name);
     };
     for (const std::int64_t queueId : *queues) {
+        if (outcome.expired >= limit) {
+            outcome.more = true;
+            break;
+        }
         Result<std::optional<QueueRecord>> queue = queue_records::findById(db, queueId);
         if (!queue)
             return queue.error();
         if (!queue->has_value())
             continue;
-        Result<std::int64_t> expired = applyExpiry(db, **queue, now);
+        const std::int64_t share = limit - outcome.expired;
+        Result<std::int64_t> expired = applyExpiry(db, **queue, now, share);
         if (!expired)
             return expired.error();
+        if (*expired == share)
+            outcome.more = true; // perhaps more of this queue
+
         if (*expired == 0)
             continue;
         outcome.expired += *expired;
@@ -131,7 +139,7 @@ Status cancelScheduledMessage(Database &db, std::string_view queueName, std::str
     return {};
 }
 
-Result<std::vector<std::string>> deleteIdleQueues(Database &db, ClockTime now)
+Result<std::vector<std::string>> deleteIdleQueues(Database &db, ClockTime now, bool *more)
 {
     const std::int64_t nowMs = toEpochMilliseconds(now);
     Result<std::vector<std::int64_t>> idle = selectColumn<std::int64_t>(
@@ -141,14 +149,30 @@ Result<std::vector<std::string>> deleteIdleQueues(Database &db, ClockTime now)
     if (!idle)
         return idle.error();
     std::vector<std::string> names;
+    std::int64_t budget = bulk_removal::kBulkChunkRows;
     for (const std::int64_t id : *idle) {
+        // Its messages first, in chunks; the queue goes with its last chunk.
+        Result<std::int64_t> removed = bulk_removal::removeQueueMessages(db, id, std::nullopt, budget);
+        if (!removed)
+            return removed.error();
+        if (*removed == budget) {
+            if (more)
+                *more = true;
+            break;
+        }
+        budget -= *removed + 1;
         Result<std::optional<QueueRecord>> queue = queue_records::findById(db, id);
         if (!queue)
             return queue.error();
         if (queue->has_value())
             names.push_back((*queue)->name);
-        if (Status removed = executeStatement(db, "DELETE FROM queues WHERE id = ?", id); !removed)
-            return removed.error();
+        if (Status deleted = executeStatement(db, "DELETE FROM queues WHERE id = ?", id); !deleted)
+            return deleted.error();
+        if (budget <= 0) {
+            if (more)
+                *more = true;
+            break;
+        }
     }
     return names;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "broker/clock_time.h"
+#include "broker/queues/bulk_removal.h"
 #include "broker/queues/message_attributes.h"
 #include "broker/result.h"
 
@@ -47,19 +48,25 @@ namespace message_lifetime {
 // that are not locked (in flight with their visibility timeout running):
 // dead-lettered with reason TTLExpiredException when the queue has
 // DeadLetteringOnMessageExpiration and an existing dead-letter queue,
-// deleted otherwise. Returns how many were expired.
-Result<std::int64_t> applyExpiry(Database &db, const QueueRecord &queue, ClockTime now);
-// The same for every queue that has such messages.
-Result<std::int64_t> applyExpiryEverywhere(Database &db, ClockTime now);
+// deleted otherwise. Returns how many were expired: at most `limit`, the
+// earliest expired first (a bulk removal in chunks: bulk_removal.h).
+Result<std::int64_t> applyExpiry(Database &db, const QueueRecord &queue, ClockTime now,
+                                 std::int64_t limit = bulk_removal::kBulkChunkRows);
+// The same for every queue that has such messages, at most `limit` in all.
+Result<std::int64_t> applyExpiryEverywhere(Database &db, ClockTime now,
+                                           std::int64_t limit = bulk_removal::kBulkChunkRows);
 
 struct ExpiryOutcome {
     std::int64_t expired = 0;
     // The queues that lost an expired message and the dead-letter queues
     // that may have gained one, each once (for change events and wake-ups).
     std::vector<std::string> changedQueues;
+    // The limit was reached: more messages may be due; the caller runs
+    // another chunk in a unit of its own.
+    bool more = false;
 };
 // applyExpiryEverywhere, telling which queues it changed.
-Result<ExpiryOutcome> expireEverywhere(Database &db, ClockTime now);
+Result<ExpiryOutcome> expireEverywhere(Database &db, ClockTime now, std::int64_t limit = bulk_removal::kBulkChunkRows);
 
 // The scheduled messages of the queue not yet enqueued at `now`, by
 // scheduled time. QueueDoesNotExist for an unknown queue.
@@ -69,8 +76,10 @@ Result<std::vector<ScheduledMessage>> scheduledMessages(Database &db, std::strin
 Status cancelScheduledMessage(Database &db, std::string_view queueName, std::string_view messageId, ClockTime now);
 
 // Deletes the queues with AutoDeleteOnIdle whose last use is that long ago
-// (at `now` or earlier); returns their names.
-Result<std::vector<std::string>> deleteIdleQueues(Database &db, ClockTime now);
+// (at `now` or earlier); returns their names. Their messages go first, in
+// chunks (bulk_removal.h): when the chunk's rows ran out before every idle
+// queue was gone, `more` (when given) is set and a later call goes on.
+Result<std::vector<std::string>> deleteIdleQueues(Database &db, ClockTime now, bool *more = nullptr);
 
 // Forgets FIFO deduplication ids whose 5-minute window has ended.
 Result<std::int64_t> forgetExpiredDeduplicationIds(Database &db, ClockTime now);

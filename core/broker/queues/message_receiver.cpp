@@ -5,6 +5,7 @@
 #include "broker/echoed_value.h"
 #include "broker/queues/fifo_group_gate.h"
 #include "broker/id_source.h"
+#include "broker/queues/bulk_removal.h"
 #include "broker/queues/message_lifetime.h"
 #include "broker/queues/message_text.h"
 #include "broker/queues/queue_records.h"
@@ -18,6 +19,9 @@ namespace relaydesk {
 namespace {
 
 using Code = BrokerErrorCode;
+
+// At most this many expired messages are removed by one receive.
+constexpr std::int64_t kExpiryOnReceive = 200;
 
 // What readMessage() reads, in its order.
 constexpr std::string_view kMessageColumns =
@@ -111,8 +115,8 @@ Result<std::vector<std::int64_t>> MessageReceiver::chooseStandard(const QueueRec
                                                                   ClockTime now)
 {
     return selectColumn<std::int64_t>(
-        *m_db, "SELECT id FROM messages WHERE queue_id = ? AND visible_at_ms <= ? AND deferred = 0 ORDER BY visible_at_ms, id "
-        "LIMIT ?",
+        *m_db, "SELECT id FROM messages WHERE queue_id = ?1 AND visible_at_ms <= ?2 AND deferred = 0 "
+        "AND (expires_at_ms IS NULL OR expires_at_ms > ?2) ORDER BY visible_at_ms, id LIMIT ?3",
         queue.id, toEpochMilliseconds(now), static_cast<std::int64_t>(wanted));
 }
 
@@ -229,7 +233,9 @@ Result<ReceiveResult> MessageReceiver::receive(std::string_view queueName, const
         return queue.error();
     if (Status touched = queue_records::touch(*m_db, *queue, now); !touched)
         return touched.error();
-    Result<std::int64_t> expired = message_lifetime::applyExpiry(*m_db, *queue, now);
+    // A few expired messages go here; a backlog goes in the lifetime unit's chunks
+    // (the choice of messages skips the expired ones still there).
+    Result<std::int64_t> expired = message_lifetime::applyExpiry(*m_db, *queue, now, kExpiryOnReceive);
     if (!expired)
         return expired.error();
 
@@ -403,7 +409,7 @@ Result<std::vector<BatchEntryResult<bool>>> MessageReceiver::changeVisibilityBat
 
 // The start of the last purge sits in `settings`; a queue re-created under
 // the same row id is newer than that purge, so it does not inherit it.
-Status MessageReceiver::purge(std::string_view queueName, ClockTime now)
+Result<MessageReceiver::PurgeProgress> MessageReceiver::purge(std::string_view queueName, ClockTime now)
 {
     Result<QueueRecord> queue = queue_records::require(*m_db, queueName);
     if (!queue)
@@ -417,10 +423,21 @@ Status MessageReceiver::purge(std::string_view queueName, ClockTime now)
     if (*last && **last >= toEpochMilliseconds(queue->created) && nowMs - **last < kPurgeIntervalMs)
         return BrokerError(Code::PurgeQueueInProgress, "Only one PurgeQueue operation on " + queue->name
                                                            + " is allowed every 60 seconds.");
-    if (Status purged = executeStatement(*m_db, "DELETE FROM messages WHERE queue_id = ?", queue->id); !purged)
-        return purged;
-    return executeStatement(*m_db, "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", key,
-                            std::to_string(nowMs));
+    if (Status noted = executeStatement(*m_db, "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", key,
+                                        std::to_string(nowMs));
+        !noted)
+        return noted.error();
+    PurgeProgress progress;
+    progress.queueId = queue->id;
+    Result<std::int64_t> lastRow = bulk_removal::lastMessageRowId(*m_db, queue->id);
+    if (!lastRow)
+        return lastRow.error();
+    progress.upToRowId = *lastRow;
+    Result<std::int64_t> removed = bulk_removal::removeQueueMessages(*m_db, queue->id, progress.upToRowId);
+    if (!removed)
+        return removed.error();
+    progress.more = *removed >= bulk_removal::kBulkChunkRows;
+    return progress;
 }
 
 } // namespace relaydesk

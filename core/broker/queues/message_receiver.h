@@ -107,9 +107,17 @@ public:
                             ClockTime now);
     Result<std::vector<BatchEntryResult<bool>>> changeVisibilityBatch(
         std::string_view queueName, const std::vector<BatchEntry<VisibilityChange>> &entries, ClockTime now);
-    // Deletes every message of the queue, in flight or not; PurgeQueueInProgress
-    // within kPurgeIntervalMs of the previous purge (nothing deleted then).
-    Status purge(std::string_view queueName, ClockTime now);
+    // Begins deleting every message of the queue there now, in flight or not;
+    // PurgeQueueInProgress within kPurgeIntervalMs of the previous purge
+    // (nothing deleted then). Deletes the first chunk (bulk_removal.h); when
+    // the answer says `more`, the caller deletes the rest in units of their
+    // own with bulk_removal::removeQueueMessages(queueId, upToRowId).
+    struct PurgeProgress {
+        std::int64_t queueId = 0;
+        std::int64_t upToRowId = 0;   // the last message there when the purge began
+        bool more = false;
+    };
+    Result<PurgeProgress> purge(std::string_view queueName, ClockTime now);
     // Service Bus (docs/behaviour.md §8.6): locks the deferred messages of these sequence
     // numbers (their row ids) for `lockSeconds`, as a receive does (counted
     // as a delivery; MaxDeliveryCount dead-letters instead). One that is not

@@ -229,6 +229,12 @@ Status touch(Database &db, std::int64_t id, ClockTime now)
                             toEpochMilliseconds(now), id);
 }
 
+Result<std::vector<std::string>> configQueueNames(Database &db)
+{
+    return selectColumn<std::string>(
+        db, "SELECT name FROM queues WHERE servicebus IS NULL AND instr(name, '/$DeadLetterQueue') = 0 ORDER BY name");
+}
+
 Status touch(Database &db, const QueueRecord &queue, ClockTime now)
 {
     if (toEpochMilliseconds(queue.lastUsed) >= toEpochMilliseconds(now))

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace relaydesk {
 
@@ -59,6 +60,10 @@ Result<std::int64_t> takeSequenceNumber(Database &db, std::int64_t id);
 // one millisecond): an UPDATE of an unchanged row still rewrites it.
 Status touch(Database &db, std::int64_t id, ClockTime now);
 Status touch(Database &db, const QueueRecord &queue, ClockTime now);
+// The names of the queues a config file declares (docs/configuration.md), by
+// name: not Service Bus entities nor dead-letter sub-queues (the emulator's
+// Config.json declares those).
+Result<std::vector<std::string>> configQueueNames(Database &db);
 
 // Message attributes as stored in messages.attributes: a JSON object
 // {"name": {"DataType": …, "StringValue": …} | {"DataType": …, "BinaryValue": HEX}}.

@@ -41,7 +41,8 @@ Result<std::optional<std::string>> nextAvailable(Database &db, std::int64_t queu
 {
     auto row = selectRow(db,
                          "SELECT m.group_id FROM messages m WHERE m.queue_id = :queue AND m.group_id IS NOT NULL "
-                         "AND m.visible_at_ms <= :now AND m.deferred = 0 AND NOT EXISTS (SELECT 1 FROM servicebus_sessions s WHERE "
+                         "AND m.visible_at_ms <= :now AND m.deferred = 0 AND (m.expires_at_ms IS NULL OR m.expires_at_ms > :now) "
+                         "AND NOT EXISTS (SELECT 1 FROM servicebus_sessions s WHERE "
                          "s.queue_id = m.queue_id AND s.session_id = m.group_id AND s.locked_until_ms > :now) "
                          "ORDER BY m.id LIMIT 1",
                          named(":queue", queueId), named(":now", nowMs));
@@ -204,8 +205,9 @@ Result<std::vector<std::int64_t>> receivable(Database &db, std::int64_t queueId,
                                              std::size_t wanted, ClockTime now)
 {
     return selectColumn<std::int64_t>(db,
-                                      "SELECT id FROM messages WHERE queue_id = ? AND group_id = ? AND "
-                                      "visible_at_ms <= ? AND deferred = 0 ORDER BY id LIMIT ?",
+                                      "SELECT id FROM messages WHERE queue_id = ?1 AND group_id = ?2 AND "
+                                      "visible_at_ms <= ?3 AND deferred = 0 AND (expires_at_ms IS NULL OR "
+                                      "expires_at_ms > ?3) ORDER BY id LIMIT ?4",
                                       queueId, sessionId, toEpochMilliseconds(now),
                                       static_cast<std::int64_t>(wanted));
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "broker/topics/topic_lifetime.h"
 
+#include "broker/queues/bulk_removal.h"
+
 #include "broker/queues/queue_records.h"
 #include "broker/store_calls.h"
 #include "broker/topics/subscription_records.h"
@@ -102,8 +104,9 @@ Result<std::int64_t> forgetExpiredDeduplicationIds(Database &db, ClockTime now)
 Result<std::int64_t> forgetUndeliverablePublishedMessages(Database &db)
 {
     return changeCount(db,
-                       "DELETE FROM published_messages WHERE NOT EXISTS "
-                       "(SELECT 1 FROM pending_deliveries d WHERE d.published_id = published_messages.id)",
+                       "DELETE FROM published_messages WHERE id IN (SELECT p.id FROM published_messages p WHERE NOT EXISTS "
+                       "(SELECT 1 FROM pending_deliveries d WHERE d.published_id = p.id) LIMIT "
+                           + std::to_string(bulk_removal::kBulkChunkRows) + ")",
                        std::nullopt);
 }
 

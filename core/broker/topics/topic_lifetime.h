@@ -47,7 +47,8 @@ Status markQueueSubscriptionsUsed(Database &db, std::string_view queueArn, Clock
 // Drops FIFO topic deduplication ids whose window ended; returns how many.
 Result<std::int64_t> forgetExpiredDeduplicationIds(Database &db, ClockTime now);
 // Drops published_messages rows no pending delivery refers to any more (their
-// subscriptions or topic were deleted); returns how many.
+// subscriptions or topic were deleted); returns how many: at most
+// bulk_removal::kBulkChunkRows (a chunk: when it is full, more may be left).
 Result<std::int64_t> forgetUndeliverablePublishedMessages(Database &db);
 // A delivery to subscription `subscriptionId` happened at `now`.
 Status markSubscriptionUsed(Database &db, std::int64_t subscriptionId, ClockTime now);

@@ -112,6 +112,11 @@ Status update(Database &db, std::int64_t id, const TopicAttributes &attributes, 
     return {};
 }
 
+Result<std::vector<std::string>> names(Database &db)
+{
+    return selectColumn<std::string>(db, "SELECT name FROM topics ORDER BY name");
+}
+
 Status touch(Database &db, std::int64_t id, ClockTime now)
 {
     return executeStatement(db, "UPDATE topics SET last_used_ms = ? WHERE id = ?", toEpochMilliseconds(now), id);

@@ -6,6 +6,8 @@
 #include "broker/topics/topic_attributes.h"
 
 #include <cstdint>
+#include <string>
+#include <vector>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,6 +46,8 @@ Result<std::int64_t> insert(Database &db, std::string_view name, const TopicAttr
 Status update(Database &db, std::int64_t id, const TopicAttributes &attributes, ClockTime now);
 // Sets last_used_ms = now (a publish, docs/behaviour.md §6).
 Status touch(Database &db, std::int64_t id, ClockTime now);
+// Every topic's name, by name.
+Result<std::vector<std::string>> names(Database &db);
 // The next FIFO topic SequenceNumber of topic `id` (strictly increasing).
 Result<std::int64_t> takeSequenceNumber(Database &db, std::int64_t id);
 

@@ -29,6 +29,9 @@ private slots:
     void autoDeleteOnIdle_afterIdlePeriodNotBefore();
     void dueTimes_nextOfEachKind();
     void dueTimes_lockedPastExpiry_dueWhenTheLockEnds();
+    void receive_expiredBacklog_removesAFewReturnsOnlyLive_data();
+    void receive_expiredBacklog_removesAFewReturnsOnlyLive();
+    void expireEverywhere_inChunks_tellsWhenMoreIsDue();
 };
 
 void QueueLifetimeTest::ttl_capsAndDefaults_expiresAt_data()
@@ -209,3 +212,55 @@ void QueueLifetimeTest::dueTimes_lockedPastExpiry_dueWhenTheLockEnds()
 
 RELAYDESK_TEST_MAIN(QueueLifetimeTest)
 #include "queue_lifetime_test.moc"
+
+// A receive removes at most a few expired messages itself (the lifetime
+// unit's chunks take a backlog: bulk_removal.h) and never returns one of
+// those still there.
+void QueueLifetimeTest::receive_expiredBacklog_removesAFewReturnsOnlyLive_data()
+{
+    QTest::addColumn<bool>("fifo");
+    QTest::newRow("standard") << false;
+    QTest::newRow("fifo") << true;
+}
+
+void QueueLifetimeTest::receive_expiredBacklog_removesAFewReturnsOnlyLive()
+{
+    QFETCH(bool, fifo);
+    const std::string queue = fifo ? "q.fifo" : "q";
+    QueueTestBroker broker;
+    AttributeMap attributes{{"MessageRetentionPeriod", "60"}};
+    if (fifo)
+        attributes["FifoQueue"] = "true";
+    QVERIFY(broker.create(queue, attributes).ok());
+    constexpr int kBacklog = 1000;
+    for (int i = 0; i < kBacklog; ++i) {
+        const std::string body = "old-" + std::to_string(i);
+        auto sent = fifo ? broker.sendFifo(queue, body, "g", at(0)) : broker.send(queue, body, at(0));
+        QVERIFY2(sent.ok(), sent ? "" : sent.error().message.c_str());
+    }
+    QVERIFY(fifo ? broker.sendFifo(queue, "fresh", "g", at(30)).ok() : broker.send(queue, "fresh", at(30)).ok());
+    QCOMPARE(broker.receiveBodies(queue, 10, at(61)), QStringList{"fresh"});
+    const int left = broker.count("SELECT count(*) FROM messages");
+    QVERIFY2(left > 1 && left < kBacklog + 1, std::to_string(left).c_str());
+}
+
+void QueueLifetimeTest::expireEverywhere_inChunks_tellsWhenMoreIsDue()
+{
+    QueueTestBroker broker;
+    QVERIFY(broker.create("a", {{"MessageRetentionPeriod", "60"}}).ok());
+    QVERIFY(broker.create("b", {{"MessageRetentionPeriod", "60"}}).ok());
+    for (int i = 0; i < 30; ++i) {
+        QVERIFY(broker.send("a", "m", at(0)).ok());
+        QVERIFY(broker.send("b", "m", at(0)).ok());
+    }
+    std::vector<std::int64_t> chunks;
+    for (bool more = true; more;) {
+        auto outcome = broker.unit([&] { return message_lifetime::expireEverywhere(broker.db(), at(61), 25); });
+        QVERIFY(outcome.ok());
+        chunks.push_back(outcome->expired);
+        more = outcome->more;
+        QVERIFY(chunks.size() < 10);
+    }
+    QCOMPARE(chunks, (std::vector<std::int64_t>{25, 25, 10}));
+    QCOMPARE(broker.count("SELECT count(*) FROM messages"), 0);
+}

@@ -246,7 +246,7 @@ void QueueStandardTest::purge_againWithinSixtySeconds_purgeQueueInProgress()
     QVERIFY(broker.create("q").ok());
     QVERIFY(broker.unit([&] { return MessageReceiver(broker.db(), broker.ids()).purge("q", at(1)); }).ok());
     QVERIFY(broker.send("q", "kept?", at(second)).ok());
-    Status again = broker.unit([&] { return MessageReceiver(broker.db(), broker.ids()).purge("q", at(second)); });
+    auto again = broker.unit([&] { return MessageReceiver(broker.db(), broker.ids()).purge("q", at(second)); });
     QCOMPARE(!again.ok(), refused);
     if (refused)
         QCOMPARE(again.error().code, BrokerErrorCode::PurgeQueueInProgress);

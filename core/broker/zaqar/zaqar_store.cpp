@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "api/zaqar/zaqar_store.h"
+#include "broker/zaqar/zaqar_store.h"
 
 #include "json/bounded_json.h"
-
-#include "api/wire/action_input.h"
 
 #include "broker/queues/queue_records.h"
 #include "broker/store_calls.h"
@@ -11,6 +9,12 @@
 namespace relaydesk::zaqar_store {
 
 namespace {
+
+// JSON as stored: compact, invalid UTF-8 replaced.
+std::string jsonText(const nlohmann::json &value)
+{
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 nlohmann::json parsedObject(const std::string &text)
 {
@@ -255,8 +259,21 @@ Status updateSubscription(Database &db, std::int64_t rowId, const std::string &s
             !set)
             return set;
     }
+    if (Status moved = executeStatement(db, "UPDATE subscriptions SET endpoint = ? WHERE id = ? AND endpoint <> ?1",
+                                        subscriber, rowId);
+        !moved)
+        return moved;
     return executeStatement(db, "UPDATE zaqar_subscriptions SET subscriber = ?, options = ? WHERE subscription_id = ?",
                             subscriber, jsonText(options), rowId);
+}
+
+Result<bool> hasSubscriber(Database &db, std::int64_t queueId, const std::string &subscriber)
+{
+    auto existing = selectOptionalInt64(db, "SELECT 1 FROM zaqar_subscriptions WHERE queue_id = ? AND subscriber = ?",
+                                        queueId, subscriber);
+    if (!existing)
+        return existing.error();
+    return existing->has_value();
 }
 
 Result<std::vector<SubscriptionEntry>> subscriptionsAfter(Database &db, std::int64_t queueId,

@@ -16,8 +16,9 @@ namespace relaydesk {
 
 class Database;
 
-// What the Zaqar API keeps besides the broker's own rows (tables zaqar_*,
-// migration 10) and the reads it makes of the broker's messages. Free
+// What the Zaqar API (core/api/zaqar) keeps besides the broker's own rows
+// (tables zaqar_*, migration 10) and the reads it makes of the broker's
+// messages: the Zaqar side of the store's one door. Free
 // functions over a Database& inside the caller's unit (the broker thread);
 // store failures come back as InternalError.
 namespace zaqar_store {
@@ -100,7 +101,8 @@ struct SubscriptionEntry {
 };
 Status insertSubscription(Database &db, std::string_view uuid, std::int64_t queueId, const std::string &subscriber,
                           std::int64_t ttl, const nlohmann::json &options, ClockTime now);
-// A new ttl counts from `now`, as in Zaqar.
+// A new ttl counts from `now`, as in Zaqar; a new subscriber is the
+// broker subscription's endpoint too.
 Status updateSubscription(Database &db, std::int64_t rowId, const std::string &subscriber,
                           std::optional<std::int64_t> ttl, const nlohmann::json &options, ClockTime now);
 // The queue's subscriptions after uuid `marker`, by uuid; expired ones left out.
@@ -108,6 +110,8 @@ Result<std::vector<SubscriptionEntry>> subscriptionsAfter(Database &db, std::int
                                                           const std::string &marker, int limit, ClockTime now);
 Result<std::optional<SubscriptionEntry>> subscription(Database &db, std::int64_t queueId, std::string_view uuid,
                                                       ClockTime now);
+// Whether the queue has a subscription to `subscriber` (expired or not).
+Result<bool> hasSubscriber(Database &db, std::int64_t queueId, const std::string &subscriber);
 // Whether the queue has a subscription whose ttl has not run out (one index
 // seek: a post asks on every call).
 Result<bool> hasSubscriptions(Database &db, std::int64_t queueId, ClockTime now);

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#include "broker/store_failure.h"
+
+#include <cstdio>
+
+namespace relaydesk {
+
+namespace {
+
+using Kind = StoreStatus::Kind;
+
+const char *inWords(Kind kind)
+{
+    switch (kind) {
+    case Kind::DiskFull:
+        return "The broker's database or disk is full";
+    case Kind::IoError:
+        return "The broker could not read or write its database (an input/output error)";
+    case Kind::Busy:
+    case Kind::InUse:
+        return "The broker's database is busy";
+    case Kind::Corrupt:
+        return "The broker's database file is damaged";
+    case Kind::ReadOnly:
+        return "The broker's database is read-only";
+    case Kind::Closed:
+        return "The broker is stopping";
+    case Kind::Constraint:
+        return "The change would break a rule of the broker's database";
+    default:
+        return "The broker's database could not complete the operation";
+    }
+}
+
+} // namespace
+
+BrokerError storeFailure(const StoreStatus &status)
+{
+    std::fprintf(stderr, "relaydesk: storage failure: %s\n", status.toString().c_str());
+    return BrokerError(BrokerErrorCode::InternalError,
+                       std::string(inWords(status.kind())) + "; the operation changed nothing.");
+}
+
+} // namespace relaydesk
