@@ -37,6 +37,10 @@ const char *inWords(Kind kind)
 BrokerError storeFailure(const StoreStatus &status)
 {
     std::fprintf(stderr, "relaydesk: storage failure: %s\n", status.toString().c_str());
+    // Not SQLite's (an operation that threw, a closed queue): the broker's own words.
+    if (status.sqliteCode() == 0 && status.kind() == Kind::Failed)
+        return BrokerError(BrokerErrorCode::InternalError,
+                           "The broker could not complete the operation (" + status.message() + ").");
     return BrokerError(BrokerErrorCode::InternalError,
                        std::string(inWords(status.kind())) + "; the operation changed nothing.");
 }
