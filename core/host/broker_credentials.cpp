@@ -103,6 +103,8 @@ std::optional<WireError> RequestCredentials::checkSignature(const HttpRequest &r
         return WireError::invalidClientTokenId(std::move(check.message));
     case SignatureCheck::Outcome::Malformed:
         return WireError::incompleteSignature(std::move(check.message));
+    case SignatureCheck::Outcome::PayloadMismatch:
+        return WireError::contentSha256Mismatch(std::move(check.message));
     case SignatureCheck::Outcome::Expired:
     case SignatureCheck::Outcome::Mismatch:
         return WireError::signatureDoesNotMatch(std::move(check.message));
