@@ -39,7 +39,7 @@ KEY_ID = "AKIDRELAYDESKTEST01"
 SECRET = "relaydesk-secret-7Qp2/xK9+vL4wZ8"
 TOKEN = "relaydesk-bearer-3f9c1e7a5b"
 CREDENTIALS = {"accessKeys": {KEY_ID: SECRET}, "bearerTokens": [TOKEN],
-               "sharedAccessKeyNames": ["RootManageSharedAccessKey"]}
+               "sharedAccessKeys": {"RootManageSharedAccessKey": "relaydesk-sas-key-2Wq8"}}
 
 
 def client(server, service, key_id=KEY_ID, secret=SECRET, region="us-east-1"):
