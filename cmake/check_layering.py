@@ -40,7 +40,7 @@ LAYERS = {
     "core/api/query": ["core/api/sns"],
     "core/api/native": ["core/api/sqs", "core/config", "core/mock"],
     "core/api/zaqar": ["core/api/wire"],
-    "core/api/servicebus": ["core/engine"],
+    "core/api/servicebus": ["core/api/wire"],
     "core/host": ["core/api/native", "core/api/query", "core/api/servicebus", "core/api/zaqar"],
     "ui/charts": ["core/host"],
     "ui/widgets": ["core/host"],

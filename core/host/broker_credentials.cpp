@@ -33,6 +33,22 @@ std::variant<std::vector<std::string>, QString> readList(const nlohmann::json &m
     return values;
 }
 
+// The name -> secret pairs of an object member (non-empty names, without '/' when `noSlash`,
+// and non-empty strings), or `problem`.
+std::variant<SharedAccessKeys, QString> readSecrets(const nlohmann::json &member, const QString &problem, bool noSlash)
+{
+    SharedAccessKeys secrets;
+    if (!member.is_object())
+        return problem;
+    for (const auto &[name, secret] : member.items()) {
+        if (name.empty() || (noSlash && name.find('/') != std::string::npos) || !secret.is_string() ||
+            secret.get<std::string>().empty())
+            return problem;
+        secrets.emplace(name, secret.get<std::string>());
+    }
+    return secrets;
+}
+
 // Equal, in a time that does not depend on where they differ.
 bool sameSecret(std::string_view a, std::string_view b)
 {
@@ -58,23 +74,28 @@ std::variant<BrokerCredentials, QString> readCredentialsFile(const QString &path
         return fileProblem(path, QStringLiteral("not a JSON object"));
     BrokerCredentials credentials;
     for (const auto &[name, member] : root.items()) {
-        if (name == "accessKeys") {
-            if (!member.is_object())
-                return fileProblem(path, QStringLiteral("\"accessKeys\" must map access key ids to secrets"));
-            for (const auto &[id, secret] : member.items()) {
-                if (id.empty() || id.find('/') != std::string::npos || !secret.is_string() || secret.get<std::string>().empty())
-                    return fileProblem(path, QStringLiteral("\"accessKeys\" must map access key ids (no '/') to non-empty "
-                                                            "secret strings"));
-                credentials.accessKeys.emplace(id, secret.get<std::string>());
-            }
-        } else if (name == "bearerTokens" || name == "sharedAccessKeyNames") {
+        if (name == "accessKeys" || name == "sharedAccessKeys") {
+            const bool aws = name == "accessKeys";
+            auto secrets = readSecrets(member, aws ? QStringLiteral("\"accessKeys\" must map access key ids (no '/') to "
+                                                                    "non-empty secret strings")
+                                                   : QStringLiteral("\"sharedAccessKeys\" must map key names to non-empty "
+                                                                    "key strings"),
+                                       aws);
+            if (auto *why = std::get_if<QString>(&secrets))
+                return fileProblem(path, *why);
+            (aws ? credentials.accessKeys : credentials.sharedAccessKeys) = std::get<SharedAccessKeys>(std::move(secrets));
+        } else if (name == "bearerTokens") {
             auto list = readList(member, name.c_str());
             if (auto *why = std::get_if<QString>(&list))
                 return fileProblem(path, *why);
-            (name == "bearerTokens" ? credentials.bearerTokens : credentials.sharedAccessKeyNames) =
-                std::get<std::vector<std::string>>(std::move(list));
+            credentials.bearerTokens = std::get<std::vector<std::string>>(std::move(list));
+        } else if (name == "sharedAccessKeyNames") {
+            return fileProblem(path, QStringLiteral("\"sharedAccessKeyNames\" is no longer read: a key name alone let any "
+                                                    "key value in. Give each key name its key: \"sharedAccessKeys\": "
+                                                    "{\"NAME\": \"KEY\"} (the connection string's SharedAccessKeyName "
+                                                    "and SharedAccessKey)"));
         } else {
-            return fileProblem(path, QStringLiteral("unknown member \"%1\" (accessKeys, bearerTokens, sharedAccessKeyNames)")
+            return fileProblem(path, QStringLiteral("unknown member \"%1\" (accessKeys, bearerTokens, sharedAccessKeys)")
                                          .arg(QString::fromStdString(name)));
         }
     }
@@ -82,7 +103,9 @@ std::variant<BrokerCredentials, QString> readCredentialsFile(const QString &path
 }
 
 RequestCredentials::RequestCredentials(std::shared_ptr<const BrokerCredentials> credentials)
-    : m_credentials(std::move(credentials))
+    : m_credentials(std::move(credentials)),
+      m_sharedAccess(m_credentials ? std::make_shared<const SharedAccessSignatureCheck>(m_credentials->sharedAccessKeys)
+                                   : nullptr)
 {
 }
 
@@ -103,6 +126,8 @@ std::optional<WireError> RequestCredentials::checkSignature(const HttpRequest &r
         return WireError::invalidClientTokenId(std::move(check.message));
     case SignatureCheck::Outcome::Malformed:
         return WireError::incompleteSignature(std::move(check.message));
+    case SignatureCheck::Outcome::PayloadMismatch:
+        return WireError::contentSha256Mismatch(std::move(check.message));
     case SignatureCheck::Outcome::Expired:
     case SignatureCheck::Outcome::Mismatch:
         return WireError::signatureDoesNotMatch(std::move(check.message));
@@ -131,6 +156,26 @@ std::optional<WireError> RequestCredentials::checkBearer(const HttpRequest &requ
                                    [&](const std::string &accepted) { return sameSecret(accepted, token); });
     if (!known)
         return WireError::unauthorized("The bearer token is not one this broker accepts.");
+    return std::nullopt;
+}
+
+std::optional<WireError> RequestCredentials::checkSharedAccessSignature(const HttpRequest &request,
+                                                                       std::int64_t nowSeconds) const
+{
+    if (!m_credentials)
+        return std::nullopt;
+    const QByteArray authorization = request.value("authorization");
+    const std::string_view token = view(authorization);
+    if (token.empty())
+        return WireError::unauthorized("This broker requires a Shared Access Signature: send Authorization: "
+                                       "SharedAccessSignature sr=…&sig=…&se=…&skn=… made with a key of its credentials file.");
+    const QByteArray target = request.target();
+    const qsizetype question = target.indexOf('?');
+    const std::string audience = "https://" + request.value("host").toStdString() +
+                                 (question < 0 ? target : target.left(question)).toStdString();
+    SasCheck check = m_sharedAccess->check(token, audience, nowSeconds);
+    if (check.outcome != SasCheck::Outcome::Valid)
+        return WireError::unauthorized(std::move(check.message));
     return std::nullopt;
 }
 

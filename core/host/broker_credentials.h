@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "api/wire/shared_access_signature.h"
 #include "api/wire/wire_error.h"
 
 #include <QString>
@@ -21,13 +22,14 @@ class HttpRequest;
 // (docs/configuration.md "Credentials"). The file is JSON:
 //   {"accessKeys": {"AKID": "secret", …},          AWS Signature Version 4 (SQS, SNS)
 //    "bearerTokens": ["token", …],                 Authorization: Bearer (native API, Zaqar, /metrics)
-//    "sharedAccessKeyNames": ["RootManageSharedAccessKey", …]}   Service Bus SAS key names ($cbs put-token)
+//    "sharedAccessKeys": {"RootManageSharedAccessKey": "key", …}}  Service Bus SAS ($cbs put-token)
 // Each member optional, none may be empty where given; unknown members are refused (a typo would
-// otherwise leave a door open). Plain value type; the secrets never leave it except to sign.
+// otherwise leave a door open), and so is the former "sharedAccessKeyNames" (names without keys let
+// any key value in). Plain value type; the secrets never leave it except to sign.
 struct BrokerCredentials {
     std::map<std::string, std::string, std::less<>> accessKeys;   // access key id -> secret access key
     std::vector<std::string> bearerTokens;
-    std::vector<std::string> sharedAccessKeyNames;
+    SharedAccessKeys sharedAccessKeys;                              // key name -> key
 };
 
 // The credentials in `path`, or why it cannot serve (the message names the file, never a secret).
@@ -49,9 +51,18 @@ public:
     // The native API, Zaqar and /metrics: `Authorization: Bearer TOKEN` (Zaqar
     // clients may send `X-Auth-Token: TOKEN`) naming one of the bearer tokens.
     std::optional<WireError> checkBearer(const HttpRequest &request) const;
+    // A Service Bus management request over HTTP: `Authorization: SharedAccessSignature …`
+    // (api/wire/shared_access_signature.h) by a known key, unexpired at `nowSeconds` (wall
+    // time), whose resource covers the request's URL (host and path). 401 Unauthorized otherwise.
+    std::optional<WireError> checkSharedAccessSignature(const HttpRequest &request, std::int64_t nowSeconds) const;
+
+    // The Service Bus SAS check of these credentials (the AMQP port's $cbs uses it too);
+    // null without --credentials.
+    std::shared_ptr<const SharedAccessSignatureCheck> sharedAccess() const { return m_sharedAccess; }
 
 private:
     std::shared_ptr<const BrokerCredentials> m_credentials;
+    std::shared_ptr<const SharedAccessSignatureCheck> m_sharedAccess;
 };
 
 } // namespace relaydesk

@@ -192,12 +192,10 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
                                                         QString::fromStdString(applied.error().message)));
     }
     if (options.amqpPort) { // the window moves to a free port rather than fail when the port is taken
-        std::shared_ptr<const std::vector<std::string>> keyNames;
-        if (credentials)
-            keyNames = std::make_shared<const std::vector<std::string>>(credentials->sharedAccessKeyNames);
-        auto endpoint = ServiceBusEndpoint::start(*host->m_service, options.bind, *options.amqpPort, keyNames);
+        const std::shared_ptr<const SharedAccessSignatureCheck> sharedAccess = serverOptions.credentials.sharedAccess();
+        auto endpoint = ServiceBusEndpoint::start(*host->m_service, options.bind, *options.amqpPort, sharedAccess);
         if (std::holds_alternative<QString>(endpoint) && nextFreePort)
-            endpoint = ServiceBusEndpoint::start(*host->m_service, options.bind, 0, keyNames);
+            endpoint = ServiceBusEndpoint::start(*host->m_service, options.bind, 0, sharedAccess);
         if (auto *error = std::get_if<QString>(&endpoint))
             return problem(BrokerHostProblem::Kind::Port, *error);
         host->m_serviceBus = std::get<std::unique_ptr<ServiceBusEndpoint>>(std::move(endpoint));

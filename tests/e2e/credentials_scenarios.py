@@ -12,6 +12,7 @@ Without the file nothing changes: any signature, or none, is taken.
 """
 import base64
 import datetime
+import hashlib
 import json
 import os
 import sqlite3
@@ -38,7 +39,7 @@ KEY_ID = "AKIDRELAYDESKTEST01"
 SECRET = "relaydesk-secret-7Qp2/xK9+vL4wZ8"
 TOKEN = "relaydesk-bearer-3f9c1e7a5b"
 CREDENTIALS = {"accessKeys": {KEY_ID: SECRET}, "bearerTokens": [TOKEN],
-               "sharedAccessKeyNames": ["RootManageSharedAccessKey"]}
+               "sharedAccessKeys": {"RootManageSharedAccessKey": "relaydesk-sas-key-2Wq8"}}
 
 
 def client(server, service, key_id=KEY_ID, secret=SECRET, region="us-east-1"):
@@ -71,6 +72,32 @@ def signed_json_request(endpoint, target, body, secret=SECRET):
                                   "Content-Type": "application/x-amz-json-1.0"})
     SigV4Auth(Credentials(KEY_ID, secret), "sqs", "eu-central-1").add_auth(request)
     return send("POST", endpoint + "/", request.body, dict(request.headers.items()))
+
+
+class HostlessSigV4Auth(SigV4Auth):
+    """botocore's signer leaving host out of SignedHeaders."""
+    def headers_to_sign(self, request):
+        headers = super().headers_to_sign(request)
+        del headers["host"]
+        return headers
+
+
+def signed_then_swapped(endpoint, headers, body, sent_body, signer=SigV4Auth, payload_hash=True):
+    """(status, headers, text) of `body` signed by botocore — over x-amz-content-sha256 of it when
+    `payload_hash`, as the AWS SDK for JavaScript v3 signs — with `sent_body` sent instead."""
+    headers = dict(headers)
+    if payload_hash:
+        headers["X-Amz-Content-SHA256"] = hashlib.sha256(body).hexdigest()
+    request = AWSRequest(method="POST", url=endpoint + "/", data=body, headers=headers)
+    signer(Credentials(KEY_ID, SECRET), "sqs", "us-east-1").add_auth(request)
+    return send("POST", endpoint + "/", sent_body, dict(request.headers.items()))
+
+
+def code_of(text):
+    """The error code of a query XML or JSON protocol answer (None when it is no error)."""
+    if text.lstrip().startswith("{"):
+        return json.loads(text).get("__type", "").split("#")[-1] or None
+    return next((e.text for e in ElementTree.fromstring(text).iter() if e.tag.endswith("Code")), None)
 
 
 REAL_DATETIME = datetime.datetime
@@ -157,6 +184,34 @@ class CredentialsScenarios(unittest.TestCase):
                                            {"X-Amz-Target": "AmazonSQS.ListQueues",
                                             "Content-Type": "application/x-amz-json-1.0"}))
         self.assertEqual((status, json.loads(text)["__type"].split("#")[-1]), (403, "InvalidClientTokenId"))
+
+    def test_body_must_be_the_one_whose_hash_was_signed(self):
+        json_headers = {"X-Amz-Target": "AmazonSQS.CreateQueue", "Content-Type": "application/x-amz-json-1.0"}
+        form_headers = {"Content-Type": "application/x-www-form-urlencoded"}
+        form = "Action=CreateQueue&QueueName=%s&Version=2012-11-05"
+        for headers, signed, sent in ((json_headers, b'{"QueueName": "py-aaaa"}', b'{"QueueName": "py-bbbb"}'),
+                                      (form_headers, (form % "py-aaaa").encode(), (form % "py-bbbb").encode())):
+            status, _, text = self.record(signed_then_swapped(self.server.endpoint, headers, signed, sent))
+            self.assertEqual((status, code_of(text)), (400, "XAmzContentSHA256Mismatch"), text)
+            self.assertIn("x-amz-content-sha256", text)
+            # UNSIGNED-PAYLOAD is for presigned URLs only: SQS and SNS sign their body
+            unsigned = dict(headers, **{"X-Amz-Content-SHA256": "UNSIGNED-PAYLOAD"})
+            status, _, text = self.record(signed_then_swapped(self.server.endpoint, unsigned, signed, sent, payload_hash=False))
+            self.assertEqual((status, code_of(text)), (400, "XAmzContentSHA256Mismatch"), text)
+            # the body that was signed passes
+            status, _, text = self.record(signed_then_swapped(self.server.endpoint, headers, signed, signed))
+            self.assertEqual(status, 200, text)
+        names = [url.rsplit("/", 1)[-1] for url in client(self.server, "sqs").list_queues().get("QueueUrls", [])]
+        self.assertEqual(names, ["py-aaaa"])
+
+    def test_host_must_be_signed(self):
+        headers = {"X-Amz-Target": "AmazonSQS.CreateQueue", "Content-Type": "application/x-amz-json-1.0"}
+        body = b'{"QueueName": "hostless"}'
+        status, _, text = self.record(signed_then_swapped(self.server.endpoint, headers, body, body,
+                                                          signer=HostlessSigV4Auth, payload_hash=False))
+        self.assertEqual((status, code_of(text)), (400, "IncompleteSignature"), text)
+        self.assertIn("'Host' or ':authority' must be a 'SignedHeader'", text)
+        self.assertNotIn("QueueUrls", client(self.server, "sqs").list_queues())
 
     def test_presigned_url(self):
         request = AWSRequest(method="GET", url=self.server.endpoint + "/?Action=ListQueues&Version=2012-11-05")

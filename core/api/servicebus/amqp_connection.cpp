@@ -17,6 +17,7 @@
 #include <proton/terminus.h>
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QObject>
 #include <QThread>
 #include <QUuid>
@@ -144,9 +145,9 @@ void ConnectionMailbox::close()
 }
 
 AmqpConnection::AmqpConnection(BrokerService &service, pn_connection_t *connection,
-                               std::shared_ptr<const std::vector<std::string>> keyNames)
+                               std::shared_ptr<const SharedAccessSignatureCheck> sharedAccess)
     : m_service(service), m_connection(connection), m_mailbox(std::make_shared<ConnectionMailbox>(connection)),
-      m_keyNames(std::move(keyNames))
+      m_claims(std::move(sharedAccess))
 {
 }
 
@@ -239,10 +240,10 @@ void AmqpConnection::onLinkOpen(pn_link_t *pn)
         attach(link, ServiceBusEntity{});
         return;
     }
-    if (m_keyNames && !m_tokenAccepted) {
+    if (!m_claims.covers(link->address, QDateTime::currentSecsSinceEpoch())) {
         refuse(link, "amqp:unauthorized-access",
-               "This broker requires credentials: put a SAS token of a known key name on $cbs before attaching " +
-                   link->address + ".");
+               "This broker requires credentials: put an unexpired SAS token whose resource covers " + link->address +
+                   " on $cbs before attaching it.");
         return;
     }
     const std::string management = "/$management";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "api/servicebus/cbs_claims.h"
 #include "broker/queues/servicebus_queue.h"
 #include "broker/queues/servicebus_session.h"
 #include "broker/result.h"
@@ -81,9 +82,10 @@ struct AmqpLink {
 // proactor's). Thread: the proactor thread only.
 class AmqpConnection final : public std::enable_shared_from_this<AmqpConnection> {
 public:
-    // `keyNames`: the SAS key names a put-token may carry (null: any; servicebus_endpoint.h).
+    // `sharedAccess`: the check of a put-token's signature (null: any token, none needed;
+    // servicebus_endpoint.h).
     AmqpConnection(BrokerService &service, pn_connection_t *connection,
-                   std::shared_ptr<const std::vector<std::string>> keyNames = nullptr);
+                   std::shared_ptr<const SharedAccessSignatureCheck> sharedAccess = nullptr);
     ~AmqpConnection();
 
     void handle(pn_event_t *event);
@@ -140,8 +142,7 @@ private:
     std::map<pn_link_t *, LinkPtr> m_links;
     std::map<std::string, std::pair<std::string, std::string>> m_lockTokens;   // token bytes -> queue, receipt handle
     std::uint64_t m_nextTag = 0;
-    std::shared_ptr<const std::vector<std::string>> m_keyNames;
-    bool m_tokenAccepted = false;   // a put-token with a known key name came (only asked for with m_keyNames)
+    CbsClaims m_claims;   // the tokens put on $cbs (cbs_claims.h)
 };
 
 template <class T>

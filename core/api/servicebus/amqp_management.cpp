@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // AmqpConnection: the request-response nodes — $cbs (claims-based security:
-// every token is taken, or with serve --credentials only one whose skn= is a
-// known key name) and ENTITY/$management (docs/behaviour.md §8.6).
+// every token is taken, or with serve --credentials only a valid Shared
+// Access Signature: cbs_claims.h) and ENTITY/$management (docs/behaviour.md §8.6).
 #include "api/servicebus/amqp_connection.h"
 
 #include "api/servicebus/amqp_message.h"
@@ -21,7 +21,7 @@
 #include <proton/uuid.hpp>
 #include <proton/value.hpp>
 
-#include <QUrl>
+#include <QDateTime>
 
 #include <algorithm>
 
@@ -86,32 +86,19 @@ void AmqpConnection::onRequest(const LinkPtr &link, pn_delivery_t *delivery, con
                 "amqp:not-implemented");
 }
 
-// put-token: the body is "SharedAccessSignature sr=…&sig=…&se=…&skn=KEYNAME"
-// (its signature is not checked: the key name is what a wrong connection
-// string shows).
+// put-token: the body is "SharedAccessSignature sr=…&sig=…&se=…&skn=KEYNAME", the
+// audience its name property; checked against the credentials' keys on the
+// wall clock (cbs_claims.h, docs/behaviour.md §8.6 "Credentials").
 void AmqpConnection::putToken(const proton::message &request)
 {
-    if (!m_keyNames) {
-        respond(request, 200, "OK", {});
-        return;
-    }
     std::string token;
     if (request.body().type() == proton::STRING)
         token = proton::get<std::string>(request.body());
-    std::string keyName;
-    const std::size_t at = token.find("skn=");
-    if (at != std::string::npos && (at == 0 || token[at - 1] == '&' || token[at - 1] == ' ')) {
-        const std::size_t start = at + 4;
-        const std::size_t end = token.find('&', start);
-        const std::string encoded = token.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        keyName = QUrl::fromPercentEncoding(QByteArray::fromStdString(encoded)).toStdString();
-    }
-    if (keyName.empty() || std::find(m_keyNames->begin(), m_keyNames->end(), keyName) == m_keyNames->end()) {
-        respond(request, 401, "Unauthorized: the SAS key name is not one this broker accepts (check SharedAccessKeyName).",
-                "com.microsoft:unauthorized-access");
+    if (const std::optional<std::string> refused =
+            m_claims.put(token, textProperty(request, "name"), QDateTime::currentSecsSinceEpoch())) {
+        respond(request, 401, *refused, "com.microsoft:unauthorized-access");
         return;
     }
-    m_tokenAccepted = true;
     respond(request, 200, "OK", {});
 }
 

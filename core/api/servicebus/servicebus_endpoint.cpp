@@ -22,8 +22,8 @@
 namespace relaydesk {
 
 struct ServiceBusEndpoint::Loop {
-    Loop(BrokerService &serviceRef, std::shared_ptr<const std::vector<std::string>> names)
-        : service(serviceRef), keyNames(std::move(names)), proactor(pn_proactor())
+    Loop(BrokerService &serviceRef, std::shared_ptr<const SharedAccessSignatureCheck> check)
+        : service(serviceRef), sharedAccess(std::move(check)), proactor(pn_proactor())
     {
     }
     ~Loop() { pn_proactor_free(proactor); }
@@ -34,7 +34,7 @@ struct ServiceBusEndpoint::Loop {
         pn_transport_set_server(transport);
         acceptAnonymousAndPlain(transport);
         pn_connection_t *connection = pn_connection();
-        connections[connection] = std::make_shared<AmqpConnection>(service, connection, keyNames);
+        connections[connection] = std::make_shared<AmqpConnection>(service, connection, sharedAccess);
         pn_listener_accept2(listener, connection, transport);
     }
 
@@ -120,7 +120,7 @@ struct ServiceBusEndpoint::Loop {
     }
 
     BrokerService &service;
-    std::shared_ptr<const std::vector<std::string>> keyNames;
+    std::shared_ptr<const SharedAccessSignatureCheck> sharedAccess;
     pn_proactor_t *proactor = nullptr;
     std::vector<pn_listener_t *> listeners; // open ones
     std::map<pn_connection_t *, std::shared_ptr<AmqpConnection>> connections;
@@ -130,10 +130,10 @@ struct ServiceBusEndpoint::Loop {
 std::variant<std::unique_ptr<ServiceBusEndpoint>, QString> ServiceBusEndpoint::start(BrokerService &service,
                                                                                     const QHostAddress &address,
                                                                                     quint16 port,
-                                                                                    std::shared_ptr<const std::vector<std::string>> keyNames)
+                                                                                    std::shared_ptr<const SharedAccessSignatureCheck> sharedAccess)
 {
     std::unique_ptr<ServiceBusEndpoint> endpoint(new ServiceBusEndpoint);
-    endpoint->m_loop = std::make_unique<Loop>(service, std::move(keyNames));
+    endpoint->m_loop = std::make_unique<Loop>(service, std::move(sharedAccess));
     Loop &loop = *endpoint->m_loop;
     const std::variant<quint16, QString> opened = loop.listen(address.toString().toUtf8(), port);
     if (const QString *why = std::get_if<QString>(&opened))

@@ -5,14 +5,13 @@
 #include <QString>
 
 #include <memory>
-#include <string>
-#include <vector>
 #include <thread>
 #include <variant>
 
 namespace relaydesk {
 
 class BrokerService;
+class SharedAccessSignatureCheck;
 
 // The Azure Service Bus endpoint: AMQP 1.0 on its own port (docs/behaviour.md §8.6).
 // Qpid Proton's proactor runs the transport (framing, SASL ANONYMOUS,
@@ -29,12 +28,13 @@ class BrokerService;
 class ServiceBusEndpoint final {
 public:
     // Listens on `address`:`port` (0: a free port); the message when it cannot.
-    // `keyNames` (serve --credentials): the SAS key names a $cbs put-token may
-    // carry (its skn=); a connection then attaches entity links only after an
-    // accepted token. Null: every token is taken, none is needed.
+    // `sharedAccess` (serve --credentials): the check of a $cbs put-token's
+    // Shared Access Signature; a connection then attaches an entity link only
+    // under an accepted, unexpired token whose resource covers the entity.
+    // Null: every token is taken, none is needed.
     static std::variant<std::unique_ptr<ServiceBusEndpoint>, QString>
     start(BrokerService &service, const QHostAddress &address, quint16 port,
-          std::shared_ptr<const std::vector<std::string>> keyNames = nullptr);
+          std::shared_ptr<const SharedAccessSignatureCheck> sharedAccess = nullptr);
     ~ServiceBusEndpoint();
     ServiceBusEndpoint(const ServiceBusEndpoint &) = delete;
     ServiceBusEndpoint &operator=(const ServiceBusEndpoint &) = delete;

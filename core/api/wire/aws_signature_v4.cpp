@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "api/wire/aws_signature_v4.h"
 
+#include "api/wire/hmac_sha256.h"
 #include "http/http_request.h"
 
 #include <QByteArray>
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <openssl/sha.h>
 
 #include <algorithm>
@@ -34,15 +33,6 @@ std::string sha256Hex(std::string_view data)
     std::array<unsigned char, SHA256_DIGEST_LENGTH> digest{};
     SHA256(reinterpret_cast<const unsigned char *>(data.data()), data.size(), digest.data());
     return hex(digest.data(), digest.size());
-}
-
-std::string hmac(std::string_view key, std::string_view data)
-{
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-    unsigned int size = 0;
-    HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char *>(data.data()),
-         data.size(), digest.data(), &size);
-    return std::string(reinterpret_cast<const char *>(digest.data()), size);
 }
 
 bool isUnreserved(unsigned char c)
@@ -360,8 +350,9 @@ std::string awsCanonicalRequest(const HttpRequest &request, std::string_view sig
 std::string awsSignature(std::string_view secret, std::string_view date, std::string_view region, std::string_view service,
                          std::string_view stringToSign)
 {
-    const std::string key = hmac(hmac(hmac(hmac("AWS4" + std::string(secret), date), region), service), "aws4_request");
-    const std::string signature = hmac(key, stringToSign);
+    const std::string key =
+        hmacSha256(hmacSha256(hmacSha256(hmacSha256("AWS4" + std::string(secret), date), region), service), "aws4_request");
+    const std::string signature = hmacSha256(key, stringToSign);
     return hex(reinterpret_cast<const unsigned char *>(signature.data()), signature.size());
 }
 
@@ -383,6 +374,10 @@ SignatureCheck checkAwsSignatureV4(const HttpRequest &request, const SecretLooku
     if (auto *refused = std::get_if<SignatureCheck>(&read))
         return *refused;
     const Claim &claim = std::get<Claim>(read);
+    const std::vector<std::string_view> signedNames = split(claim.signedHeaders, ';');
+    if (std::find(signedNames.begin(), signedNames.end(), "host") == signedNames.end())
+        return result(SignatureCheck::Outcome::Malformed,
+                      "'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization.", claim.accessKeyId);
 
     const std::optional<std::string> secret = secrets(claim.accessKeyId);
     if (!secret)
@@ -402,12 +397,21 @@ SignatureCheck checkAwsSignatureV4(const HttpRequest &request, const SecretLooku
                           " of the broker's time (check the clock of the client).",
                       claim.accessKeyId);
 
+    // The body is what was signed: a declared hash must be the body's, and only a
+    // presigned request without a body may have signed UNSIGNED-PAYLOAD.
+    const std::string bodyHash = sha256Hex(view(request.body()));
     std::vector<std::string> payloadHashes;
-    if (const QByteArray declared = request.value("x-amz-content-sha256"); !declared.isEmpty())
+    if (const QByteArray declared = request.value("x-amz-content-sha256"); !declared.isEmpty()) {
+        if (lower(view(declared)) != bodyHash)
+            return result(SignatureCheck::Outcome::PayloadMismatch,
+                          "The provided 'x-amz-content-sha256' header does not match what was computed: it must be the "
+                          "hex SHA-256 of the body (this service takes no UNSIGNED-PAYLOAD).",
+                          claim.accessKeyId);
         payloadHashes.emplace_back(view(declared));
-    else
-        payloadHashes.push_back(sha256Hex(view(request.body())));
-    if (presigned)
+    } else {
+        payloadHashes.push_back(bodyHash);
+    }
+    if (presigned && request.body().isEmpty())
         payloadHashes.emplace_back(kUnsignedPayload);
     for (const std::string &payloadHash : payloadHashes) {
         const std::string canonical = awsCanonicalRequest(request, claim.signedHeaders, payloadHash);

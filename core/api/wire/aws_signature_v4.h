@@ -21,9 +21,10 @@ class HttpRequest;
 //    but S3); the query's pairs decoded and re-encoded, sorted by name then
 //    value (X-Amz-Signature left out); the SignedHeaders' values in their
 //    order, repeated fields joined with ',', runs of spaces made one; the
-//    SignedHeaders list; x-amz-content-sha256 when sent, else the hex
-//    SHA-256 of the body (a presigned request may also have signed
-//    UNSIGNED-PAYLOAD);
+//    SignedHeaders list (which must hold host); the hex SHA-256 of the body,
+//    as x-amz-content-sha256 when sent — a value that is not the body's is
+//    refused (PayloadMismatch), UNSIGNED-PAYLOAD included; only a presigned
+//    request without a body may have signed UNSIGNED-PAYLOAD;
 //  - string to sign: AWS4-HMAC-SHA256, X-Amz-Date, the credential scope
 //    DATE/REGION/SERVICE/aws4_request (any region and service), the hex
 //    SHA-256 of the canonical request;
@@ -40,6 +41,7 @@ struct SignatureCheck {
         Malformed,        // the Authorization or the X-Amz-* parameters cannot be read
         Expired,          // X-Amz-Date outside the allowed skew, or a presigned URL past X-Amz-Expires
         Mismatch,         // the signature is not the one the secret gives
+        PayloadMismatch,  // x-amz-content-sha256 is not the SHA-256 of the body
     };
     Outcome outcome = Outcome::Missing;
     std::string message;       // for the error reply; never holds a secret

@@ -73,6 +73,11 @@ WireError WireError::signatureDoesNotMatch(std::string message)
     return {"SignatureDoesNotMatch", "SignatureDoesNotMatch", 403, true, std::move(message)};
 }
 
+WireError WireError::contentSha256Mismatch(std::string message)
+{
+    return {"XAmzContentSHA256Mismatch", "XAmzContentSHA256Mismatch", 400, true, std::move(message)};
+}
+
 WireError WireError::unauthorized(std::string message)
 {
     return {"Unauthorized", "Unauthorized", 401, true, std::move(message)};

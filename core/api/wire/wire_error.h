@@ -38,10 +38,12 @@ struct WireError {
     // Credentials (docs/configuration.md "Credentials"): an AWS signature
     // missing or from an unknown access key (403 InvalidClientTokenId), not
     // readable (400 IncompleteSignature), wrong or too old (403
-    // SignatureDoesNotMatch); a bearer token missing or wrong (401 Unauthorized).
+    // SignatureDoesNotMatch), x-amz-content-sha256 not the body's (400
+    // XAmzContentSHA256Mismatch); a bearer token missing or wrong (401 Unauthorized).
     static WireError invalidClientTokenId(std::string message);
     static WireError incompleteSignature(std::string message);
     static WireError signatureDoesNotMatch(std::string message);
+    static WireError contentSha256Mismatch(std::string message);
     static WireError unauthorized(std::string message);
 };
 

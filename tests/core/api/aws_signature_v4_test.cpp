@@ -4,7 +4,8 @@
 // request, its canonical request and its Authorization) is read, its
 // canonical request rebuilt and its signature accepted, and the same request
 // with one thing changed refused; then the refusals row by row (unknown key,
-// no signature, clock skew, a changed body, presigned URLs).
+// no signature, clock skew, a changed body, a payload hash that is not the
+// body's, host left unsigned, presigned URLs).
 #include "api/wire/aws_signature_v4.h"
 #include "http/http_request.h"
 #include "support/test_main.h"
@@ -70,18 +71,24 @@ std::string field(const std::string &authorization, const std::string &name)
     return authorization.substr(at + name.size() + 1, end == std::string::npos ? std::string::npos : end - at - name.size() - 1);
 }
 
-// A signed SQS JSON request (region eu-west-3, service sqs), signed at `signedAt`.
+// A signed SQS JSON request (region eu-west-3, service sqs), signed at `signedAt`
+// over `signedHeaders`; `contentSha256` (when not empty) sent as x-amz-content-sha256
+// and signed as the payload hash, as the AWS SDK for JavaScript v3 does.
 HttpRequest signedRequest(const std::string &accessKeyId, const std::string &secret, std::int64_t signedAt,
-                          const QByteArray &body)
+                          const QByteArray &body, const std::string &signedHeaders = "host;x-amz-date;x-amz-target",
+                          const QByteArray &contentSha256 = {})
 {
     const QDateTime at = QDateTime::fromSecsSinceEpoch(signedAt, Qt::UTC);
     const std::string amzDate = at.toString(QStringLiteral("yyyyMMddTHHmmssZ")).toStdString();
     HttpRequest::Headers headers{{"Host", "localhost:9911"},
                                  {"X-Amz-Date", QByteArray::fromStdString(amzDate)},
                                  {"X-Amz-Target", "AmazonSQS.ListQueues"}};
+    if (!contentSha256.isEmpty())
+        headers.emplace_back("X-Amz-Content-Sha256", contentSha256);
     HttpRequest unsignedRequest("POST", "/", false, headers);
-    const std::string signedHeaders = "host;x-amz-date;x-amz-target";
-    const std::string payload = QCryptographicHash::hash(body, QCryptographicHash::Sha256).toHex().toStdString();
+    const std::string payload = contentSha256.isEmpty()
+                                    ? QCryptographicHash::hash(body, QCryptographicHash::Sha256).toHex().toStdString()
+                                    : contentSha256.toStdString();
     unsignedRequest.setBody(body);
     const std::string canonical = awsCanonicalRequest(unsignedRequest, signedHeaders, payload);
     const std::string scope = amzDate.substr(0, 8) + "/eu-west-3/sqs/aws4_request";
@@ -95,8 +102,9 @@ HttpRequest signedRequest(const std::string &accessKeyId, const std::string &sec
     return request;
 }
 
-// A presigned GET of the query protocol, X-Amz-Expires `expires`, signed at `signedAt`.
-HttpRequest presignedRequest(std::int64_t signedAt, int expires)
+// A presigned GET of the query protocol, X-Amz-Expires `expires`, signed at `signedAt`
+// (UNSIGNED-PAYLOAD, as botocore presigns), carrying `body`.
+HttpRequest presignedRequest(std::int64_t signedAt, int expires, const QByteArray &body = {})
 {
     const std::string amzDate =
         QDateTime::fromSecsSinceEpoch(signedAt, Qt::UTC).toString(QStringLiteral("yyyyMMddTHHmmssZ")).toStdString();
@@ -112,7 +120,9 @@ HttpRequest presignedRequest(std::int64_t signedAt, int expires)
                                QCryptographicHash::hash(QByteArray::fromStdString(canonical), QCryptographicHash::Sha256).toHex().toStdString();
     const std::string signature =
         awsSignature(suite()["secretAccessKey"].get<std::string>(), amzDate.substr(0, 8), "us-east-1", "sqs", toSign);
-    return HttpRequest("GET", QByteArray::fromStdString("/?" + query + "&X-Amz-Signature=" + signature), false, headers);
+    HttpRequest request("GET", QByteArray::fromStdString("/?" + query + "&X-Amz-Signature=" + signature), false, headers);
+    request.setBody(body);
+    return request;
 }
 
 } // namespace
@@ -159,15 +169,25 @@ private slots:
         QTest::addColumn<QByteArray>("keyId");
         QTest::addColumn<QByteArray>("secret");
         QTest::addColumn<int>("signedSecondsAgo");
-        QTest::addColumn<bool>("bodyChanged");
-        QTest::newRow("right key") << int(Outcome::Valid) << QByteArray("AKIDEXAMPLE") << QByteArray() << 0 << false;
-        QTest::newRow("14 minutes ago") << int(Outcome::Valid) << QByteArray("AKIDEXAMPLE") << QByteArray() << 14 * 60 << false;
-        QTest::newRow("14 minutes ahead") << int(Outcome::Valid) << QByteArray("AKIDEXAMPLE") << QByteArray() << -14 * 60 << false;
-        QTest::newRow("16 minutes ago") << int(Outcome::Expired) << QByteArray("AKIDEXAMPLE") << QByteArray() << 16 * 60 << false;
-        QTest::newRow("16 minutes ahead") << int(Outcome::Expired) << QByteArray("AKIDEXAMPLE") << QByteArray() << -16 * 60 << false;
-        QTest::newRow("unknown key id") << int(Outcome::UnknownKey) << QByteArray("AKIDOTHER") << QByteArray() << 0 << false;
-        QTest::newRow("wrong secret") << int(Outcome::Mismatch) << QByteArray("AKIDEXAMPLE") << QByteArray("not-the-secret") << 0 << false;
-        QTest::newRow("body changed after signing") << int(Outcome::Mismatch) << QByteArray("AKIDEXAMPLE") << QByteArray() << 0 << true;
+        QTest::addColumn<QByteArray>("sentBody");        // empty: the body signed; "<empty>": none
+        QTest::addColumn<QByteArray>("signedHeaders");   // empty: host;x-amz-date;x-amz-target
+        QTest::addColumn<QByteArray>("contentSha256");   // x-amz-content-sha256 sent and signed; "body": the signed body's
+        const QByteArray id("AKIDEXAMPLE");
+        const QByteArray other("{\"QueueNamePrefix\":\"x\"}");
+        QTest::newRow("right key") << int(Outcome::Valid) << id << QByteArray() << 0 << QByteArray() << QByteArray() << QByteArray();
+        QTest::newRow("14 minutes ago") << int(Outcome::Valid) << id << QByteArray() << 14 * 60 << QByteArray() << QByteArray() << QByteArray();
+        QTest::newRow("14 minutes ahead") << int(Outcome::Valid) << id << QByteArray() << -14 * 60 << QByteArray() << QByteArray() << QByteArray();
+        QTest::newRow("16 minutes ago") << int(Outcome::Expired) << id << QByteArray() << 16 * 60 << QByteArray() << QByteArray() << QByteArray();
+        QTest::newRow("16 minutes ahead") << int(Outcome::Expired) << id << QByteArray() << -16 * 60 << QByteArray() << QByteArray() << QByteArray();
+        QTest::newRow("unknown key id") << int(Outcome::UnknownKey) << QByteArray("AKIDOTHER") << QByteArray() << 0 << QByteArray() << QByteArray() << QByteArray();
+        QTest::newRow("wrong secret") << int(Outcome::Mismatch) << id << QByteArray("not-the-secret") << 0 << QByteArray() << QByteArray() << QByteArray();
+        QTest::newRow("body changed after signing") << int(Outcome::Mismatch) << id << QByteArray() << 0 << other << QByteArray() << QByteArray();
+        QTest::newRow("payload hash of the body sent") << int(Outcome::Valid) << id << QByteArray() << 0 << QByteArray() << QByteArray() << QByteArray("body");
+        QTest::newRow("payload hash signed, body changed") << int(Outcome::PayloadMismatch) << id << QByteArray() << 0 << other << QByteArray() << QByteArray("body");
+        QTest::newRow("payload hash signed, body emptied") << int(Outcome::PayloadMismatch) << id << QByteArray() << 0 << QByteArray("<empty>") << QByteArray() << QByteArray("body");
+        QTest::newRow("UNSIGNED-PAYLOAD in the header form") << int(Outcome::PayloadMismatch) << id << QByteArray() << 0 << QByteArray() << QByteArray() << QByteArray("UNSIGNED-PAYLOAD");
+        QTest::newRow("host not signed") << int(Outcome::Malformed) << id << QByteArray() << 0 << QByteArray() << QByteArray("x-amz-date;x-amz-target") << QByteArray();
+        QTest::newRow("a header named like host signed instead") << int(Outcome::Malformed) << id << QByteArray() << 0 << QByteArray() << QByteArray("hostname;x-amz-date") << QByteArray();
     }
 
     void refusals()
@@ -176,11 +196,18 @@ private slots:
         QFETCH(QByteArray, keyId);
         QFETCH(QByteArray, secret);
         QFETCH(int, signedSecondsAgo);
-        QFETCH(bool, bodyChanged);
+        QFETCH(QByteArray, sentBody);
+        QFETCH(QByteArray, signedHeaders);
+        QFETCH(QByteArray, contentSha256);
         const std::string key = secret.isEmpty() ? suite()["secretAccessKey"].get<std::string>() : secret.toStdString();
-        HttpRequest request = signedRequest(keyId.toStdString(), key, kSuiteTime - signedSecondsAgo, "{}");
-        if (bodyChanged)
-            request.setBody("{\"QueueNamePrefix\":\"x\"}");
+        const QByteArray body("{}");
+        if (contentSha256 == "body")
+            contentSha256 = QCryptographicHash::hash(body, QCryptographicHash::Sha256).toHex();
+        HttpRequest request = signedRequest(keyId.toStdString(), key, kSuiteTime - signedSecondsAgo, body,
+                                            signedHeaders.isEmpty() ? "host;x-amz-date;x-amz-target" : signedHeaders.toStdString(),
+                                            contentSha256);
+        if (!sentBody.isEmpty())
+            request.setBody(sentBody == "<empty>" ? QByteArray() : sentBody);
         const SignatureCheck check = checkAwsSignatureV4(request, suiteSecrets(), kSuiteTime);
         QCOMPARE(int(check.outcome), outcome);
         QVERIFY(check.message.find(suite()["secretAccessKey"].get<std::string>()) == std::string::npos);
@@ -212,6 +239,9 @@ private slots:
         HttpRequest changed = presignedRequest(kSuiteTime, 300);
         changed = HttpRequest("GET", QByteArray(changed.target()).replace("ListQueues", "ListTopics"), false, changed.headers());
         QCOMPARE(int(checkAwsSignatureV4(changed, suiteSecrets(), kSuiteTime).outcome), int(Outcome::Mismatch));
+        // UNSIGNED-PAYLOAD covers no body: a presigned URL with one sent along is refused.
+        QCOMPARE(int(checkAwsSignatureV4(presignedRequest(kSuiteTime, 300, "Action=DeleteQueue"), suiteSecrets(), kSuiteTime).outcome),
+                 int(Outcome::Mismatch));
     }
 };
 

@@ -2,13 +2,16 @@
 // The credentials file and the bearer check (host/broker_credentials.h,
 // docs/configuration.md "Credentials"): which files are read and which refused
 // (the message never holding a secret), which Authorization and X-Auth-Token
-// headers pass, and that without credentials every request passes.
+// headers pass, the Shared Access Signature check of an HTTP request, the
+// codes a payload or host refusal answers with, and that without credentials
+// every request passes.
 #include "host/broker_credentials.h"
 #include "host/serve_options.h"
 #include "http/http_request.h"
 #include "support/test_main.h"
 
 #include <QTemporaryDir>
+#include <QUrl>
 #include <QTest>
 
 using namespace relaydesk;
@@ -23,6 +26,7 @@ std::shared_ptr<const BrokerCredentials> credentials()
     auto made = std::make_shared<BrokerCredentials>();
     made->accessKeys.emplace("AKID1", kSecret);
     made->bearerTokens = {"token-one", "token-two"};
+    made->sharedAccessKeys.emplace("RootManageSharedAccessKey", kSecret);
     return made;
 }
 
@@ -47,7 +51,7 @@ private slots:
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("problem");   // empty: read
         QTest::newRow("all three") << QByteArray("{\"accessKeys\": {\"AKID1\": \"s3cret-Value/+xyz\"}, \"bearerTokens\": [\"t\"], "
-                                                  "\"sharedAccessKeyNames\": [\"RootManageSharedAccessKey\"]}")
+                                                  "\"sharedAccessKeys\": {\"RootManageSharedAccessKey\": \"s3cret-Value/+xyz\"}}")
                                    << QString();
         QTest::newRow("keys only") << QByteArray("{\"accessKeys\": {\"AKID1\": \"s3cret-Value/+xyz\"}}") << QString();
         QTest::newRow("empty object") << QByteArray("{}") << QString();
@@ -60,8 +64,13 @@ private slots:
         QTest::newRow("tokens not a list") << QByteArray("{\"bearerTokens\": \"s3cret-Value/+xyz\"}")
                                            << QStringLiteral("\"bearerTokens\" must be an array");
         QTest::newRow("empty token") << QByteArray("{\"bearerTokens\": [\"\"]}") << QStringLiteral("non-empty strings");
-        QTest::newRow("key names not a list") << QByteArray("{\"sharedAccessKeyNames\": {}}")
-                                              << QStringLiteral("\"sharedAccessKeyNames\" must be an array");
+        QTest::newRow("key names without keys (the former member)")
+            << QByteArray("{\"sharedAccessKeyNames\": [\"RootManageSharedAccessKey\"]}")
+            << QStringLiteral("Give each key name its key: \"sharedAccessKeys\"");
+        QTest::newRow("shared access keys a list") << QByteArray("{\"sharedAccessKeys\": [\"s3cret-Value/+xyz\"]}")
+                                                   << QStringLiteral("\"sharedAccessKeys\" must map key names to non-empty key");
+        QTest::newRow("empty shared access key") << QByteArray("{\"sharedAccessKeys\": {\"RootManageSharedAccessKey\": \"\"}}")
+                                                 << QStringLiteral("non-empty key strings");
         QTest::newRow("not JSON") << QByteArray("AKID1=s3cret-Value/+xyz") << QStringLiteral("not a JSON object");
         QTest::newRow("an array") << QByteArray("[\"s3cret-Value/+xyz\"]") << QStringLiteral("not a JSON object");
     }
@@ -153,6 +162,70 @@ private slots:
         QVERIFY(refused);
         QCOMPARE(QByteArray::fromStdString(refused->queryCode), QByteArray("SignatureDoesNotMatch"));
         QVERIFY2(refused->message.find("expired") != std::string::npos, refused->message.c_str());
+    }
+
+    void sharedAccessSignature_data()
+    {
+        QTest::addColumn<QByteArray>("authorization");   // "SIGNED:RESOURCE:EXPIRES_IN" signs with kSecret
+        QTest::addColumn<int>("status");
+        QTest::newRow("the namespace") << QByteArray("SIGNED:https://localhost:9911/:60") << kPasses;
+        QTest::newRow("the entity") << QByteArray("SIGNED:https://localhost:9911/orders:60") << kPasses;
+        QTest::newRow("another entity") << QByteArray("SIGNED:https://localhost:9911/payments:60") << 401;
+        QTest::newRow("expired") << QByteArray("SIGNED:https://localhost:9911/:-1") << 401;
+        QTest::newRow("a bare key name") << QByteArray("SharedAccessSignature skn=RootManageSharedAccessKey") << 401;
+        QTest::newRow("a bearer token") << QByteArray("Bearer token-one") << 401;
+        QTest::newRow("none") << QByteArray() << 401;
+    }
+
+    void sharedAccessSignature()
+    {
+        QFETCH(QByteArray, authorization);
+        QFETCH(int, status);
+        constexpr std::int64_t now = 1800000000;
+        if (authorization.startsWith("SIGNED:")) {
+            const qsizetype last = authorization.lastIndexOf(':');
+            const std::string sr = QUrl::toPercentEncoding(QString::fromLatin1(authorization.mid(7, last - 7))).toStdString();
+            const std::string se = std::to_string(now + authorization.mid(last + 1).toLongLong());
+            const std::string sig = QUrl::toPercentEncoding(QString::fromStdString(SharedAccessSignatureCheck::sign(kSecret, sr, se)))
+                                        .toStdString();
+            authorization = QByteArray::fromStdString("SharedAccessSignature sr=" + sr + "&sig=" + sig + "&se=" + se +
+                                                      "&skn=RootManageSharedAccessKey");
+        }
+        HttpRequest::Headers headers{{"Host", "localhost:9911"}};
+        if (!authorization.isEmpty())
+            headers.emplace_back("Authorization", authorization);
+        const HttpRequest request("PUT", "/orders?api-version=2021-05", false, headers);
+        const std::optional<WireError> refused = RequestCredentials(credentials()).checkSharedAccessSignature(request, now);
+        QCOMPARE(refused ? refused->httpStatus : kPasses, status);
+        if (refused)
+            QVERIFY(refused->message.find(kSecret) == std::string::npos);
+        QVERIFY(!RequestCredentials().checkSharedAccessSignature(request, now));
+    }
+
+    void signature_payloadAndHostRefusalsMapToAwsCodes()
+    {
+        const RequestCredentials required(credentials());
+        HttpRequest tampered("POST", "/", false,
+                             {{"Host", "localhost"},
+                              {"X-Amz-Date", "20250101T000000Z"},
+                              {"X-Amz-Content-Sha256", "UNSIGNED-PAYLOAD"},
+                              {"Authorization", "AWS4-HMAC-SHA256 Credential=AKID1/20250101/us-east-1/sqs/aws4_request, "
+                                                "SignedHeaders=host;x-amz-date, Signature=00"}});
+        tampered.setBody("Action=ListQueues");
+        std::optional<WireError> refused = required.checkSignature(tampered, 1735689600);
+        QVERIFY(refused);
+        QCOMPARE(QByteArray::fromStdString(refused->queryCode), QByteArray("XAmzContentSHA256Mismatch"));
+        QCOMPARE(refused->httpStatus, 400);
+        const HttpRequest hostless("POST", "/", false,
+                                   {{"Host", "localhost"},
+                                    {"X-Amz-Date", "20250101T000000Z"},
+                                    {"Authorization", "AWS4-HMAC-SHA256 Credential=AKID1/20250101/us-east-1/sqs/aws4_request, "
+                                                      "SignedHeaders=x-amz-date, Signature=00"}});
+        refused = required.checkSignature(hostless, 1735689600);
+        QVERIFY(refused);
+        QCOMPARE(QByteArray::fromStdString(refused->queryCode), QByteArray("IncompleteSignature"));
+        QCOMPARE(QByteArray::fromStdString(refused->message),
+                 QByteArray("'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization."));
     }
 
     void option_isParsedForServeAndWindow()

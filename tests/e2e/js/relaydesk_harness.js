@@ -102,9 +102,14 @@ class RelaydeskServer {
   sns() { return this.record(new snsSdk.SNSClient(this.config()), 'sns'); }
 
   // The connection string the official Service Bus emulator documents, with this server's AMQP port.
-  serviceBusConnectionString(keyName = 'RootManageSharedAccessKey') {
+  serviceBusConnectionString(keyName = 'RootManageSharedAccessKey', key = 'SAS_KEY_VALUE') {
     return `Endpoint=sb://localhost:${this.amqpPort};SharedAccessKeyName=${keyName};` +
-           'SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true';
+           `SharedAccessKey=${key};UseDevelopmentEmulator=true`;
+  }
+
+  // A connection string that carries a ready-made token instead of a key (the SDK puts it as it is).
+  serviceBusSignatureConnectionString(token) {
+    return `Endpoint=sb://localhost:${this.amqpPort};SharedAccessSignature=${token};UseDevelopmentEmulator=true`;
   }
 
   // The native API: resolves to { status, body } (body parsed as JSON).
