@@ -36,7 +36,8 @@ const char *inWords(Kind kind)
 
 BrokerError storeFailure(const StoreStatus &status)
 {
-    std::fprintf(stderr, "relaydesk: storage failure: %s\n", status.toString().c_str());
+    if (status.kind() != Kind::Closed) // a broker stopping is no failure of its storage
+        std::fprintf(stderr, "relaydesk: storage failure: %s\n", status.toString().c_str());
     // Not SQLite's (an operation that threw, a closed queue): the broker's own words.
     if (status.sqliteCode() == 0 && status.kind() == Kind::Failed)
         return BrokerError(BrokerErrorCode::InternalError,

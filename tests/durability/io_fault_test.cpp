@@ -68,10 +68,10 @@ private slots:
         QTest::addColumn<FaultKind>("kind");
         QTest::addColumn<int>("code");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("write, I/O error") << FaultKind::Write << int(SQLITE_IOERR_WRITE) << QStringLiteral("I/O error");
-        QTest::newRow("write, disk full") << FaultKind::Write << int(SQLITE_FULL) << QStringLiteral("disk full");
-        QTest::newRow("sync, I/O error") << FaultKind::Sync << int(SQLITE_IOERR_FSYNC) << QStringLiteral("I/O error");
-        QTest::newRow("read, I/O error") << FaultKind::Read << int(SQLITE_IOERR_READ) << QStringLiteral("I/O error");
+        QTest::newRow("write, I/O error") << FaultKind::Write << int(SQLITE_IOERR_WRITE) << QStringLiteral("input/output error");
+        QTest::newRow("write, disk full") << FaultKind::Write << int(SQLITE_FULL) << QStringLiteral("disk is full");
+        QTest::newRow("sync, I/O error") << FaultKind::Sync << int(SQLITE_IOERR_FSYNC) << QStringLiteral("input/output error");
+        QTest::newRow("read, I/O error") << FaultKind::Read << int(SQLITE_IOERR_READ) << QStringLiteral("input/output error");
     }
 
     void faultAtNthCall_refusedCleanlyThenRecovers()
