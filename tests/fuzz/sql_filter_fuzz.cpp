@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,13 @@ std::vector<ServiceBusMessageFacts> messages()
     return {{}, invoice, other};
 }
 
+// A match, or nothing when the evaluation stopped at a bound (a value past 64 KiB).
+std::optional<bool> matchOf(const SqlFilterNode &expression, const ServiceBusMessageFacts &message)
+{
+    const Result<bool> matched = sqlFilterMatches(expression, message);
+    return matched ? std::optional<bool>(*matched) : std::nullopt;
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
@@ -71,8 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     }
     require(*parsed != nullptr, kTarget, "an accepted expression without a tree");
     for (const ServiceBusMessageFacts &message : facts)
-        require(sqlFilterMatches(**parsed, message) == sqlFilterMatches(**parsed, message), kTarget,
-                "matching is not pure");
+        require(matchOf(**parsed, message) == matchOf(**parsed, message), kTarget, "matching is not pure");
 
     if (!text.empty()) {
         const Result<ServiceBusRule> rule = parseServiceBusRule(
@@ -88,7 +95,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             return 0;
         }
         for (const ServiceBusMessageFacts &message : facts)
-            require(!(sqlFilterMatches(**parsed, message) && sqlFilterMatches(**opposite, message)), kTarget,
+            require(!(matchOf(**parsed, message) == true && matchOf(**opposite, message) == true), kTarget,
                     "an expression and its NOT both match");
     }
     return 0;

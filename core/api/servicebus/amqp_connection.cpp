@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "api/servicebus/amqp_connection.h"
 
+#include "api/servicebus/amqp_limits.h"
 #include "api/servicebus/amqp_message.h"
 #include "api/servicebus/amqp_message_facts.h"
 #include "api/servicebus/amqp_rule_copy.h"
@@ -15,6 +16,7 @@
 #include <proton/proactor.h>
 #include <proton/session.h>
 #include <proton/terminus.h>
+#include <proton/transport.h>
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -29,7 +31,6 @@ namespace relaydesk {
 namespace {
 
 constexpr int kSendCredit = 100;                 // transfers a sender may have in flight
-constexpr std::uint64_t kMaxMessageSize = 262'144;   // the emulator's (Standard tier) message size
 constexpr int kMaxReceiveBatch = 10;             // one broker receive
 constexpr int kReceiveWaitSeconds = 20;          // one broker long poll (clock time); then again
 
@@ -183,7 +184,8 @@ void AmqpConnection::handle(pn_event_t *event)
         pn_connection_close(m_connection);
         break;
     case PN_SESSION_REMOTE_OPEN:
-        pn_session_open(pn_event_session(event));
+        if (withinLimitBeforeToken(m_sessionsBeforeToken, amqp_limits::kMaxSessionsBeforeToken, "sessions"))
+            pn_session_open(pn_event_session(event));
         break;
     case PN_SESSION_REMOTE_CLOSE:
         pn_session_close(pn_event_session(event));
@@ -215,6 +217,10 @@ void AmqpConnection::handle(pn_event_t *event)
     case PN_DELIVERY:
         onDelivery(pn_event_delivery(event));
         break;
+    case PN_TRANSPORT_HEAD_CLOSED:   // the close is written: a connection past its limits is read no more
+        if (m_readUntilClosed)
+            pn_transport_close_tail(pn_event_transport(event));
+        break;
     case PN_CONNECTION_WAKE:
         for (auto &work : m_mailbox->take())
             work();
@@ -224,8 +230,24 @@ void AmqpConnection::handle(pn_event_t *event)
     }
 }
 
+bool AmqpConnection::withinLimitBeforeToken(int &begun, int limit, const char *what)
+{
+    if (!m_claims.required() || m_claims.everAccepted() || ++begun <= limit)
+        return true;
+    if (pn_connection_state(m_connection) & PN_LOCAL_ACTIVE) {
+        setCondition(pn_connection_condition(m_connection), "amqp:resource-limit-exceeded",
+                     "A connection may begin at most " + std::to_string(limit) + " " + what
+                         + " before a SAS token of a known key name is put on $cbs.");
+        pn_connection_close(m_connection);
+        m_readUntilClosed = true;
+    }
+    return false;
+}
+
 void AmqpConnection::onLinkOpen(pn_link_t *pn)
 {
+    if (!withinLimitBeforeToken(m_linksBeforeToken, amqp_limits::kMaxLinksBeforeToken, "links"))
+        return;
     auto link = std::make_shared<AmqpLink>();
     link->link = pn;
     m_links[pn] = link;
@@ -235,8 +257,10 @@ void AmqpConnection::onLinkOpen(pn_link_t *pn)
     pn_link_set_rcv_settle_mode(pn, pn_link_remote_rcv_settle_mode(pn));
     const bool clientSends = pn_link_is_receiver(pn);
     link->address = address(clientSends ? pn_link_remote_target(pn) : pn_link_remote_source(pn));
+    link->maxMessageSize = amqp_limits::kMaxMessageSize;
     if (link->address == "$cbs") {
         link->role = clientSends ? AmqpLink::Role::Cbs : AmqpLink::Role::Replies;
+        link->maxMessageSize = amqp_limits::kMaxTokenRequestSize;
         attach(link, ServiceBusEntity{});
         return;
     }
@@ -288,7 +312,7 @@ void AmqpConnection::attach(const LinkPtr &link, Result<ServiceBusEntity> entity
 
 void AmqpConnection::openLink(const LinkPtr &link)
 {
-    pn_link_set_max_message_size(link->link, kMaxMessageSize);
+    pn_link_set_max_message_size(link->link, link->maxMessageSize);
     pn_link_open(link->link);
     if (pn_link_is_receiver(link->link))
         topUpCredit(link->link);
@@ -305,6 +329,12 @@ void AmqpConnection::refuse(const LinkPtr &link, const char *condition, const st
     else
         pn_terminus_set_type(pn_link_source(link->link), PN_UNSPECIFIED);
     pn_link_open(link->link);
+    detach(link, condition, description);
+}
+
+void AmqpConnection::detach(const LinkPtr &link, const char *condition, const std::string &description)
+{
+    link->closed = true;
     setCondition(pn_link_condition(link->link), condition, description);
     pn_link_close(link->link);
 }
@@ -325,17 +355,33 @@ void AmqpConnection::onDelivery(pn_delivery_t *delivery)
             onSettle(link, delivery);
         return;
     }
-    if (!pn_delivery_readable(delivery) || pn_delivery_partial(delivery))
+    if (!pn_delivery_readable(delivery))
+        return;
+    const bool partial = pn_delivery_partial(delivery);
+    // A delivery is held whole until its last frame, so its size is checked
+    // at every frame: the one past the link's limit detaches the link.
+    if (link && !link->closed && pn_delivery_pending(delivery) > link->maxMessageSize)
+        detach(link, "amqp:link:message-size-exceeded",
+               "The received message (at least " + std::to_string(pn_delivery_pending(delivery))
+                   + " bytes) exceeds the limit (" + std::to_string(link->maxMessageSize)
+                   + " bytes) currently allowed on the link.");
+    if (!link || link->closed) {   // what comes on a closed link is read and dropped
+        char dropped[4096];
+        while (pn_link_recv(pn, dropped, sizeof dropped) > 0) {
+        }
+        if (!partial) {
+            pn_link_advance(pn);
+            pn_delivery_update(delivery, PN_RELEASED);
+            pn_delivery_settle(delivery);
+        }
+        return;
+    }
+    if (partial)
         return;
     std::vector<char> bytes(pn_delivery_pending(delivery));
     const ssize_t read = pn_link_recv(pn, bytes.data(), bytes.size());
     bytes.resize(read > 0 ? static_cast<std::size_t>(read) : 0);
     pn_link_advance(pn);
-    if (!link || link->closed) {
-        pn_delivery_update(delivery, PN_RELEASED);
-        pn_delivery_settle(delivery);
-        return;
-    }
     if (link->role == AmqpLink::Role::Cbs || link->role == AmqpLink::Role::Management)
         onRequest(link, delivery, bytes);
     else

@@ -60,6 +60,7 @@ struct AmqpLink {
     pn_link_t *link = nullptr;
     Role role = Role::Pending;
     bool closed = false;            // closed by either side: nothing more is started on it
+    std::uint64_t maxMessageSize = 0;   // announced at attach (amqp_limits.h); enforced on what the client sends
     std::string address;            // the entity's address as attached
     ServiceBusEntity entity;        // Send, Receive, Management
     bool receiveAndDelete = false;  // Receive: the client settles nothing
@@ -98,6 +99,10 @@ private:
     void attach(const LinkPtr &link, Result<ServiceBusEntity> entity);
     void openLink(const LinkPtr &link);
     void refuse(const LinkPtr &link, const char *condition, const std::string &description);
+    void detach(const LinkPtr &link, const char *condition, const std::string &description);
+    // Before the first accepted token (with --credentials): counts a session or
+    // link begun; past its limit closes the connection (amqp_limits.h).
+    bool withinLimitBeforeToken(int &begun, int limit, const char *what);
     void onDelivery(pn_delivery_t *delivery);
     void onTransfer(const LinkPtr &link, pn_delivery_t *delivery, std::vector<char> bytes);
     void onSettle(const LinkPtr &link, pn_delivery_t *delivery);
@@ -143,6 +148,9 @@ private:
     std::map<std::string, std::pair<std::string, std::string>> m_lockTokens;   // token bytes -> queue, receipt handle
     std::uint64_t m_nextTag = 0;
     CbsClaims m_claims;   // the tokens put on $cbs (cbs_claims.h)
+    int m_sessionsBeforeToken = 0;
+    int m_linksBeforeToken = 0;
+    bool m_readUntilClosed = false;   // closed past a limit: reading ends once the close is written
 };
 
 template <class T>

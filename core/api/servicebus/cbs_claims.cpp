@@ -21,6 +21,7 @@ std::optional<std::string> CbsClaims::put(std::string_view token, std::string_vi
         m_claims.erase(std::min_element(m_claims.begin(), m_claims.end(),
                                         [](const Claim &a, const Claim &b) { return a.expiresAt < b.expiresAt; }));
     m_claims.push_back(Claim{std::move(check.scope), check.expiresAt});
+    m_everAccepted = true;
     return std::nullopt;
 }
 

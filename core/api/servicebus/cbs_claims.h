@@ -33,6 +33,9 @@ public:
     std::optional<std::string> put(std::string_view token, std::string_view audience, std::int64_t nowSeconds);
     // Whether an entity link to `address` may attach at `nowSeconds`.
     bool covers(std::string_view address, std::int64_t nowSeconds) const;
+    // Whether a put-token was ever accepted on this connection (until then
+    // it may open only a few sessions and links: amqp_limits.h).
+    bool everAccepted() const { return m_everAccepted; }
 
 private:
     struct Claim {
@@ -41,6 +44,7 @@ private:
     };
     std::shared_ptr<const SharedAccessSignatureCheck> m_check;
     std::vector<Claim> m_claims;
+    bool m_everAccepted = false;
 };
 
 } // namespace relaydesk

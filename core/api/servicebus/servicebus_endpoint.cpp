@@ -2,6 +2,7 @@
 #include "api/servicebus/servicebus_endpoint.h"
 
 #include "api/servicebus/amqp_connection.h"
+#include "api/servicebus/amqp_limits.h"
 #include "api/servicebus/amqp_sasl.h"
 
 #include <proton/connection.h>
@@ -32,6 +33,9 @@ struct ServiceBusEndpoint::Loop {
     {
         pn_transport_t *transport = pn_transport();
         pn_transport_set_server(transport);
+        // Announced in the open and enforced from each frame's header on,
+        // SASL included: Proton's input buffer grows to this and no further.
+        pn_transport_set_max_frame(transport, amqp_limits::kMaxFrameSize);
         acceptAnonymousAndPlain(transport);
         pn_connection_t *connection = pn_connection();
         connections[connection] = std::make_shared<AmqpConnection>(service, connection, sharedAccess);

@@ -110,10 +110,10 @@ Status readAction(ServiceBusRule &rule, const nlohmann::json &action)
 
 } // namespace
 
-bool ServiceBusRule::matches(const ServiceBusMessageFacts &message) const
+Result<bool> ServiceBusRule::matches(const ServiceBusMessageFacts &message) const
 {
     if (filter == Filter::Sql)
-        return parsed && sqlFilterMatches(*parsed, message);
+        return parsed ? sqlFilterMatches(*parsed, message) : Result<bool>(false);
     for (const auto &[field, wanted] : correlation) {
         const auto found = message.system.find(field);
         if (found == message.system.end() || !sameValue(wanted, found->second))

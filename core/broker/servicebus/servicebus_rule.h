@@ -30,7 +30,8 @@ struct ServiceBusRule {
     SqlFilterExpression parsed;                                // of sqlExpression
     ServiceBusRuleAction action;                               // empty: none
 
-    bool matches(const ServiceBusMessageFacts &message) const;
+    // Errors: a SQL filter's (sqlFilterMatches).
+    Result<bool> matches(const ServiceBusMessageFacts &message) const;
 };
 
 // The rule every subscription starts with when given none: "$Default",

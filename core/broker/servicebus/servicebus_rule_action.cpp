@@ -2,6 +2,7 @@
 #include "broker/servicebus/servicebus_rule_action.h"
 
 #include "broker/echoed_value.h"
+#include "broker/servicebus/servicebus_limits.h"
 #include "broker/servicebus/sql_filter_evaluator.h"
 
 #include <algorithm>
@@ -104,6 +105,13 @@ Result<ServiceBusRuleAction::Statement> parseStatement(std::string_view statemen
     return parsed;
 }
 
+BrokerError tooLong(const ServiceBusRuleAction::Statement &statement, const std::string &problem)
+{
+    return BrokerError(BrokerErrorCode::InvalidParameterValue,
+                       "The SQL rule action's SET " + std::string(statement.system ? "sys." : "")
+                           + echoedValue(statement.property) + " stopped: " + problem);
+}
+
 } // namespace
 
 Result<ServiceBusRuleAction> parseServiceBusRuleAction(std::string_view text)
@@ -130,8 +138,8 @@ Result<ServiceBusRuleAction> parseServiceBusRuleAction(std::string_view text)
     return action;
 }
 
-ServiceBusPropertyChanges applyServiceBusRuleAction(const ServiceBusRuleAction &action,
-                                                    const ServiceBusMessageFacts &message)
+Result<ServiceBusPropertyChanges> applyServiceBusRuleAction(const ServiceBusRuleAction &action,
+                                                            const ServiceBusMessageFacts &message)
 {
     ServiceBusMessageFacts current = message;
     ServiceBusPropertyChanges changes;
@@ -143,9 +151,13 @@ ServiceBusPropertyChanges applyServiceBusRuleAction(const ServiceBusRuleAction &
             changed[statement.property] = std::nullopt;
             continue;
         }
-        const FilterValue value = sqlFilterValue(*statement.value, current);
-        properties[statement.property] = value;
-        changed[statement.property] = value;
+        const Result<FilterValue> value = sqlFilterValue(*statement.value, current);
+        if (!value)
+            return tooLong(statement, value.error().message);
+        properties[statement.property] = *value;
+        changed[statement.property] = *value;
+        if (Status fits = checkServiceBusPropertiesSize(current, "The message's properties"); !fits)
+            return tooLong(statement, fits.error().message);
     }
     return changes;
 }

@@ -53,8 +53,11 @@ struct ServiceBusPropertyChanges {
 // statement. Pure.
 Result<ServiceBusRuleAction> parseServiceBusRuleAction(std::string_view text);
 
-// Runs the action's statements on what a message carries. Pure.
-ServiceBusPropertyChanges applyServiceBusRuleAction(const ServiceBusRuleAction &action,
+// Runs the action's statements on what a message carries. A statement
+// whose value, or after which the message's properties, would pass
+// kServiceBusMaxPropertiesSize (servicebus_limits.h) stops it:
+// InvalidParameterValue naming the statement. Pure.
+Result<ServiceBusPropertyChanges> applyServiceBusRuleAction(const ServiceBusRuleAction &action,
                                                     const ServiceBusMessageFacts &message);
 
 } // namespace relaydesk

@@ -4,6 +4,7 @@
 #include "broker/echoed_value.h"
 #include "broker/queues/queue_records.h"
 #include "broker/queues/servicebus_send_rules.h"
+#include "broker/servicebus/servicebus_limits.h"
 #include "broker/store_calls.h"
 
 #include <nlohmann/json.hpp>
@@ -146,6 +147,13 @@ Result<ServiceBusSubscription> subscriptionOf(const SubscriptionRow &row)
     subscription.properties = std::move(*properties);
     subscription.rules = std::move(*rules);
     return subscription;
+}
+
+// A rule whose filter or action went past a bound refuses the whole send.
+BrokerError ruleStopped(const std::string &subscription, const ServiceBusRule &rule, const BrokerError &why)
+{
+    return BrokerError(why.code, "The rule " + echoedValue(rule.name) + " of " + echoedValue(subscription)
+                                     + " refused the message: " + why.message);
 }
 
 } // namespace
@@ -457,6 +465,10 @@ Result<std::vector<std::pair<std::string, std::int64_t>>> publish(Database &db, 
         ++stored[**target];
         return {};
     };
+    for (const ServiceBusMessageFacts &message : facts) {
+        if (Status fits = checkServiceBusPropertiesSize(message, "The message's properties"); !fits)
+            return fits.error();
+    }
     for (const SubscriptionRow &row : *rows) {
         auto subscription = subscriptionOf(row);
         if (!subscription)
@@ -466,13 +478,19 @@ Result<std::vector<std::pair<std::string, std::int64_t>>> publish(Database &db, 
             const ServiceBusMessageFacts &message = i < facts.size() ? facts[i] : none;
             bool plain = false;   // a rule without an action matched
             for (const ServiceBusRule &rule : subscription->rules) {
-                if (!rule.matches(message))
+                const Result<bool> matched = rule.matches(message);
+                if (!matched)
+                    return ruleStopped(row.queue, rule, matched.error());
+                if (!*matched)
                     continue;
                 if (rule.action.empty()) {
                     plain = true;
                     continue;
                 }
-                ServiceBusPropertyChanges changes = applyServiceBusRuleAction(rule.action, message);
+                Result<ServiceBusPropertyChanges> changed = applyServiceBusRuleAction(rule.action, message);
+                if (!changed)
+                    return ruleStopped(row.queue, rule, changed.error());
+                ServiceBusPropertyChanges changes = std::move(*changed);
                 changes.application["RuleName"] = FilterValue(rule.name);
                 Result<SendRequest> copy = rewrite ? rewrite(messages[i], changes)
                                                    : Result<SendRequest>(BrokerError(Code::InternalError,

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "broker/servicebus/sql_filter_evaluator.h"
 
+#include "broker/servicebus/servicebus_limits.h"
+#include "broker/servicebus/sql_like_pattern.h"
+
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -44,44 +47,12 @@ std::optional<int> compare(const FilterValue &left, const FilterValue &right)
     return std::nullopt;
 }
 
-// SQL LIKE over bytes: % any run, _ one character, `escape` makes the next
-// one literal. One pass over the text that, on a mismatch, goes back only to
-// the last % (letting it take one more byte): time grows with text × pattern,
-// never exponentially with the number of %s.
-bool likeMatches(std::string_view text, std::string_view pattern, char escape)
-{
-    const auto escaped = [&](std::size_t p) { return escape != 0 && pattern[p] == escape && p + 1 < pattern.size(); };
-    std::size_t t = 0;
-    std::size_t p = 0;
-    std::optional<std::size_t> afterPercent;   // the pattern just past the last %
-    std::size_t percentTook = 0;               // where in the text that % stopped taking
-    while (t < text.size()) {
-        if (p < pattern.size()) {
-            if (escaped(p)) {
-                if (text[t] == pattern[p + 1]) {
-                    ++t;
-                    p += 2;
-                    continue;
-                }
-            } else if (pattern[p] == '%') {
-                afterPercent = ++p;
-                percentTook = t;
-                continue;
-            } else if (pattern[p] == '_' || pattern[p] == text[t]) {
-                ++t;
-                ++p;
-                continue;
-            }
-        }
-        if (!afterPercent)
-            return false;
-        p = *afterPercent;
-        t = ++percentTook;
-    }
-    while (p < pattern.size() && !escaped(p) && pattern[p] == '%')
-        ++p;
-    return p == pattern.size();
-}
+// One evaluation: the message, and the first value that went past the
+// bound on text a filter or action makes (then every value is unknown).
+struct Evaluation {
+    const ServiceBusMessageFacts &message;
+    std::optional<BrokerError> tooLong;
+};
 
 FilterValue property(const SqlFilterNode &node, const ServiceBusMessageFacts &message)
 {
@@ -90,12 +61,24 @@ FilterValue property(const SqlFilterNode &node, const ServiceBusMessageFacts &me
     return found == properties.end() ? FilterValue() : found->second;
 }
 
-FilterValue arithmetic(const std::string &op, const FilterValue &left, const FilterValue &right)
+// Text + text past kServiceBusMaxPropertiesSize is refused (in `evaluation`)
+// before it is made.
+FilterValue arithmetic(const std::string &op, const FilterValue &left, const FilterValue &right, Evaluation &evaluation)
 {
-    if (!isNumber(left) || !isNumber(right))
-        return op == "+" && std::holds_alternative<std::string>(left) && std::holds_alternative<std::string>(right)
-                   ? FilterValue(std::get<std::string>(left) + std::get<std::string>(right))
-                   : FilterValue();
+    if (!isNumber(left) || !isNumber(right)) {
+        const auto *a = std::get_if<std::string>(&left);
+        const auto *b = std::get_if<std::string>(&right);
+        if (op != "+" || !a || !b)
+            return {};
+        if (a->size() + b->size() > kServiceBusMaxPropertiesSize) {
+            evaluation.tooLong = BrokerError(
+                BrokerErrorCode::InvalidParameterValue,
+                "A SQL expression made a text of " + std::to_string(a->size() + b->size())
+                    + " bytes; a value may take at most " + std::to_string(kServiceBusMaxPropertiesSize) + " bytes.");
+            return {};
+        }
+        return *a + *b;
+    }
     if (std::holds_alternative<std::int64_t>(left) && std::holds_alternative<std::int64_t>(right)) {
         // Whole numbers: a result past 64 bits, and the smallest one's / or %
         // by -1, are unknown, as a division by zero is.
@@ -134,15 +117,18 @@ std::optional<bool> asTruth(const FilterValue &value)
     return std::nullopt;
 }
 
-FilterValue evaluate(const SqlFilterNode &node, const ServiceBusMessageFacts &message)
+FilterValue evaluate(const SqlFilterNode &node, Evaluation &evaluation)
 {
+    if (evaluation.tooLong)
+        return {};
+    const ServiceBusMessageFacts &message = evaluation.message;
     switch (node.kind) {
     case Kind::Constant:
         return node.value;
     case Kind::Property:
         return property(node, message);
     case Kind::Negate: {
-        const FilterValue operand = evaluate(*node.children[0], message);
+        const FilterValue operand = evaluate(*node.children[0], evaluation);
         if (const auto *whole = std::get_if<std::int64_t>(&operand))
             return *whole == std::numeric_limits<std::int64_t>::min() ? FilterValue() : FilterValue(-*whole);
         if (const auto *decimal = std::get_if<double>(&operand))
@@ -150,10 +136,11 @@ FilterValue evaluate(const SqlFilterNode &node, const ServiceBusMessageFacts &me
         return {};
     }
     case Kind::Arithmetic:
-        return arithmetic(node.op, evaluate(*node.children[0], message), evaluate(*node.children[1], message));
+        return arithmetic(node.op, evaluate(*node.children[0], evaluation), evaluate(*node.children[1], evaluation),
+                          evaluation);
     case Kind::Compare: {
         const std::optional<int> order =
-            compare(evaluate(*node.children[0], message), evaluate(*node.children[1], message));
+            compare(evaluate(*node.children[0], evaluation), evaluate(*node.children[1], evaluation));
         if (!order)
             return {};
         const int o = *order;
@@ -161,34 +148,34 @@ FilterValue evaluate(const SqlFilterNode &node, const ServiceBusMessageFacts &me
         return op == "=" ? o == 0 : op == "<>" ? o != 0 : op == "<" ? o < 0 : op == ">" ? o > 0 : op == "<=" ? o <= 0 : o >= 0;
     }
     case Kind::And: {
-        const std::optional<bool> left = asTruth(evaluate(*node.children[0], message));
+        const std::optional<bool> left = asTruth(evaluate(*node.children[0], evaluation));
         if (left == false)
             return false;
-        const std::optional<bool> right = asTruth(evaluate(*node.children[1], message));
+        const std::optional<bool> right = asTruth(evaluate(*node.children[1], evaluation));
         if (right == false)
             return false;
         return truth(left && right ? std::optional<bool>(true) : std::nullopt);
     }
     case Kind::Or: {
-        const std::optional<bool> left = asTruth(evaluate(*node.children[0], message));
+        const std::optional<bool> left = asTruth(evaluate(*node.children[0], evaluation));
         if (left == true)
             return true;
-        const std::optional<bool> right = asTruth(evaluate(*node.children[1], message));
+        const std::optional<bool> right = asTruth(evaluate(*node.children[1], evaluation));
         if (right == true)
             return true;
         return truth(left && right ? std::optional<bool>(false) : std::nullopt);
     }
     case Kind::Not: {
-        const std::optional<bool> operand = asTruth(evaluate(*node.children[0], message));
+        const std::optional<bool> operand = asTruth(evaluate(*node.children[0], evaluation));
         return truth(operand ? std::optional<bool>(!*operand) : std::nullopt);
     }
     case Kind::In: {
-        const FilterValue operand = evaluate(*node.children[0], message);
+        const FilterValue operand = evaluate(*node.children[0], evaluation);
         if (isUnknown(operand))
             return {};
         bool unknown = false;
         for (std::size_t i = 1; i < node.children.size(); ++i) {
-            const std::optional<int> order = compare(operand, evaluate(*node.children[i], message));
+            const std::optional<int> order = compare(operand, evaluate(*node.children[i], evaluation));
             if (order == 0)
                 return !node.negated;
             unknown = unknown || !order;
@@ -196,11 +183,11 @@ FilterValue evaluate(const SqlFilterNode &node, const ServiceBusMessageFacts &me
         return truth(unknown ? std::nullopt : std::optional<bool>(node.negated));
     }
     case Kind::Like: {
-        const FilterValue operand = evaluate(*node.children[0], message);
+        const FilterValue operand = evaluate(*node.children[0], evaluation);
         const auto *text = std::get_if<std::string>(&operand);
         if (!text)
             return {};
-        return likeMatches(*text, node.text, node.escape) != node.negated;
+        return sqlLikeMatches(*text, node.text, node.escape) != node.negated;
     }
     case Kind::IsNull:
         return isUnknown(property(*node.children[0], message)) != node.negated;
@@ -215,14 +202,22 @@ FilterValue evaluate(const SqlFilterNode &node, const ServiceBusMessageFacts &me
 
 } // namespace
 
-bool sqlFilterMatches(const SqlFilterNode &expression, const ServiceBusMessageFacts &message)
+Result<bool> sqlFilterMatches(const SqlFilterNode &expression, const ServiceBusMessageFacts &message)
 {
-    return asTruth(evaluate(expression, message)) == true;
+    Evaluation evaluation{message, std::nullopt};
+    const FilterValue value = evaluate(expression, evaluation);
+    if (evaluation.tooLong)
+        return *evaluation.tooLong;
+    return asTruth(value) == true;
 }
 
-FilterValue sqlFilterValue(const SqlFilterNode &expression, const ServiceBusMessageFacts &message)
+Result<FilterValue> sqlFilterValue(const SqlFilterNode &expression, const ServiceBusMessageFacts &message)
 {
-    return evaluate(expression, message);
+    Evaluation evaluation{message, std::nullopt};
+    FilterValue value = evaluate(expression, evaluation);
+    if (evaluation.tooLong)
+        return *evaluation.tooLong;
+    return value;
 }
 
 } // namespace relaydesk

@@ -8,6 +8,7 @@
 #include "broker/servicebus/servicebus_rule_action.h"
 #include "broker/servicebus/sql_filter_evaluator.h"
 #include "broker/servicebus/sql_filter_parser.h"
+#include "broker/servicebus/sql_like_pattern.h"
 #include "support/test_main.h"
 
 #include <nlohmann/json.hpp>
@@ -169,7 +170,62 @@ private slots:
         QFETCH(bool, matches);
         const Result<SqlFilterExpression> parsed = parseSqlFilter(expression.toStdString());
         QVERIFY2(parsed.ok(), parsed ? "" : parsed.error().message.c_str());
-        QCOMPARE(sqlFilterMatches(**parsed, sampleMessage()), matches);
+        const Result<bool> matched = sqlFilterMatches(**parsed, sampleMessage());
+        QVERIFY(matched.ok());
+        QCOMPARE(*matched, matches);
+    }
+
+    // LIKE by its states (sql_like_pattern.h), patterns across the 64 states of a word.
+    void likePatterns_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<bool>("matches");
+        QTest::newRow("empty both") << "" << "" << true;
+        QTest::newRow("empty text, only runs") << "" << "%%" << true;
+        QTest::newRow("empty text, one byte") << "" << "_" << false;
+        QTest::newRow("run in the middle") << "abcxyz" << "abc%z" << true;
+        QTest::newRow("run must end it") << "abcxyz" << "abc%y" << false;
+        QTest::newRow("escaped underscore") << "a_b" << "a!_b" << true;
+        QTest::newRow("escaped underscore is literal") << "axb" << "a!_b" << false;
+        QTest::newRow("escape last is itself") << "a!" << "a!" << true;
+        QTest::newRow("70 literal bytes") << QString(70, 'a') << QString(70, 'a') << true;
+        QTest::newRow("70 literal bytes, one short") << QString(69, 'a') << QString(70, 'a') << false;
+        QTest::newRow("run then 130 bytes") << QString(500, 'a') + "b" << "%" + QString(130, 'a') + "b" << true;
+        QTest::newRow("run then 130 bytes, last differs") << QString(500, 'a') + "c" << "%" + QString(130, 'a') + "b" << false;
+        QTest::newRow("underscores across words") << QString(200, 'q') << QString(199, '_') + "%" << true;
+        QTest::newRow("runs across words") << "x" + QString(100, 'y') + "z" << "x%" + QString(64, '_') + "%z" << true;
+    }
+    void likePatterns()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, pattern);
+        QFETCH(bool, matches);
+        QCOMPARE(sqlLikeMatches(text.toStdString(), pattern.toStdString(), '!'), matches);
+    }
+
+    // LIKE against a plain recursive reading of % and _, on every text and
+    // pattern of up to 5 bytes over "ab%_" (texts over "ab").
+    void likeAgreesWithItsDefinition()
+    {
+        std::function<bool(std::string_view, std::string_view)> reference = [&](std::string_view t, std::string_view p) {
+            if (p.empty())
+                return t.empty();
+            if (p.front() == '%')
+                return reference(t, p.substr(1)) || (!t.empty() && reference(t.substr(1), p));
+            return !t.empty() && (p.front() == '_' || p.front() == t.front()) && reference(t.substr(1), p.substr(1));
+        };
+        auto all = [](std::string_view alphabet, std::size_t longest) {
+            std::vector<std::string> words{""};
+            for (std::size_t at = 0; at < words.size(); ++at)
+                if (words[at].size() < longest)
+                    for (const char c : alphabet)
+                        words.push_back(words[at] + c);
+            return words;
+        };
+        for (const std::string &pattern : all("ab%_", 5))
+            for (const std::string &text : all("ab", 5))
+                QVERIFY2(sqlLikeMatches(text, pattern, 0) == reference(text, pattern), (text + " LIKE " + pattern).c_str());
     }
 
     void rules_data()
@@ -229,7 +285,7 @@ private slots:
             return;
         }
         QVERIFY2(parsed.ok(), parsed ? "" : parsed.error().message.c_str());
-        QCOMPARE(parsed->matches(sampleMessage()), matches);
+        QCOMPARE(parsed->matches(sampleMessage()).value(), matches);
         const Result<ServiceBusRule> again = parseServiceBusRule(serviceBusRuleJson(*parsed));   // written back the same
         QVERIFY(again.ok());
         QCOMPARE(serviceBusRuleJson(*again), serviceBusRuleJson(*parsed));
@@ -274,7 +330,9 @@ private slots:
         }
         QVERIFY2(parsed.ok(), parsed ? "" : parsed.error().message.c_str());
         nlohmann::json made = nlohmann::json::object();
-        const ServiceBusPropertyChanges changed = applyServiceBusRuleAction(*parsed, sampleMessage());
+        const Result<ServiceBusPropertyChanges> applied = applyServiceBusRuleAction(*parsed, sampleMessage());
+        QVERIFY2(applied.ok(), applied ? "" : applied.error().message.c_str());
+        const ServiceBusPropertyChanges &changed = *applied;
         for (const auto *properties : {&changed.application, &changed.system}) {
             const std::string prefix = properties == &changed.system ? "sys." : "";
             for (const auto &[name, value] : *properties) {

@@ -204,6 +204,71 @@ private slots:
         QCOMPARE(*sb.broker.db().queryInt64("SELECT count(*) FROM messages WHERE body = 'big+copy'"), std::int64_t(1));
     }
 
+    // Bounds on what rules make of a send (docs/reliability.md#limits):
+    // the message's properties, each text a filter or action makes, and the
+    // properties an action leaves are at most 64 KiB; past that the whole
+    // send is refused and nothing is stored. Rules go on "all" beside $Default.
+    void boundedRules_data()
+    {
+        QTest::addColumn<QStringList>("rules");   // {filter, action} pairs
+        QTest::addColumn<int>("propertyBytes");   // the property a: that many 'a's then a 'b'
+        QTest::addColumn<QString>("problem");     // empty: accepted
+        QTest::addColumn<int>("copies");          // into "all", when accepted
+        const QString doubling = QStringList(40, QStringLiteral("SET a = a + a")).join(QStringLiteral("; "));
+        QTest::newRow("an action doubling a 4-byte text 40 times")
+            << QStringList{"1=1", doubling} << 3 << "may take at most 65536 bytes" << 0;
+        QTest::newRow("an action doubling it 12 times")
+            << QStringList{"1=1", QStringList(12, QStringLiteral("SET a = a + a")).join(QStringLiteral(";"))} << 3 << "" << 2;
+        QTest::newRow("an action whose properties pass 64 KiB")
+            << QStringList{"1=1", "SET b = a; SET c = a"} << 30000 << "The message's properties take" << 0;
+        QTest::newRow("a filter concatenating past 64 KiB")
+            << QStringList{"a + a + a = 'x'", ""} << 30000 << "a value may take at most 65536 bytes" << 0;
+        QTest::newRow("properties of 64 KiB and more")
+            << QStringList{"1=1", ""} << 65536 << "a message's properties may take at most 65536 bytes" << 0;
+        QStringList likes;
+        for (int i = 0; i < 20; ++i)
+            likes << "a LIKE '%" + QString(1000, QLatin1Char('a')) + "b'" << QString();
+        QTest::newRow("20 long LIKEs over a 200 KB property") << likes << 200000 << "The message's properties take" << 0;
+        QTest::newRow("20 long LIKEs over a 60 KB property") << likes << 60000 << "" << 1;
+        QTest::newRow("a long LIKE that does not match")
+            << QStringList{"a LIKE '%" + QString(1000, QLatin1Char('a')) + "c'", "SET x = 1"} << 60000 << "" << 1;
+    }
+    void boundedRules()
+    {
+        QFETCH(QStringList, rules);
+        QFETCH(int, propertyBytes);
+        QFETCH(QString, problem);
+        QFETCH(int, copies);
+        TopicBroker sb;
+        for (int i = 0; i + 1 < rules.size(); i += 2) {
+            Json rule = {{"Name", "r" + std::to_string(i)},
+                         {"Properties", {{"FilterType", "Sql"}, {"SqlFilter", {{"SqlExpression", rules[i].toStdString()}}}}}};
+            if (!rules[i + 1].isEmpty())
+                rule["Properties"]["Action"] = {{"SqlExpression", rules[i + 1].toStdString()}};
+            const ServiceBusRule parsed = parseServiceBusRule(rule).value();
+            QVERIFY(sb.broker.unit([&] { return servicebus_topics::addRule(sb.broker.db(), "orders", "all", parsed); }).ok());
+        }
+        ServiceBusMessageFacts facts;
+        facts.application["a"] = std::string(static_cast<std::size_t>(propertyBytes), 'a') + "b";
+        const ServiceBusMessageRewriter rewrite = [](const SendRequest &message, const ServiceBusPropertyChanges &) {
+            return Result<SendRequest>(message);
+        };
+        SendRequest request;
+        request.body = "m";
+        const auto sent = sb.broker.unit([&] {
+            return servicebus_topics::publish(sb.broker.db(), sb.broker.ids(), "orders", {request}, {facts}, rewrite, at(1));
+        });
+        if (problem.isEmpty()) {
+            QVERIFY2(sent.ok(), sent ? "" : sent.error().message.c_str());
+            QCOMPARE(sb.depth("orders/Subscriptions/all"), std::int64_t(copies));
+            return;
+        }
+        QVERIFY(!sent.ok());
+        QCOMPARE(sent.error().code, BrokerErrorCode::InvalidParameterValue);
+        QVERIFY2(QString::fromStdString(sent.error().message).contains(problem), sent.error().message.c_str());
+        QCOMPARE(*sb.broker.db().queryInt64("SELECT count(*) FROM messages"), std::int64_t(0));
+    }
+
     // A session subscription takes messages with a SessionId only; a
     // forwarding subscription passes its copies to its ForwardTo queue.
     void sessionsAndForwarding()

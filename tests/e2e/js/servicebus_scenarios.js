@@ -50,6 +50,18 @@ function serviceBusScenario(name, body, serverOptions) {
   }, serverOptions);
 }
 
+// Frames are at most 64 KiB (docs/reliability.md "AMQP port"): a message of
+// 200 KB goes over several transfer frames each way, whole.
+serviceBusScenario('a message larger than a frame goes both ways whole', async (server, client) => {
+  await createQueue(server, 'large.1');
+  const body = Buffer.alloc(200000, 7);
+  await client.createSender('large.1').sendMessages({ body });
+  const receiver = client.createReceiver('large.1', { receiveMode: 'receiveAndDelete' });
+  const got = await receiver.receiveMessages(1, QUICK);
+  assert.equal(got.length, 1);
+  assert.ok(Buffer.from(got[0].body).equals(body));
+});
+
 serviceBusScenario('send one and a batch; peek-lock receive with the broker properties; complete', async (server, client) => {
   await createQueue(server, 'orders.1', { LockDuration: 'PT1M' });
   const sender = client.createSender('orders.1');
@@ -385,6 +397,23 @@ async function bodiesOf(client, topic, subscription) {
   await receiver.close();
   return got.map((m) => m.body).sort();
 }
+
+// Rules keep to Azure's 64 KiB for a message's properties (docs/reliability.md
+// "AMQP port"): an action that doubles a text 40 times, or properties past
+// 64 KiB, refuse the send whole; nothing reaches the subscription.
+serviceBusScenario('rules refuse a send past the 64 KiB property bound', async (server, client) => {
+  const doubling = Array(40).fill('SET a = a + a').join('; ');
+  const created = await server.api('POST', '/servicebus/topics', { Name: 'bounded', Subscriptions: [
+    { Name: 'doubled', Rules: [{ Name: 'grow', Properties: { FilterType: 'Sql', SqlFilter: { SqlExpression: '1=1' },
+      Action: { SqlExpression: doubling } } }] }] });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const sender = client.createSender('bounded');
+  await assert.rejects(sender.sendMessages({ body: 'x', applicationProperties: { a: 'abcd' } }),
+                       /rule grow of bounded\/Subscriptions\/doubled refused the message.*at most 65536 bytes/);
+  await assert.rejects(sender.sendMessages({ body: 'y', applicationProperties: { b: 'b'.repeat(70000) } }),
+                       /The message's properties take \d+ bytes; a message's properties may take at most 65536 bytes/);
+  assert.deepEqual(await bodiesOf(client, 'bounded', 'doubled'), []);
+});
 
 serviceBusScenario('a topic copies each message once into every subscription whose rules match', async (server, client) => {
   const created = await server.api('POST', '/servicebus/topics', ORDERS_TOPIC);
