@@ -61,7 +61,7 @@ class AmqpHostileScenarios(unittest.TestCase):
         self.addCleanup(folder.cleanup)
         path = os.path.join(folder.name, "credentials.json")
         with open(path, "w") as file:
-            json.dump({"sharedAccessKeyNames": ["RootManageSharedAccessKey"]}, file)
+            json.dump({"sharedAccessKeys": {"RootManageSharedAccessKey": "relaydesk-hostile-key"}}, file)
         return self.server("--credentials", path)
 
     def session(self, server):
