@@ -4,6 +4,7 @@
 #include "broker/attribute_text.h"
 #include "broker/broker_identity.h"
 #include "broker/clock_time.h"
+#include "broker/deliveries/mock_endpoint_records.h"
 #include "broker/result.h"
 
 #include <nlohmann/json.hpp>
@@ -36,6 +37,7 @@ class UnitContext;
 //                "tags": {…},
 //                "subscriptions": [{"protocol": "sqs", "endpoint": "queue:orders",
 //                                   "attributes": {"RawMessageDelivery": "true", "FilterPolicy": {…}}}]}],
+//    "mocks": [{"name": "orders-hook", "script": "503 x 5, then 200"}],
 //    "delete": {"queues": ["old"], "topics": ["old-events"],
 //               "subscriptions": [{"topic": "events", "protocol": "http", "endpoint": "http://…"}]}}
 //
@@ -56,11 +58,14 @@ class UnitContext;
 //  - Applying: existing entities get the declared attributes and tags that
 //    differ (an undeclared attribute or tag stays as it is); nothing is
 //    deleted unless "delete" names it (deleting what does not exist is no
-//    error). Order: deletions, queues (RedrivePolicy last, so dead-letter
-//    queues exist first), topics, subscriptions. An entity that already has
-//    the declared values is not written at all: applying a file twice
-//    changes nothing.
-//  - Export: queues, topics (with their subscriptions) by name, attributes
+//    error). Order: deletions, mock endpoints, queues (RedrivePolicy last, so
+//    dead-letter queues exist first), topics, subscriptions. An entity that
+//    already has the declared values is not written at all: applying a file
+//    twice changes nothing. A mock endpoint whose script changes starts it
+//    afresh; the caller hands the applied mocks to the running MockEndpoints
+//    (MockEndpoints::adopt), which config/ cannot reach.
+//  - Export: queues, topics (with their subscriptions), mock endpoints (when
+//    there are any: name and script) by name, attributes
 //    that differ from the defaults of a fresh entity of that name (FifoQueue
 //    / FifoTopic always for FIFO ones), every tag; so export → apply to an
 //    empty broker → export gives the same document.
@@ -103,6 +108,7 @@ inline constexpr std::size_t kMaxConfigEntities = 10'000;
 struct BrokerConfig {
     std::vector<QueueDeclaration> queues;
     std::vector<TopicDeclaration> topics;
+    std::vector<StoredMockEndpoint> mocks;   // requestCount unused
     std::vector<std::string> deleteQueues;
     std::vector<std::string> deleteTopics;
     std::vector<SubscriptionReference> deleteSubscriptions;

@@ -3,6 +3,8 @@
 // rules in broker_config.h).
 #include "config/broker_config.h"
 
+#include "config/broker_config_mocks.h"
+
 #include "broker/id_source.h"
 #include "broker/queues/queue_attributes.h"
 #include "broker/queues/queue_catalog.h"
@@ -305,6 +307,8 @@ Result<ConfigApplied> applyBrokerConfig(UnitContext &unit, const BrokerIdentity 
 {
     ConfigApply apply(unit, identity);
     if (Status done = apply.deletions(config); !done)
+        return done.error();
+    if (Status done = config_mocks::apply(unit.database(), config.mocks, apply.applied); !done)
         return done.error();
     std::set<std::string> declared;
     for (const QueueDeclaration &queue : config.queues)

@@ -117,6 +117,10 @@ Result<BrokerConfig> exportBrokerConfig(Database &db, const BrokerIdentity &iden
             return topic.error();
         config.topics.push_back(std::move(topic).value());
     }
+    auto mocks = mock_endpoint_records::list(db);
+    if (!mocks)
+        return mocks.error();
+    config.mocks = std::move(mocks).value();
     return config;
 }
 

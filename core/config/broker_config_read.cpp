@@ -3,6 +3,7 @@
 // writing one (format in broker_config.h).
 #include "config/broker_config.h"
 
+#include "config/broker_config_mocks.h"
 #include "json/bounded_json.h"
 
 #include "broker/queues/queue_attributes.h"
@@ -44,7 +45,7 @@ BrokerError tooManyEntities(std::size_t count)
 
 std::size_t entityCount(const BrokerConfig &config)
 {
-    std::size_t count = config.queues.size() + config.topics.size() + config.deleteQueues.size() +
+    std::size_t count = config.queues.size() + config.topics.size() + config.mocks.size() + config.deleteQueues.size() +
                         config.deleteTopics.size() + config.deleteSubscriptions.size();
     for (const TopicDeclaration &topic : config.topics)
         count += topic.subscriptions.size();
@@ -325,7 +326,7 @@ Result<BrokerConfig> readBrokerConfig(const nlohmann::json &document, const Brok
 {
     if (!document.is_object())
         return structureError("config", "must be a JSON object");
-    if (Status keys = onlyKeys(document, "", {"version", "region", "account", "queues", "topics", "delete"}); !keys)
+    if (Status keys = onlyKeys(document, "", {"version", "region", "account", "queues", "topics", "mocks", "delete"}); !keys)
         return keys.error();
     if (Status same = checkConfigIdentity(document, identity); !same)
         return same.error();
@@ -362,6 +363,10 @@ Result<BrokerConfig> readBrokerConfig(const nlohmann::json &document, const Brok
             return structureError(where + ": name", "declared twice (also " + it->second + ")");
         config.topics.push_back(std::move(topic).value());
     }
+    Result<std::vector<StoredMockEndpoint>> mocks = config_mocks::read(document);
+    if (!mocks)
+        return mocks.error();
+    config.mocks = std::move(mocks).value();
     if (Status deletions = readDeletions(document, config, identity); !deletions)
         return deletions.error();
     if (const std::size_t count = entityCount(config); count > kMaxConfigEntities)
@@ -422,6 +427,7 @@ nlohmann::json writeBrokerConfig(const BrokerConfig &config, const BrokerIdentit
         }
         document["topics"].push_back(std::move(one));
     }
+    config_mocks::write(config.mocks, document);
     if (!config.deleteQueues.empty() || !config.deleteTopics.empty() || !config.deleteSubscriptions.empty()) {
         Json deletions = Json::object();
         if (!config.deleteQueues.empty())

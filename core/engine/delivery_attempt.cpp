@@ -5,6 +5,19 @@
 
 namespace relaydesk {
 
+namespace {
+
+// Whether `url` names a mock endpoint (a path under /_mock/), whose broker's
+// own words about a 404 are worth logging.
+bool isMockEndpointUrl(const std::string &url)
+{
+    const std::size_t scheme = url.find("://");
+    const std::size_t path = url.find('/', scheme == std::string::npos ? 0 : scheme + 3);
+    return path != std::string::npos && url.compare(path, 7, "/_mock/") == 0;
+}
+
+} // namespace
+
 HttpDeliveryRequest buildDeliveryPost(const DeliveryJob &job, const BrokerIdentity &identity,
                                       const std::function<std::string(std::string)> &sign, std::string &signedEnvelope)
 {
@@ -31,6 +44,8 @@ AttemptReport reportAttempt(DeliveryJob job, std::string signedEnvelope, ClockTi
     case HttpDeliveryResult::Failure::Timeout: report.failure = TransportFailure::Timeout; break;
     case HttpDeliveryResult::Failure::ConnectionError: report.failure = TransportFailure::ConnectionError; break;
     }
+    if (result.httpStatus && !result.errorText.empty() && isMockEndpointUrl(job.endpoint))
+        report.error = result.errorText; // "mock endpoint NAME does not exist"
     report.outcome = classifyAttempt(job.effective.policy.dialect, report.httpStatus, report.failure);
     report.next = nextStepAfter(job.schedule, job.attempt, report.outcome);
     if (!report.next.ends) {

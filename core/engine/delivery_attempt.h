@@ -27,6 +27,8 @@ HttpDeliveryRequest buildDeliveryPost(const DeliveryJob &job, const BrokerIdenti
 // The report of a finished attempt: classification by the policy's dialect
 // (docs/behaviour.md §4.2), the next step by the schedule (docs/behaviour.md §3) and, when a retry
 // follows, its due time `now` + the planned delay with jitter (docs/behaviour.md §3.5).
+// A status answered by a mock endpoint URL (/_mock/) with the broker's own
+// words (a mock that does not exist) keeps them as the report's error.
 AttemptReport reportAttempt(DeliveryJob job, std::string signedEnvelope, ClockTime started,
                             const HttpDeliveryResult &result, JitterSampler &jitter, ClockTime now);
 

@@ -205,6 +205,10 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
                                                    : options.bind))
                               .arg(host->m_serviceBus->port());
     }
+    // The mock endpoints of the user's set-up (those of --config included), from the store.
+    if (Status kept = host->m_mocks->keepIn(engine); !kept)
+        return problem(BrokerHostProblem::Kind::Database,
+                       QStringLiteral("mock endpoints: %1").arg(QString::fromStdString(kept.error().message)));
     refreshQueueDepths(engine, nullptr, {}); // the gauges start from the store
     host->m_worker->start();
     host->m_health->setState(BrokerHealth::State::Ready);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "http/http1_connection.h"
 
+#include "http/http_reply.h"
+
 #include <QSslConfiguration>
 #include <QSslSocket>
 #include <QTcpSocket>
@@ -106,7 +108,7 @@ void Http1Connection::onReadyRead()
         const std::size_t used = m_parser.feed(std::string_view(buffer.data(), std::size_t(read)));
         if (m_parser.state() == Http1ResponseParser::State::Complete) {
             const bool keep = m_parser.keepAlive() && used == std::size_t(read) && m_socket->bytesAvailable() == 0;
-            finish({m_parser.status(), {}}, keep);
+            finish({m_parser.status(), m_parser.header(kBrokerErrorHeader)}, keep);
             return;
         }
         if (m_parser.state() == Http1ResponseParser::State::Error) {
@@ -138,7 +140,7 @@ void Http1Connection::onEnded(const std::string &why)
         return;
     case State::Busy:
         if (m_parser.finishAtClose() == Http1ResponseParser::State::Complete)
-            finish({m_parser.status(), {}}, false); // a body delimited by close
+            finish({m_parser.status(), m_parser.header(kBrokerErrorHeader)}, false); // a body delimited by close
         else
             finish({std::nullopt, m_parser.error() + " (" + why + ")"}, false);
         return;

@@ -18,7 +18,8 @@ namespace relaydesk {
 
 // How one request on a connection ended: a status when a complete response
 // arrived, else what went wrong (refused, reset, closed early, DNS, TLS,
-// malformed response).
+// malformed response). With a status, errorText is the response's
+// X-Relaydesk-Error header (kBrokerErrorHeader, http_reply.h), usually empty.
 struct Http1Outcome {
     std::optional<int> status;
     std::string errorText;

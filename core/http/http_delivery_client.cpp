@@ -134,10 +134,9 @@ void HttpDeliveryClient::onFinished(Http1Connection &connection, Http1Outcome ou
     }
     HttpDeliveryResult result;
     result.httpStatus = outcome.status;
-    if (!outcome.status) {
+    result.errorText = std::move(outcome.errorText);
+    if (!outcome.status)
         result.failure = HttpDeliveryResult::Failure::ConnectionError;
-        result.errorText = std::move(outcome.errorText);
-    }
     complete(id, std::move(result));
 }
 

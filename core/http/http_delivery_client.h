@@ -38,7 +38,9 @@ struct HttpDeliveryRequest {
 
 // How it went: a status when a response came (any status; the caller
 // classifies it, docs/behaviour.md §4.2), else the transport failure. `duration` is WALL
-// time from post() to the end of the response (or the failure).
+// time from post() to the end of the response (or the failure). errorText:
+// the failure in words, or with a status the broker's own words
+// (kBrokerErrorHeader, http_reply.h), usually empty.
 struct HttpDeliveryResult {
     enum class Failure { None, Timeout, ConnectionError };
     std::optional<int> httpStatus;

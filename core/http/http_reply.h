@@ -15,6 +15,12 @@ namespace relaydesk {
 class Http1ServerConnection;
 
 // One HTTP response as the protocol layers build it. Plain value type.
+// The header in which a Relaydesk broker says in words why it answered an
+// error itself rather than by an endpoint's script (a mock endpoint that
+// does not exist, docs/behaviour.md §4.7); a delivery keeps its value in the
+// attempt log. Lower case, as the response parser keeps names.
+inline constexpr const char *kBrokerErrorHeader = "x-relaydesk-error";
+
 struct HttpReply {
     int status = 200;
     QByteArray contentType;

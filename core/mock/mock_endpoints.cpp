@@ -16,21 +16,6 @@ namespace {
 
 using Code = BrokerErrorCode;
 
-constexpr std::size_t kMaxNameLength = 80;
-
-Status validateName(std::string_view name)
-{
-    const bool valid = !name.empty() && name.size() <= kMaxNameLength
-        && std::all_of(name.begin(), name.end(), [](char c) {
-               return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.'
-                   || c == '_' || c == '-';
-           });
-    if (!valid)
-        return BrokerError(Code::InvalidParameterValue,
-                           "mock endpoint name: 1 to 80 characters of letters, digits, '.', '_' and '-'");
-    return {};
-}
-
 BrokerError notFound(std::string_view name)
 {
     return BrokerError(Code::ResourceNotFound, "no mock endpoint \"" + std::string(name) + "\"");
@@ -55,9 +40,10 @@ MockRequest describe(const HttpRequest &request)
     return recorded;
 }
 
-void answer(ReplyChannel &channel, int status, const QByteArray &body)
+void answer(ReplyChannel &channel, int status, const QByteArray &body,
+            std::vector<std::pair<QByteArray, QByteArray>> headers = {})
 {
-    channel.send(HttpReply{status, "text/plain", {}, body});
+    channel.send(HttpReply{status, "text/plain", std::move(headers), body});
 }
 
 } // namespace
@@ -76,28 +62,45 @@ std::string MockEndpoints::pathOf(std::string_view name)
 
 Status MockEndpoints::set(std::string_view name, std::string_view script)
 {
-    if (Status valid = validateName(name); !valid)
+    const std::lock_guard lock(m_mutex);
+    return setLocked(name, script);
+}
+
+Status MockEndpoints::setLocked(std::string_view name, std::string_view script)
+{
+    if (Status valid = mock_endpoint_records::checkName(name); !valid)
         return valid;
     Result<MockScript> parsed = parseMockScript(script);
     if (!parsed)
         return parsed.error();
-    const std::lock_guard lock(m_mutex);
     if (const auto found = m_endpoints.find(name); found != m_endpoints.end())
         forget(found->second);
     m_endpoints.insert_or_assign(std::string(name), Endpoint{std::move(*parsed), 0, {}});
     m_revision.fetch_add(1, std::memory_order_release);
+    write([name = std::string(name), script = std::string(script)](Database &db) {
+        return mock_endpoint_records::put(db, name, script);
+    }, nullptr, {});
     return {};
 }
 
 bool MockEndpoints::remove(std::string_view name)
 {
     const std::lock_guard lock(m_mutex);
+    return removeLocked(name);
+}
+
+bool MockEndpoints::removeLocked(std::string_view name)
+{
     const auto found = m_endpoints.find(name);
     if (found == m_endpoints.end())
         return false;
     forget(found->second);
     m_endpoints.erase(found);
     m_revision.fetch_add(1, std::memory_order_release);
+    write([name = std::string(name)](Database &db) -> Status {
+        Result<bool> removed = mock_endpoint_records::remove(db, name);
+        return removed ? Status() : Status(removed.error());
+    }, nullptr, {});
     return true;
 }
 
@@ -154,6 +157,9 @@ std::optional<MockStep> MockEndpoints::take(const std::string &name, MockRequest
     const MockStep step = endpoint.script.stepFor(endpoint.requestCount++);
     request.answer = step;
     request.number = endpoint.requestCount;
+    write([name, script = endpoint.script.text, count = endpoint.requestCount](Database &db) {
+        return mock_endpoint_records::setRequestCount(db, name, script, count);
+    }, nullptr, {});
     std::size_t bytes = request.method.size() + request.target.size() + request.body.size();
     for (const auto &[header, value] : request.headers)
         bytes += header.size() + value.size();
@@ -205,7 +211,11 @@ bool MockEndpoints::handle(const HttpRequest &request, ReplyChannel channel)
     recorded.received = m_clock->now();
     const std::optional<MockStep> step = take(name.toStdString(), std::move(recorded));
     if (!step) {
-        answer(channel, 404, "no mock endpoint \"" + QByteArray::fromStdString(echoedValue(name.toStdString())) + "\"\n");
+        const std::string asked = name.toStdString();
+        const QByteArray echoed = QByteArray::fromStdString(echoedValue(asked));
+        const QByteArray why = mock_endpoint_records::checkName(asked) ? "mock endpoint " + echoed + " does not exist"
+                                                                       : "no mock endpoint has that name (not a valid name)";
+        answer(channel, 404, "no mock endpoint \"" + echoed + "\"\n", {{kBrokerErrorHeader, why}});
         return true;
     }
 

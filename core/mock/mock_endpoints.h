@@ -2,15 +2,17 @@
 #pragma once
 
 #include "broker/clock_time.h"
+#include "broker/deliveries/mock_endpoint_records.h"
 #include "broker/result.h"
 #include "http/http_reply.h"
 #include "http/http_request.h"
-#include "mock/mock_script.h"
+#include "broker/deliveries/mock_script.h"
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -19,9 +21,13 @@
 #include <utility>
 #include <vector>
 
+class QObject;
+
 namespace relaydesk {
 
+class BrokerEngine;
 class Clock;
+class Database;
 
 // One request a mock endpoint received, as recorded.
 struct MockRequest {
@@ -64,9 +70,20 @@ struct MockEndpointSummary {
 // stop an answer already scheduled.
 //
 // Names: 1–80 characters of A–Z a–z 0–9 . _ - (InvalidParameterValue
-// otherwise). An unknown name under /_mock/ answers 404.
+// otherwise). An unknown name under /_mock/ answers 404 with the header
+// X-Relaydesk-Error: mock endpoint NAME does not exist (the attempt log
+// keeps those words, docs/behaviour.md §4.4).
 //
-// Ownership: does not own the Clock (which must outlive it) nor the sockets.
+// Kept (keepIn): the endpoints are part of the user's set-up and live in the
+// broker's store (broker/deliveries/mock_endpoint_records.h), written in units
+// of the broker thread, the store's only writer: a set or remove is written
+// in the order it was made (the forms with a reply answer after its commit,
+// the others are committed in the background with the next group commit),
+// and so is each request's place in the script (its request count), so a
+// restart goes on where the script was. What they received is not kept.
+//
+// Ownership: does not own the Clock (which must outlive it) nor the sockets;
+// borrows the engine it is kept in (which must outlive it).
 // Thread-safety: handle() runs on the thread of the server's sockets (the HTTP
 // server's thread). set/remove/list/find/received/clearReceived may be called
 // from any thread (one mutex guards the endpoints); revision() too, without
@@ -84,12 +101,28 @@ public:
     MockEndpoints &operator=(const MockEndpoints &) = delete;
     ~MockEndpoints();
 
+    // Loads the endpoints stored in `engine`'s database (their scripts and
+    // places in them) and from then on writes every change there. Once,
+    // before serving; not on the broker thread. A store failure is its error.
+    Status keepIn(BrokerEngine &engine);
+    // Takes over endpoints a unit already stored (a config file applied,
+    // mock_endpoint_records::declare): one whose script is unchanged goes on
+    // as it was, the others start afresh. Nothing is written.
+    void adopt(const std::vector<StoredMockEndpoint> &stored);
+
     // Creates endpoint `name`, or replaces its script; either way it starts
     // afresh (first step, no requests recorded). Errors: InvalidParameterValue
     // for a bad name or a script that does not parse (nothing changes).
     Status set(std::string_view name, std::string_view script);
+    // The same; `committed` gets the refusal at once, or the store's answer
+    // once the change is committed (posted to `context`'s thread).
+    void set(std::string_view name, std::string_view script, QObject *context,
+             std::function<void(Status)> committed);
     // Deletes `name`; false when there is no such endpoint.
     bool remove(std::string_view name);
+    // The same; `committed` gets whether there was one, once its removal is
+    // committed (at once when there was none), on `context`'s thread.
+    void remove(std::string_view name, QObject *context, std::function<void(Result<bool>)> committed);
 
     std::vector<MockEndpointSummary> list() const;    // by name
     std::optional<MockEndpointSummary> find(std::string_view name) const;
@@ -128,10 +161,18 @@ private:
     // Records `request` and picks its step; nothing when `name` is unknown.
     std::optional<MockStep> take(const std::string &name, MockRequest request);
     // Callers hold m_mutex.
+    Status setLocked(std::string_view name, std::string_view script);
+    bool removeLocked(std::string_view name);
+    // Runs `change` in a unit of the engine it is kept in, after every change
+    // written before it; `done` gets the store's answer on `context`'s thread
+    // (null: none wanted). Not kept: `done` gets success at once. Under m_mutex,
+    // so that the store sees the changes in the order memory did.
+    void write(std::function<Status(Database &)> change, QObject *context, std::function<void(Status)> done);
     void forget(Endpoint &endpoint);
     void forgetOldestBeyondBytes();
 
     const Clock *m_clock = nullptr;
+    BrokerEngine *m_engine = nullptr; // set once by keepIn, before serving
     std::size_t m_recordLimit = kDefaultRecordLimit;
     std::size_t m_recordedLimit = kRecordedBytes;
     std::size_t m_recordedBytes = 0;  // guarded by m_mutex

@@ -539,9 +539,24 @@ constexpr std::string_view kSchemaV16 = R"sql(
 INSERT OR IGNORE INTO settings (key, value) VALUES ('receipt.seal_key', lower(hex(randomblob(32))));
 )sql";
 
-const std::array<Migration, 16> &migrations()
+// Migration 17: mock endpoints are part of the user's set-up
+// (docs/behaviour.md §4.7): each one's script as written and how many
+// requests it has answered since the script was set (where it is in the
+// script), so a restart goes on where it was. What they received stays in
+// memory. An attempt's `error` says in words what the status or the
+// transport failure alone does not (a mock endpoint that does not exist).
+constexpr std::string_view kSchemaV17 = R"sql(
+CREATE TABLE mock_endpoints (
+    name           TEXT PRIMARY KEY,
+    script         TEXT NOT NULL,
+    request_count  INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+ALTER TABLE delivery_attempts ADD COLUMN error TEXT;
+)sql";
+
+const std::array<Migration, 17> &migrations()
 {
-    static const std::array<Migration, 16> list = {
+    static const std::array<Migration, 17> list = {
         Migration{1, "first broker schema", kSchemaV1, {}},
         Migration{2, "FIFO messages by sequence number", kSchemaV2, {}},
         Migration{3, "FIFO topic deduplication, per-delivery expiry", kSchemaV3, {}},
@@ -558,6 +573,7 @@ const std::array<Migration, 16> &migrations()
         Migration{14, "Service Bus topics and subscriptions", kSchemaV14, {}},
         Migration{15, "new messages counted by their writer", kSchemaV15, {}},
         Migration{16, "the receipt seal key made with the schema", kSchemaV16, {}},
+        Migration{17, "mock endpoints, attempt errors in words", kSchemaV17, {}},
     };
     return list;
 }

@@ -4,7 +4,7 @@
 // InvalidParameterValue naming a character position; a script read has at
 // least one step, statuses from 100 to 999, and the same text.
 #include "fuzz_check.h"
-#include "mock/mock_script.h"
+#include "broker/deliveries/mock_script.h"
 
 #include <cstddef>
 #include <cstdint>

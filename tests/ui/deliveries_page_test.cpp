@@ -186,6 +186,19 @@ private slots:
         QCOMPARE(immediate->markerShape(), QScatterSeries::MarkerShapeTriangle);
     }
 
+    // The subscription's mock deleted: the attempt's row says so in words (docs/behaviour.md §4.7).
+    void missingMock_statusColumnSaysSo()
+    {
+        QVERIFY(m_host->mocks().remove("flaky"));
+        auto page = openPage({EntityChange::Entity::Subscription, QString::fromStdString(m_arn)});
+        QVERIFY(publish());
+        QVERIFY(advance(0));
+        QTRY_COMPARE_WITH_TIMEOUT(page->model()->rowCount(), 1, kWait);
+        QCOMPARE(page->model()->index(0, AttemptLogModel::StatusColumn).data().toString(),
+                 QStringLiteral("404 · mock endpoint flaky does not exist"));
+        QCOMPARE(page->model()->recordAt(0)->final.value_or(""), std::string("discarded"));
+    }
+
     void liveRows_areInsertedAtTheTop_withoutAReset_andTheSelectionStays()
     {
         auto page = openPage({EntityChange::Entity::Subscription, QString::fromStdString(m_arn)});

@@ -12,7 +12,7 @@
 #include "models/mock_endpoint_list_model.h"
 #include "models/mock_request_list_model.h"
 #include "mock/mock_endpoints.h"
-#include "mock/mock_script.h"
+#include "broker/deliveries/mock_script.h"
 #include "views/main_window.h"
 #include "views/mock_endpoints_window.h"
 #include "views/mock_request_viewer.h"

@@ -2,7 +2,7 @@
 #include "dialogs/try_policy_dialog.h"
 
 #include "mock/mock_endpoints.h"
-#include "mock/mock_script.h"
+#include "broker/deliveries/mock_script.h"
 #include "mock/policy_trial.h"
 #include "widgets/error_text.h"
 

@@ -18,13 +18,16 @@ namespace {
 
 QString text(const std::string &value) { return QString::fromStdString(value); }
 
+// The status (or the transport failure), and the broker's words when it has
+// some: "404 · mock endpoint ghost does not exist" (docs/behaviour.md §4.7).
 QString statusText(const AttemptRecord &record)
 {
-    if (record.httpStatus)
-        return QString::number(*record.httpStatus);
-    if (record.errorKind)
-        return text(*record.errorKind);
-    return QStringLiteral("—");
+    QString status = record.httpStatus ? QString::number(*record.httpStatus)
+                     : record.errorKind ? text(*record.errorKind)
+                                        : QStringLiteral("—");
+    if (record.error)
+        status += QStringLiteral(" · ") + text(*record.error);
+    return status;
 }
 
 QString kindText(const AttemptRecord &record)

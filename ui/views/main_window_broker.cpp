@@ -12,6 +12,7 @@
 #include "api/servicebus/servicebus_config.h"
 #include "config/broker_config.h"
 #include "host/broker_host.h"
+#include "mock/mock_endpoints.h"
 #include "views/clock_toolbar.h"
 #include "views/dashboard_page.h"
 #include "views/entity_actions.h"
@@ -198,8 +199,11 @@ void MainWindow::importConfigurationFile(const QString &path)
                              tr("%1 was not imported:\n%2").arg(path, QString::fromStdString(config.error().message)));
         return;
     }
+    std::vector<StoredMockEndpoint> mocks = config->mocks;
     applyBrokerConfig(m_host->engine(), m_host->service(), m_host->identity(), std::move(config).value(), this,
-                      [this, path](Result<ConfigApplied> applied) {
+                      [this, path, mocks = std::move(mocks)](Result<ConfigApplied> applied) {
+                          if (applied && m_host)
+                              m_host->mocks().adopt(mocks); // stored by the apply; now served
                           if (!applied) {
                               QMessageBox::warning(this, tr("Import Configuration"),
                                                    tr("%1 was not imported; nothing changed:\n%2")

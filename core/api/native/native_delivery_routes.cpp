@@ -3,9 +3,9 @@
 // (docs/behaviour.md §4.4) is native_attempt_routes.cpp.
 //
 //   GET    /mocks                    → {"mocks": [MOCK, ...]} by name
-//   PUT    /mocks/NAME {"script": S} → MOCK (created or replaced: starts afresh)
+//   PUT    /mocks/NAME {"script": S} → MOCK (created or replaced: starts afresh; answered once stored)
 //   GET    /mocks/NAME               → MOCK
-//   DELETE /mocks/NAME               → {}
+//   DELETE /mocks/NAME               → {} (answered once stored)
 //   GET    /mocks/NAME/requests      → {"requests": [REQUEST, ...]} oldest first
 //   DELETE /mocks/NAME/requests      → {} (forgets the recorded requests)
 //   GET    /signing-certificate      → {"certificatePem": PEM, "url": SigningCertURL}
@@ -98,16 +98,26 @@ void mock(const NativeRequest &request, const NativeContext &context, MockEndpoi
         const Json script = request.body.value("script", Json());
         if (!script.is_string())
             return reply(invalid("\"script\" must be a string such as \"503 x 5, then 200\"."));
-        if (Status set = mocks.set(name, script.get<std::string>()); !set)
-            return reply(NativeAnswer::failure(set.error()));
-        return reply(NativeAnswer{200, mockJson(*mocks.find(name), context.identity)});
+        // Answered once stored: a mock is part of the user's set-up (kept over restarts).
+        return mocks.set(name, script.get<std::string>(), context.replyContext,
+                         [&mocks, name, identity = context.identity, reply](Status set) {
+                             if (!set)
+                                 return reply(NativeAnswer::failure(set.error()));
+                             const auto found = mocks.find(name); // gone again if a DELETE came meanwhile
+                             reply(found ? NativeAnswer{200, mockJson(*found, identity)} : noSuchMock(name));
+                         });
     }
     if (request.method == "GET") {
         const auto found = mocks.find(name);
         return reply(found ? NativeAnswer{200, mockJson(*found, context.identity)} : noSuchMock(name));
     }
-    if (request.method == "DELETE")
-        return reply(mocks.remove(name) ? NativeAnswer{} : noSuchMock(name));
+    if (request.method == "DELETE") {
+        return mocks.remove(name, context.replyContext, [name, reply](Result<bool> removed) {
+            if (!removed)
+                return reply(NativeAnswer::failure(removed.error()));
+            reply(*removed ? NativeAnswer{} : noSuchMock(name));
+        });
+    }
     reply(methodNotAllowed(request));
 }
 

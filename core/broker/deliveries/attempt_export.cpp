@@ -35,7 +35,8 @@ void appendRecord(std::string &out, const AttemptRecord &record)
                                   record.final.value_or(std::string()),
                                   record.kind,
                                   record.errorKind.value_or(std::string()),
-                                  std::to_string(record.redelivery)};
+                                  std::to_string(record.redelivery),
+                                  record.error.value_or(std::string())};
     static_assert(std::size(fields) == std::size(kCsvColumns));
     for (std::size_t i = 0; i < std::size(fields); ++i) {
         if (i > 0)

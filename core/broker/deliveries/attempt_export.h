@@ -17,11 +17,11 @@ enum class AttemptExportFormat { Csv, Json };
 // Export of attempt-log rows: pure functions, any thread.
 namespace attempt_export {
 
-// The CSV columns, in order: the docs/behaviour.md §4.4 columns, then kind, errorKind and
-// redelivery (also the header row's names).
+// The CSV columns, in order: the docs/behaviour.md §4.4 columns, then kind, errorKind,
+// redelivery and error (also the header row's names).
 inline constexpr std::string_view kCsvColumns[] = {
     "messageId", "subscriptionArn", "attempt",  "phase", "plannedAt", "startedAt",  "durationMs",
-    "httpStatus", "outcome",        "final",    "kind",  "errorKind", "redelivery"};
+    "httpStatus", "outcome",        "final",    "kind",  "errorKind", "redelivery", "error"};
 
 // "csv" → Csv, "json" → Json; nothing for anything else.
 std::optional<AttemptExportFormat> formatNamed(std::string_view name);
@@ -32,8 +32,8 @@ std::string_view suffixOf(AttemptExportFormat format);
 
 // RFC 4180: the header row, then one record per row; CRLF line ends; a field
 // is quoted (doubling its quotes) when it holds a comma, quote, CR or LF.
-// Times are ISO 8601 UTC with milliseconds; an absent httpStatus, final or
-// errorKind is an empty field.
+// Times are ISO 8601 UTC with milliseconds; an absent httpStatus, final,
+// errorKind or error is an empty field.
 std::string writeCsv(const std::vector<AttemptRecord> &records);
 // attempt_log::writeAttemptsJson.
 std::string write(const std::vector<AttemptRecord> &records, AttemptExportFormat format);

@@ -105,7 +105,7 @@ Result<CachedStatement> prepareQuery(Database &db, const std::string &sql, const
 }
 
 constexpr const char *kColumns = "SELECT id, message_id, subscription_arn, attempt, phase, planned_ms, started_ms, "
-                                 "duration_ms, http_status, error_kind, outcome, final, kind, redelivery "
+                                 "duration_ms, http_status, error_kind, outcome, final, kind, redelivery, error "
                                  "FROM delivery_attempts";
 
 AttemptRecord readRecord(Statement &row)
@@ -126,6 +126,7 @@ AttemptRecord readRecord(Statement &row)
     record.final = row.columnOptionalText(11);
     record.kind = row.columnText(12);
     record.redelivery = row.columnInt64(13);
+    record.error = row.columnOptionalText(14);
     return record;
 }
 
@@ -242,11 +243,12 @@ Result<std::int64_t> append(Database &db, const AttemptRecord &record)
     Status stored = executeStatement(
         db,
         "INSERT INTO delivery_attempts (message_id, subscription_arn, kind, attempt, phase, planned_ms, started_ms, "
-        "duration_ms, http_status, error_kind, outcome, final, redelivery) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "duration_ms, http_status, error_kind, outcome, final, redelivery, error) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         record.messageId, record.subscriptionArn, record.kind, record.attempt, record.phase, toEpochMilliseconds(record.plannedAt),
         toEpochMilliseconds(record.startedAt), record.durationMs,
         record.httpStatus ? std::optional<std::int64_t>(*record.httpStatus) : std::nullopt, record.errorKind,
-        record.outcome, record.final, record.redelivery);
+        record.outcome, record.final, record.redelivery, record.error);
     if (!stored)
         return stored.error();
     return db.lastInsertRowId();
@@ -364,6 +366,7 @@ nlohmann::ordered_json attemptJson(const AttemptRecord &record)
     entry["outcome"] = record.outcome;
     entry["final"] = record.final ? nlohmann::ordered_json(*record.final) : nlohmann::ordered_json();
     entry["errorKind"] = record.errorKind ? nlohmann::ordered_json(*record.errorKind) : nlohmann::ordered_json();
+    entry["error"] = record.error ? nlohmann::ordered_json(*record.error) : nlohmann::ordered_json();
     entry["redelivery"] = record.redelivery;
     entry["id"] = record.id;
     return entry;

@@ -32,6 +32,9 @@ struct AttemptRecord {
     std::int64_t durationMs = 0;
     std::optional<int> httpStatus;
     std::optional<std::string> errorKind; // "timeout", "connectionError"
+    // In words, what the status or errorKind alone does not say: "mock
+    // endpoint NAME does not exist" (a 404 of this broker's /_mock/); empty otherwise.
+    std::optional<std::string> error;
     std::string outcome;                 // attemptOutcomeName()
     std::optional<std::string> final;    // deliveryEndName(): delivered, deadLettered, discarded, confirmed
     // Which delivery of the message to the subscription this attempt belongs

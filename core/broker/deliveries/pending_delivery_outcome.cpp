@@ -88,6 +88,7 @@ AttemptRecord logEntryOf(const AttemptReport &report)
         entry.errorKind = "timeout";
     else if (report.failure == TransportFailure::ConnectionError)
         entry.errorKind = "connectionError";
+    entry.error = report.error;
     entry.outcome = std::string(attemptOutcomeName(report.outcome));
     return entry;
 }

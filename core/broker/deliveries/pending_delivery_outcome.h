@@ -23,6 +23,7 @@ struct AttemptReport {
     std::int64_t durationMs = 0;           // wall time of the request
     std::optional<int> httpStatus;
     TransportFailure failure = TransportFailure::None;
+    std::optional<std::string> error;      // the attempt log's error (AttemptRecord::error)
     AttemptOutcome outcome = AttemptOutcome::Delivered;
     NextStep next;                         // nextStepAfter(job.schedule, job.attempt, outcome)
     ClockTime nextDue{};                   // when !next.ends: startedAt + the jittered delay

@@ -110,13 +110,15 @@ private slots:
         record.phase = "line\nbreak";
         record.errorKind = "connectionError";
         record.redelivery = 3;
+        record.error = "mock endpoint a,b does not exist";
         const std::string csv = attempt_export::writeCsv({record});
         const std::string header = "messageId,subscriptionArn,attempt,phase,plannedAt,startedAt,durationMs,httpStatus,"
-                                   "outcome,final,kind,errorKind,redelivery\r\n";
+                                   "outcome,final,kind,errorKind,redelivery,error\r\n";
         QCOMPARE(csv.substr(0, header.size()), header);
         QCOMPARE(csv.substr(header.size()),
                  std::string("\"a,b\",\"say \"\"hi\"\"\",0,\"line\nbreak\",2027-01-15T08:00:00.000Z,"
-                             "2027-01-15T08:00:00.000Z,0,,connectionError,discarded,notification,connectionError,3\r\n"));
+                             "2027-01-15T08:00:00.000Z,0,,connectionError,discarded,notification,connectionError,3,"
+                             "\"mock endpoint a,b does not exist\"\r\n"));
         QCOMPARE(attempt_export::writeCsv({}), header);
     }
 };

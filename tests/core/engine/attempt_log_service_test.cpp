@@ -407,6 +407,7 @@ private slots:
         records[4].errorKind = "connectionError";
         records[5].final = "deadLettered";
         records[6].redelivery = 2;
+        records[7].error = "mock endpoint ghost does not exist";
         QVERIFY(bench.seed(records));
         AttemptQuery query;
         query.limit = 7;   // an export ignores the page size: every matching row
@@ -434,6 +435,7 @@ private slots:
             QCOMPARE(f[10], r.kind);
             QCOMPARE(optionalField(f[11]), r.errorKind);
             QCOMPARE(std::stoll(f[12]), r.redelivery);
+            QCOMPARE(optionalField(f[13]), r.error);
         }
 
         const QString path = m_dir.filePath(QStringLiteral("export.json"));

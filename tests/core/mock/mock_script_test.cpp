@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // parseMockScript (docs/behaviour.md §4.7): the step grammar, repeat counts, "then" and
 // "always", durations, and errors that name their position.
-#include "mock/mock_script.h"
+#include "broker/deliveries/mock_script.h"
 #include "support/test_main.h"
 
 #include <QtTest>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "mock/mock_script.h"
+#include "broker/deliveries/mock_script.h"
 
 #include <algorithm>
 #include <charconv>
