@@ -4,7 +4,6 @@
 #include "mock/mock_endpoints.h"
 
 #include "engine/broker_engine.h"
-#include "store/database.h"
 
 namespace relaydesk {
 
