@@ -6,6 +6,7 @@
 #include "broker/store_calls.h"
 
 #include <algorithm>
+#include <map>
 
 namespace relaydesk {
 
@@ -16,6 +17,29 @@ namespace relaydesk::message_lifetime {
 namespace {
 
 using Code = BrokerErrorCode;
+
+} // namespace
+
+namespace {
+
+// Expires these rows of `queue`: each into its dead-letter queue with
+// TTLExpiredException when the queue says so and has one, else deleted.
+Status expireRows(Database &db, const QueueRecord &queue, const std::vector<std::int64_t> &rowIds, ClockTime now)
+{
+    for (const std::int64_t rowId : rowIds) {
+        bool moved = false;
+        if (queue.attributes.deadLetteringOnMessageExpiration) {
+            Result<bool> dead = moveToDeadLetterQueue(db, queue, rowId, kTtlExpiredException, now);
+            if (!dead)
+                return dead.error();
+            moved = *dead;
+        }
+        if (!moved)
+            if (Status removed = executeStatement(db, "DELETE FROM messages WHERE id = ?", rowId); !removed)
+                return removed;
+    }
+    return {};
+}
 
 } // namespace
 
@@ -30,18 +54,8 @@ Result<std::int64_t> applyExpiry(Database &db, const QueueRecord &queue, ClockTi
         queue.id, nowMs, limit);
     if (!expired)
         return expired.error();
-    for (const std::int64_t rowId : *expired) {
-        bool moved = false;
-        if (queue.attributes.deadLetteringOnMessageExpiration) {
-            Result<bool> dead = moveToDeadLetterQueue(db, queue, rowId, kTtlExpiredException, now);
-            if (!dead)
-                return dead.error();
-            moved = *dead;
-        }
-        if (!moved)
-            if (Status removed = executeStatement(db, "DELETE FROM messages WHERE id = ?", rowId); !removed)
-                return removed.error();
-    }
+    if (Status done = expireRows(db, queue, *expired, now); !done)
+        return done.error();
     return static_cast<std::int64_t>(expired->size());
 }
 
@@ -53,39 +67,49 @@ Result<std::int64_t> applyExpiryEverywhere(Database &db, ClockTime now, std::int
     return outcome->expired;
 }
 
+// One walk of messages_by_expiry, bounded by `limit`: the earliest expired
+// rows, whatever their queue (never a scan of every expired row: with a
+// million of them that made each chunk cost the whole backlog).
 Result<ExpiryOutcome> expireEverywhere(Database &db, ClockTime now, std::int64_t limit)
 {
     const std::int64_t nowMs = toEpochMilliseconds(now);
-    Result<std::vector<std::int64_t>> queues = selectColumn<std::int64_t>(
-        db, "SELECT DISTINCT queue_id FROM messages INDEXED BY messages_by_expiry WHERE expires_at_ms <= ?1 AND "
-            "(state <> 'inflight' OR visible_at_ms <= ?1)", nowMs);
-    if (!queues)
-        return queues.error();
+    std::vector<std::int64_t> queueOrder;
+    std::map<std::int64_t, std::vector<std::int64_t>> rowsOf;
+    std::int64_t found = 0;
+    {
+        Result<CachedStatement> walk = prepareBound(
+            db, "SELECT id, queue_id FROM messages INDEXED BY messages_by_expiry WHERE expires_at_ms <= ?1 AND "
+                "(state <> 'inflight' OR visible_at_ms <= ?1) ORDER BY expires_at_ms LIMIT ?2",
+            nowMs, limit);
+        if (!walk)
+            return walk.error();
+        const Status read = forEachRow(**walk, [&](Statement &row) {
+            const std::int64_t queueId = row.columnInt64(1);
+            std::vector<std::int64_t> &rows = rowsOf[queueId];
+            if (rows.empty())
+                queueOrder.push_back(queueId);
+            rows.push_back(row.columnInt64(0));
+            ++found;
+        });
+        if (!read)
+            return read.error();
+    }
     ExpiryOutcome outcome;
+    outcome.more = found == limit;
     const auto note = [&](const std::string &name) {
         if (std::find(outcome.changedQueues.begin(), outcome.changedQueues.end(), name) == outcome.changedQueues.end())
             outcome.changedQueues.push_back(name);
     };
-    for (const std::int64_t queueId : *queues) {
-        if (outcome.expired >= limit) {
-            outcome.more = true;
-            break;
-        }
+    for (const std::int64_t queueId : queueOrder) {
         Result<std::optional<QueueRecord>> queue = queue_records::findById(db, queueId);
         if (!queue)
             return queue.error();
         if (!queue->has_value())
             continue;
-        const std::int64_t share = limit - outcome.expired;
-        Result<std::int64_t> expired = applyExpiry(db, **queue, now, share);
-        if (!expired)
-            return expired.error();
-        if (*expired == share)
-            outcome.more = true; // perhaps more of this queue
-
-        if (*expired == 0)
-            continue;
-        outcome.expired += *expired;
+        const std::vector<std::int64_t> &rows = rowsOf[queueId];
+        if (Status done = expireRows(db, **queue, rows, now); !done)
+            return done.error();
+        outcome.expired += static_cast<std::int64_t>(rows.size());
         note((*queue)->name);
         if ((*queue)->attributes.deadLetteringOnMessageExpiration && !(*queue)->deadLetterQueueName().empty())
             note((*queue)->deadLetterQueueName());
