@@ -143,6 +143,15 @@ class ZaqarScenarios(unittest.TestCase):
         status, body, _ = self.raw("PUT", "/queues/ttl", {"_default_message_ttl": 30})
         self.assertEqual((status, body["title"]), (400, "Invalid API request"))
         self.assertEqual(self.raw("PUT", "/queues/p", {"_retry_policy": {"minimum_delay": "5"}})[0], 400)
+        # Retries are bounded (100 in all, SNS's limit; Zaqar sets none), also where the phases' sum overflows.
+        for policy in ({"retries_with_no_delay": 1000000}, {"retries_with_no_delay": 2 ** 31 - 1},
+                       {"retries_with_no_delay": 2 ** 31 - 1, "minimum_delay_retries": 2 ** 31 - 1}):
+            status, body, _ = self.raw("PUT", "/queues/p", {"_retry_policy": policy})
+            self.assertEqual(status, 400, policy)
+            self.assertIn("at most 100", body["description"])
+            status, body, _ = self.raw("POST", "/queues/p/subscriptions",
+                                       {"subscriber": "http://127.0.0.1:9/h", "options": {"_retry_policy": policy}})
+            self.assertEqual(status, 400, policy)
         self.assertEqual(self.raw("GET", "/queues/orders")[0], 200)
         # PATCH: only the JSON-patch type; a missing key to replace is a conflict; unknown queue 404.
         self.client.queue("orders", force_create=True)
