@@ -172,7 +172,47 @@ class ZaqarScenarios(unittest.TestCase):
         self.assertEqual(self.raw("POST", "/queues/orders/messages", b"messages", content_type="text/plain")[0], 415)
         self.assertEqual(self.client.queue("orders", auto_create=False).stats["messages"]["total"], 0)
 
+    def test_versions_atTheRoot_withoutClientId(self):
+        """GET / answers Zaqar's versions document (300) without a Client-ID,
+        so discovery (keystoneauth with an endpoint override) finds /v2/."""
+        request = urllib.request.Request(self.server.endpoint + "/", method="GET")
+        with self.assertRaises(urllib.error.HTTPError) as caught:   # urllib raises on 300
+            urllib.request.urlopen(request, timeout=60)
+        self.assertEqual(caught.exception.code, 300)
+        versions = json.loads(caught.exception.read())["versions"]
+        self.assertEqual([(v["id"], v["status"]) for v in versions], [("2", "CURRENT")])
+        self.assertEqual(versions[0]["links"], [{"href": "/v2/", "rel": "self"}])
+        self.assertEqual(self.raw("GET", "", headers={"Client-ID": ""})[0], 400)   # /v2 itself wants one, as Zaqar
+
     # --- messages and claims ---
+
+    def test_messages_markerNotAPosition_emptyPage(self):
+        """A marker that is no storage position (the OpenStack SDK sends a
+        message id) lists nothing, as Zaqar's storage does, instead of 400."""
+        queue = self.client.queue("paged", force_create=True)
+        posted = queue.post([{"body": 1}, {"body": 2}])
+        first_id = posted["resources"][0].rsplit("/", 1)[1]
+        for marker in (first_id, "not-a-number"):
+            status, body, _ = self.raw("GET", "/queues/paged/messages?echo=true&marker=" + marker)
+            self.assertEqual((status, body), (200, {"messages": [], "links": []}), marker)
+        status, body, _ = self.raw("GET", "/queues/paged/messages?echo=true")
+        self.assertEqual([m["body"] for m in body["messages"]], [1, 2])
+        status, body, _ = self.raw("GET", "/queues/paged/messages?echo=true&marker=-4")   # int() takes it
+        self.assertEqual([m["body"] for m in body["messages"]], [1, 2])
+
+    def test_claims_limitOnlyAnInteger(self):
+        """A claim's limit: the query's as Zaqar reads it; one in the body
+        must be an integer 1-20 (a string is refused) and claims nothing."""
+        queue = self.client.queue("limits", force_create=True)
+        queue.post([{"body": i} for i in range(4)])
+        for wrong in ({"ttl": 60, "limit": "5"}, {"ttl": 60, "limit": 0}, {"ttl": 60, "limit": 21}):
+            status, body, _ = self.raw("POST", "/queues/limits/claims", wrong)
+            self.assertEqual(status, 400, wrong)
+            self.assertIn("limit", body["description"].lower(), wrong)
+        self.assertEqual(queue.stats["messages"]["claimed"], 0)
+        status, body, _ = self.raw("POST", "/queues/limits/claims", {"ttl": 60, "limit": 3})
+        self.assertEqual((status, len(body["messages"])), (201, 3))
+
 
     def test_messages_postListEchoGetDeletePop(self):
         queue = self.client.queue("jobs", force_create=True)

@@ -55,6 +55,14 @@ std::optional<std::string> readClaimTerms(const std::optional<nlohmann::json> &b
     if (terms.grace < kMinClaimGrace || terms.grace > kMaxClaimGrace)
         return "The grace for a claim may not exceed " + std::to_string(kMaxClaimGrace) +
                " seconds, and must be at least " + std::to_string(kMinClaimGrace) + " seconds long.";
+    if (document.contains("limit") && !document["limit"].is_null()) {
+        const std::optional<std::int64_t> limit = integerField(document, "limit", 0);
+        if (!limit)
+            return "\"limit\" must be an integer.";
+        if (*limit < 1 || *limit > kMaxPerPage)
+            return kLimitProblem;
+        terms.limit = *limit;
+    }
     return std::nullopt;
 }
 
