@@ -67,6 +67,26 @@ class SnsScenarios(unittest.TestCase):
         self.assertEqual(effective["backoffFunction"], "linear")
         self.assertEqual(attributes["PendingConfirmation"], "true")
 
+    def test_subscribe_refusesMetadataLinkLocalAndOwnApi(self):
+        """No HTTP subscriber at link-local or metadata addresses, "this
+        network" or the broker's own API; loopback, private ranges, the own
+        mock endpoints and user info (AWS's basic authentication) stay."""
+        topic = self.sns.create_topic(Name="guarded")["TopicArn"]
+        own = self.server.endpoint
+        for endpoint in ("http://169.254.169.254/latest/meta-data/", "http://metadata.google.internal/",
+                         "http://[fe80::1]/", "http://0/", "http://0xa9.254.169.254/", own + "/api/v1/queues",
+                         own + "/?Action=Publish"):
+            with self.assertRaises(ClientError) as caught:
+                self.sns.subscribe(TopicArn=topic, Protocol=endpoint.split(":")[0], Endpoint=endpoint)
+            error = caught.exception.response["Error"]
+            self.assertEqual(error["Code"], "InvalidParameter", endpoint)
+            self.assertTrue(error["Message"].startswith("Invalid parameter: Endpoint Reason: "), error["Message"])
+        self.assertEqual(self.sns.list_subscriptions_by_topic(TopicArn=topic)["Subscriptions"], [])
+        for endpoint in ("http://127.0.0.1:9/hook", "http://10.0.0.7/hook", own + "/_mock/hook",
+                         "https://user:secret@192.168.1.9/hook"):
+            self.sns.subscribe(TopicArn=topic, Protocol=endpoint.split(":")[0], Endpoint=endpoint)
+        self.assertEqual(len(self.sns.list_subscriptions_by_topic(TopicArn=topic)["Subscriptions"]), 4)
+
     def test_invalidDeliveryPolicy_refusedNamingTheField(self):
         topic = self.sns.create_topic(Name="strict")["TopicArn"]
         bad = {"http": {"defaultHealthyRetryPolicy": {"numRetries": 101, "minDelayTarget": 1, "maxDelayTarget": 2}}}

@@ -356,6 +356,26 @@ class ZaqarScenarios(unittest.TestCase):
         for wrong in ({"subscriber": "mailto:a@example.com"}, {"subscriber": "http://x/", "ttl": 10},
                       {"subscriber": "http://x/", "options": {"_retry_policy": {"minimum_delay": 0}}}):
             self.assertEqual(self.raw("POST", "/queues/news/subscriptions", wrong)[0], 400, wrong)
+        # No subscriber at link-local or metadata addresses, "this network", with
+        # user info, or on the broker's own API (its mock endpoints excepted).
+        own = self.server.endpoint
+        refused = ["http://169.254.169.254/latest/meta-data/", "http://metadata.google.internal/",
+                   "http://[fe80::1]/", "http://0/", "http://2852039166/", "http://user:secret@127.0.0.1:9/x",
+                   own + "/api/v1/queues", own + "/v2/queues"]
+        for subscriber in refused:
+            status, body, _ = self.raw("POST", "/queues/news/subscriptions", {"subscriber": subscriber})
+            self.assertEqual(status, 400, subscriber)
+            self.assertTrue(body["description"].startswith("The subscriber"), body)
+        status, _, _ = self.raw("PATCH", "/queues/news/subscriptions/" + first.id,
+                                {"subscriber": "http://169.254.169.254/"})
+        self.assertEqual(status, 400)
+        self.assertEqual(self.raw("POST", "/queues/news/subscriptions", {"subscriber": own + "/_mock/hook"})[0], 201)
+        self.assertEqual(self.raw("POST", "/queues/news/subscriptions", {"subscriber": "http://10.1.2.3/h"})[0], 201)
+        self.assertEqual(sorted(s.subscriber for s in self.client.subscriptions("news")),
+                         sorted(["http://10.1.2.3/h", "http://127.0.0.1:9/c", own + "/_mock/hook",
+                                 "https://127.0.0.1:9/b"]))
+        for added in ("http://10.1.2.3/h", own + "/_mock/hook"):
+            next(s for s in self.client.subscriptions("news") if s.subscriber == added).delete()
         got.delete()
         self.assertEqual([s.subscriber for s in self.client.subscriptions("news")], ["https://127.0.0.1:9/b"])
         with self.assertRaises(zaqar_errors.ResourceNotFound):

@@ -79,6 +79,9 @@ std::optional<std::string> readSubscriptionTerms(const std::optional<nlohmann::j
         const QString scheme = url.scheme();
         if (!url.isValid() || (scheme != QLatin1String("http") && scheme != QLatin1String("https")) || url.host().isEmpty())
             return "The subscriber type of subscription must be supported in the list ['http', 'https'].";
+        if (subscriber.find('@') != std::string::npos && !url.userInfo().isEmpty())
+            return "The subscriber may not carry user information (user:password@): it would be listed to every "
+                   "client of the queue.";
         terms.subscriber = subscriber;
     }
     if (document.contains("options") && !document["options"].is_null()) {

@@ -13,6 +13,7 @@
 
 #include "api/wire/action_input.h"
 #include "broker/store_calls.h"
+#include "broker/topics/endpoint_address.h"
 #include "broker/topics/subscription_catalog.h"
 #include "broker/topics/topic_catalog.h"
 
@@ -26,6 +27,14 @@ namespace {
 std::string subscriptionPolicy(const nlohmann::json &options)
 {
     return options.contains("_retry_policy") ? jsonText({{"_retry_policy", options["_retry_policy"]}}) : std::string();
+}
+
+// A subscriber no notification may go to (broker/topics/endpoint_address.h).
+std::optional<ZaqarAnswer> subscriberRefusal(const std::string &subscriber, const BrokerIdentity &identity)
+{
+    if (std::optional<std::string> reason = forbiddenEndpointReason(subscriber, identity))
+        return ZaqarAnswer::badRequest("The subscriber is refused: " + *reason + ".");
+    return std::nullopt;
 }
 
 nlohmann::json subscriptionJson(const zaqar_store::SubscriptionEntry &entry, std::int64_t nowMs)
@@ -53,6 +62,8 @@ void createSubscription(const ZaqarRequest &request, const ZaqarContext &context
         if (terms.ttl)
             if (std::optional<std::string> late = subscriptionEndProblem(*terms.ttl, unit.now()))
                 return badRequest(*late);
+        if (std::optional<ZaqarAnswer> refused = subscriberRefusal(*terms.subscriber, identity))
+            return *refused;
         bool created = false;
         auto queueId = zaqar_binding::ensureQueue(unit, identity, name, nlohmann::json::object(), project, created);
         if (!queueId)
@@ -171,6 +182,8 @@ void oneSubscription(const ZaqarRequest &request, const ZaqarContext &context, c
         const std::string subscriber = terms.subscriber.value_or((*entry)->subscriber);
         const nlohmann::json options = terms.options.value_or((*entry)->options);
         if (subscriber != (*entry)->subscriber) {
+            if (std::optional<ZaqarAnswer> refused = subscriberRefusal(subscriber, identity))
+                return *refused;
             if (Status moved = executeStatement(unit.database(), "UPDATE subscriptions SET endpoint = ? WHERE id = ?",
                                                 subscriber, (*entry)->rowId);
                 !moved)
