@@ -96,6 +96,10 @@ public:
     // Without one (the default) none of this happens: nothing is delivered
     // over HTTP. Any thread.
     void setDeliveryWorker(DeliveryWorker *worker);
+    // Signs the SNS envelopes that publish and publishBatch enqueue into
+    // subscribed queues (docs/behaviour.md §4.6); without one their
+    // Signature is "". Call before the first operation (not thread-safe).
+    void setEnvelopeSigner(EnvelopeSigner sign);
 
     // Queue URL. Reports Created (queue) only when the queue is new.
     void createQueue(std::string name, AttributeMap attributes, QueueTags tags, QObject *context,

@@ -4,9 +4,11 @@ topics, fan-out to SQS (raw and envelope) with a filter policy, delivery
 policies and their errors. SNS is the query protocol in every boto3."""
 import json
 import unittest
+import urllib.request
 
 from botocore.exceptions import ClientError
 
+from delivery_scenarios import verify_signature
 from relaydesk_harness import RelaydeskServer, binary_from_environment
 
 BINARY = binary_from_environment()
@@ -50,6 +52,12 @@ class SnsScenarios(unittest.TestCase):
         first = next(e for e in envelopes if e["Message"] == "first")
         self.assertEqual((first["Type"], first["TopicArn"], first["Subject"]), ("Notification", topic, "s"))
         self.assertEqual(first["MessageAttributes"]["kind"], {"Type": "String", "Value": "paid"})
+        # Signed as AWS signs them: consumers that verify SNS signatures on SQS messages pass.
+        certificate = urllib.request.urlopen(first["SigningCertURL"], timeout=60).read()
+        for envelope in envelopes:
+            verify_signature(envelope, certificate)
+        with self.assertRaises(Exception):
+            verify_signature(dict(first, Message="refunded"), certificate)
 
     def test_subscriptionAttributes_effectiveDeliveryPolicy(self):
         topic = self.sns.create_topic(Name="hooks")["TopicArn"]
