@@ -100,6 +100,9 @@ public:
     // subscribed queues (docs/behaviour.md §4.6); without one their
     // Signature is "". Call before the first operation (not thread-safe).
     void setEnvelopeSigner(EnvelopeSigner sign);
+    // The signer set above (empty when none), for publishes made in units of
+    // other protocols (Zaqar's posts); lives as long as this service.
+    const EnvelopeSigner &envelopeSigner() const;
 
     // Queue URL. Reports Created (queue) only when the queue is new.
     void createQueue(std::string name, AttributeMap attributes, QueueTags tags, QObject *context,

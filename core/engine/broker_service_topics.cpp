@@ -154,6 +154,8 @@ void BrokerService::setDeliveryWorker(DeliveryWorker *worker) { m_state->worker.
 
 void BrokerService::setEnvelopeSigner(EnvelopeSigner sign) { m_state->sign = std::move(sign); }
 
+const EnvelopeSigner &BrokerService::envelopeSigner() const { return m_state->sign; }
+
 void BrokerService::createTopic(std::string name, AttributeMap attributes, TopicTags tags, QObject *context,
                                 Reply<std::string> reply)
 {

@@ -24,6 +24,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from zaqarclient.queues import client as zaqar_client
 from zaqarclient.transport import errors as zaqar_errors
 
+from delivery_scenarios import verify_signature
 from relaydesk_harness import RelaydeskServer, binary_from_environment
 
 BINARY = binary_from_environment()
@@ -454,6 +455,19 @@ class ZaqarScenarios(unittest.TestCase):
         queue.post({"body": 2})
         self.server.advance(600)
         self.assertEqual(len(self.attempts("strict")), 3 + 22)
+
+    def test_post_fannedOutToAnSqsSubscription_signed(self):
+        """The queue's notification topic is an SNS topic: an sqs subscription
+        made on it over SNS gets each post's envelope, signed as AWS signs it."""
+        self.client.subscription("fanned", subscriber="http://127.0.0.1:9/h", ttl=3600)   # makes the topic
+        sqs, sns = self.server.client("sqs"), self.server.client("sns")
+        url = sqs.create_queue(QueueName="copies")["QueueUrl"]
+        arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        sns.subscribe(TopicArn="arn:aws:sns:us-east-1:000000000000:zaqar-fanned", Protocol="sqs", Endpoint=arn)
+        self.client.queue("fanned", auto_create=False).post({"body": {"n": 1}})
+        envelope = json.loads(sqs.receive_message(QueueUrl=url)["Messages"][0]["Body"])
+        certificate = urllib.request.urlopen(envelope["SigningCertURL"], timeout=60).read()
+        verify_signature(envelope, certificate)
 
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@ void postMessages(const ZaqarRequest &request, const ZaqarContext &context, cons
     const std::string name = request.path[1];
     const std::string project = request.projectId;
     const std::string clientId = request.clientId;
+    const EnvelopeSigner *sign = &context.service.envelopeSigner();   // sqs subscriptions of the queue's topic
     answerInUnit(
         context, reply,
         [=](UnitContext &unit, const BrokerIdentity &identity, IdSource &ids, std::vector<std::string> &wake)
@@ -63,7 +64,7 @@ void postMessages(const ZaqarRequest &request, const ZaqarContext &context, cons
             if (!subscribed)
                 return subscribed.error();
             MessageSender sender(unit.database(), ids);
-            TopicPublisher publisher(unit.database(), identity, ids);
+            TopicPublisher publisher(unit.database(), identity, ids, sign);
             nlohmann::json resources = nlohmann::json::array();
             std::string idList;
             for (const PostedMessage &message : posted) {
