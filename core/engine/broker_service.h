@@ -96,6 +96,13 @@ public:
     // Without one (the default) none of this happens: nothing is delivered
     // over HTTP. Any thread.
     void setDeliveryWorker(DeliveryWorker *worker);
+    // Signs the SNS envelopes that publish and publishBatch enqueue into
+    // subscribed queues (docs/behaviour.md §4.6); without one their
+    // Signature is "". Call before the first operation (not thread-safe).
+    void setEnvelopeSigner(EnvelopeSigner sign);
+    // The signer set above (empty when none), for publishes made in units of
+    // other protocols (Zaqar's posts); lives as long as this service.
+    const EnvelopeSigner &envelopeSigner() const;
 
     // Queue URL. Reports Created (queue) only when the queue is new.
     void createQueue(std::string name, AttributeMap attributes, QueueTags tags, QObject *context,

@@ -144,6 +144,10 @@ Status queueConfirmationOf(UnitContext &unit, BrokerService::State &state, const
 
 void BrokerService::setDeliveryWorker(DeliveryWorker *worker) { m_state->worker.store(worker); }
 
+void BrokerService::setEnvelopeSigner(EnvelopeSigner sign) { m_state->sign = std::move(sign); }
+
+const EnvelopeSigner &BrokerService::envelopeSigner() const { return m_state->sign; }
+
 void BrokerService::createTopic(std::string name, AttributeMap attributes, TopicTags tags, QObject *context,
                                 Reply<std::string> reply)
 {
@@ -194,7 +198,7 @@ void BrokerService::publish(std::string topicName, PublishRequest request, QObje
             Result<std::int64_t> logged = attempt_log::newestId(unit.database());
             if (!logged)
                 return logged.error();
-            auto receipt = TopicPublisher(unit.database(), state.identity, *state.ids)
+            auto receipt = TopicPublisher(unit.database(), state.identity, *state.ids, &state.sign)
                                .publish(topicName, request, unit.now());
             if (!receipt || receipt->duplicate)
                 return receipt;
@@ -224,7 +228,7 @@ void BrokerService::publishBatch(std::string topicName, std::vector<BatchEntry<P
             Result<std::int64_t> logged = attempt_log::newestId(unit.database());
             if (!logged)
                 return logged.error();
-            auto results = TopicPublisher(unit.database(), state.identity, *state.ids)
+            auto results = TopicPublisher(unit.database(), state.identity, *state.ids, &state.sign)
                                .publishBatch(topicName, entries, unit.now());
             if (!results || std::none_of(results->begin(), results->end(), [](const auto &entry) {
                     return entry.ok() && !entry.value->duplicate;

@@ -44,6 +44,8 @@ struct BrokerService::State {
     bool stopped = false;
     // Any thread: the delivery worker told about committed deliveries (null: none).
     std::atomic<DeliveryWorker *> worker{nullptr};
+    // Signs the envelopes the fan-out enqueues (empty: unsigned). Set before the first unit.
+    EnvelopeSigner sign;
 };
 
 namespace service_unit {

@@ -5,40 +5,43 @@ namespace relaydesk {
 
 void DeliveryThrottleGate::admit(DeliveryJob job, ClockTime now)
 {
-    const std::optional<int> rate = job.effective.policy.maxReceivesPerSecond;
-    if (!rate) {
+    const std::optional<int> throttle = job.effective.policy.maxReceivesPerSecond;
+    const bool paced = !throttle && job.attempt > 0;
+    if (!throttle && !paced) {
         m_send(std::move(job));
         return;
     }
-    const std::int64_t subscription = job.key.subscriptionId;
-    auto found = m_subscriptions.find(subscription);
-    if (found == m_subscriptions.end())
-        found = m_subscriptions.emplace(subscription, Waiting{DeliveryThrottle(*rate, now), {}, 0}).first;
+    const int rate = throttle ? *throttle : kRetryPace;
+    const Lane lane{job.key.subscriptionId, paced};
+    auto found = m_lanes.find(lane);
+    if (found == m_lanes.end())
+        found = m_lanes.emplace(lane, Waiting{DeliveryThrottle(rate, now), {}, 0}).first;
     Waiting &state = found->second;
-    if (state.bucket.rate() != *rate)
-        state.bucket.setRate(*rate, now);
+    if (state.bucket.rate() != rate)
+        state.bucket.setRate(rate, now);
     if (state.jobs.empty() && state.bucket.tryTake(now)) {
         m_send(std::move(job));
         return;
     }
-    m_wait(job, now);
+    if (!paced)
+        m_wait(job, now);
     state.jobs.push_back(std::move(job));
-    drain(subscription, now);
+    drain(lane, now);
 }
 
 void DeliveryThrottleGate::clear()
 {
-    for (auto &[subscription, state] : m_subscriptions) {
+    for (auto &[lane, state] : m_lanes) {
         if (state.timer)
             m_scheduler.cancel(state.timer);
     }
-    m_subscriptions.clear();
+    m_lanes.clear();
 }
 
-void DeliveryThrottleGate::drain(std::int64_t subscription, ClockTime now)
+void DeliveryThrottleGate::drain(Lane lane, ClockTime now)
 {
-    auto found = m_subscriptions.find(subscription);
-    if (found == m_subscriptions.end())
+    auto found = m_lanes.find(lane);
+    if (found == m_lanes.end())
         return;
     Waiting &state = found->second;
     while (!state.jobs.empty() && state.bucket.tryTake(now)) {
@@ -48,12 +51,12 @@ void DeliveryThrottleGate::drain(std::int64_t subscription, ClockTime now)
     }
     if (state.jobs.empty() || state.timer)
         return;
-    state.timer = m_scheduler.schedule(state.bucket.nextTokenAt(now), [this, subscription](ClockTime at) {
-        auto again = m_subscriptions.find(subscription);
-        if (again == m_subscriptions.end())
+    state.timer = m_scheduler.schedule(state.bucket.nextTokenAt(now), [this, lane](ClockTime at) {
+        auto again = m_lanes.find(lane);
+        if (again == m_lanes.end())
             return;
         again->second.timer = 0;
-        drain(subscription, at);
+        drain(lane, at);
     });
 }
 

@@ -10,6 +10,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <utility>
 
 namespace relaydesk {
 
@@ -17,14 +18,22 @@ namespace relaydesk {
 // a subscription whose effective policy sets maxReceivesPerSecond waits in
 // that subscription's queue, in order, until its DeliveryThrottle has a
 // token; one ClockScheduler entry per waiting subscription wakes it (clock
-// time, so the virtual clock drives it). A backlog waits, never drops. Jobs
-// without a throttle pass at once. `wait` is told once of each job that has
-// to wait (the attempt log's "throttled-wait" row, docs/behaviour.md §4.4), before it waits.
+// time, so the virtual clock drives it). A backlog waits, never drops. `wait`
+// is told once of each job that has to wait (the attempt log's
+// "throttled-wait" row, docs/behaviour.md §4.4), before it waits.
+//
+// Without a throttle, a first attempt passes at once and a retry is paced:
+// at most kRetryPace retries per second per subscription (a bucket like the
+// throttle's, burst kRetryPace), so that no policy's immediate retries spin
+// the broker or flood an endpoint (docs/behaviour.md §4.3). A paced retry is
+// not logged as a wait.
 //
 // Ownership: borrows the scheduler (clear() before it goes). Thread: the
 // broker thread only; `send` and `wait` are called there.
 class DeliveryThrottleGate final {
 public:
+    static constexpr int kRetryPace = 50;   // retries per second per subscription without a throttle
+
     using Send = std::function<void(DeliveryJob)>;
     using Wait = std::function<void(const DeliveryJob &, ClockTime now)>;
 
@@ -41,17 +50,19 @@ public:
     void clear();
 
 private:
+    // A subscription's lane: its throttle, or the pace of its retries.
+    using Lane = std::pair<std::int64_t, bool>;   // subscription, paced retries
     struct Waiting {
         DeliveryThrottle bucket;
         std::deque<DeliveryJob> jobs;
         ClockTimerId timer = 0;
     };
-    void drain(std::int64_t subscription, ClockTime now);
+    void drain(Lane lane, ClockTime now);
 
     ClockScheduler &m_scheduler;
     Send m_send;
     Wait m_wait;
-    std::map<std::int64_t, Waiting> m_subscriptions;
+    std::map<Lane, Waiting> m_lanes;
 };
 
 } // namespace relaydesk

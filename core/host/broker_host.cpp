@@ -165,6 +165,7 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
     host->m_worker = std::make_unique<DeliveryWorker>(engine, *host->m_wall, host->m_identity, workerOptions);
     host->m_service = std::make_unique<BrokerService>(engine, host->m_identity);
     host->m_service->setDeliveryWorker(host->m_worker.get());
+    host->m_service->setEnvelopeSigner(workerOptions.signEnvelope);   // SNS envelopes into queues, signed as AWS does
     host->m_mocks = std::make_unique<MockEndpoints>(engine.clock());
     host->m_health = std::make_unique<BrokerHealth>(engine.clock(), host->m_identity,
                                                     options.databasePath.toStdString()); // 503 until ready

@@ -37,7 +37,7 @@ BrokerHttpServer::BrokerHttpServer(BrokerEngine &engine, BrokerService &service,
 namespace {
 
 // The parts of the port, in the order the router tries them (broker_http_server.h).
-enum class Route { Mock, Certificate, Health, Metrics, SqsJson, Native, Zaqar, Query, NotFound };
+enum class Route { Mock, Certificate, Health, Metrics, SqsJson, Native, Zaqar, Query, Versions, NotFound };
 
 // The query protocol's parameters: a form-encoded POST body, or a GET's URL
 // with Action=; nothing for any other request.
@@ -70,6 +70,8 @@ Route routeOf(const HttpRequest &request)
         return Route::Zaqar;
     if (queryParameters(request))
         return Route::Query;
+    if (path == QLatin1String("/") && (request.method() == "GET" || request.method() == "HEAD"))
+        return Route::Versions;   // Zaqar's versions document (discovery)
     return Route::NotFound;
 }
 
@@ -187,6 +189,9 @@ void BrokerHttpServer::handleRequest(const HttpRequest &request, ReplyChannel ch
                     sqs, sns, channel);
         return;
     }
+    case Route::Versions:
+        channel.send(zaqarVersionsReply());
+        return;
     case Route::NotFound:
         channel.send(notFound(request));
         return;

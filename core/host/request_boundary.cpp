@@ -124,6 +124,23 @@ std::optional<Authority> readAuthority(std::string_view text)
     return authority;
 }
 
+// The authority of an absolute-form request target ("http://HOST[:PORT]/…",
+// scheme in any case), without user info; nothing for any other form.
+std::optional<QByteArray> absoluteFormAuthority(const QByteArray &target)
+{
+    const qsizetype separator = target.indexOf("://");
+    if (separator < 0 || target.indexOf('/') < separator)
+        return std::nullopt;
+    const QByteArray scheme = target.left(separator).toLower();
+    if (scheme != "http" && scheme != "https")
+        return std::nullopt;
+    const qsizetype from = separator + 3;
+    qsizetype end = from;
+    while (end < target.size() && target[end] != '/' && target[end] != '?' && target[end] != '#')
+        ++end;
+    return target.mid(from, end - from);   // user info stays in: readAuthority refuses it
+}
+
 bool isLoopbackName(const std::string &name)
 {
     constexpr std::string_view kLocalhost = "localhost";
@@ -232,6 +249,13 @@ std::optional<WireError> RequestBoundary::check(const HttpRequest &request) cons
     }
     if (hosts > 1)
         return WireError::misdirectedRequest("The request has more than one Host header.");
+    // RFC 9112 §3.2.2: an absolute-form target's authority takes the place of Host.
+    if (const std::optional<QByteArray> named = absoluteFormAuthority(request.target())) {
+        host = *named;
+        hosts = 1;
+    } else if (hosts == 0 && !request.isHttp10()) {
+        return WireError::malformedRequest("An HTTP/1.1 request must carry a Host header (RFC 9112 §3.2).");
+    }
     std::optional<Authority> authority;
     if (hosts == 1) {
         authority = readAuthority(view(host));

@@ -26,8 +26,11 @@ struct ServeOptions;
 //    --allow-host names and addresses — on any port (a forwarded port, ssh -L
 //    or docker -p, changes it; the name is what DNS rebinding cannot fake).
 //    Anything else is 421 MisdirectedRequest, whose message names the
-//    option that allows it. A request without Host passes: HTTP/1.0 clients
-//    may omit it, no browser does. More than one Host is refused.
+//    option that allows it. An HTTP/1.0 request without Host passes (such
+//    clients may omit it, no browser does); HTTP/1.1 without Host is 400
+//    (RFC 9112 §3.2). More than one Host is refused. An absolute-form
+//    target ("GET http://HOST/…") names its host in place of the Host
+//    header (RFC 9112 §3.2.2) and is checked as that host.
 //    The header is read as RFC 3986's host[:port] and nothing more: no
 //    user info, no percent-encoding, no zone id, an IPv4 address only in
 //    dotted decimal, IPv6 only in brackets; a name may end in one dot.

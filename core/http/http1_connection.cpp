@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "http/http1_connection.h"
 
+#include "broker/topics/endpoint_address.h"
 #include "http/http_reply.h"
 
 #include <QSslConfiguration>
 #include <QSslSocket>
 #include <QTcpSocket>
 
+#include <algorithm>
 #include <array>
+#include <optional>
 
 #ifdef Q_OS_UNIX
 #include <cerrno>
@@ -68,8 +71,23 @@ void Http1Connection::send(QByteArray wire, std::uint64_t tag)
         });
     } else {
         m_socket = new QTcpSocket(this);
-        connect(m_socket, &QTcpSocket::connected, this, &Http1Connection::onConnected);
     }
+    // The address actually connected to is checked (docs/behaviour.md §4.1):
+    // a name that resolves to a link-local or metadata address, DNS
+    // rebinding included, gets no request (nor, for https, a handshake).
+    connect(m_socket, &QTcpSocket::connected, this, [this] {
+        Q_IPV6ADDR peer = m_socket->peerAddress().toIPv6Address();
+        std::array<std::uint8_t, 16> bytes{};
+        std::copy(std::begin(peer.c), std::end(peer.c), bytes.begin());
+        if (const std::optional<std::string> reason = forbiddenAddressReason(bytes)) {
+            finish({std::nullopt, "refused to deliver to " + m_socket->peerAddress().toString().toStdString() +
+                                      ", " + *reason},
+                   false);
+            return;
+        }
+        if (!m_origin.tls)
+            onConnected();
+    });
     connect(m_socket, &QTcpSocket::readyRead, this, &Http1Connection::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, [this] { onEnded("connection closed by the endpoint"); });
     connect(m_socket, &QTcpSocket::errorOccurred, this, [this] { onEnded(socketErrorText()); });

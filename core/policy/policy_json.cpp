@@ -302,7 +302,11 @@ public:
         const int backoff = retry.maxDelayTarget >= retry.minDelayTarget
                                 ? zaqarBackoffRetries(retry.minDelayTarget, retry.maxDelayTarget)
                                 : 0;
-        retry.numRetries = retry.numNoDelayRetries + retry.numMinDelayRetries + retry.numMaxDelayRetries + backoff;
+        // Summed without overflow: counts of up to 2^31 - 1 each are read, and
+        // validatePolicy refuses a total over 100.
+        const std::int64_t total = std::int64_t(retry.numNoDelayRetries) + retry.numMinDelayRetries +
+                                   retry.numMaxDelayRetries + backoff;
+        retry.numRetries = int(std::min<std::int64_t>(total, INT_MAX));
         policy.retry = retry;
         return policy;
     }

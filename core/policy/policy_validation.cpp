@@ -102,6 +102,13 @@ PolicyIssues validatePolicy(const DeliveryPolicy &policy, const PolicyCheckConte
         if (policy.dialect == Dialect::Sns && !policy.managed && r.numRetries > kMaxCustomRetries)
             fail("numRetries", "must be at most " + std::to_string(kMaxCustomRetries) +
                                    " for a custom policy, got " + std::to_string(r.numRetries));
+        // Zaqar bounds no count; Relaydesk holds its retries to SNS's 100 (docs/behaviour.md §3.3).
+        const bool zaqarTooMany = policy.dialect == Dialect::Zaqar && r.numRetries > kMaxCustomRetries;
+        if (zaqarTooMany)
+            fail("numRetries", "plans " + std::to_string(r.numRetries) +
+                                   " retries in all (retries_with_no_delay + minimum_delay_retries + the backoff "
+                                   "steps + maximum_delay_retries); at most " + std::to_string(kMaxCustomRetries) +
+                                   " are allowed");
         if (r.minDelayTarget < 1)
             fail("minDelayTarget", "must be at least 1 second, got " + std::to_string(r.minDelayTarget));
         else if (r.minDelayTarget > r.maxDelayTarget)
@@ -168,11 +175,12 @@ PolicyValidation checkPolicyDocument(const nlohmann::json &document, const Polic
     if (!validation.policy)
         return validation;
     const bool structurallySound = validation.errors.empty();
+    const std::size_t readErrors = validation.errors.size();
     for (PolicyIssue &issue : validatePolicy(*validation.policy, context)) {
         // A field that could not be read fell back to its default; rules on
         // it (and the cap, which depends on all of them) would only confuse.
         const bool fieldAlreadyReported =
-            std::any_of(validation.errors.begin(), validation.errors.end(),
+            std::any_of(validation.errors.begin(), validation.errors.begin() + std::ptrdiff_t(readErrors),
                         [&](const PolicyIssue &e) { return e.field == issue.field; });
         const bool isCap = issue.field == policyFieldPath(validation.policy->form, "healthyRetryPolicy");
         if (!fieldAlreadyReported && (structurallySound || !isCap))

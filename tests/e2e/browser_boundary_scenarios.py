@@ -30,8 +30,8 @@ BROWSER = {"User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/53
 
 class Wire:
     """One request per call on a fresh connection, headers exactly as given
-    (Host too: http.client's own is suppressed). Every answer is checked for
-    CORS grants."""
+    (Host too: http.client's own is suppressed; host=False sends none). Every
+    answer is checked for CORS grants."""
 
     def __init__(self, test, endpoint):
         parsed = urllib.parse.urlparse(endpoint)
@@ -42,7 +42,8 @@ class Wire:
         connection = http.client.HTTPConnection(self.host, self.port, timeout=60)
         try:
             connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
-            connection.putheader("Host", host or self.own_host)
+            if host is not False:
+                connection.putheader("Host", host or self.own_host)
             for name, value in (headers or {}).items():
                 connection.putheader(name, value)
             data = body.encode() if isinstance(body, str) else body
@@ -226,6 +227,26 @@ class BrowserBoundaryScenarios(unittest.TestCase):
         through_name = sqs_client("http://localhost:%d" % self.wire.port)   # boto3 sends Host: localhost:PORT
         self.addCleanup(through_name.close)
         self.assertEqual(through_name.receive_message(QueueUrl=url)["Messages"][0]["Body"], "the secret body")
+
+    def test_absoluteFormTarget_andMissingHost(self):
+        """RFC 9112 §3.2.2: an absolute-form target names the host in place of
+        Host, so a foreign one is refused whatever Host says; §3.2: HTTP/1.1
+        without Host is 400. Neither reads anything."""
+        url = self.queue_with("orders", "the secret body")
+        path = "/api/v1/queues/orders/messages"
+        for target in ("http://evil.example%s" % path, "HTTP://evil.example:%d%s" % (self.wire.port, path),
+                       "http://127.0.0.1@evil.example%s" % path):
+            status, _, text = self.wire.send("GET", target)
+            self.assertEqual(status, 421, (target, text))
+            self.assertNotIn(b"secret", text)
+        status, _, text = self.wire.send("GET", path, host=False)
+        self.assertEqual(status, 400, text)
+        self.assertIn(b"Host", text)
+        self.assertNotIn(b"secret", text)
+        self.assertEqual(self.depth(url), (1, 0))   # nothing was received
+        status, _, text = self.wire.send("GET", "http://127.0.0.1:%d%s" % (self.wire.port, path), host=False)
+        self.assertEqual(status, 200, text)   # the twin: absolute form naming the broker itself
+        self.assertIn(b"the secret body", text)
 
     # A preflight is never answered with permission.
     def test_preflight_neverGranted(self):

@@ -4,9 +4,11 @@ topics, fan-out to SQS (raw and envelope) with a filter policy, delivery
 policies and their errors. SNS is the query protocol in every boto3."""
 import json
 import unittest
+import urllib.request
 
 from botocore.exceptions import ClientError
 
+from delivery_scenarios import verify_signature
 from relaydesk_harness import RelaydeskServer, binary_from_environment
 
 BINARY = binary_from_environment()
@@ -50,6 +52,12 @@ class SnsScenarios(unittest.TestCase):
         first = next(e for e in envelopes if e["Message"] == "first")
         self.assertEqual((first["Type"], first["TopicArn"], first["Subject"]), ("Notification", topic, "s"))
         self.assertEqual(first["MessageAttributes"]["kind"], {"Type": "String", "Value": "paid"})
+        # Signed as AWS signs them: consumers that verify SNS signatures on SQS messages pass.
+        certificate = urllib.request.urlopen(first["SigningCertURL"], timeout=60).read()
+        for envelope in envelopes:
+            verify_signature(envelope, certificate)
+        with self.assertRaises(Exception):
+            verify_signature(dict(first, Message="refunded"), certificate)
 
     def test_subscriptionAttributes_effectiveDeliveryPolicy(self):
         topic = self.sns.create_topic(Name="hooks")["TopicArn"]
@@ -66,6 +74,26 @@ class SnsScenarios(unittest.TestCase):
         self.assertEqual((effective["numRetries"], effective["minDelayTarget"], effective["maxDelayTarget"]), (5, 2, 30))
         self.assertEqual(effective["backoffFunction"], "linear")
         self.assertEqual(attributes["PendingConfirmation"], "true")
+
+    def test_subscribe_refusesMetadataLinkLocalAndOwnApi(self):
+        """No HTTP subscriber at link-local or metadata addresses, "this
+        network" or the broker's own API; loopback, private ranges, the own
+        mock endpoints and user info (AWS's basic authentication) stay."""
+        topic = self.sns.create_topic(Name="guarded")["TopicArn"]
+        own = self.server.endpoint
+        for endpoint in ("http://169.254.169.254/latest/meta-data/", "http://metadata.google.internal/",
+                         "http://[fe80::1]/", "http://0/", "http://0xa9.254.169.254/", own + "/api/v1/queues",
+                         own + "/?Action=Publish"):
+            with self.assertRaises(ClientError) as caught:
+                self.sns.subscribe(TopicArn=topic, Protocol=endpoint.split(":")[0], Endpoint=endpoint)
+            error = caught.exception.response["Error"]
+            self.assertEqual(error["Code"], "InvalidParameter", endpoint)
+            self.assertTrue(error["Message"].startswith("Invalid parameter: Endpoint Reason: "), error["Message"])
+        self.assertEqual(self.sns.list_subscriptions_by_topic(TopicArn=topic)["Subscriptions"], [])
+        for endpoint in ("http://127.0.0.1:9/hook", "http://10.0.0.7/hook", own + "/_mock/hook",
+                         "https://user:secret@192.168.1.9/hook"):
+            self.sns.subscribe(TopicArn=topic, Protocol=endpoint.split(":")[0], Endpoint=endpoint)
+        self.assertEqual(len(self.sns.list_subscriptions_by_topic(TopicArn=topic)["Subscriptions"]), 4)
 
     def test_invalidDeliveryPolicy_refusedNamingTheField(self):
         topic = self.sns.create_topic(Name="strict")["TopicArn"]

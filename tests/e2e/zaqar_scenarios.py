@@ -24,6 +24,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from zaqarclient.queues import client as zaqar_client
 from zaqarclient.transport import errors as zaqar_errors
 
+from delivery_scenarios import verify_signature
 from relaydesk_harness import RelaydeskServer, binary_from_environment
 
 BINARY = binary_from_environment()
@@ -143,6 +144,15 @@ class ZaqarScenarios(unittest.TestCase):
         status, body, _ = self.raw("PUT", "/queues/ttl", {"_default_message_ttl": 30})
         self.assertEqual((status, body["title"]), (400, "Invalid API request"))
         self.assertEqual(self.raw("PUT", "/queues/p", {"_retry_policy": {"minimum_delay": "5"}})[0], 400)
+        # Retries are bounded (100 in all, SNS's limit; Zaqar sets none), also where the phases' sum overflows.
+        for policy in ({"retries_with_no_delay": 1000000}, {"retries_with_no_delay": 2 ** 31 - 1},
+                       {"retries_with_no_delay": 2 ** 31 - 1, "minimum_delay_retries": 2 ** 31 - 1}):
+            status, body, _ = self.raw("PUT", "/queues/p", {"_retry_policy": policy})
+            self.assertEqual(status, 400, policy)
+            self.assertIn("at most 100", body["description"])
+            status, body, _ = self.raw("POST", "/queues/p/subscriptions",
+                                       {"subscriber": "http://127.0.0.1:9/h", "options": {"_retry_policy": policy}})
+            self.assertEqual(status, 400, policy)
         self.assertEqual(self.raw("GET", "/queues/orders")[0], 200)
         # PATCH: only the JSON-patch type; a missing key to replace is a conflict; unknown queue 404.
         self.client.queue("orders", force_create=True)
@@ -163,7 +173,47 @@ class ZaqarScenarios(unittest.TestCase):
         self.assertEqual(self.raw("POST", "/queues/orders/messages", b"messages", content_type="text/plain")[0], 415)
         self.assertEqual(self.client.queue("orders", auto_create=False).stats["messages"]["total"], 0)
 
+    def test_versions_atTheRoot_withoutClientId(self):
+        """GET / answers Zaqar's versions document (300) without a Client-ID,
+        so discovery (keystoneauth with an endpoint override) finds /v2/."""
+        request = urllib.request.Request(self.server.endpoint + "/", method="GET")
+        with self.assertRaises(urllib.error.HTTPError) as caught:   # urllib raises on 300
+            urllib.request.urlopen(request, timeout=60)
+        self.assertEqual(caught.exception.code, 300)
+        versions = json.loads(caught.exception.read())["versions"]
+        self.assertEqual([(v["id"], v["status"]) for v in versions], [("2", "CURRENT")])
+        self.assertEqual(versions[0]["links"], [{"href": "/v2/", "rel": "self"}])
+        self.assertEqual(self.raw("GET", "", headers={"Client-ID": ""})[0], 400)   # /v2 itself wants one, as Zaqar
+
     # --- messages and claims ---
+
+    def test_messages_markerNotAPosition_emptyPage(self):
+        """A marker that is no storage position (the OpenStack SDK sends a
+        message id) lists nothing, as Zaqar's storage does, instead of 400."""
+        queue = self.client.queue("paged", force_create=True)
+        posted = queue.post([{"body": 1}, {"body": 2}])
+        first_id = posted["resources"][0].rsplit("/", 1)[1]
+        for marker in (first_id, "not-a-number"):
+            status, body, _ = self.raw("GET", "/queues/paged/messages?echo=true&marker=" + marker)
+            self.assertEqual((status, body), (200, {"messages": [], "links": []}), marker)
+        status, body, _ = self.raw("GET", "/queues/paged/messages?echo=true")
+        self.assertEqual([m["body"] for m in body["messages"]], [1, 2])
+        status, body, _ = self.raw("GET", "/queues/paged/messages?echo=true&marker=-4")   # int() takes it
+        self.assertEqual([m["body"] for m in body["messages"]], [1, 2])
+
+    def test_claims_limitOnlyAnInteger(self):
+        """A claim's limit: the query's as Zaqar reads it; one in the body
+        must be an integer 1-20 (a string is refused) and claims nothing."""
+        queue = self.client.queue("limits", force_create=True)
+        queue.post([{"body": i} for i in range(4)])
+        for wrong in ({"ttl": 60, "limit": "5"}, {"ttl": 60, "limit": 0}, {"ttl": 60, "limit": 21}):
+            status, body, _ = self.raw("POST", "/queues/limits/claims", wrong)
+            self.assertEqual(status, 400, wrong)
+            self.assertIn("limit", body["description"].lower(), wrong)
+        self.assertEqual(queue.stats["messages"]["claimed"], 0)
+        status, body, _ = self.raw("POST", "/queues/limits/claims", {"ttl": 60, "limit": 3})
+        self.assertEqual((status, len(body["messages"])), (201, 3))
+
 
     def test_messages_postListEchoGetDeletePop(self):
         queue = self.client.queue("jobs", force_create=True)
@@ -307,6 +357,26 @@ class ZaqarScenarios(unittest.TestCase):
         for wrong in ({"subscriber": "mailto:a@example.com"}, {"subscriber": "http://x/", "ttl": 10},
                       {"subscriber": "http://x/", "options": {"_retry_policy": {"minimum_delay": 0}}}):
             self.assertEqual(self.raw("POST", "/queues/news/subscriptions", wrong)[0], 400, wrong)
+        # No subscriber at link-local or metadata addresses, "this network", with
+        # user info, or on the broker's own API (its mock endpoints excepted).
+        own = self.server.endpoint
+        refused = ["http://169.254.169.254/latest/meta-data/", "http://metadata.google.internal/",
+                   "http://[fe80::1]/", "http://0/", "http://2852039166/", "http://user:secret@127.0.0.1:9/x",
+                   own + "/api/v1/queues", own + "/v2/queues"]
+        for subscriber in refused:
+            status, body, _ = self.raw("POST", "/queues/news/subscriptions", {"subscriber": subscriber})
+            self.assertEqual(status, 400, subscriber)
+            self.assertTrue(body["description"].startswith("The subscriber"), body)
+        status, _, _ = self.raw("PATCH", "/queues/news/subscriptions/" + first.id,
+                                {"subscriber": "http://169.254.169.254/"})
+        self.assertEqual(status, 400)
+        self.assertEqual(self.raw("POST", "/queues/news/subscriptions", {"subscriber": own + "/_mock/hook"})[0], 201)
+        self.assertEqual(self.raw("POST", "/queues/news/subscriptions", {"subscriber": "http://10.1.2.3/h"})[0], 201)
+        self.assertEqual(sorted(s.subscriber for s in self.client.subscriptions("news")),
+                         sorted(["http://10.1.2.3/h", "http://127.0.0.1:9/c", own + "/_mock/hook",
+                                 "https://127.0.0.1:9/b"]))
+        for added in ("http://10.1.2.3/h", own + "/_mock/hook"):
+            next(s for s in self.client.subscriptions("news") if s.subscriber == added).delete()
         got.delete()
         self.assertEqual([s.subscriber for s in self.client.subscriptions("news")], ["https://127.0.0.1:9/b"])
         with self.assertRaises(zaqar_errors.ResourceNotFound):
@@ -385,6 +455,19 @@ class ZaqarScenarios(unittest.TestCase):
         queue.post({"body": 2})
         self.server.advance(600)
         self.assertEqual(len(self.attempts("strict")), 3 + 22)
+
+    def test_post_fannedOutToAnSqsSubscription_signed(self):
+        """The queue's notification topic is an SNS topic: an sqs subscription
+        made on it over SNS gets each post's envelope, signed as AWS signs it."""
+        self.client.subscription("fanned", subscriber="http://127.0.0.1:9/h", ttl=3600)   # makes the topic
+        sqs, sns = self.server.client("sqs"), self.server.client("sns")
+        url = sqs.create_queue(QueueName="copies")["QueueUrl"]
+        arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        sns.subscribe(TopicArn="arn:aws:sns:us-east-1:000000000000:zaqar-fanned", Protocol="sqs", Endpoint=arn)
+        self.client.queue("fanned", auto_create=False).post({"body": {"n": 1}})
+        envelope = json.loads(sqs.receive_message(QueueUrl=url)["Messages"][0]["Body"])
+        certificate = urllib.request.urlopen(envelope["SigningCertURL"], timeout=60).read()
+        verify_signature(envelope, certificate)
 
 
 if __name__ == "__main__":

@@ -35,6 +35,8 @@
 
 #include <QObject>
 
+#include <algorithm>
+
 #include <variant>
 
 namespace relaydesk::native_routes {
@@ -66,8 +68,10 @@ bool wholeNumber(const QUrlQuery &query, const char *name, std::uint64_t low, st
     const QString key = QString::fromLatin1(name);
     if (!query.hasQueryItem(key))
         return true;
-    bool ok = false;
-    const qulonglong value = query.queryItemValue(key).toULongLong(&ok);
+    // Digits only: QString's conversion would also take " 5" or "+5".
+    const QString text = query.queryItemValue(key, QUrl::FullyDecoded);
+    bool ok = !text.isEmpty() && std::all_of(text.begin(), text.end(), [](QChar c) { return c >= u'0' && c <= u'9'; });
+    const qulonglong value = ok ? text.toULongLong(&ok) : 0;
     if (!ok || value < low || value > high)
         return false;
     out = value;

@@ -102,6 +102,17 @@ HttpReply zaqarHttpReply(const ZaqarAnswer &answer)
     return http;
 }
 
+HttpReply zaqarVersionsReply()
+{
+    const nlohmann::json version = {
+        {"id", "2"},
+        {"status", "CURRENT"},
+        {"updated", "2014-9-24T04:06:47Z"},
+        {"media-types", {{{"base", "application/json"}, {"type", "application/vnd.openstack.messaging-v2+json"}}}},
+        {"links", {{{"href", "/v2/"}, {"rel", "self"}}}}};
+    return zaqarHttpReply(ZaqarAnswer::json(300, {{"versions", {version}}}));
+}
+
 HttpReply zaqarErrorReply(const WireError &error)
 {
     return zaqarHttpReply(ZaqarAnswer::error(error.httpStatus, error.jsonCode, error.message));

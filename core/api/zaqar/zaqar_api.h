@@ -77,6 +77,11 @@ std::variant<ZaqarRequest, ZaqarAnswer> readZaqarRequest(const QByteArray &metho
 // (a UUID) is required on every request. Thread: the replyContext's.
 void answerZaqar(const ZaqarRequest &request, const ZaqarContext &context, ReplyChannel channel);
 
+// GET / as Zaqar answers it (zaqar/transport/wsgi/version.py): 300 and the
+// versions document listing v2, so that discovery (keystoneauth with an
+// endpoint override) finds /v2/. Needs no Client-ID, as in Zaqar. Pure.
+HttpReply zaqarVersionsReply();
+
 // A refusal of the HTTP front (browser boundary, size) in Zaqar's shape.
 HttpReply zaqarErrorReply(const WireError &error);
 HttpReply zaqarHttpReply(const ZaqarAnswer &answer);

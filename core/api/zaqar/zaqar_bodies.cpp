@@ -55,6 +55,14 @@ std::optional<std::string> readClaimTerms(const std::optional<nlohmann::json> &b
     if (terms.grace < kMinClaimGrace || terms.grace > kMaxClaimGrace)
         return "The grace for a claim may not exceed " + std::to_string(kMaxClaimGrace) +
                " seconds, and must be at least " + std::to_string(kMinClaimGrace) + " seconds long.";
+    if (document.contains("limit") && !document["limit"].is_null()) {
+        const std::optional<std::int64_t> limit = integerField(document, "limit", 0);
+        if (!limit)
+            return "\"limit\" must be an integer.";
+        if (*limit < 1 || *limit > kMaxPerPage)
+            return kLimitProblem;
+        terms.limit = *limit;
+    }
     return std::nullopt;
 }
 
@@ -71,6 +79,9 @@ std::optional<std::string> readSubscriptionTerms(const std::optional<nlohmann::j
         const QString scheme = url.scheme();
         if (!url.isValid() || (scheme != QLatin1String("http") && scheme != QLatin1String("https")) || url.host().isEmpty())
             return "The subscriber type of subscription must be supported in the list ['http', 'https'].";
+        if (subscriber.find('@') != std::string::npos && !url.userInfo().isEmpty())
+            return "The subscriber may not carry user information (user:password@): it would be listed to every "
+                   "client of the queue.";
         terms.subscriber = subscriber;
     }
     if (document.contains("options") && !document["options"].is_null()) {

@@ -34,6 +34,9 @@ std::optional<std::string> readPostedMessages(const nlohmann::json &request, std
 struct ClaimTerms {
     std::int64_t ttl = kDefaultClaimTtl;
     std::int64_t grace = kDefaultClaimGrace;
+    // A "limit" in the body (Zaqar reads it from the query only): when
+    // present it must be an integer 1–20, and counts when the query has none.
+    std::optional<std::int64_t> limit;
 };
 std::optional<std::string> readClaimTerms(const std::optional<nlohmann::json> &body, ClaimTerms &terms);
 

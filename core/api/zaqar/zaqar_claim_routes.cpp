@@ -33,7 +33,7 @@ void createClaim(const ZaqarRequest &request, const ZaqarContext &context, const
 {
     ClaimTerms terms;
     std::optional<ZaqarAnswer> refusal;
-    const std::optional<std::int64_t> limit = pageLimit(request, refusal);
+    std::optional<std::int64_t> limit = pageLimit(request, refusal);
     if (!limit) {
         reply(*refusal);
         return;
@@ -42,6 +42,8 @@ void createClaim(const ZaqarRequest &request, const ZaqarContext &context, const
         reply(ZaqarAnswer::badRequest(*problem));
         return;
     }
+    if (terms.limit && !request.param("limit"))
+        limit = terms.limit;
     const std::string name = request.path[1];
     answerOnQueue(context, reply, name, [=](UnitContext &unit, const BrokerIdentity &, IdSource &ids, std::vector<std::string> &wake,
                                              std::optional<std::int64_t> queueId) -> Result<ZaqarAnswer> {

@@ -13,6 +13,8 @@
 #include "broker/deliveries/topic_publisher.h"
 #include "broker/queues/message_sender.h"
 
+#include <algorithm>
+
 namespace relaydesk::zaqar_routes {
 
 using namespace zaqar;
@@ -34,6 +36,7 @@ void postMessages(const ZaqarRequest &request, const ZaqarContext &context, cons
     const std::string name = request.path[1];
     const std::string project = request.projectId;
     const std::string clientId = request.clientId;
+    const EnvelopeSigner *sign = &context.service.envelopeSigner();   // sqs subscriptions of the queue's topic
     answerInUnit(
         context, reply,
         [=](UnitContext &unit, const BrokerIdentity &identity, IdSource &ids, std::vector<std::string> &wake)
@@ -61,7 +64,7 @@ void postMessages(const ZaqarRequest &request, const ZaqarContext &context, cons
             if (!subscribed)
                 return subscribed.error();
             MessageSender sender(unit.database(), ids);
-            TopicPublisher publisher(unit.database(), identity, ids);
+            TopicPublisher publisher(unit.database(), identity, ids, sign);
             nlohmann::json resources = nlohmann::json::array();
             std::string idList;
             for (const PostedMessage &message : posted) {
@@ -108,15 +111,34 @@ void postMessages(const ZaqarRequest &request, const ZaqarContext &context, cons
         true);
 }
 
+// The storage position a listing's `marker` names, as Zaqar's storage reads
+// it (zaqar/storage/mongodb/messages.py: int(marker), nothing listed when
+// that fails): absent => 0, an integer => itself (below 0 => 0), anything
+// else (a message id, which the OpenStack SDK sends) => nothing: an empty page.
+std::optional<std::int64_t> markerPosition(const ZaqarRequest &request)
+{
+    const std::optional<std::string> text = request.param("marker");
+    if (!text)
+        return 0;
+    bool ok = false;
+    const qlonglong value = QString::fromStdString(*text).trimmed().toLongLong(&ok);
+    if (!ok)
+        return std::nullopt;
+    return std::max<qlonglong>(value, 0);
+}
+
 // GET …/messages: the queue's messages after the marker, as Zaqar lists them.
 void listMessages(const ZaqarRequest &request, const ZaqarContext &context, const ZaqarReply &reply)
 {
     std::optional<ZaqarAnswer> refusal;
     const std::optional<std::int64_t> limit = pageLimit(request, refusal);
-    const std::optional<std::int64_t> marker =
-        integerParam(request, "marker", 0, 0, INT64_MAX, "Invalid marker: it must be a marker from a previous page.", refusal);
-    if (!limit || !marker) {
+    if (!limit) {
         reply(*refusal);
+        return;
+    }
+    const std::optional<std::int64_t> marker = markerPosition(request);
+    if (!marker) {
+        reply(ZaqarAnswer::json(200, {{"messages", nlohmann::json::array()}, {"links", nlohmann::json::array()}}));
         return;
     }
     const bool echo = flagParam(request, "echo");

@@ -12,6 +12,7 @@
 #include "api/zaqar/zaqar_unit.h"
 
 #include "api/wire/action_input.h"
+#include "broker/topics/endpoint_address.h"
 #include "broker/topics/subscription_catalog.h"
 #include "broker/topics/topic_catalog.h"
 
@@ -25,6 +26,14 @@ namespace {
 std::string subscriptionPolicy(const nlohmann::json &options)
 {
     return options.contains("_retry_policy") ? jsonText({{"_retry_policy", options["_retry_policy"]}}) : std::string();
+}
+
+// A subscriber no notification may go to (broker/topics/endpoint_address.h).
+std::optional<ZaqarAnswer> subscriberRefusal(const std::string &subscriber, const BrokerIdentity &identity)
+{
+    if (std::optional<std::string> reason = forbiddenEndpointReason(subscriber, identity))
+        return ZaqarAnswer::badRequest("The subscriber is refused: " + *reason + ".");
+    return std::nullopt;
 }
 
 nlohmann::json subscriptionJson(const zaqar_store::SubscriptionEntry &entry, std::int64_t nowMs)
@@ -52,6 +61,8 @@ void createSubscription(const ZaqarRequest &request, const ZaqarContext &context
         if (terms.ttl)
             if (std::optional<std::string> late = subscriptionEndProblem(*terms.ttl, unit.now()))
                 return badRequest(*late);
+        if (std::optional<ZaqarAnswer> refused = subscriberRefusal(*terms.subscriber, identity))
+            return *refused;
         bool created = false;
         auto queueId = zaqar_binding::ensureQueue(unit, identity, name, nlohmann::json::object(), project, created);
         if (!queueId)
@@ -167,6 +178,9 @@ void oneSubscription(const ZaqarRequest &request, const ZaqarContext &context, c
         }
         const std::string subscriber = terms.subscriber.value_or((*entry)->subscriber);
         const nlohmann::json options = terms.options.value_or((*entry)->options);
+        if (subscriber != (*entry)->subscriber)
+            if (std::optional<ZaqarAnswer> refused = subscriberRefusal(subscriber, identity))
+                return *refused; // the endpoint moves with zaqar_store::updateSubscription
         if (Status set = subscriptions.setSubscriptionAttribute(arn, "DeliveryPolicy", subscriptionPolicy(options)); !set)
             return badRequest(set.error().message);
         if (Status stored = zaqar_store::updateSubscription(unit.database(), (*entry)->rowId, subscriber, terms.ttl,

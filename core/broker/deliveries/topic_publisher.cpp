@@ -280,6 +280,8 @@ Status TopicPublisher::fanOut(const TopicRecord &topic, const PublishRequest &re
                     SnsNotification{receipt.messageId, m_identity->topicArn(topic.name), subscriptionArn,
                                     request.subject, request.message, now, request.attributes},
                     *m_identity);
+                if (m_sign && *m_sign)
+                    send.body = (*m_sign)(std::move(send.body));
             }
             if (topic.isFifo()) {
                 send.groupId = request.groupId;

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,6 +49,10 @@ struct PublishReceipt {
     std::vector<std::string> enqueuedInto;         // the queues the fan-out enqueued it into (sqs subscriptions)
 };
 
+// Signs an SNS envelope (JSON in, JSON with "Signature" set out; the input
+// unchanged when it cannot sign). Callable from the thread of the publish.
+using EnvelopeSigner = std::function<std::string(std::string envelopeJson)>;
+
 // Publish and PublishBatch on one topic, with the fan-out in the same
 // transaction (docs/behaviour.md §4.6): every confirmed subscription whose FilterPolicy
 // matches gets the message —
@@ -60,6 +65,8 @@ struct PublishReceipt {
 //  - http/https: one published_messages row per message and one
 //    pending_deliveries row (attempt 0, due now, its own expiry) per
 //    subscription, for the delivery worker.
+// The envelope enqueued for an sqs subscription is signed with `sign` when
+// given (as AWS signs it, docs/behaviour.md §4.6), else its Signature is "".
 // Pending subscriptions get nothing. The topic's idle clock is reset.
 // Every check runs before anything is written, so an error changes nothing.
 // Ownership: borrows `db`, `identity` and `ids`. Thread safety: none — the
@@ -72,8 +79,8 @@ public:
     static constexpr std::size_t kMaxIdLength = 128;
     static constexpr std::int64_t kDeduplicationWindowMs = 5 * 60 * 1000;
 
-    TopicPublisher(Database &db, const BrokerIdentity &identity, IdSource &ids)
-        : m_db(&db), m_identity(&identity), m_ids(&ids) {}
+    TopicPublisher(Database &db, const BrokerIdentity &identity, IdSource &ids, const EnvelopeSigner *sign = nullptr)
+        : m_db(&db), m_identity(&identity), m_ids(&ids), m_sign(sign) {}
 
     // Unknown topic: SnsNotFound; bad request: SnsInvalidParameter (too long,
     // empty, bad subject, FIFO rules) or SnsInvalidParameterValue (attributes).
@@ -93,6 +100,7 @@ private:
     Database *m_db = nullptr;
     const BrokerIdentity *m_identity = nullptr;
     IdSource *m_ids = nullptr;
+    const EnvelopeSigner *m_sign = nullptr;
 };
 
 // The size SNS counts against 256 KiB: the message plus every attribute's

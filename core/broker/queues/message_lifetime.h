@@ -29,9 +29,10 @@ struct ScheduledMessage {
     std::optional<ClockTime> expiresAt;
 };
 
-// When the lifetime timer of the engine must next wake (strictly after the
-// `now` they were computed for; empty = nothing pending of that kind). May be
-// early (a locked message's expires-at), never late.
+// When the lifetime timer of the engine must next wake (after the `now` they
+// were computed for, or at it while expired messages wait for their chunk;
+// empty = nothing pending of that kind). May be early (a locked message's
+// expires-at), never late.
 struct QueueDueTimes {
     std::optional<ClockTime> nextExpiry;       // a message may reach its expiry (docs/behaviour.md §6, lock included)
     std::optional<ClockTime> nextAutoDelete;   // an idle queue reaches its AutoDeleteOnIdle

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "broker/topics/subscription_catalog.h"
 
+#include "broker/topics/endpoint_address.h"
+
 #include "broker/topics/effective_delivery_policy.h"
 #include "broker/entity_names.h"
 #include "broker/id_source.h"
@@ -63,6 +65,10 @@ Result<SubscribeReceipt> SubscriptionCatalog::subscribe(std::string_view topicNa
         return protocol.error();
     if (Status valid = validateSubscriptionEndpoint(*protocol, endpoint); !valid)
         return *protocol == EndpointProtocol::Sqs ? sqsEndpointError(*m_identity, endpoint) : valid.error();
+    if (*protocol != EndpointProtocol::Sqs)
+        if (std::optional<std::string> refused = forbiddenEndpointReason(endpoint, *m_identity))
+            return BrokerError(Code::SnsInvalidParameter,
+                               "Invalid parameter: Endpoint Reason: not an endpoint this broker delivers to: " + *refused);
     Result<SubscriptionAttributes> parsed = parseSubscriptionAttributes(*protocol, attributes);
     if (!parsed)
         return parsed.error();

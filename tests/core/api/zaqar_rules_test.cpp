@@ -189,6 +189,34 @@ private slots:
         }
     }
 
+    // A claim's body: ttl and grace as Zaqar checks them; a "limit" there
+    // (Zaqar takes it from the query) must be an integer 1–20, never a string.
+    void claimTerms_integersInRange_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QString>("problem");   // a part of the refusal; empty: accepted
+        QTest::newRow("defaults") << QByteArray("{}") << QString();
+        QTest::newRow("ttl and grace") << QByteArray(R"({"ttl": 60, "grace": 60})") << QString();
+        QTest::newRow("ttl as text") << QByteArray(R"({"ttl": "60"})") << QStringLiteral("must be integers");
+        QTest::newRow("limit 5") << QByteArray(R"({"ttl": 60, "limit": 5})") << QString();
+        QTest::newRow("limit as text") << QByteArray(R"({"ttl": 60, "limit": "5"})")
+                                       << QStringLiteral("\"limit\" must be an integer");
+        QTest::newRow("limit 1.5") << QByteArray(R"({"limit": 1.5})") << QStringLiteral("\"limit\" must be an integer");
+        QTest::newRow("limit 0") << QByteArray(R"({"limit": 0})") << QString::fromLatin1(kLimitProblem);
+        QTest::newRow("limit 21") << QByteArray(R"({"limit": 21})") << QString::fromLatin1(kLimitProblem);
+    }
+    void claimTerms_integersInRange()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(QString, problem);
+        ClaimTerms terms;
+        const std::optional<std::string> refused = readClaimTerms(nlohmann::json::parse(body.toStdString()), terms);
+        if (problem.isEmpty())
+            QVERIFY2(!refused, refused.value_or("").c_str());
+        else
+            QVERIFY2(refused && QString::fromStdString(*refused).contains(problem), refused.value_or("").c_str());
+    }
+
     void reservedDefaults_filledWhereAbsent()
     {
         const nlohmann::json filled = withReservedDefaults({{"_default_message_ttl", 90}, {"x", 1}});

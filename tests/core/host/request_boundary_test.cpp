@@ -30,9 +30,10 @@ RequestBoundary boundary()
 }
 
 // The status `request` is refused with, kPasses when it passes.
-int verdict(const RequestBoundary &boundary, const HttpRequest::Headers &headers)
+int verdict(const RequestBoundary &boundary, const HttpRequest::Headers &headers, bool http10 = false,
+            const QByteArray &target = "/api/v1/queues")
 {
-    const std::optional<WireError> refused = boundary.check(HttpRequest("POST", "/api/v1/queues", false, headers));
+    const std::optional<WireError> refused = boundary.check(HttpRequest("POST", target, http10, headers));
     return refused ? refused->httpStatus : kPasses;
 }
 
@@ -148,21 +149,47 @@ private slots:
     {
         QTest::addColumn<HttpRequest::Headers>("headers");
         QTest::addColumn<int>("status");
-        QTest::newRow("no Host (HTTP/1.0)") << HttpRequest::Headers{} << kPasses;
-        QTest::newRow("no Host, an Origin") << HttpRequest::Headers{{"Origin", "http://localhost:9911"}} << 403;
-        QTest::newRow("two Hosts") << HttpRequest::Headers{{"Host", "localhost"}, {"host", "evil.example"}} << 421;
-        QTest::newRow("two Hosts, both own") << HttpRequest::Headers{{"Host", "localhost"}, {"Host", "localhost"}} << 421;
+        QTest::addColumn<bool>("http10");
+        QTest::newRow("no Host (HTTP/1.0)") << HttpRequest::Headers{} << kPasses << true;
+        QTest::newRow("no Host (HTTP/1.1)") << HttpRequest::Headers{} << 400 << false;
+        QTest::newRow("no Host, an Origin") << HttpRequest::Headers{{"Origin", "http://localhost:9911"}} << 403 << true;
+        QTest::newRow("two Hosts") << HttpRequest::Headers{{"Host", "localhost"}, {"host", "evil.example"}} << 421 << false;
+        QTest::newRow("two Hosts, both own") << HttpRequest::Headers{{"Host", "localhost"}, {"Host", "localhost"}} << 421
+                                             << false;
         QTest::newRow("two Origins") << HttpRequest::Headers{{"Host", "localhost:9911"},
                                                              {"Origin", "http://localhost:9911"},
                                                              {"ORIGIN", "http://evil.example"}}
-                                     << 403;
-        QTest::newRow("header names in any case") << HttpRequest::Headers{{"HOST", "evil.example"}} << 421;
+                                     << 403 << false;
+        QTest::newRow("header names in any case") << HttpRequest::Headers{{"HOST", "evil.example"}} << 421 << false;
     }
     void headers_missingOrRepeated()
     {
         QFETCH(HttpRequest::Headers, headers);
         QFETCH(int, status);
-        QCOMPARE(verdict(boundary(), headers), status);
+        QFETCH(bool, http10);
+        QCOMPARE(verdict(boundary(), headers, http10), status);
+    }
+
+    // RFC 9112 §3.2.2: an absolute-form target names the host in place of
+    // the Host header, so a foreign one is refused whatever Host says.
+    void absoluteForm_checkedAsItsHost_data()
+    {
+        QTest::addColumn<QByteArray>("target");
+        QTest::addColumn<int>("status");
+        QTest::newRow("foreign host") << QByteArray("http://evil.example/api/v1/queues") << 421;
+        QTest::newRow("foreign host, capital scheme") << QByteArray("HTTP://evil.example:9911/api/v1/queues") << 421;
+        QTest::newRow("foreign https host") << QByteArray("https://evil.example") << 421;
+        QTest::newRow("user info") << QByteArray("http://127.0.0.1@evil.example/") << 421;
+        QTest::newRow("loopback") << QByteArray("http://127.0.0.1:9911/api/v1/queues") << kPasses;
+        QTest::newRow("advertised host") << QByteArray("http://relay.example:4566/x?y=http://evil.example") << kPasses;
+        QTest::newRow("origin-form naming a URL") << QByteArray("/x?y=http://evil.example") << kPasses;
+    }
+    void absoluteForm_checkedAsItsHost()
+    {
+        QFETCH(QByteArray, target);
+        QFETCH(int, status);
+        QCOMPARE(verdict(boundary(), {{"Host", "127.0.0.1:9911"}}, false, target), status);
+        QCOMPARE(verdict(boundary(), {}, true, target), status);
     }
 
     // The default boundary (a server made without options) answers loopback only.

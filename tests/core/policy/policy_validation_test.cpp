@@ -387,8 +387,24 @@ void PolicyValidationTest::checkPolicyDocument_specRules_reportsExactly_data()
     QTest::newRow("several: zaqar maximum_delay far over 3600 and over the cap")
         << R"({"_retry_policy": {"maximum_delay": 1000000000}})" << http << false
         << QStringList{"_retry_policy.maximum_delay :: 3600",
-                       "|_retry_policy|_retry_policy.minimum_delay|_retry_policy.maximum_delay :: 3600"}
+                       "|_retry_policy|_retry_policy.minimum_delay|_retry_policy.maximum_delay :: 3600",
+                       "_retry_policy :: at most 100"}
         << QStringList{};
+    // Zaqar bounds no count; Relaydesk holds a Zaqar policy to SNS's 100
+    // retries in all, and sums the counts without overflowing.
+    QTest::newRow("zaqar: 100 retries in all")
+        << R"({"_retry_policy": {"retries_with_no_delay": 88, "minimum_delay_retries": 3, "maximum_delay_retries": 3}})"
+        << http << false << QStringList{} << QStringList{};
+    QTest::newRow("zaqar: 101 retries in all")
+        << R"({"_retry_policy": {"retries_with_no_delay": 89, "minimum_delay_retries": 3, "maximum_delay_retries": 3}})"
+        << http << false << QStringList{"_retry_policy :: plans 101 retries in all"} << QStringList{};
+    QTest::newRow("zaqar: a million immediate retries")
+        << R"({"_retry_policy": {"retries_with_no_delay": 1000000}})" << http << false
+        << QStringList{"_retry_policy :: at most 100"} << QStringList{};
+    QTest::newRow("zaqar: 2^31 - 1 immediate retries, phases summing past int")
+        << R"({"_retry_policy": {"retries_with_no_delay": 2147483647, "minimum_delay_retries": 2147483647,
+                                 "maximum_delay_retries": 5}})"
+        << sqs << false << QStringList{"_retry_policy :: at most 100"} << QStringList{};
     QTest::newRow("several: over 100 retries, sqs has no cap")
         << hrp(R"("numRetries": 101, "minDelayTarget": 40, "maxDelayTarget": 40)") << sqs << false
         << QStringList{H + ".numRetries :: 100"} << QStringList{};
