@@ -207,6 +207,9 @@ void QueueLifetimeTest::dueTimes_lockedPastExpiry_dueWhenTheLockEnds()
     QCOMPARE(broker.receiveBodies("q", 1, at(5)), QStringList{"m"});   // locked until 65
     QCOMPARE(message_lifetime::dueTimes(broker.db(), at(1))->nextExpiry, std::optional<ClockTime>(at(10)));
     QCOMPARE(message_lifetime::dueTimes(broker.db(), at(10))->nextExpiry, std::optional<ClockTime>(at(65)));
+    // Its lock over, it waits for its expiry: due now.
+    QCOMPARE(message_lifetime::dueTimes(broker.db(), at(65))->nextExpiry, std::optional<ClockTime>(at(65)));
+    QVERIFY(broker.unit([&] { return message_lifetime::expireEverywhere(broker.db(), at(65)); }).ok());
     QCOMPARE(message_lifetime::dueTimes(broker.db(), at(65))->nextExpiry, std::optional<ClockTime>());
 }
 
