@@ -3,9 +3,11 @@
 
 #include "host/command_help.h"
 #include "host/broker_host.h"
+#include "host/ready_file.h"
 #include "host/serve_options.h"
 
 #include <QCoreApplication>
+#include <QProcessEnvironment>
 #include <QDeadlineTimer>
 #include <QSocketNotifier>
 #include <QTimer>
@@ -95,7 +97,7 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
     // (AppDataLocation), the same file the window opens.
     QCoreApplication::setOrganizationName(QStringLiteral("Relaydesk"));
     QCoreApplication::setApplicationName(QStringLiteral("Relaydesk"));
-    const auto parsed = parseServeOptions(arguments);
+    const auto parsed = parseServeOptions(arguments, OptionsFor::Serve, QProcessEnvironment::systemEnvironment());
     if (const QString *usage = std::get_if<QString>(&parsed)) {
         print(err, QStringLiteral("relaydesk serve: %1\nTry 'relaydesk serve --help'.\n").arg(*usage));
         return 2;
@@ -110,6 +112,12 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
         return 0;
     }
     QCoreApplication app(argc, argv);   // before the broker: Qt's TLS backend (--ca-file) is a plugin
+    if (!options.readyFile.isEmpty()) {
+        if (const QString problem = ready_file::clearStale(options.readyFile); !problem.isEmpty()) {
+            print(err, QStringLiteral("relaydesk serve: %1\n").arg(problem));
+            return 1;
+        }
+    }
     auto started = BrokerHost::start(options);
     if (const auto *problem = std::get_if<BrokerHostProblem>(&started)) {
         print(err, QStringLiteral("relaydesk serve: %1\n").arg(problem->message));
@@ -128,10 +136,20 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
         print(err, QStringLiteral("relaydesk serve: the URLs handed out start with %1\n").arg(options.advertisedUrl));
     BrokerHost &running = *host;
     const auto stopSignals = onStopSignals([&running] { stopAnsweringWhatIsOwed(running); });
-    print(out, QStringLiteral("relaydesk: listening on %1\n").arg(host->endpointUrl()));
+    QList<ready_file::Listening> listening{{QStringLiteral("http"), host->endpointUrl()}};
     if (!host->amqpUrl().isEmpty())
-        print(out, QStringLiteral("relaydesk: listening on %1\n").arg(host->amqpUrl()));
+        listening.append({QStringLiteral("amqp"), host->amqpUrl()});
+    if (!options.readyFile.isEmpty()) {   // before the lines: whoever reads a line finds the file
+        if (const QString problem = ready_file::write(options.readyFile, listening); !problem.isEmpty()) {
+            print(err, QStringLiteral("relaydesk serve: %1\n").arg(problem));
+            return 1;
+        }
+    }
+    for (const ready_file::Listening &each : listening)
+        print(out, QStringLiteral("relaydesk: listening on %1\n").arg(each.second));
     const int status = QCoreApplication::exec();
+    if (!options.readyFile.isEmpty())
+        ready_file::remove(options.readyFile);   // stopped with everything committed
     return status;
 }
 

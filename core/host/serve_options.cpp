@@ -3,6 +3,7 @@
 
 #include "broker/broker_identity.h"
 #include "host/request_boundary.h"
+#include "host/serve_environment.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -15,7 +16,6 @@ namespace {
 // The broker options both commands take (one `  --name VALUE   text` line each: the man page and
 // the completion are generated from them).
 const QString kBrokerOptions = QStringLiteral(
-    "Options:\n"
     "  --db PATH|:memory:     database file (default: the application data folder's relaydesk.db)\n"
     "  --bind ADDRESS         address to listen on (default 127.0.0.1; any other prints a warning)\n"
     "  --port N               port (default 9911; 0 picks a free one)\n"
@@ -33,7 +33,10 @@ const QString kBrokerOptions = QStringLiteral(
     "  --account ID           the 12-digit account id in ARNs and queue URLs (default: the config file's, else 000000000000)\n"
     "  --advertised-url URL   base of every URL handed out, e.g. http://host.docker.internal:9911 (default: queue URLs follow the request's Host)\n"
     "  --allow-host NAME      also answer requests whose Host is NAME, any port (repeatable), e.g. a name containers use for this machine (loopback, the bind address and the --advertised-url host are answered anyway)\n"
-    "  --credentials FILE     require AWS signatures (SQS, SNS) and bearer tokens (native API, Zaqar, /metrics) from the keys in FILE (JSON; see docs/configuration.md)\n"
+    "  --credentials FILE     require AWS signatures (SQS, SNS) and bearer tokens (native API, Zaqar, /metrics) from the keys in FILE (JSON; see docs/configuration.md)\n");
+const QString kServeOnlyOptions = QStringLiteral(
+    "  --ready-file FILE      once every port listens, write their URLs to FILE (JSON, written whole); removed at a clean stop\n");
+const QString kEveryCommandOptions = QStringLiteral(
     "  -h, --help             this text\n"
     "  --version              the version\n");
 
@@ -46,20 +49,25 @@ const QString kServeHelp =
     QStringLiteral("Usage: relaydesk serve [options]\n"
                    "\n"
                    "The headless broker: SQS (JSON and query protocols), SNS and the native JSON API on one port.\n"
-                   "\n") +
-    kBrokerOptions +
+                   "\n"
+                   "Options:\n") +
+    kBrokerOptions + kServeOnlyOptions + kEveryCommandOptions +
     QStringLiteral("\n"
                    "When ready it prints one line, relaydesk: listening on http://HOST:PORT (127.0.0.1 for a wildcard bind),\n"
                    "and GET /health answers 200.\n"
-                   "It stops on SIGINT, SIGTERM or SIGHUP with everything committed.\n") +
+                   "It stops on SIGINT, SIGTERM or SIGHUP with everything committed.\n"
+                   "Every option can also come from the environment: --allow-host from RELAYDESK_ALLOW_HOST, --clock from\n"
+                   "RELAYDESK_CLOCK, and so on (a flag: true or false; --allow-host: names separated by commas); the command\n"
+                   "line wins.\n") +
     kBoundaryNote;
 
 const QString kWindowHelp =
     QStringLiteral("Usage: relaydesk [options]\n"
                    "\n"
                    "The window, with its own broker: SQS, SNS and the native JSON API on one port, shared with your code.\n"
-                   "\n") +
-    kBrokerOptions +
+                   "\n"
+                   "Options:\n") +
+    kBrokerOptions + kEveryCommandOptions +
     QStringLiteral("\n"
                    "Without --port the window takes 9911, or the next free port when 9911 is taken.\n"
                    "When ready it prints one line: relaydesk: listening on http://HOST:PORT\n") +
@@ -102,7 +110,12 @@ QString readIdentityOptions(const QCommandLineParser &parser, const QCommandLine
 QString serveOptionsHelp() { return kServeHelp; }
 QString windowOptionsHelp() { return kWindowHelp; }
 
-std::variant<ServeOptions, QString> parseServeOptions(const QStringList &arguments, OptionsFor command)
+namespace {
+
+// parseServeOptions, with the options the environment supplied in `fromEnvironment`.
+std::variant<ServeOptions, QString> readServeOptions(const QStringList &arguments, OptionsFor command,
+                                                     const QProcessEnvironment &environment,
+                                                     EnvironmentOptions &fromEnvironment)
 {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -124,15 +137,30 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
     const QCommandLineOption advertisedUrl(QStringLiteral("advertised-url"), {}, QStringLiteral("URL"));
     const QCommandLineOption allowHost(QStringLiteral("allow-host"), {}, QStringLiteral("NAME"));
     const QCommandLineOption credentials(QStringLiteral("credentials"), {}, QStringLiteral("FILE"));
+    const QCommandLineOption readyFile(QStringLiteral("ready-file"), {}, QStringLiteral("FILE"));
     const QCommandLineOption help(QStringList{QStringLiteral("help"), QStringLiteral("h")});
     const QCommandLineOption version(QStringLiteral("version"));
-    parser.addOptions({db, bind, port, config, amqpPort, serviceBusConfig, clock, scale, jitter, seed, requestTimeout, caFile, autoConfirm, region, account,
-                       advertisedUrl, allowHost, credentials, help, version});
+    // Every option but --help and --version, so also from the environment.
+    const QList<QCommandLineOption> settable{db, bind, port, config, amqpPort, serviceBusConfig, clock, scale, jitter,
+                                             seed, requestTimeout, caFile, autoConfirm, region, account, advertisedUrl,
+                                             allowHost, credentials, readyFile};
+    parser.addOptions(settable);
+    parser.addOptions({help, version});
     const QString program = command == OptionsFor::Serve ? QStringLiteral("relaydesk serve") : QStringLiteral("relaydesk");
     if (!parser.parse(QStringList{program} + arguments))
         return parser.errorText();
     if (!parser.positionalArguments().isEmpty())
         return QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first());
+    if (command == OptionsFor::Window && parser.isSet(readyFile))
+        return QStringLiteral("--ready-file is an option of relaydesk serve");
+    // The environment's options go first, so the command line's come last and win.
+    auto found = optionsFromEnvironment(parser, settable, {allowHost},
+                                        command == OptionsFor::Serve ? environment : QProcessEnvironment());
+    if (const QString *refused = std::get_if<QString>(&found))
+        return *refused;
+    fromEnvironment = std::get<EnvironmentOptions>(std::move(found));
+    if (!fromEnvironment.arguments.isEmpty() && !parser.parse(QStringList{program} + fromEnvironment.arguments + arguments))
+        return parser.errorText();
 
     ServeOptions options;
     options.showHelp = parser.isSet(help);
@@ -219,7 +247,22 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
     options.credentialsFile = parser.value(credentials);
     if (parser.isSet(credentials) && options.credentialsFile.isEmpty())
         return QStringLiteral("--credentials needs a file name");
+    options.readyFile = parser.value(readyFile);
+    if (parser.isSet(readyFile) && options.readyFile.isEmpty())
+        return QStringLiteral("--ready-file needs a file name");
     return options;
+}
+
+} // namespace
+
+std::variant<ServeOptions, QString> parseServeOptions(const QStringList &arguments, OptionsFor command,
+                                                      const QProcessEnvironment &environment)
+{
+    EnvironmentOptions fromEnvironment;
+    auto parsed = readServeOptions(arguments, command, environment, fromEnvironment);
+    if (const QString *problem = std::get_if<QString>(&parsed))
+        return nameTheVariable(*problem, fromEnvironment);   // a value from the environment: its variable named
+    return parsed;
 }
 
 } // namespace relaydesk

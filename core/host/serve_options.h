@@ -5,6 +5,7 @@
 #include "policy/jitter_sampler.h"
 
 #include <QHostAddress>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -56,6 +57,9 @@ struct ServeOptions {
     // names clients must present (host/broker_credentials.h); read by
     // BrokerHost::start. Empty: none required.
     QString credentialsFile;
+    // --ready-file FILE (serve only): written once every port listens, removed at a
+    // clean stop (host/ready_file.h). Empty: none.
+    QString readyFile;
 
     // A bind address other than loopback: the caller prints a warning.
     bool bindsBeyondLoopback() const { return !bind.isLoopback(); }
@@ -66,9 +70,12 @@ struct ServeOptions {
 // usage differently.
 enum class OptionsFor { Serve, Window };
 
-// The options or the usage error's message. Pure.
+// The options or the usage error's message. For `serve`, `environment` supplies the
+// options the command line leaves out (RELAYDESK_<OPTION>, host/serve_environment.h);
+// the window reads none. Pure.
 std::variant<ServeOptions, QString> parseServeOptions(const QStringList &arguments,
-                                                      OptionsFor command = OptionsFor::Serve);
+                                                      OptionsFor command = OptionsFor::Serve,
+                                                      const QProcessEnvironment &environment = {});
 
 QString serveOptionsHelp();
 // The usage of the window's command line (`relaydesk [options]`).

@@ -41,18 +41,27 @@ struct FinishedRun {
 };
 
 // Every run takes a free AMQP port unless it names one: runs go side by side.
-QStringList withAmqpPort(const QStringList &arguments)
+QStringList withAmqpPort(const QStringList &arguments, const QProcessEnvironment &environment = {})
 {
-    if (arguments.contains(QStringLiteral("--amqp-port")))
+    if (arguments.contains(QStringLiteral("--amqp-port")) || environment.contains(QStringLiteral("RELAYDESK_AMQP_PORT")))
         return arguments;
     return arguments + QStringList{QStringLiteral("--amqp-port"), QStringLiteral("0")};
 }
 
-FinishedRun runToEnd(const QStringList &arguments)
+// headless() with `variables` ("NAME=value" each) added.
+QProcessEnvironment headlessWith(const QStringList &variables)
+{
+    QProcessEnvironment environment = headless();
+    for (const QString &variable : variables)
+        environment.insert(variable.section(QLatin1Char('='), 0, 0), variable.section(QLatin1Char('='), 1));
+    return environment;
+}
+
+FinishedRun runToEnd(const QStringList &arguments, const QProcessEnvironment &environment = headless())
 {
     QProcess process;
-    process.setProcessEnvironment(headless());
-    process.start(kBinary, QStringList{QStringLiteral("serve")} + withAmqpPort(arguments));
+    process.setProcessEnvironment(environment);
+    process.start(kBinary, QStringList{QStringLiteral("serve")} + withAmqpPort(arguments, environment));
     FinishedRun run;
     run.ended = process.waitForFinished(30000);
     run.exitCode = process.exitCode();
@@ -65,11 +74,12 @@ FinishedRun runToEnd(const QStringList &arguments)
 struct Server {
     QProcess process;
     QString readyLine;
+    QProcessEnvironment environment = headless();
 
     bool start(const QStringList &arguments)
     {
-        process.setProcessEnvironment(headless());
-        process.start(kBinary, QStringList{QStringLiteral("serve")} + withAmqpPort(arguments));
+        process.setProcessEnvironment(environment);
+        process.start(kBinary, QStringList{QStringLiteral("serve")} + withAmqpPort(arguments, environment));
         if (!process.waitForStarted())
             return false;
         while (!process.canReadLine()) {
@@ -89,13 +99,14 @@ struct Server {
 };
 
 // One HTTP/1.1 request on a fresh connection; the whole response text.
-QByteArray http(quint16 port, const QByteArray &method, const QByteArray &path, const QByteArray &body = {})
+QByteArray http(quint16 port, const QByteArray &method, const QByteArray &path, const QByteArray &body = {},
+                const QByteArray &host = "localhost")
 {
     QTcpSocket socket;
     socket.connectToHost(QStringLiteral("127.0.0.1"), port);
     if (!socket.waitForConnected(30000))
         return {};
-    socket.write(method + ' ' + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+    socket.write(method + ' ' + path + " HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\n"
                  "Connection: close\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
     // Until the whole body the Content-Length announces is there.
     QByteArray response;
@@ -147,7 +158,7 @@ private slots:
         const QString out = QString::fromUtf8(run.out);
         for (const char *option : {"--db", "--bind", "--port", "--config", "--clock", "--time-scale", "--jitter",
                                    "--seed", "--request-timeout", "--ca-file", "--auto-confirm", "--region", "--account",
-                                   "--advertised-url", "--allow-host", "--credentials"})
+                                   "--advertised-url", "--allow-host", "--credentials", "--ready-file", "RELAYDESK_ALLOW_HOST"})
             QVERIFY2(out.contains(QLatin1String(option)), option);
     }
 
@@ -169,6 +180,7 @@ private slots:
         QTest::newRow("allowed host with a port") << QStringList{"--allow-host", "h:1"} << "--allow-host: 'h:1'";
         QTest::newRow("allowed host a URL") << QStringList{"--allow-host", "http://h"} << "--allow-host";
         QTest::newRow("credentials without a file") << QStringList{"--credentials", ""} << "--credentials needs a file name";
+        QTest::newRow("ready file without a file") << QStringList{"--ready-file", ""} << "--ready-file needs a file name";
         QTest::newRow("AMQP port too big") << QStringList{"--amqp-port", "70000"} << "--amqp-port";
         QTest::newRow("AMQP port a word") << QStringList{"--amqp-port", "on"} << "--amqp-port: 'on'";
         QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate";
@@ -184,6 +196,128 @@ private slots:
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.out.isEmpty());
         QVERIFY2(run.err.contains(message), qPrintable(run.err));
+    }
+
+    // Every option also comes from RELAYDESK_<OPTION>; the command line wins, even
+    // over a variable whose value would be refused (docs/behaviour.md §8.1).
+    void environment_setsEveryOption_commandLineWins_data()
+    {
+        QTest::addColumn<QStringList>("variables");
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QByteArray>("host");         // the Host header of GET /health
+        QTest::addColumn<QByteArrayList>("health");   // parts of its answer
+        const QStringList memory{"--db", ":memory:"};
+        QTest::newRow("region") << QStringList{"RELAYDESK_REGION=eu-west-1"} << memory << QByteArray("localhost")
+                                << QByteArrayList{"\"region\":\"eu-west-1\""};
+        QTest::newRow("account") << QStringList{"RELAYDESK_ACCOUNT=123456789012"} << memory << QByteArray("localhost")
+                                 << QByteArrayList{"\"account\":\"123456789012\""};
+        QTest::newRow("database") << QStringList{"RELAYDESK_DB=:memory:"} << QStringList{} << QByteArray("localhost")
+                                  << QByteArrayList{"\"database\":\":memory:\""};
+        QTest::newRow("allowed hosts, comma separated")
+            << QStringList{"RELAYDESK_ALLOW_HOST=relaydesk, broker.ci"} << memory << QByteArray("broker.ci:9911")
+            << QByteArrayList{"HTTP/1.1 200", "\"status\":\"ready\""};
+        QTest::newRow("command line wins") << QStringList{"RELAYDESK_REGION=eu-west-1"}
+                                           << (memory + QStringList{"--region", "ap-south-1"}) << QByteArray("localhost")
+                                           << QByteArrayList{"\"region\":\"ap-south-1\""};
+        QTest::newRow("command line wins over a bad value")
+            << QStringList{"RELAYDESK_ACCOUNT=12345", "RELAYDESK_CLOCK=sundial"}
+            << (memory + QStringList{"--account", "123456789012", "--clock", "virtual"}) << QByteArray("localhost")
+            << QByteArrayList{"\"account\":\"123456789012\""};
+        QTest::newRow("empty counts as unset") << QStringList{"RELAYDESK_REGION=", "RELAYDESK_ALLOW_HOST="} << memory
+                                               << QByteArray("localhost") << QByteArrayList{"\"region\":\"us-east-1\""};
+        QTest::newRow("flag") << QStringList{"RELAYDESK_AUTO_CONFIRM=true", "RELAYDESK_CLOCK=virtual"} << memory
+                              << QByteArray("localhost") << QByteArrayList{"HTTP/1.1 200"};
+    }
+    void environment_setsEveryOption_commandLineWins()
+    {
+        QFETCH(QStringList, variables);
+        QFETCH(QStringList, arguments);
+        QFETCH(QByteArray, host);
+        QFETCH(QByteArrayList, health);
+        Server server;
+        server.environment = headlessWith(variables);
+        QVERIFY(server.start(QStringList{"--port", "0"} + arguments));
+        const QByteArray answer = http(server.port(), "GET", "/health", {}, host);
+        for (const QByteArray &part : health)
+            QVERIFY2(answer.contains(part), answer.constData());
+        QVERIFY(server.stopsCleanly());
+    }
+
+    // A variable's value is checked as the option's would be; the refusal names the variable.
+    void environment_badValue_usageErrorNamesTheVariable_data()
+    {
+        QTest::addColumn<QString>("variable");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("port") << "RELAYDESK_PORT=70000" << "RELAYDESK_PORT: '70000' is not a port number";
+        QTest::newRow("AMQP port") << "RELAYDESK_AMQP_PORT=on" << "RELAYDESK_AMQP_PORT: 'on'";
+        QTest::newRow("clock") << "RELAYDESK_CLOCK=sundial" << "RELAYDESK_CLOCK: 'sundial' is not real, scaled or virtual";
+        QTest::newRow("bind") << "RELAYDESK_BIND=localhost:80" << "RELAYDESK_BIND: 'localhost:80' is not an IP address";
+        QTest::newRow("account") << "RELAYDESK_ACCOUNT=12345" << "RELAYDESK_ACCOUNT: '12345': The account id must be 12 digits";
+        QTest::newRow("advertised URL") << "RELAYDESK_ADVERTISED_URL=h:1" << "RELAYDESK_ADVERTISED_URL: 'h:1'";
+        QTest::newRow("one allowed host of two") << "RELAYDESK_ALLOW_HOST=ok.example,h:1" << "RELAYDESK_ALLOW_HOST: 'h:1'";
+        QTest::newRow("flag") << "RELAYDESK_AUTO_CONFIRM=maybe" << "RELAYDESK_AUTO_CONFIRM: 'maybe' is not true, false";
+        QTest::newRow("jitter") << "RELAYDESK_JITTER=2" << "RELAYDESK_JITTER: '2' is not a fraction";
+    }
+    void environment_badValue_usageErrorNamesTheVariable()
+    {
+        QFETCH(QString, variable);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString database = dir.filePath(QStringLiteral("broker.db"));
+        const FinishedRun run = runToEnd({"--db", database}, headlessWith({variable}));   // refused before listening
+        QVERIFY(run.ended);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.out.isEmpty());
+        QVERIFY2(run.err.contains(message), qPrintable(run.err));
+        QVERIFY2(!QFile::exists(database), "the database was created");
+    }
+
+    // --ready-file (or RELAYDESK_READY_FILE): an earlier run's file is removed at
+    // start; the new one is there, whole, when the ready lines are printed, with
+    // every port's URL; a clean stop removes it.
+    void readyFile_writtenWhenListening_removedAtStop_data()
+    {
+        QTest::addColumn<bool>("fromEnvironment");
+        QTest::newRow("--ready-file") << false;
+        QTest::newRow("RELAYDESK_READY_FILE") << true;
+    }
+    void readyFile_writtenWhenListening_removedAtStop()
+    {
+        QFETCH(bool, fromEnvironment);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("relaydesk.ready"));
+        QFile stale(path);
+        QVERIFY(stale.open(QIODevice::WriteOnly));
+        stale.write("{\"pid\": 1, \"http\": \"http://127.0.0.1:1\"}");   // not a raw string: moc reads // in one as a comment
+        stale.close();
+        Server server;
+        QStringList arguments{"--port", "0", "--db", ":memory:"};
+        if (fromEnvironment)
+            server.environment = headlessWith({QStringLiteral("RELAYDESK_READY_FILE=") + path});
+        else
+            arguments << QStringLiteral("--ready-file") << path;
+        QVERIFY(server.start(arguments));
+        QFile written(path);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QJsonObject ready = QJsonDocument::fromJson(written.readAll()).object();
+        written.close();
+        QCOMPARE(ready.value(QStringLiteral("pid")).toInteger(), server.process.processId());
+        QCOMPARE(QStringLiteral("relaydesk: listening on ") + ready.value(QStringLiteral("http")).toString(), server.readyLine);
+        QVERIFY2(ready.value(QStringLiteral("amqp")).toString().startsWith(QLatin1String("amqp://127.0.0.1:")),
+                 qPrintable(QJsonDocument(ready).toJson()));
+        QVERIFY(server.stopsCleanly());
+        QVERIFY2(!QFile::exists(path), "the ready file outlived the broker");
+    }
+
+    void readyFile_cannotBeWritten_exitOne()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("no-such-folder/relaydesk.ready"));
+        const FinishedRun run = runToEnd({"--port", "0", "--db", ":memory:", "--ready-file", path});
+        QVERIFY(run.ended);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("--ready-file: cannot write ") + path), qPrintable(run.err));
+        QVERIFY(run.out.isEmpty());
     }
 
     // --ca-file is read before anything starts: a file that cannot serve
