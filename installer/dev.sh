@@ -9,6 +9,11 @@
 #                                    build/release/relaydesk_VERSION_amd64.deb (+ relaydesk-dbgsym .ddeb)
 #   installer/dev.sh check-package   build the package, install it in a fresh Debian 12 root and run it
 #                                    from the installed files (installer/check-installed.sh; not in CI)
+#   installer/dev.sh image [--update-lock]  the package, then the container image of `relaydesk serve` from it
+#                                    (installer/image/build_image.sh: build/image/relaydesk-image.tar and an OCI
+#                                    layout), then tests/image/check_image.sh on it: in podman where containers run,
+#                                    else in a chroot of its root; --update-lock rewrites installer/image/packages.lock
+#                                    (not in CI: a few minutes besides the package)
 #   installer/dev.sh fuzz [MINUTES]  every fuzz target under libFuzzer with ASan+UBSan (clang, build/fuzz),
 #                                    MINUTES in all (default 10), each from its seed corpus; findings in build/fuzz/findings
 #   installer/dev.sh check-sanitizers  every test with ASan+UBSan (g++, build/asan), then the engine and broker
@@ -232,6 +237,23 @@ build_package() {
   ls "$RELEASE_BUILD_DIR"/relaydesk_*_amd64.deb >/dev/null
 }
 
+# build_image [--update-lock]: the image from the package (installer/image/build_image.sh),
+# then its check (tests/image/check_image.sh) with the Service Bus SDK of tests/e2e/js's lockfile.
+IMAGE_DIR=${RELAYDESK_IMAGE_DIR:-$ROOT/build/image}
+IMAGE_PACKAGES=(mmdebstrap umoci skopeo podman runc uidmap)
+build_image() {
+  local deb start=$SECONDS
+  deb=$(ls "$RELEASE_BUILD_DIR"/relaydesk_*_amd64.deb)
+  "$ROOT/installer/image/build_image.sh" "$deb" "$IMAGE_DIR" "$@"
+  log "image: built in $((SECONDS - start)) s"
+  mkdir -p "$IMAGE_DIR/js"
+  cp "$ROOT/tests/e2e/js/package.json" "$ROOT/tests/e2e/js/package-lock.json" "$IMAGE_DIR/js/"
+  install_node_modules "$IMAGE_DIR/js"
+  start=$SECONDS
+  "$ROOT/tests/image/check_image.sh" "$IMAGE_DIR" "$IMAGE_DIR/js/node_modules"
+  log "image: checked in $((SECONDS - start)) s"
+}
+
 # fresh_root DIR: a brand-new Debian 12 root in DIR, kept there, with a clean clone of HEAD
 # (../shared/tools/fresh-debian --keep DIR -- true). On its first use the tool makes its cached
 # root with mmdebstrap under a name ending in ".tmp"; mmdebstrap picks its output format from the
@@ -331,6 +353,12 @@ case "$command" in
     build_package
     check_package
     ;;
+  image)   # [--update-lock]
+    PACKAGES+=("${IMAGE_PACKAGES[@]}")
+    install_missing
+    build_package
+    build_image "$@"
+    ;;
   fuzz)   # [MINUTES]
     install_missing
     fuzz "$@"
@@ -343,7 +371,7 @@ case "$command" in
     check_fresh "$@"
     ;;
   *)
-    echo "usage: installer/dev.sh run [ARGS...] | test | build | fuzz [MINUTES] | check-sanitizers | check-fresh | package | check-package" >&2
+    echo "usage: installer/dev.sh run [ARGS...] | test | build | image [--update-lock] | fuzz [MINUTES] | check-sanitizers | check-fresh | package | check-package" >&2
     exit 2
     ;;
 esac
