@@ -71,7 +71,7 @@ elif ! diff -u <(grep -v '^#' "$LOCK") "$work/packages.now" >&2; then
 fi
 
 # The layer: sorted, every mtime the epoch, numeric owners, no pax times.
-tar -C "$rootfs" --sort=name --mtime="@$SOURCE_DATE_EPOCH" --numeric-owner --format=gnu --xattrs-exclude='*' \
+tar -C "$rootfs" --sort=name --mtime="@$SOURCE_DATE_EPOCH" --numeric-owner --format=gnu \
   -cf "$work/layer.tar" .
 layer_digest=$(sha256sum "$work/layer.tar" | cut -d' ' -f1)
 
