@@ -40,12 +40,16 @@ struct FinishedRun {
     QString err;
 };
 
-// Every run takes a free AMQP port unless it names one: runs go side by side.
+// Every run takes a free AMQP port unless it names one, and no AMQPS port
+// unless it names one: runs go side by side.
 QStringList withAmqpPort(const QStringList &arguments)
 {
-    if (arguments.contains(QStringLiteral("--amqp-port")))
-        return arguments;
-    return arguments + QStringList{QStringLiteral("--amqp-port"), QStringLiteral("0")};
+    QStringList all = arguments;
+    if (!arguments.contains(QStringLiteral("--amqp-port")))
+        all += QStringList{QStringLiteral("--amqp-port"), QStringLiteral("0")};
+    if (!arguments.contains(QStringLiteral("--amqps-port")))
+        all += QStringList{QStringLiteral("--amqps-port"), QStringLiteral("off")};
+    return all;
 }
 
 FinishedRun runToEnd(const QStringList &arguments)
@@ -360,7 +364,7 @@ private slots:
         environment.remove(QStringLiteral("XDG_DATA_HOME"));
         Server server;
         server.process.setProcessEnvironment(environment);
-        server.process.start(kBinary, {"serve", "--port", "0", "--amqp-port", "0"});
+        server.process.start(kBinary, {"serve", "--port", "0", "--amqp-port", "0", "--amqps-port", "off"});
         QVERIFY(server.process.waitForStarted());
         while (!server.process.canReadLine())
             QVERIFY(server.process.waitForReadyRead(30000));
