@@ -52,10 +52,10 @@ QStringList withAmqpPort(const QStringList &arguments)
     return all;
 }
 
-FinishedRun runToEnd(const QStringList &arguments)
+FinishedRun runToEnd(const QStringList &arguments, const QProcessEnvironment &environment = headless())
 {
     QProcess process;
-    process.setProcessEnvironment(headless());
+    process.setProcessEnvironment(environment);
     process.start(kBinary, QStringList{QStringLiteral("serve")} + withAmqpPort(arguments));
     FinishedRun run;
     run.ended = process.waitForFinished(30000);
@@ -69,10 +69,11 @@ FinishedRun runToEnd(const QStringList &arguments)
 struct Server {
     QProcess process;
     QString readyLine;
+    QProcessEnvironment environment = headless();
 
     bool start(const QStringList &arguments)
     {
-        process.setProcessEnvironment(headless());
+        process.setProcessEnvironment(environment);
         process.start(kBinary, QStringList{QStringLiteral("serve")} + withAmqpPort(arguments));
         if (!process.waitForStarted())
             return false;
@@ -175,6 +176,9 @@ private slots:
         QTest::newRow("credentials without a file") << QStringList{"--credentials", ""} << "--credentials needs a file name";
         QTest::newRow("AMQP port too big") << QStringList{"--amqp-port", "70000"} << "--amqp-port";
         QTest::newRow("AMQP port a word") << QStringList{"--amqp-port", "on"} << "--amqp-port: 'on'";
+        QTest::newRow("AMQPS port a word") << QStringList{"--amqps-port", "on"} << "--amqps-port: 'on'";
+        QTest::newRow("AMQPS port too big") << QStringList{"--amqps-port", "65536"} << "--amqps-port: '65536'";
+        QTest::newRow("TLS certificate without key") << QStringList{"--tls-cert", "c.pem"} << "--tls-cert and --tls-key go together";
         QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate";
         QTest::newRow("stray argument") << QStringList{"extra"} << "extra";
     }
@@ -337,6 +341,57 @@ private slots:
         QVERIFY(server.process.waitForFinished(30000));
         QCOMPARE(server.process.exitCode(), 0);
         QVERIFY(server.process.readAllStandardOutput().isEmpty());
+    }
+
+    // --amqps-port: the third ready line, with the local CA's certificate
+    // (made in the data folder); then the user's own files, checked before
+    // anything starts.
+    void amqps_readyLine_ownCertificateChecked_data()
+    {
+        QTest::addColumn<QString>("certificate");   // in the local CA's folder
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("problem");       // empty: it starts
+        QTest::newRow("the local CA's own") << QString() << QString() << QString();
+        QTest::newRow("own files that match") << "server.pem" << "server-key.pem" << QString();
+        QTest::newRow("a key of another certificate") << "relaydesk-ca.pem" << "server-key.pem"
+                                                      << "not the private key of the certificate";
+        QTest::newRow("a missing certificate") << "none.pem" << "server-key.pem" << "--tls-cert";
+    }
+    void amqps_readyLine_ownCertificateChecked()
+    {
+        QFETCH(QString, certificate);
+        QFETCH(QString, key);
+        QFETCH(QString, problem);
+        QTemporaryDir data;
+        QProcessEnvironment environment = headless();
+        environment.insert(QStringLiteral("XDG_DATA_HOME"), data.path());
+        const QString folder = data.path() + QStringLiteral("/Relaydesk/Relaydesk/tls/");
+        QStringList arguments{"--port", "0", "--db", ":memory:", "--amqps-port", "0"};
+        if (!certificate.isEmpty()) {
+            Server local; // makes the CA and the server certificate
+            local.environment = environment;
+            QVERIFY(local.start(arguments));
+            QVERIFY(local.stopsCleanly());
+            arguments += {"--tls-cert", folder + certificate, "--tls-key", folder + key};
+        }
+        if (!problem.isEmpty()) {
+            const FinishedRun run = runToEnd(arguments, environment);
+            QVERIFY(run.ended);
+            QCOMPARE(run.exitCode, 1);
+            QVERIFY2(run.err.contains(problem), qPrintable(run.err));
+            return;
+        }
+        Server server;
+        server.environment = environment;
+        QVERIFY(server.start(arguments));
+        QString output;
+        while (!output.contains(QLatin1String("relaydesk: listening on amqps://127.0.0.1:"))) {
+            if (server.process.bytesAvailable() == 0)
+                QVERIFY2(server.process.waitForReadyRead(30000), qPrintable(output));
+            output += QString::fromUtf8(server.process.readAllStandardOutput());
+        }
+        QVERIFY(QFile::exists(folder + QStringLiteral("relaydesk-ca.pem")));
+        QVERIFY(server.stopsCleanly());
     }
 
     void amqpPortTaken_exitOne()
