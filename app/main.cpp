@@ -4,6 +4,7 @@
 #include "host/policy_command.h"
 #include "host/serve_command.h"
 #include "host/serve_options.h"
+#include "host/tls_command.h"
 
 #ifdef RELAYDESK_HAS_GUI
 #include "charts/policy_render_command.h"
@@ -32,6 +33,7 @@ const char *const kUsage =
     "Usage: relaydesk [options]\n"
     "       relaydesk serve [options]\n"
     "       relaydesk policy explain|validate|render|diff [options] ...\n"
+    "       relaydesk tls ca\n"
     "\n"
     "Relaydesk administers message queues, topics and notification retry policies: a desktop window, a headless\n"
     "broker that AWS SDKs and the aws CLI talk to as they would to Amazon SQS and SNS, and commands that explain,\n"
@@ -41,6 +43,7 @@ const char *const kUsage =
     "Commands:\n"
     "  serve                  the headless broker: SQS, SNS and the native JSON API on one port\n"
     "  policy                 explain, validate, render or diff a delivery policy\n"
+    "  tls                    the local certificate authority: 'tls ca' prints the path of the certificate to trust\n"
     "\n";
 
 const char *const kUsageEnd =
@@ -184,6 +187,10 @@ int main(int argc, char **argv)
     const QString command = arguments.value(0);
     if (command == QLatin1String("policy"))
         return runPolicy(argc, argv, arguments.mid(1));
+    if (command == QLatin1String("tls")) {
+        QCoreApplication app(argc, argv);
+        return relaydesk::runTlsCommand(arguments.mid(1), stdout, stderr);
+    }
     if (command == QLatin1String("serve"))
         return relaydesk::runServeCommand(argc, argv, arguments.mid(1));
     return runWindow(argc, argv, arguments);

@@ -15,12 +15,14 @@
 #include "host/broker_credentials.h"
 #include "host/broker_health.h"
 #include "host/broker_http_server.h"
+#include "host/local_certificate_authority.h"
 #include "host/request_boundary.h"
 #include "http/http1_server.h"
 #include "mock/mock_endpoints.h"
 #include "host/serve_identity.h"
 #include "engine/broker_database.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -48,6 +50,31 @@ QString caFileProblem(const QString &path)
 BrokerHostProblem problem(BrokerHostProblem::Kind kind, QString message)
 {
     return BrokerHostProblem{kind, StoreStatus::Kind::Ok, std::move(message)};
+}
+
+// The certificate the TLS ports present: the user's own, checked, or the
+// local CA's server certificate for the broker's names; why not.
+std::variant<TlsFiles, QString> tlsCertificate(const ServeOptions &options)
+{
+    if (!options.tlsCertificateFile.isEmpty()) {
+        const TlsFiles own{options.tlsCertificateFile, options.tlsKeyFile};
+        if (const QString why = tlsFilesProblem(own); !why.isEmpty())
+            return why;
+        return own;
+    }
+    // Certificates are valid in real time, whatever the broker's clock.
+    const LocalCertificateAuthority authority(LocalCertificateAuthority::defaultFolder());
+    auto issued = authority.serverCertificate(serverCertificateNames(options), QDateTime::currentSecsSinceEpoch());
+    if (const QString *why = std::get_if<QString>(&issued))
+        return QStringLiteral("local CA: %1").arg(*why);
+    return issued;
+}
+
+QString loopbackForWildcard(const QHostAddress &bind)
+{
+    return urlHostText(bind.isEqual(QHostAddress::AnyIPv4) || bind.isEqual(QHostAddress::Any)
+                           ? QHostAddress(QHostAddress::LocalHost)
+                           : bind);
 }
 
 // The listening socket on `port`, or with `nextFreePort` the first free one
@@ -105,6 +132,14 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
     if (!options.caFile.isEmpty()) {
         if (const QString why = caFileProblem(options.caFile); !why.isEmpty())
             return problem(BrokerHostProblem::Kind::CaFile, QStringLiteral("--ca-file %1: %2").arg(options.caFile, why));
+    }
+
+    TlsFiles tls;
+    if (options.amqpsPort) {
+        auto chosen = tlsCertificate(options);
+        if (auto *why = std::get_if<QString>(&chosen))
+            return problem(BrokerHostProblem::Kind::Tls, *why);
+        tls = std::get<TlsFiles>(std::move(chosen));
     }
 
     std::shared_ptr<const BrokerCredentials> credentials;
@@ -192,19 +227,20 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
                            QStringLiteral("%1: %2").arg(options.serviceBusConfigFile,
                                                         QString::fromStdString(applied.error().message)));
     }
-    if (options.amqpPort) { // the window moves to a free port rather than fail when the port is taken
-        const std::shared_ptr<const SharedAccessSignatureCheck> sharedAccess = serverOptions.credentials.sharedAccess();
-        auto endpoint = ServiceBusEndpoint::start(*host->m_service, options.bind, *options.amqpPort, sharedAccess);
-        if (std::holds_alternative<QString>(endpoint) && nextFreePort)
-            endpoint = ServiceBusEndpoint::start(*host->m_service, options.bind, 0, sharedAccess);
+    if (options.amqpPort || options.amqpsPort) { // the window moves to a free port rather than fail when a port is taken
+        ServiceBusEndpoint::Ports ports{options.amqpPort, options.amqpsPort, tls.certificate, tls.key, nextFreePort};
+        auto endpoint = ServiceBusEndpoint::start(*host->m_service, options.bind, ports,
+                                                  serverOptions.credentials.sharedAccess());
         if (auto *error = std::get_if<QString>(&endpoint))
             return problem(BrokerHostProblem::Kind::Port, *error);
         host->m_serviceBus = std::get<std::unique_ptr<ServiceBusEndpoint>>(std::move(endpoint));
-        host->m_amqpUrl = QStringLiteral("amqp://%1:%2")
-                              .arg(urlHostText(options.bind.isEqual(QHostAddress::AnyIPv4) || options.bind.isEqual(QHostAddress::Any)
-                                                   ? QHostAddress(QHostAddress::LocalHost)
-                                                   : options.bind))
-                              .arg(host->m_serviceBus->port());
+        if (options.amqpPort)
+            host->m_amqpUrl = QStringLiteral("amqp://%1:%2").arg(loopbackForWildcard(options.bind)).arg(host->m_serviceBus->port());
+        if (options.amqpsPort) {
+            host->m_amqpsUrl = QStringLiteral("amqps://%1:%2").arg(loopbackForWildcard(options.bind)).arg(host->m_serviceBus->tlsPort());
+            if (options.tlsCertificateFile.isEmpty())
+                host->m_tlsAuthorityPath = LocalCertificateAuthority(LocalCertificateAuthority::defaultFolder()).certificatePath();
+        }
     }
     // The mock endpoints of the user's set-up (those of --config included), from the store.
     if (Status kept = host->m_mocks->keepIn(engine); !kept)

@@ -28,7 +28,7 @@ class SystemWallTimeSource;
 // database dialog). `storeKind` says what was wrong with the database file
 // when `kind` is Database, so the window can offer the right way out.
 struct BrokerHostProblem {
-    enum class Kind { Config, CaFile, Credentials, Database, Port, SigningKey };
+    enum class Kind { Config, CaFile, Credentials, Database, Port, SigningKey, Tls };
     Kind kind = Kind::Database;
     StoreStatus::Kind storeKind = StoreStatus::Kind::Ok;
     QString message;
@@ -40,7 +40,9 @@ struct BrokerHostProblem {
 // serve` runs and the window owns, built in one place and stopped in order.
 //
 // start() checks in this order, changing nothing before the check that
-// refuses: the --config file (read whole), the --ca-file, the database (never
+// refuses: the --config file (read whole), the --ca-file, the TLS
+// certificate (--tls-cert/--tls-key, or the local CA's, made or renewed
+// when it must be: its only write before the database), the database (never
 // created over a file it refuses; a refused file is left untouched), the port
 // (with `nextFreePort`, the next free port after a taken one, up to 100
 // further), the signing key; then it applies the config as one unit and
@@ -74,6 +76,11 @@ public:
     const QString &databasePath() const { return m_databasePath; }
     // "amqp://HOST:PORT" of the Service Bus endpoint; empty when it is off.
     const QString &amqpUrl() const { return m_amqpUrl; }
+    // "amqps://HOST:PORT" of Service Bus over TLS; empty when it is off.
+    const QString &amqpsUrl() const { return m_amqpsUrl; }
+    // The local CA's certificate clients trust for amqpsUrl (docs/behaviour.md §8.7);
+    // empty when the user's own certificate (--tls-cert) is presented or TLS is off.
+    const QString &tlsAuthorityPath() const { return m_tlsAuthorityPath; }
     // Whether the port is another than the one asked for (it was taken).
     bool portMoved() const { return m_portMoved; }
 
@@ -98,6 +105,8 @@ private:
     BrokerIdentity m_identity;
     QString m_endpointUrl;
     QString m_amqpUrl;
+    QString m_amqpsUrl;
+    QString m_tlsAuthorityPath;
     QString m_databasePath;
     quint16 m_port = 0;
     bool m_portMoved = false;

@@ -9,6 +9,8 @@
 #include <QDir>
 #include <QStandardPaths>
 
+#include <utility>
+
 namespace relaydesk {
 
 namespace {
@@ -21,6 +23,9 @@ const QString kBrokerOptions = QStringLiteral(
     "  --port N               port (default 9911; 0 picks a free one)\n"
     "  --config FILE          apply a configuration file at start\n"
     "  --amqp-port N|off      Azure Service Bus (AMQP 1.0) port (default 5672; 0 picks a free one; off: none)\n"
+    "  --amqps-port N|off     Azure Service Bus over TLS (AMQPS) port (default 5671; 0 picks a free one; off: none)\n"
+    "  --tls-cert FILE        PEM certificate chain the TLS ports present (default: one issued by the local CA, see 'relaydesk tls ca')\n"
+    "  --tls-key FILE         PEM private key of --tls-cert\n"
     "  --servicebus-config FILE  create the Service Bus queues and topics of an emulator Config.json\n"
     "  --clock real|scaled|virtual  clock mode (default real; virtual: time moves only when told to advance)\n"
     "  --time-scale X         speed of the scaled clock (e.g. 60)\n"
@@ -124,6 +129,9 @@ std::variant<ServeOptions, QString> readServeOptions(const QStringList &argument
     const QCommandLineOption port(QStringLiteral("port"), {}, QStringLiteral("N"));
     const QCommandLineOption config(QStringLiteral("config"), {}, QStringLiteral("FILE"));
     const QCommandLineOption amqpPort(QStringLiteral("amqp-port"), {}, QStringLiteral("N"));
+    const QCommandLineOption amqpsPort(QStringLiteral("amqps-port"), {}, QStringLiteral("N"));
+    const QCommandLineOption tlsCert(QStringLiteral("tls-cert"), {}, QStringLiteral("FILE"));
+    const QCommandLineOption tlsKey(QStringLiteral("tls-key"), {}, QStringLiteral("FILE"));
     const QCommandLineOption serviceBusConfig(QStringLiteral("servicebus-config"), {}, QStringLiteral("FILE"));
     const QCommandLineOption clock(QStringLiteral("clock"), {}, QStringLiteral("MODE"));
     const QCommandLineOption scale(QStringLiteral("time-scale"), {}, QStringLiteral("X"));
@@ -143,7 +151,7 @@ std::variant<ServeOptions, QString> readServeOptions(const QStringList &argument
     // Every option but --help and --version, so also from the environment.
     const QList<QCommandLineOption> settable{db, bind, port, config, amqpPort, serviceBusConfig, clock, scale, jitter,
                                              seed, requestTimeout, caFile, autoConfirm, region, account, advertisedUrl,
-                                             allowHost, credentials, readyFile};
+                                             allowHost, credentials, readyFile, amqpsPort, tlsCert, tlsKey};
     parser.addOptions(settable);
     parser.addOptions({help, version});
     const QString program = command == OptionsFor::Serve ? QStringLiteral("relaydesk serve") : QStringLiteral("relaydesk");
@@ -180,16 +188,23 @@ std::variant<ServeOptions, QString> readServeOptions(const QStringList &argument
     }
     options.configFile = parser.value(config);
     options.serviceBusConfigFile = parser.value(serviceBusConfig);
-    if (parser.isSet(amqpPort)) {
+    for (const auto &[option, field] : {std::pair{&amqpPort, &options.amqpPort}, std::pair{&amqpsPort, &options.amqpsPort}}) {
+        if (!parser.isSet(*option))
+            continue;
         bool ok = false;
-        const uint value = parser.value(amqpPort).toUInt(&ok);
-        if (parser.value(amqpPort) == QLatin1String("off"))
-            options.amqpPort.reset();
+        const uint value = parser.value(*option).toUInt(&ok);
+        if (parser.value(*option) == QLatin1String("off"))
+            field->reset();
         else if (!ok || value > 65535)
-            return QStringLiteral("--amqp-port: '%1' is not a port number (0–65535) or off").arg(parser.value(amqpPort));
+            return QStringLiteral("--%1: '%2' is not a port number (0–65535) or off")
+                .arg(option->names().constFirst(), parser.value(*option));
         else
-            options.amqpPort = static_cast<quint16>(value);
+            *field = static_cast<quint16>(value);
     }
+    options.tlsCertificateFile = parser.value(tlsCert);
+    options.tlsKeyFile = parser.value(tlsKey);
+    if (options.tlsCertificateFile.isEmpty() != options.tlsKeyFile.isEmpty())
+        return QStringLiteral("--tls-cert and --tls-key go together: the certificate chain and its private key");
     if (parser.isSet(clock)) {
         const auto mode = parseClockMode(parser.value(clock).toStdString());
         if (!mode)

@@ -30,6 +30,14 @@ struct ServeOptions {
     static constexpr quint16 kDefaultAmqpPort = 5672;
     std::optional<quint16> amqpPort = kDefaultAmqpPort;
     QString serviceBusConfigFile;
+    // Service Bus over TLS (docs/behaviour.md §8.7): its port (0: any free
+    // port; empty: off), and the certificate and key it presents: the user's
+    // own (--tls-cert, --tls-key, both or neither), else the local CA's
+    // (host/local_certificate_authority.h).
+    static constexpr quint16 kDefaultAmqpsPort = 5671;
+    std::optional<quint16> amqpsPort = kDefaultAmqpsPort;
+    QString tlsCertificateFile;
+    QString tlsKeyFile;
     ClockMode clockMode = ClockMode::Real;
     double timeScale = 1.0;           // scaled mode
     double jitter = JitterSampler::kDefaultFraction; // 0–kMaxFraction (docs/behaviour.md §3.5), fraction of each retry delay

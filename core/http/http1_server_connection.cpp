@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "http/http1_server_connection.h"
 
+#include "http/tls_server_context.h"
+
 #include <QSocketNotifier>
 
+#include <algorithm>
 #include <cerrno>
+#include <utility>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -50,6 +54,10 @@ Http1ServerConnection::Http1ServerConnection(qintptr descriptor, Options options
     connect(m_writeNotifier, &QSocketNotifier::activated, this, &Http1ServerConnection::onWritable);
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &Http1ServerConnection::onTimeout);
+    if (m_options.tls) {
+        m_transport = Transport::Choosing;
+        m_handshakeDeadline = QDeadlineTimer(m_options.idleTimeout);
+    }
     updateTimer();
 }
 
@@ -61,11 +69,11 @@ Http1ServerConnection::~Http1ServerConnection()
 
 void Http1ServerConnection::onReadable()
 {
-    if (m_descriptor < 0)
+    if (m_descriptor < 0 || (!m_lingering && !readyForData()))
         return;
     char buffer[kReadChunk];
     for (;;) {
-        const ssize_t got = ::recv(m_descriptor, buffer, sizeof buffer, 0);
+        const ssize_t got = receive(buffer, sizeof buffer);
         if (got > 0) {
             if (m_lingering || !m_acceptingRequests)
                 continue; // read and dropped: the connection ends after its last answer
@@ -176,13 +184,20 @@ void Http1ServerConnection::flushAnswers()
 
 void Http1ServerConnection::onWritable()
 {
+    if (m_transport == Transport::Handshake) {
+        if (continueHandshake())
+            onReadable();
+        return;
+    }
+    if (std::exchange(m_readWaitsForWrite, false))
+        onReadable();
     writeOutput();
 }
 
 void Http1ServerConnection::writeOutput()
 {
     while (m_descriptor >= 0 && !m_output.isEmpty()) {
-        const ssize_t sent = ::send(m_descriptor, m_output.constData(), std::size_t(m_output.size()), MSG_NOSIGNAL);
+        const ssize_t sent = transmit(m_output.constData(), std::size_t(m_output.size()));
         if (sent > 0) {
             m_output.remove(0, qsizetype(sent));
             continue;
@@ -210,6 +225,8 @@ void Http1ServerConnection::writeOutput()
 void Http1ServerConnection::startLinger()
 {
     m_lingering = true;
+    if (m_tls)
+        m_tls->close();
     ::shutdown(m_descriptor, SHUT_WR);
     m_readNotifier->setEnabled(true);
     m_timer.start(m_options.lingerTimeout);
@@ -222,12 +239,19 @@ void Http1ServerConnection::updateReading()
     // Reading goes on after the last request (to drop what follows and see a reset) but
     // pauses while maxPipelined answers are owed.
     m_readNotifier->setEnabled(!m_acceptingRequests || m_owed.size() < m_options.maxPipelined);
+    // Bytes TLS already decrypted never make the socket readable again: read them now.
+    if (m_readNotifier->isEnabled() && m_transport == Transport::Tls && m_tls->hasBuffered())
+        QMetaObject::invokeMethod(this, &Http1ServerConnection::onReadable, Qt::QueuedConnection);
 }
 
 void Http1ServerConnection::updateTimer()
 {
     if (m_descriptor < 0 || m_lingering)
         return;
+    if (m_transport == Transport::Choosing || m_transport == Transport::Handshake) {
+        m_timer.start(std::max<qint64>(m_handshakeDeadline.remainingTime(), 0));
+        return;
+    }
     if (!m_owed.empty() || !m_output.isEmpty() || m_peerClosed) {
         m_timer.stop();
         m_headDeadline.reset();
@@ -261,6 +285,7 @@ void Http1ServerConnection::closeNow()
     m_timer.stop();
     m_readNotifier->setEnabled(false);
     m_writeNotifier->setEnabled(false);
+    m_tls.reset();
     ::close(m_descriptor);
     m_descriptor = -1;
     m_owed.clear();

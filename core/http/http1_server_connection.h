@@ -10,16 +10,22 @@
 #include <QObject>
 #include <QTimer>
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QSocketNotifier;
 
 namespace relaydesk {
+
+class TlsServerContext;
+class TlsSession;
 
 // One accepted HTTP/1.1 connection of the broker's server, on its socket
 // descriptor (not QTcpSocket, which closes both ways at the client's FIN and
@@ -40,6 +46,14 @@ namespace relaydesk {
 //    and nothing received; headerTimeout from a request's first byte to the
 //    end of its head (answered 408); none while an answer is owed (a long
 //    poll).
+//  - TLS (Options::tls set): the connection's first byte chooses. 0x16 (a TLS
+//    handshake record, peeked without taking it) makes it a TLS connection,
+//    anything else a plain one; everything above is then the same over the
+//    decrypted bytes. Choosing and the handshake must end within idleTimeout
+//    of the accept (bytes that trickle in do not extend it); a handshake that
+//    fails (garbage after 0x16, a client that distrusts the certificate)
+//    closes the connection without an answer. A TLS connection's end sends
+//    close_notify before the write side is shut.
 // Closing deletes the object (deleteLater) after emitting closed(); a
 // ReplyChannel refers to it weakly, and the connection is the reply context
 // of the broker calls its requests make, so a reply for a gone client is
@@ -55,6 +69,7 @@ public:
         std::chrono::milliseconds headerTimeout{30'000};
         std::chrono::milliseconds lingerTimeout{2'000};
         std::size_t maxPipelined = 32;
+        std::shared_ptr<const TlsServerContext> tls;   // null: plain HTTP only
     };
     using Dispatch = std::function<void(const HttpRequest &, ReplyChannel)>;
 
@@ -76,6 +91,8 @@ signals:
     void closed();
 
 private:
+    enum class Transport { Choosing, Plain, Handshake, Tls };
+
     struct Owed {
         std::uint64_t sequence = 0;
         bool head = false;       // HEAD: no body
@@ -85,6 +102,10 @@ private:
     };
 
     void onReadable();
+    bool readyForData();
+    bool continueHandshake();
+    ssize_t receive(char *buffer, std::size_t size);
+    ssize_t transmit(const char *data, std::size_t size);
     void onWritable();
     void onTimeout();
     void parseInput();
@@ -112,6 +133,10 @@ private:
     bool m_peerClosed = false;              // the client's FIN came
     bool m_lingering = false;
     std::optional<QDeadlineTimer> m_headDeadline;
+    Transport m_transport = Transport::Plain;
+    std::unique_ptr<TlsSession> m_tls;
+    QDeadlineTimer m_handshakeDeadline;     // Choosing and Handshake
+    bool m_readWaitsForWrite = false;       // TLS: a read needs the socket writable first
 };
 
 } // namespace relaydesk

@@ -7,7 +7,8 @@
 // put-token (amqp_connection.cpp), so links attach at once.
 //
 //   amqp_load_client HOST PORT send|receive --queue NAME [--connections N]
-//                    [--duration SECONDS] [--in-flight K]
+//                    [--duration SECONDS] [--in-flight K] [--tls CAFILE]
+//   --tls: TLS (AMQPS) trusting the CA certificate in CAFILE, the peer's name checked.
 //   send: up to K unsettled transfers per link (K = 1: one message at a time,
 //         as the SDK's sendMessages awaited); one counts when the broker's
 //         disposition (accepted, settled) comes, which serve sends only after
@@ -38,6 +39,7 @@
 #include <proton/message.hpp>
 #include <proton/proactor.h>
 #include <proton/sasl.h>
+#include <proton/ssl.h>
 #include <proton/session.h>
 #include <proton/terminus.h>
 #include <proton/transport.h>
@@ -64,6 +66,7 @@ struct Options {
     int connections = 16;
     double duration = 10;
     int inFlight = 1;
+    std::string tlsAuthority;   // empty: plain AMQP
 };
 
 bool parseOptions(int argc, char **argv, Options &options)
@@ -80,6 +83,8 @@ bool parseOptions(int argc, char **argv, Options &options)
             continue;
         if (name == "--in-flight")
             options.inFlight = std::atoi(value);
+        else if (name == "--tls")
+            options.tlsAuthority = value;
         else
             return false;
     }
@@ -346,11 +351,22 @@ int LoadRun::run()
     m_proactor = pn_proactor();
     char address[PN_MAX_ADDR];
     pn_proactor_addr(address, sizeof address, m_options.host.c_str(), m_options.port.c_str());
+    pn_ssl_domain_t *tls = nullptr;
+    if (!m_options.tlsAuthority.empty()) {
+        tls = pn_ssl_domain(PN_SSL_MODE_CLIENT);
+        if (!tls || pn_ssl_domain_set_trusted_ca_db(tls, m_options.tlsAuthority.c_str()) != 0 ||
+            pn_ssl_domain_set_peer_authentication(tls, PN_SSL_VERIFY_PEER_NAME, nullptr) != 0) {
+            error("cannot use " + m_options.tlsAuthority + " for TLS");
+            return 3;
+        }
+    }
     for (int i = 0; i < m_options.connections; ++i) {
         pn_connection_t *connection = pn_connection();
         pn_connection_set_container(connection, ("amqp-load-client-" + std::to_string(i)).c_str());
         pn_connection_set_hostname(connection, m_options.host.c_str());
         pn_transport_t *transport = pn_transport();
+        if (tls)
+            pn_ssl_init(pn_ssl(transport), tls, m_options.host.c_str());
         pn_sasl_allowed_mechs(pn_sasl(transport), "ANONYMOUS");
         m_connections.push_back(connection);
         pn_proactor_connect2(m_proactor, connection, transport, address);
@@ -368,9 +384,11 @@ int LoadRun::run()
         }
     }
     pn_proactor_free(m_proactor);
+    if (tls)
+        pn_ssl_domain_free(tls);
     const double seconds = m_started ? double(m_lastNs - m_beginNs) / 1e9 : 0;
-    std::printf("amqp %s: %d connections, %d in flight: %.0f msg/s (%ld messages in %.2f s), errors %ld | load %s\n",
-                m_options.action.c_str(), m_options.connections, m_options.inFlight,
+    std::printf("%s %s: %d connections, %d in flight: %.0f msg/s (%ld messages in %.2f s), errors %ld | load %s\n",
+                tls ? "amqps" : "amqp", m_options.action.c_str(), m_options.connections, m_options.inFlight,
                 seconds > 0 ? double(m_messages) / seconds : 0.0, m_messages, seconds, m_errors, loadAverage().c_str());
     return m_errors == 0 && m_started ? 0 : 3;
 }
@@ -382,7 +400,7 @@ int main(int argc, char **argv)
     Options options;
     if (!parseOptions(argc, argv, options)) {
         std::fprintf(stderr, "usage: amqp_load_client HOST PORT send|receive --queue NAME [--connections N] "
-                             "[--duration SECONDS] [--in-flight K]\n");
+                             "[--duration SECONDS] [--in-flight K] [--tls CAFILE]\n");
         return 2;
     }
     LoadRun run(std::move(options));

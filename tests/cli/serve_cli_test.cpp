@@ -40,12 +40,16 @@ struct FinishedRun {
     QString err;
 };
 
-// Every run takes a free AMQP port unless it names one: runs go side by side.
+// Every run takes a free AMQP port and no AMQPS port unless it names one (on the
+// command line or in the environment): runs go side by side.
 QStringList withAmqpPort(const QStringList &arguments, const QProcessEnvironment &environment = {})
 {
-    if (arguments.contains(QStringLiteral("--amqp-port")) || environment.contains(QStringLiteral("RELAYDESK_AMQP_PORT")))
-        return arguments;
-    return arguments + QStringList{QStringLiteral("--amqp-port"), QStringLiteral("0")};
+    QStringList all = arguments;
+    if (!arguments.contains(QStringLiteral("--amqp-port")) && !environment.contains(QStringLiteral("RELAYDESK_AMQP_PORT")))
+        all += QStringList{QStringLiteral("--amqp-port"), QStringLiteral("0")};
+    if (!arguments.contains(QStringLiteral("--amqps-port")) && !environment.contains(QStringLiteral("RELAYDESK_AMQPS_PORT")))
+        all += QStringList{QStringLiteral("--amqps-port"), QStringLiteral("off")};
+    return all;
 }
 
 // headless() with `variables` ("NAME=value" each) added.
@@ -183,6 +187,9 @@ private slots:
         QTest::newRow("ready file without a file") << QStringList{"--ready-file", ""} << "--ready-file needs a file name";
         QTest::newRow("AMQP port too big") << QStringList{"--amqp-port", "70000"} << "--amqp-port";
         QTest::newRow("AMQP port a word") << QStringList{"--amqp-port", "on"} << "--amqp-port: 'on'";
+        QTest::newRow("AMQPS port a word") << QStringList{"--amqps-port", "on"} << "--amqps-port: 'on'";
+        QTest::newRow("AMQPS port too big") << QStringList{"--amqps-port", "65536"} << "--amqps-port: '65536'";
+        QTest::newRow("TLS certificate without key") << QStringList{"--tls-cert", "c.pem"} << "--tls-cert and --tls-key go together";
         QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate";
         QTest::newRow("stray argument") << QStringList{"extra"} << "extra";
     }
@@ -469,6 +476,57 @@ private slots:
         QVERIFY(server.process.readAllStandardOutput().isEmpty());
     }
 
+    // --amqps-port: the third ready line, with the local CA's certificate
+    // (made in the data folder); then the user's own files, checked before
+    // anything starts.
+    void amqps_readyLine_ownCertificateChecked_data()
+    {
+        QTest::addColumn<QString>("certificate");   // in the local CA's folder
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("problem");       // empty: it starts
+        QTest::newRow("the local CA's own") << QString() << QString() << QString();
+        QTest::newRow("own files that match") << "server.pem" << "server-key.pem" << QString();
+        QTest::newRow("a key of another certificate") << "relaydesk-ca.pem" << "server-key.pem"
+                                                      << "not the private key of the certificate";
+        QTest::newRow("a missing certificate") << "none.pem" << "server-key.pem" << "--tls-cert";
+    }
+    void amqps_readyLine_ownCertificateChecked()
+    {
+        QFETCH(QString, certificate);
+        QFETCH(QString, key);
+        QFETCH(QString, problem);
+        QTemporaryDir data;
+        QProcessEnvironment environment = headless();
+        environment.insert(QStringLiteral("XDG_DATA_HOME"), data.path());
+        const QString folder = data.path() + QStringLiteral("/Relaydesk/Relaydesk/tls/");
+        QStringList arguments{"--port", "0", "--db", ":memory:", "--amqps-port", "0"};
+        if (!certificate.isEmpty()) {
+            Server local; // makes the CA and the server certificate
+            local.environment = environment;
+            QVERIFY(local.start(arguments));
+            QVERIFY(local.stopsCleanly());
+            arguments += {"--tls-cert", folder + certificate, "--tls-key", folder + key};
+        }
+        if (!problem.isEmpty()) {
+            const FinishedRun run = runToEnd(arguments, environment);
+            QVERIFY(run.ended);
+            QCOMPARE(run.exitCode, 1);
+            QVERIFY2(run.err.contains(problem), qPrintable(run.err));
+            return;
+        }
+        Server server;
+        server.environment = environment;
+        QVERIFY(server.start(arguments));
+        QString output;
+        while (!output.contains(QLatin1String("relaydesk: listening on amqps://127.0.0.1:"))) {
+            if (server.process.bytesAvailable() == 0)
+                QVERIFY2(server.process.waitForReadyRead(30000), qPrintable(output));
+            output += QString::fromUtf8(server.process.readAllStandardOutput());
+        }
+        QVERIFY(QFile::exists(folder + QStringLiteral("relaydesk-ca.pem")));
+        QVERIFY(server.stopsCleanly());
+    }
+
     void amqpPortTaken_exitOne()
     {
         Server first;
@@ -494,7 +552,7 @@ private slots:
         environment.remove(QStringLiteral("XDG_DATA_HOME"));
         Server server;
         server.process.setProcessEnvironment(environment);
-        server.process.start(kBinary, {"serve", "--port", "0", "--amqp-port", "0"});
+        server.process.start(kBinary, {"serve", "--port", "0", "--amqp-port", "0", "--amqps-port", "off"});
         QVERIFY(server.process.waitForStarted());
         while (!server.process.canReadLine())
             QVERIFY(server.process.waitForReadyRead(30000));

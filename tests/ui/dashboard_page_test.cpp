@@ -432,6 +432,51 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT((m_model->refresh(), !m_page->isConnectionHelpFirst()), kWait);
     }
 
+    // With TLS on: the AMQPS connection string (no UseDevelopmentEmulator)
+    // and the local CA's file, whose Copy button copies its path.
+    void connectionHelp_tlsLines_copyTheCaPath_data()
+    {
+        QTest::addColumn<QString>("amqpsUrl");
+        QTest::addColumn<QString>("authorityPath");
+        QTest::addColumn<QStringList>("expected");   // lines that must be there
+        QTest::addColumn<QStringList>("absent");     // labels that must not
+        const QString path = QStringLiteral("/home/u/.local/share/Relaydesk/Relaydesk/tls/relaydesk-ca.pem");
+        QTest::newRow("TLS with the local CA")
+            << "amqps://127.0.0.1:5671" << path
+            << QStringList{"Service Bus over TLS: Endpoint=sb://localhost:5671;SharedAccessKeyName=RootManageSharedAccessKey;"
+                           "SharedAccessKey=SAS_KEY_VALUE",
+                           "CA certificate to trust: " + path}
+            << QStringList{};
+        QTest::newRow("TLS with the user's own certificate") << "amqps://127.0.0.1:5671" << QString()
+                                                             << QStringList{} << QStringList{"CA certificate to trust"};
+        QTest::newRow("TLS off") << QString() << path << QStringList{}
+                                 << QStringList{"Service Bus over TLS", "CA certificate to trust"};
+    }
+    void connectionHelp_tlsLines_copyTheCaPath()
+    {
+        QFETCH(QString, amqpsUrl);
+        QFETCH(QString, authorityPath);
+        QFETCH(QStringList, expected);
+        QFETCH(QStringList, absent);
+        ConnectionHelp help;
+        help.showBroker(QStringLiteral("http://127.0.0.1:9911"), QStringLiteral("us-east-1"),
+                        QStringLiteral("amqp://127.0.0.1:5672"), amqpsUrl, authorityPath);
+        const QStringList lines = help.lines();
+        for (const QString &line : expected)
+            QVERIFY2(lines.contains(line), qPrintable(lines.join(QLatin1Char('\n'))));
+        for (const QString &label : absent)
+            for (const QString &line : lines)
+                QVERIFY2(!line.startsWith(label + QStringLiteral(": ")), qPrintable(line));
+        if (authorityPath.isEmpty() || amqpsUrl.isEmpty())
+            return;
+        QToolButton *copy = help.copyButton(QStringLiteral("CA certificate to trust"));
+        QVERIFY(copy);
+        QCOMPARE(copy->accessibleName(), QStringLiteral("Copy CA certificate to trust"));
+        QCOMPARE(copy->focusPolicy(), Qt::StrongFocus);
+        QTest::mouseClick(copy, Qt::LeftButton);
+        QCOMPARE(QGuiApplication::clipboard()->text(), authorityPath);
+    }
+
     void controls_haveAccessibleNames()
     {
         m_page->show();

@@ -19,12 +19,19 @@ QString serviceBusConnectionString(const QString &amqpUrl)
         .arg(QUrl(amqpUrl).port());
 }
 
+QString serviceBusTlsConnectionString(const QString &amqpsUrl)
+{
+    return QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessKeyName=RootManageSharedAccessKey;"
+                          "SharedAccessKey=SAS_KEY_VALUE")
+        .arg(QUrl(amqpsUrl).port());
+}
+
 ConnectionHelp::ConnectionHelp(QWidget *parent) : QGroupBox(tr("Connect your code"), parent)
 {
     setObjectName(QStringLiteral("connectionHelp"));
     auto *grid = new QGridLayout(this);
     const QStringList labels{tr("Endpoint"), tr("aws CLI"), tr("boto3 (Python)"), tr("AWS SDK for JavaScript"),
-                             tr("curl"), tr("Service Bus")};
+                             tr("curl"), tr("Service Bus"), tr("Service Bus over TLS"), tr("CA certificate to trust")};
     for (const QString &label : labels) {
         Line line;
         line.label = label;
@@ -47,10 +54,16 @@ ConnectionHelp::ConnectionHelp(QWidget *parent) : QGroupBox(tr("Connect your cod
         grid->addWidget(line.copy, row, 2);
         m_lines << line;
     }
+    const QString trust = tr("Trust this file once for TLS: NODE_EXTRA_CA_CERTS=FILE (Node), SSL_CERT_FILE or "
+                             "REQUESTS_CA_BUNDLE (Python), keytool -importcert (Java), or "
+                             "/usr/local/share/ca-certificates and update-ca-certificates (the system)");
+    m_lines.last().text->setToolTip(trust);
+    m_lines.last().text->setAccessibleDescription(trust);
     grid->setColumnStretch(1, 1);
 }
 
-void ConnectionHelp::showBroker(const QString &url, const QString &region, const QString &amqpUrl)
+void ConnectionHelp::showBroker(const QString &url, const QString &region, const QString &amqpUrl,
+                                const QString &amqpsUrl, const QString &authorityPath)
 {
     const QString texts[] = {
         url,
@@ -63,6 +76,8 @@ void ConnectionHelp::showBroker(const QString &url, const QString &region, const
             .arg(url, region),
         QStringLiteral("curl %1/api/v1/queues").arg(url),
         amqpUrl.isEmpty() ? QString() : serviceBusConnectionString(amqpUrl),
+        amqpsUrl.isEmpty() ? QString() : serviceBusTlsConnectionString(amqpsUrl),
+        amqpsUrl.isEmpty() ? QString() : authorityPath,
     };
     for (qsizetype i = 0; i < m_lines.size(); ++i) {
         m_lines[i].text->setText(texts[i]);

@@ -13,11 +13,16 @@ namespace relaydesk {
 // The connection string the Azure SDKs take for a local broker at `amqpUrl`
 // ("amqp://HOST:PORT"), as for the official emulator.
 QString serviceBusConnectionString(const QString &amqpUrl);
+// The connection string for Service Bus over TLS at `amqpsUrl`
+// ("amqps://HOST:PORT"): without UseDevelopmentEmulator, as production code has it.
+QString serviceBusTlsConnectionString(const QString &amqpsUrl);
 
 // "Connect your code": what a developer pastes to point code at this
 // broker — the endpoint, the aws CLI, boto3, the AWS SDK for JavaScript,
-// curl, and the Service Bus connection string — one line each in monospace,
-// selectable, with a Copy button named after the line ("Copy aws CLI").
+// curl, the Service Bus connection strings (plain and over TLS) and the
+// local CA's certificate to trust for TLS (docs/behaviour.md §8.7) — one
+// line each in monospace, selectable, with a Copy button named after the
+// line ("Copy aws CLI").
 //
 // Ownership: owns its widgets. Thread: GUI.
 class ConnectionHelp final : public QGroupBox {
@@ -25,8 +30,11 @@ class ConnectionHelp final : public QGroupBox {
 public:
     explicit ConnectionHelp(QWidget *parent = nullptr);
 
-    // Fills the lines for a broker at `url` in `region`; `amqpUrl` empty: no Service Bus line.
-    void showBroker(const QString &url, const QString &region, const QString &amqpUrl);
+    // Fills the lines for a broker at `url` in `region`; `amqpUrl` empty: no
+    // Service Bus line; `amqpsUrl` empty: no TLS line; `authorityPath` empty:
+    // no CA line (TLS off, or the user's own certificate).
+    void showBroker(const QString &url, const QString &region, const QString &amqpUrl,
+                    const QString &amqpsUrl = {}, const QString &authorityPath = {});
     // The lines as shown, "label: text" (tests, accessibility).
     QStringList lines() const;
     QToolButton *copyButton(const QString &label) const;

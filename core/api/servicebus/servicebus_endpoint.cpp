@@ -10,6 +10,7 @@
 #include <proton/listener.h>
 #include <proton/netaddr.h>
 #include <proton/proactor.h>
+#include <proton/ssl.h>
 #include <proton/transport.h>
 
 #include <pthread.h>
@@ -17,6 +18,7 @@
 #include <atomic>
 #include <map>
 #include <optional>
+#include <set>
 #include <variant>
 #include <vector>
 
@@ -27,7 +29,25 @@ struct ServiceBusEndpoint::Loop {
         : service(serviceRef), sharedAccess(std::move(check)), proactor(pn_proactor())
     {
     }
-    ~Loop() { pn_proactor_free(proactor); }
+    ~Loop()
+    {
+        pn_proactor_free(proactor);
+        if (tlsDomain)
+            pn_ssl_domain_free(tlsDomain);
+    }
+
+    // The certificate TLS listeners present; the error in words, or empty.
+    QString useCertificate(const QString &certificateFile, const QString &keyFile)
+    {
+        tlsDomain = pn_ssl_domain(PN_SSL_MODE_SERVER);
+        if (!tlsDomain)
+            return QStringLiteral("Qpid Proton has no TLS (SSL) support");
+        if (pn_ssl_domain_set_credentials(tlsDomain, certificateFile.toLocal8Bit().constData(),
+                                          keyFile.toLocal8Bit().constData(), nullptr) != 0)
+            return QStringLiteral("cannot use %1 and %2 for TLS").arg(certificateFile, keyFile);
+        pn_ssl_domain_set_protocols(tlsDomain, "TLSv1.2 TLSv1.3");
+        return {};
+    }
 
     void accept(pn_listener_t *listener)
     {
@@ -36,6 +56,8 @@ struct ServiceBusEndpoint::Loop {
         // Announced in the open and enforced from each frame's header on,
         // SASL included: Proton's input buffer grows to this and no further.
         pn_transport_set_max_frame(transport, amqp_limits::kMaxFrameSize);
+        if (tlsListeners.count(listener) > 0)
+            pn_ssl_init(pn_ssl(transport), tlsDomain, nullptr);
         acceptAnonymousAndPlain(transport);
         pn_connection_t *connection = pn_connection();
         connections[connection] = std::make_shared<AmqpConnection>(service, connection, sharedAccess);
@@ -55,6 +77,7 @@ struct ServiceBusEndpoint::Loop {
             for (pn_listener_t *open : listeners)
                 pn_listener_close(open);
             listeners.clear();
+            tlsListeners.clear();
             pn_proactor_disconnect(proactor, nullptr);
             return true;
         case PN_PROACTOR_INACTIVE:
@@ -93,7 +116,7 @@ struct ServiceBusEndpoint::Loop {
 
     // Listens on `host`:`port`; the port it got, or why not. Events of
     // listeners already open that come meanwhile are handled as usual.
-    std::variant<quint16, QString> listen(const QByteArray &host, quint16 port)
+    std::variant<quint16, QString> listen(const QByteArray &host, quint16 port, bool tls = false)
     {
         char text[PN_MAX_ADDR];
         pn_proactor_addr(text, sizeof text, host.constData(), QByteArray::number(port).constData());
@@ -110,6 +133,8 @@ struct ServiceBusEndpoint::Loop {
                     pn_netaddr_host_port(pn_listener_addr(listener), boundHost, sizeof boundHost, boundPort,
                                          sizeof boundPort);
                     listeners.push_back(listener);
+                    if (tls)
+                        tlsListeners.insert(listener);
                     answer = static_cast<quint16>(QByteArray(boundPort).toUInt());
                 } else if (ours && pn_event_type(event) == PN_LISTENER_CLOSE) {
                     const char *why = pn_condition_get_description(pn_listener_condition(listener));
@@ -127,6 +152,8 @@ struct ServiceBusEndpoint::Loop {
     std::shared_ptr<const SharedAccessSignatureCheck> sharedAccess;
     pn_proactor_t *proactor = nullptr;
     std::vector<pn_listener_t *> listeners; // open ones
+    std::set<pn_listener_t *> tlsListeners; // those of them whose connections speak TLS
+    pn_ssl_domain_t *tlsDomain = nullptr;
     std::map<pn_connection_t *, std::shared_ptr<AmqpConnection>> connections;
     bool stopping = false;
 };
@@ -136,18 +163,59 @@ std::variant<std::unique_ptr<ServiceBusEndpoint>, QString> ServiceBusEndpoint::s
                                                                                     quint16 port,
                                                                                     std::shared_ptr<const SharedAccessSignatureCheck> sharedAccess)
 {
-    std::unique_ptr<ServiceBusEndpoint> endpoint(new ServiceBusEndpoint);
-    endpoint->m_loop = std::make_unique<Loop>(service, std::move(sharedAccess));
-    Loop &loop = *endpoint->m_loop;
-    const std::variant<quint16, QString> opened = loop.listen(address.toString().toUtf8(), port);
+    Ports ports;
+    ports.amqp = port;
+    return start(service, address, ports, std::move(sharedAccess));
+}
+
+namespace {
+
+// Listens on `port` of `address` (and of ::1 beside the IPv4 loopback);
+// the port, or why not.
+std::variant<quint16, QString> listenOn(ServiceBusEndpoint::Loop &loop, const QHostAddress &address, quint16 port,
+                                        bool tls, bool freePortWhenTaken)
+{
+    const QByteArray host = address.toString().toUtf8();
+    std::variant<quint16, QString> opened = loop.listen(host, port, tls);
+    if (std::holds_alternative<QString>(opened) && freePortWhenTaken && port != 0)
+        opened = loop.listen(host, 0, tls);
     if (const QString *why = std::get_if<QString>(&opened))
-        return QStringLiteral("cannot listen for AMQP on %1:%2: %3").arg(address.toString()).arg(port).arg(*why);
-    endpoint->m_port = std::get<quint16>(opened);
+        return QStringLiteral("cannot listen for %1 on %2:%3: %4")
+            .arg(tls ? QStringLiteral("AMQPS") : QStringLiteral("AMQP"), address.toString())
+            .arg(port)
+            .arg(*why);
     // The connection string names "localhost", which a client may resolve to
     // ::1 first (node 18 does, and tries nothing else): on the IPv4 loopback
     // the same port is also opened on the IPv6 one, when the machine has it.
     if (address == QHostAddress(QHostAddress::LocalHost))
-        (void)loop.listen(QByteArrayLiteral("::1"), endpoint->m_port);
+        (void)loop.listen(QByteArrayLiteral("::1"), std::get<quint16>(opened), tls);
+    return opened;
+}
+
+} // namespace
+
+std::variant<std::unique_ptr<ServiceBusEndpoint>, QString> ServiceBusEndpoint::start(BrokerService &service,
+                                                                                    const QHostAddress &address,
+                                                                                    const Ports &ports,
+                                                                                    std::shared_ptr<const SharedAccessSignatureCheck> sharedAccess)
+{
+    std::unique_ptr<ServiceBusEndpoint> endpoint(new ServiceBusEndpoint);
+    endpoint->m_loop = std::make_unique<Loop>(service, std::move(sharedAccess));
+    Loop &loop = *endpoint->m_loop;
+    if (ports.amqp) {
+        const std::variant<quint16, QString> opened = listenOn(loop, address, *ports.amqp, false, ports.freePortWhenTaken);
+        if (const QString *why = std::get_if<QString>(&opened))
+            return *why;
+        endpoint->m_port = std::get<quint16>(opened);
+    }
+    if (ports.amqps) {
+        if (const QString why = loop.useCertificate(ports.certificateFile, ports.keyFile); !why.isEmpty())
+            return why;
+        const std::variant<quint16, QString> opened = listenOn(loop, address, *ports.amqps, true, ports.freePortWhenTaken);
+        if (const QString *why = std::get_if<QString>(&opened))
+            return *why;
+        endpoint->m_tlsPort = std::get<quint16>(opened);
+    }
     endpoint->m_thread = std::thread([&loop] {
         // Named like the broker thread, for per-thread CPU figures and debuggers (15 characters at most).
         pthread_setname_np(pthread_self(), "relaydesk-amqp");

@@ -5,6 +5,7 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 #include <thread>
 #include <variant>
 
@@ -19,6 +20,9 @@ class SharedAccessSignatureCheck;
 // connection's Service Bus meaning is an AmqpConnection there. Broker work
 // goes to BrokerService (the broker thread stays the only writer) and its
 // replies come back through the connection's mailbox (pn_connection_wake).
+// The same connections are served on a second port over TLS (AMQPS,
+// docs/behaviour.md §8.7): Proton's SSL layer (OpenSSL) on each accepted
+// transport, under the same limits (amqp_limits.h) and the same SAS checks.
 // Why Proton's C API rather than its C++ messaging handler: docs/architecture.md §3.
 //
 // Ownership: borrows the service, which must outlive it. Thread: made and
@@ -35,11 +39,25 @@ public:
     static std::variant<std::unique_ptr<ServiceBusEndpoint>, QString>
     start(BrokerService &service, const QHostAddress &address, quint16 port,
           std::shared_ptr<const SharedAccessSignatureCheck> sharedAccess = nullptr);
+    // The ports to open on one address: plain AMQP and AMQP over TLS, each
+    // optional (0: a free port), the TLS one presenting `tls` (PEM files).
+    // `freePortWhenTaken`: a port that is taken is replaced by a free one (the window).
+    struct Ports {
+        std::optional<quint16> amqp;
+        std::optional<quint16> amqps;
+        QString certificateFile;
+        QString keyFile;
+        bool freePortWhenTaken = false;
+    };
+    static std::variant<std::unique_ptr<ServiceBusEndpoint>, QString>
+    start(BrokerService &service, const QHostAddress &address, const Ports &ports,
+          std::shared_ptr<const SharedAccessSignatureCheck> sharedAccess = nullptr);
     ~ServiceBusEndpoint();
     ServiceBusEndpoint(const ServiceBusEndpoint &) = delete;
     ServiceBusEndpoint &operator=(const ServiceBusEndpoint &) = delete;
 
-    quint16 port() const { return m_port; }
+    quint16 port() const { return m_port; }          // 0: no plain AMQP port
+    quint16 tlsPort() const { return m_tlsPort; }    // 0: no AMQPS port
 
     struct Loop;
 
@@ -49,6 +67,7 @@ private:
     std::unique_ptr<Loop> m_loop;
     std::thread m_thread;
     quint16 m_port = 0;
+    quint16 m_tlsPort = 0;
 };
 
 } // namespace relaydesk

@@ -5,7 +5,8 @@
 //   const { scenario } = require('./relaydesk_harness');
 //   scenario('name', async (server) => { const sqs = server.sqs(); await server.advance(30); });
 //
-// Each scenario gets its own server (--port 0 --amqp-port 0 --db :memory: --clock virtual),
+// Each scenario gets its own server (--port 0 --amqp-port 0 --amqps-port off --db :memory: --clock virtual;
+// options.amqps: --amqps-port 0 instead, its third ready line in server.amqpsPort),
 // stopped with SIGTERM at the end; it must exit with status 0. Its two ready lines give the
 // HTTP endpoint and the Service Bus (AMQP) one: server.serviceBusConnectionString(). The SDK comes from the build tree
 // (installer/dev.sh runs `npm ci` there and CTest sets NODE_PATH). Every request a client
@@ -33,7 +34,8 @@ const READY_PREFIX = 'relaydesk: listening on ';
 class RelaydeskServer {
   // options.database: a file instead of :memory:; options.args: more serve options;
   // options.credentials: the SDKs' access key (default test/test); options.bearerToken:
-  // sent by api() (serve --credentials).
+  // sent by api() (serve --credentials); options.amqps: AMQP over TLS on a free port too;
+  // options.env: the server's environment (default: this process's).
   constructor(binary, options = {}) {
     this.binary = binary;
     this.database = options.database || ':memory:';
@@ -43,14 +45,18 @@ class RelaydeskServer {
     this.process = null;
     this.endpoint = null;
     this.amqpPort = null;
+    this.amqps = Boolean(options.amqps);
+    this.env = options.env || process.env;
+    this.amqpsPort = null;
     this.errors = '';
     this.requests = [];
   }
 
   start() {
-    this.process = spawn(this.binary, ['serve', '--port', '0', '--amqp-port', '0', '--db', this.database,
+    this.process = spawn(this.binary, ['serve', '--port', '0', '--amqp-port', '0',
+                                       '--amqps-port', this.amqps ? '0' : 'off', '--db', this.database,
                                        '--clock', 'virtual', ...this.extraArgs],
-                         { stdio: ['ignore', 'pipe', 'pipe'] });
+                         { stdio: ['ignore', 'pipe', 'pipe'], env: this.env });
     this.process.stderr.setEncoding('utf8');
     this.process.stderr.on('data', (chunk) => { this.errors += chunk; });
     this.exited = new Promise((resolve) => this.process.on('exit', (code, signal) => resolve({ code, signal })));
@@ -59,17 +65,19 @@ class RelaydeskServer {
       const onData = (chunk) => {
         output += chunk;
         const lines = output.split('\n');
-        if (lines.length < 3) return;   // the HTTP and the AMQP ready lines
+        if (lines.length < (this.amqps ? 4 : 3)) return;   // the HTTP, AMQP (and AMQPS) ready lines
         this.process.stdout.off('data', onData);
         this.process.stdout.resume();   // keep draining whatever follows
-        const [http, amqp] = lines.map((line) => line.trim());
-        if (!http.startsWith(READY_PREFIX) || !amqp.startsWith(READY_PREFIX + 'amqp://')) {
+        const [http, amqp, amqps] = lines.map((line) => line.trim());
+        if (!http.startsWith(READY_PREFIX) || !amqp.startsWith(READY_PREFIX + 'amqp://') ||
+            (this.amqps && !amqps.startsWith(READY_PREFIX + 'amqps://'))) {
           this.process.kill('SIGKILL');
           reject(new Error(`no ready lines, got ${JSON.stringify(output)}; stderr: ${this.errors}`));
           return;
         }
         this.endpoint = http.slice(READY_PREFIX.length);
         this.amqpPort = Number(amqp.slice(amqp.lastIndexOf(':') + 1));
+        if (this.amqps) this.amqpsPort = Number(amqps.slice(amqps.lastIndexOf(':') + 1));
         resolve(this);
       };
       this.process.stdout.setEncoding('utf8');
