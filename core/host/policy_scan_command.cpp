@@ -80,9 +80,9 @@ int runPolicyScanCommand(const QStringList &arguments, FILE *out, FILE *err, con
                                     QStringLiteral("Exit 1 when a finding is at this level or above (default error)."),
                                     QStringLiteral("note|warning|error"), QStringLiteral("error"));
     const QCommandLineOption outage(QStringLiteral("expected-outage"),
-                                    QStringLiteral("Retries must outlast an outage this long (default 1h): "
+                                    QStringLiteral("Retries must outlast an outage this long (default 15m): "
                                                    "seconds, or a number with s, m, h or d."),
-                                    QStringLiteral("DURATION"), QStringLiteral("1h"));
+                                    QStringLiteral("DURATION"), QStringLiteral("15m"));
     const QCommandLineOption base(QStringLiteral("base"),
                                   QStringLiteral("Compare with the policies under PATH (the base branch's tree)."),
                                   QStringLiteral("PATH"));

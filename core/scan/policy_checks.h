@@ -9,9 +9,11 @@ namespace relaydesk {
 
 // What the checks of a scan measure against (docs/policies.md, "policy scan").
 struct ScanOptions {
-    // A retry span shorter than this is finding retry-span-short: one hour, the
-    // length of an ordinary deploy or incident (--expected-outage).
-    std::int64_t expectedOutageSeconds = 3600;
+    // A retry span shorter than this is finding retry-span-short
+    // (--expected-outage): 15 minutes, an endpoint's restart or a short
+    // incident; an HTTP/S policy may plan at most 3600 s in all, so the
+    // default stays well below that.
+    std::int64_t expectedOutageSeconds = 900;
 };
 
 // Whether `value` is an intrinsic function left for the deployment to resolve:

@@ -26,7 +26,7 @@ inline constexpr std::array<ScanRule, 6> kScanRules = {{
      "or slow receive and the message is dead-lettered."},
     {"retry-span-short", FindingLevel::Warning,
      "The retries of the delivery policy end before an outage of the expected length (--expected-outage, "
-     "1 h by default) is over."},
+     "15 min by default) is over."},
     {"ttl-shorter-than-lock", FindingLevel::Warning,
      "A Service Bus time to live shorter than the lock duration: a message can expire while a receiver holds it."},
     {"unresolved-intrinsic", FindingLevel::Note,
