@@ -8,6 +8,7 @@
 
 #ifdef RELAYDESK_HAS_GUI
 #include "charts/policy_render_command.h"
+#include "charts/policy_scan_charts.h"
 #include "models/preferences.h"
 #include "views/main_window.h"
 #include "views/window_command_line.h"
@@ -19,6 +20,7 @@
 #include <QDir>
 #include <QStringList>
 
+#include <algorithm>
 #include <cerrno>
 #include <variant>
 #include <cstdio>
@@ -32,7 +34,7 @@ namespace {
 const char *const kUsage =
     "Usage: relaydesk [options]\n"
     "       relaydesk serve [options]\n"
-    "       relaydesk policy explain|validate|render|diff [options] ...\n"
+    "       relaydesk policy explain|validate|render|diff|scan [options] ...\n"
     "       relaydesk tls ca\n"
     "\n"
     "Relaydesk administers message queues, topics and notification retry policies: a desktop window, a headless\n"
@@ -42,7 +44,7 @@ const char *const kUsage =
     "\n"
     "Commands:\n"
     "  serve                  the headless broker: SQS, SNS and the native JSON API on one port\n"
-    "  policy                 explain, validate, render or diff a delivery policy\n"
+    "  policy                 explain, validate, render, diff or scan delivery policies\n"
     "  tls                    the local certificate authority: 'tls ca' prints the path of the certificate to trust\n"
     "\n";
 
@@ -114,6 +116,17 @@ int runPolicy(int argc, char **argv, const QStringList &arguments)
         return relaydesk::runPolicyRenderCommand(arguments);
 #endif
     }
+#ifdef RELAYDESK_HAS_GUI
+    const bool charts = std::any_of(arguments.begin(), arguments.end(), [](const QString &argument) {
+        return argument == QLatin1String("--charts") || argument.startsWith(QLatin1String("--charts="));
+    });
+    if (arguments.value(0) == QLatin1String("scan") && charts) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");   // the charts need no display, as render's
+        ensureRuntimeDirectory();
+        QApplication app(argc, argv);
+        return relaydesk::runPolicyScanWithCharts(arguments);
+    }
+#endif
     QCoreApplication app(argc, argv);
     return relaydesk::runPolicyCommand(arguments);
 }

@@ -48,6 +48,8 @@ PACKAGES=(
   # from npm: SQS JSON protocol), Prometheus's own text parser (the /metrics check), test
   # certificates, the documented curl examples, and the README quick start's private network
   # namespace (ip, unshare); python3-zaqarclient: the Zaqar v2 API's client
+  # policy scan: YAML templates (yaml-cpp); the SARIF schema check (python3-jsonschema)
+  libyaml-cpp-dev python3-jsonschema
   python3 python3-boto3 python3-cryptography python3-prometheus-client python3-zaqarclient awscli nodejs npm
   openssl ca-certificates curl iproute2 util-linux
   # desktop integration and the .deb: generated icons, man page and completion, their checks, cpack's shlibdeps

@@ -3,6 +3,7 @@
 
 #include "command_help.h"
 #include "policy_input.h"
+#include "policy_scan_command.h"
 
 #include "policy/policy_presets.h"
 
@@ -43,11 +44,14 @@ constexpr Subcommand kSubcommands[] = {
     {"diff", "A B [--protocol http|https|sqs] [--format text|json]",
      "Show the fields that differ between two policies and how the schedule changes. "
      "A and B are files, '-' or preset:NAME."},
+    {"scan", "PATH... [--format text|markdown|sarif|json] [--charts DIR] [--fail-on LEVEL] [--base PATH]",
+     "Find the policies in templates (CloudFormation, Terraform plans, ARM, Heat, Zaqar, Config.json), check them, "
+     "report findings."},
 };
 
 QString policyUsage()
 {
-    QString text = QStringLiteral("Usage: relaydesk policy explain|validate|render|diff [options] ...\n\n"
+    QString text = QStringLiteral("Usage: relaydesk policy explain|validate|render|diff|scan [options] ...\n\n"
                                   "Explain, check, draw and compare delivery policies, without a broker.\n\n"
                                   "Commands:\n");
     for (const Subcommand &sub : kSubcommands)
@@ -110,6 +114,8 @@ public:
         }
         if (!sub)
             return usageError(m_err, QStringLiteral("unknown policy command \"%1\"").arg(name), QString());
+        if (name == QLatin1String("scan"))
+            return runPolicyScanCommand(arguments, m_out, m_err);
         if (name == QLatin1String("render"))
             return usageError(m_err, QStringLiteral("this build of relaydesk has no chart renderer (RELAYDESK_GUI=OFF)"),
                               QString());
