@@ -5,6 +5,8 @@
 #include "api/servicebus/amqp_message.h"
 #include "api/servicebus/amqp_message_facts.h"
 #include "api/servicebus/amqp_rule_copy.h"
+#include "broker/queues/servicebus_queue.h"
+#include "broker/servicebus/servicebus_topic.h"
 #include "engine/broker_service.h"
 
 #include <proton/condition.h>
@@ -25,6 +27,8 @@
 #include <QUuid>
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 
 namespace relaydesk {
 
@@ -42,10 +46,39 @@ bool endsWith(std::string_view text, std::string_view end)
     return text.size() >= end.size() && text.substr(text.size() - end.size()) == end;
 }
 
+// Spells every occurrence of `segment` in `path`, in any case, as `segment`.
+void spellSegment(std::string &path, std::string_view segment)
+{
+    const auto lower = [](std::string text) {
+        std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+        return text;
+    };
+    const std::string lowerPath = lower(path);
+    const std::string lowerSegment = lower(std::string(segment));
+    for (std::size_t at = lowerPath.find(lowerSegment); at != std::string::npos; at = lowerPath.find(lowerSegment, at + 1))
+        path.replace(at, segment.size(), segment);
+}
+
+// A link's entity path. azure-servicebus attaches its senders and receivers to
+// the whole URL, amqps://HOST:PORT/PATH (the service takes both forms), so a
+// scheme and host in front of the path are dropped. The service reads the
+// sub-paths in any case, and azure-messaging-servicebus (Java) writes them in
+// lower case ("/subscriptions/", "/$deadletterqueue"): they are read as the
+// broker spells them.
 std::string address(pn_terminus_t *terminus)
 {
     const char *text = pn_terminus_get_address(terminus);
-    return text ? std::string(text) : std::string();
+    std::string path = text ? std::string(text) : std::string();
+    for (const char *scheme : {"amqps://", "amqp://", "sb://"}) {
+        if (path.rfind(scheme, 0) == 0) {
+            const std::size_t slash = path.find('/', std::strlen(scheme));
+            path = slash == std::string::npos ? std::string() : path.substr(slash + 1);
+            break;
+        }
+    }
+    spellSegment(path, kServiceBusSubscriptionsPath);
+    spellSegment(path, kServiceBusDeadLetterSuffix);
+    return path;
 }
 
 void setCondition(pn_condition_t *condition, const char *name, const std::string &description)
