@@ -9,11 +9,13 @@ installer/dev.sh makes from installer/requirements-e2e.txt (docs/harness.md).
 import datetime
 import json
 import os
+import tempfile
 import unittest
 import urllib.parse
 
 from azure.servicebus import (NEXT_AVAILABLE_SESSION, ServiceBusClient, ServiceBusMessage,
                               ServiceBusReceiveMode, ServiceBusSubQueue)
+from azure.servicebus.exceptions import ServiceBusAuthenticationError
 
 from relaydesk_harness import RelaydeskServer, binary_from_environment
 
@@ -213,6 +215,32 @@ def add_scenario(scenario):
                     run.close()
     test.__doc__ = scenario["name"]
     setattr(ServiceBusSdkScenarios, "test_" + scenario["name"].split(":")[0].replace(" ", "_"), test)
+
+
+class SharedAccessSignatures(unittest.TestCase):
+    """serve --credentials: the token the SDK computes from the connection string's key is
+    verified (docs/behaviour.md §8.6 "Credentials"); a wrong key is refused and sends nothing."""
+
+    def test_the_right_key_sends_a_wrong_one_is_refused(self):
+        with tempfile.TemporaryDirectory() as directory:
+            credentials = os.path.join(directory, "credentials.json")
+            config = os.path.join(directory, "Config.json")
+            with open(credentials, "w") as out:
+                json.dump({"sharedAccessKeys": {"RootManageSharedAccessKey": "SAS_KEY_VALUE"}}, out)
+            with open(config, "w") as out:
+                json.dump({"UserConfig": {"Namespaces": [{"Name": "sbemulatorns", "Queues": [{"Name": "orders"}]}]}}, out)
+            with ServiceBusServer(BINARY, "--credentials", credentials, "--servicebus-config", config) as server:
+                wrong = server.connection_string.replace("SAS_KEY_VALUE", "not-the-key")
+                with ServiceBusClient.from_connection_string(wrong, retry_total=0) as client:
+                    with self.assertRaises(ServiceBusAuthenticationError):
+                        with client.get_queue_sender("orders") as sender:
+                            sender.send_messages(ServiceBusMessage("refused"))
+                with ServiceBusClient.from_connection_string(server.connection_string) as client:
+                    with client.get_queue_sender("orders") as sender:
+                        sender.send_messages(ServiceBusMessage("accepted"))
+                    with client.get_queue_receiver("orders", receive_mode=ServiceBusReceiveMode.RECEIVE_AND_DELETE) as receiver:
+                        got = receiver.receive_messages(max_message_count=5, max_wait_time=WAIT)
+                        self.assertEqual([b"".join(m.body).decode() for m in got], ["accepted"])
 
 
 with open(TABLE) as table:
