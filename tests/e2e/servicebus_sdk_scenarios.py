@@ -15,7 +15,7 @@ import urllib.parse
 
 from azure.servicebus import (NEXT_AVAILABLE_SESSION, ServiceBusClient, ServiceBusMessage,
                               ServiceBusReceiveMode, ServiceBusSubQueue)
-from azure.servicebus.exceptions import ServiceBusAuthenticationError
+from azure.servicebus.exceptions import ServiceBusAuthenticationError, ServiceBusError
 
 from relaydesk_harness import RelaydeskServer, binary_from_environment
 
@@ -181,7 +181,12 @@ class Run:
                "send": self.send, "schedule": self.schedule, "complete": self.settle, "abandon": self.settle,
                "defer": self.settle, "deadLetter": self.settle, "sessionState": self.session_state,
                "setSessionState": self.set_session_state, "advance": self.advance, "depth": self.depth}
-        ops[step["op"]](step)
+        if "error" not in step:
+            ops[step["op"]](step)
+            return
+        with self.test.assertRaises(ServiceBusError) as raised:
+            ops[step["op"]](step)
+        self.test.assertEqual(type(raised.exception).__name__, step["error"] + "Error")
 
 
 def create_entities(test, server, entities):

@@ -39,6 +39,11 @@ constexpr int kMaxReceiveBatch = 10;             // one broker receive
 constexpr int kReceiveWaitSeconds = 20;          // one broker long poll (clock time); then again
 
 const char *const kEntityNotFound = "com.microsoft:entity-not-found";
+// A link attached to no entity is detached as the service does it, with
+// amqp:not-found and "The messaging entity 'X' could not be found.": the Python
+// and Java SDKs know only that condition (MessagingEntityNotFoundError,
+// MESSAGING_ENTITY_NOT_FOUND), the JavaScript SDK reads the description.
+const char *const kLinkEntityNotFound = "amqp:not-found";
 const char *const kLockLost = "com.microsoft:message-lock-lost";
 
 bool endsWith(std::string_view text, std::string_view end)
@@ -323,7 +328,8 @@ void AmqpConnection::attach(const LinkPtr &link, Result<ServiceBusEntity> entity
     if (link->closed)
         return;
     if (!entity) {
-        refuse(link, conditionOf(entity.error()), entity.error().message);
+        refuse(link, entity.error().code == BrokerErrorCode::QueueDoesNotExist ? kLinkEntityNotFound : conditionOf(entity.error()),
+               entity.error().message);
         return;
     }
     link->entity = std::move(*entity);

@@ -138,7 +138,8 @@ for (const each of TABLE.scenarios) {
     try {
       for (const [number, step] of each.steps.entries()) {
         try {
-          await run.run(step);
+          if (step.error === undefined) await run.run(step);
+          else await assert.rejects(run.run(step), (error) => error.code === step.error);
         } catch (error) {
           error.message = `step ${number}: ${JSON.stringify(step)}\n${error.message}`;
           throw error;

@@ -2,6 +2,7 @@
 package io.github.relaydesk.e2e;
 
 import com.azure.messaging.servicebus.ServiceBusClientBuilder;
+import com.azure.messaging.servicebus.ServiceBusException;
 import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -52,7 +54,29 @@ final class ScenarioRun implements AutoCloseable {
             topics.add((String) ((Map<?, ?>) topic).get("Name"));
     }
 
+    /** Runs a step; one with "error" must fail with that Service Bus error, as this SDK's failure reason. */
     void step(Map<?, ?> step) throws Exception {
+        String error = (String) step.get("error");
+        if (error == null) {
+            perform(step);
+            return;
+        }
+        String reason = error.replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT);
+        try {
+            perform(step);
+        } catch (RuntimeException thrown) {
+            for (Throwable cause = thrown; cause != null; cause = cause.getCause()) {
+                if (cause instanceof ServiceBusException serviceBus) {
+                    check(reason, serviceBus.getReason().toString(), "failure reason");
+                    return;
+                }
+            }
+            throw new AssertionError("expected " + reason + ", got " + thrown, thrown);
+        }
+        throw new AssertionError("expected " + reason + "; the step succeeded");
+    }
+
+    private void perform(Map<?, ?> step) throws Exception {
         String op = (String) step.get("op");
         switch (op) {
             case "send" -> sender(text(step, "entity")).sendMessages(messagesOf(step));
