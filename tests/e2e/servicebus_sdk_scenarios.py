@@ -145,7 +145,19 @@ class Run:
         self.test.assertEqual(status, 200, clock)
         at = datetime.datetime.fromtimestamp(clock["nowMs"] / 1000 + step["inSeconds"], datetime.timezone.utc)
         with self.sender(step["entity"]) as sender:
-            sender.schedule_messages([message_of(m) for m in step["messages"]], at)
+            sequences = sender.schedule_messages([message_of(m) for m in step["messages"]], at)
+        if "as" in step:
+            self.kept[step["as"]] = [(None, number) for number in sequences]
+
+    def cancel_scheduled(self, step):
+        with self.sender(step["entity"]) as sender:
+            sender.cancel_scheduled_messages([number for _, number in self.messages(step["sequences"])])
+
+    def renew_lock(self, step):
+        for receiver, message in self.messages(step["messages"]):
+            before = message.locked_until_utc
+            self.test.assertEqual(receiver.renew_message_lock(message) - before,
+                                  datetime.timedelta(seconds=step["extendsBySeconds"]))
 
     def settle(self, step):
         for receiver, message in self.messages(step["messages"]):
@@ -180,7 +192,8 @@ class Run:
         ops = {"receive": self.receive, "peek": self.peek, "receiveDeferred": self.receive_deferred,
                "send": self.send, "schedule": self.schedule, "complete": self.settle, "abandon": self.settle,
                "defer": self.settle, "deadLetter": self.settle, "sessionState": self.session_state,
-               "setSessionState": self.set_session_state, "advance": self.advance, "depth": self.depth}
+               "setSessionState": self.set_session_state, "advance": self.advance, "depth": self.depth,
+               "cancelScheduled": self.cancel_scheduled, "renewLock": self.renew_lock}
         if "error" not in step:
             ops[step["op"]](step)
             return

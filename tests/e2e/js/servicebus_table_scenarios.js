@@ -79,8 +79,19 @@ class Run {
       case 'send': return this.client.createSender(step.entity).sendMessages(step.messages.map(messageOf));
       case 'schedule': {
         const { nowMs } = (await this.server.api('GET', '/clock')).body;
-        return this.client.createSender(step.entity).scheduleMessages(step.messages.map(messageOf), new Date(nowMs + step.inSeconds * 1000));
+        const sequences = await this.client.createSender(step.entity)
+          .scheduleMessages(step.messages.map(messageOf), new Date(nowMs + step.inSeconds * 1000));
+        if (step.as) this.kept.set(step.as, sequences.map((sequence) => ({ sequence })));
+        return undefined;
       }
+      case 'cancelScheduled':
+        return this.client.createSender(step.entity).cancelScheduledMessages(this.messages(step.sequences).map(({ sequence }) => sequence));
+      case 'renewLock':
+        for (const { receiver, message } of this.messages(step.messages)) {
+          const before = message.lockedUntilUtc.getTime();
+          assert.equal((await receiver.renewMessageLock(message)).getTime() - before, step.extendsBySeconds * 1000);
+        }
+        return undefined;
       case 'receive': return this.receive(step);
       case 'peek': {
         const receiver = await this.receiver(step);

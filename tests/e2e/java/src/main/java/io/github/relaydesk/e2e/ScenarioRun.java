@@ -44,7 +44,8 @@ final class ScenarioRun implements AutoCloseable {
     private final List<AutoCloseable> closing = new ArrayList<>();
     private final Map<String, List<Kept>> kept = new HashMap<>();
 
-    private record Kept(ServiceBusReceiverClient receiver, ServiceBusReceivedMessage message) {}
+    // What a step kept for later ones: a received message and its receiver, or a scheduled sequence number.
+    private record Kept(ServiceBusReceiverClient receiver, ServiceBusReceivedMessage message, long sequence) {}
 
     ScenarioRun(RelaydeskServer server, ServiceBusClientBuilder builder, Map<?, ?> entities) {
         this.server = server;
@@ -82,8 +83,22 @@ final class ScenarioRun implements AutoCloseable {
             case "send" -> sender(text(step, "entity")).sendMessages(messagesOf(step));
             case "schedule" -> {
                 OffsetDateTime at = Instant.ofEpochMilli(server.nowMs() + number(step, "inSeconds") * 1000).atOffset(ZoneOffset.UTC);
+                List<Kept> sequences = new ArrayList<>();
                 for (ServiceBusMessage message : messagesOf(step))
-                    sender(text(step, "entity")).scheduleMessage(message, at);
+                    sequences.add(new Kept(null, null, sender(text(step, "entity")).scheduleMessage(message, at)));
+                if (step.containsKey("as"))
+                    kept.put(text(step, "as"), sequences);
+            }
+            case "cancelScheduled" -> {
+                for (Kept each : messages(text(step, "sequences")))
+                    sender(text(step, "entity")).cancelScheduledMessage(each.sequence);
+            }
+            case "renewLock" -> {
+                for (Kept each : messages(text(step, "messages"))) {
+                    OffsetDateTime before = each.message.getLockedUntil();
+                    OffsetDateTime after = each.receiver.renewMessageLock(each.message);
+                    check(number(step, "extendsBySeconds") * 1000, Duration.between(before, after).toMillis(), "lock extended by (ms)");
+                }
             }
             case "receive" -> receive(step);
             case "peek" -> {
@@ -224,7 +239,7 @@ final class ScenarioRun implements AutoCloseable {
         if (step.containsKey("as")) {
             List<Kept> list = new ArrayList<>();
             for (ServiceBusReceivedMessage message : got)
-                list.add(new Kept(receiver, message));
+                list.add(new Kept(receiver, message, message.getSequenceNumber()));
             kept.put(text(step, "as"), list);
         }
     }
