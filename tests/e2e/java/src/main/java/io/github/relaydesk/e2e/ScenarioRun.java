@@ -6,16 +6,11 @@ import com.azure.messaging.servicebus.ServiceBusException;
 import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
-import com.azure.messaging.servicebus.ServiceBusRuleManagerClient;
-import com.azure.messaging.servicebus.ServiceBusSenderClient;
-import com.azure.messaging.servicebus.ServiceBusSessionReceiverClient;
 import com.azure.messaging.servicebus.administration.models.CorrelationRuleFilter;
 import com.azure.messaging.servicebus.administration.models.CreateRuleOptions;
 import com.azure.messaging.servicebus.administration.models.RuleProperties;
 import com.azure.messaging.servicebus.administration.models.SqlRuleFilter;
 import com.azure.messaging.servicebus.models.DeadLetterOptions;
-import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
-import com.azure.messaging.servicebus.models.SubQueue;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -37,11 +32,7 @@ final class ScenarioRun implements AutoCloseable {
     private static final Duration NO_WAIT = Duration.ofMillis(300);   // a receive that expects none
 
     private final RelaydeskServer server;
-    private final ServiceBusClientBuilder builder;
-    private final List<String> topics = new ArrayList<>();
-    private final Map<String, ServiceBusReceiverClient> receivers = new HashMap<>();
-    private final Map<String, ServiceBusSenderClient> senders = new HashMap<>();
-    private final List<AutoCloseable> closing = new ArrayList<>();
+    private final ScenarioClients clients;
     private final Map<String, List<Kept>> kept = new HashMap<>();
 
     // What a step kept for later ones: a received message and its receiver, or a scheduled sequence number.
@@ -49,10 +40,7 @@ final class ScenarioRun implements AutoCloseable {
 
     ScenarioRun(RelaydeskServer server, ServiceBusClientBuilder builder, Map<?, ?> entities) {
         this.server = server;
-        this.builder = builder;
-        Object list = entities == null ? null : entities.get("topics");
-        for (Object topic : list == null ? List.of() : (List<?>) list)
-            topics.add((String) ((Map<?, ?>) topic).get("Name"));
+        this.clients = new ScenarioClients(builder, entities);
     }
 
     /** Runs a step; one with "error" must fail with that Service Bus error, as this SDK's failure reason. */
@@ -80,18 +68,18 @@ final class ScenarioRun implements AutoCloseable {
     private void perform(Map<?, ?> step) throws Exception {
         String op = (String) step.get("op");
         switch (op) {
-            case "send" -> sender(text(step, "entity")).sendMessages(messagesOf(step));
+            case "send" -> clients.sender(text(step, "entity")).sendMessages(messagesOf(step));
             case "schedule" -> {
                 OffsetDateTime at = Instant.ofEpochMilli(server.nowMs() + number(step, "inSeconds") * 1000).atOffset(ZoneOffset.UTC);
                 List<Kept> sequences = new ArrayList<>();
                 for (ServiceBusMessage message : messagesOf(step))
-                    sequences.add(new Kept(null, null, sender(text(step, "entity")).scheduleMessage(message, at)));
+                    sequences.add(new Kept(null, null, clients.sender(text(step, "entity")).scheduleMessage(message, at)));
                 if (step.containsKey("as"))
                     kept.put(text(step, "as"), sequences);
             }
             case "cancelScheduled" -> {
                 for (Kept each : messages(text(step, "sequences")))
-                    sender(text(step, "entity")).cancelScheduledMessage(each.sequence);
+                    clients.sender(text(step, "entity")).cancelScheduledMessage(each.sequence);
             }
             case "renewLock" -> {
                 for (Kept each : messages(text(step, "messages"))) {
@@ -102,7 +90,7 @@ final class ScenarioRun implements AutoCloseable {
             }
             case "receive" -> receive(step);
             case "peek" -> {
-                ServiceBusReceiverClient receiver = receiver(step);
+                ServiceBusReceiverClient receiver = clients.receiver(step);
                 int max = (int) number(step, "max");
                 List<ServiceBusReceivedMessage> got = new ArrayList<>();
                 (step.containsKey("fromSequenceOf") ? receiver.peekMessages(max, messages(text(step, "fromSequenceOf")).get(0).message.getSequenceNumber())
@@ -110,7 +98,7 @@ final class ScenarioRun implements AutoCloseable {
                 keep(step, receiver, got);
             }
             case "receiveDeferred" -> {
-                ServiceBusReceiverClient receiver = receiver(step);
+                ServiceBusReceiverClient receiver = clients.receiver(step);
                 List<ServiceBusReceivedMessage> got = new ArrayList<>();
                 for (Kept each : messages(text(step, "sequenceOf")))
                     got.add(receiver.receiveDeferredMessage(each.message.getSequenceNumber()));
@@ -121,10 +109,10 @@ final class ScenarioRun implements AutoCloseable {
                     settle(op, step, each);
             }
             case "sessionState" -> {
-                byte[] state = receiver(step).getSessionState();
+                byte[] state = clients.receiver(step).getSessionState();
                 check(step.get("expect"), state == null ? null : new String(state, StandardCharsets.UTF_8), "session state");
             }
-            case "setSessionState" -> receiver(step).setSessionState(text(step, "state").getBytes(StandardCharsets.UTF_8));
+            case "setSessionState" -> clients.receiver(step).setSessionState(text(step, "state").getBytes(StandardCharsets.UTF_8));
             case "createRule" -> {
                 Map<?, ?> correlation = (Map<?, ?>) step.get("correlation");
                 CreateRuleOptions options;
@@ -135,12 +123,12 @@ final class ScenarioRun implements AutoCloseable {
                 } else {
                     options = new CreateRuleOptions(new SqlRuleFilter(text(step, "sql")));
                 }
-                rules(step).createRule(text(step, "name"), options);
+                clients.rules(step).createRule(text(step, "name"), options);
             }
-            case "deleteRule" -> rules(step).deleteRule(text(step, "name"));
+            case "deleteRule" -> clients.rules(step).deleteRule(text(step, "name"));
             case "rules" -> {
                 List<String> names = new ArrayList<>();
-                for (RuleProperties rule : rules(step).listRules())
+                for (RuleProperties rule : clients.rules(step).listRules())
                     names.add(rule.getName());
                 check(step.get("expect"), names, "rules");
             }
@@ -151,7 +139,7 @@ final class ScenarioRun implements AutoCloseable {
     }
 
     private void receive(Map<?, ?> step) {
-        ServiceBusReceiverClient receiver = receiver(step);
+        ServiceBusReceiverClient receiver = clients.receiver(step);
         int max = (int) number(step, "max");
         int wanted = ((List<?>) step.get("expect")).size();
         List<ServiceBusReceivedMessage> got = new ArrayList<>();
@@ -172,51 +160,6 @@ final class ScenarioRun implements AutoCloseable {
             default -> each.receiver.deadLetter(each.message, new DeadLetterOptions()
                 .setDeadLetterReason(text(step, "reason")).setDeadLetterErrorDescription(text(step, "description")));
         }
-    }
-
-    // Peeks have receivers of their own: a peek without a sequence number goes on after the last one.
-    private ServiceBusReceiverClient receiver(Map<?, ?> step) {
-        String key = List.of("entity", "subscription", "subQueue", "session", "mode").stream()
-                         .map(k -> String.valueOf(step.get(k))).toList() + ("peek".equals(step.get("op")) ? " peek" : "");
-        return receivers.computeIfAbsent(key, unused -> openReceiver(step));
-    }
-
-    private ServiceBusReceiverClient openReceiver(Map<?, ?> step) {
-        String entity = text(step, "entity");
-        String subscription = (String) step.get("subscription");
-        ServiceBusReceiveMode mode = "receiveAndDelete".equals(step.get("mode")) ? ServiceBusReceiveMode.RECEIVE_AND_DELETE
-                                                                                : ServiceBusReceiveMode.PEEK_LOCK;
-        ServiceBusReceiverClient receiver;
-        if (step.containsKey("session")) {
-            var sessions = builder.sessionReceiver().receiveMode(mode).maxAutoLockRenewDuration(Duration.ZERO);
-            ServiceBusSessionReceiverClient client = (subscription == null ? sessions.queueName(entity)
-                                                      : sessions.topicName(entity).subscriptionName(subscription)).buildClient();
-            closing.add(client);
-            receiver = "next".equals(step.get("session")) ? client.acceptNextSession() : client.acceptSession(text(step, "session"));
-        } else {
-            var plain = builder.receiver().receiveMode(mode).maxAutoLockRenewDuration(Duration.ZERO);
-            if ("deadLetter".equals(step.get("subQueue")))
-                plain.subQueue(SubQueue.DEAD_LETTER_QUEUE);
-            receiver = (subscription == null ? plain.queueName(entity) : plain.topicName(entity).subscriptionName(subscription)).buildClient();
-        }
-        closing.add(receiver);
-        return receiver;
-    }
-
-    private ServiceBusSenderClient sender(String entity) {
-        return senders.computeIfAbsent(entity, name -> {
-            var sender = builder.sender();
-            ServiceBusSenderClient client = (topics.contains(name) ? sender.topicName(name) : sender.queueName(name)).buildClient();
-            closing.add(client);
-            return client;
-        });
-    }
-
-    private ServiceBusRuleManagerClient rules(Map<?, ?> step) {
-        ServiceBusRuleManagerClient client = builder.ruleManager().topicName(text(step, "entity"))
-                                                 .subscriptionName(text(step, "subscription")).buildClient();
-        closing.add(client);
-        return client;
     }
 
     private void depth(Map<?, ?> step) throws Exception {
@@ -274,7 +217,6 @@ final class ScenarioRun implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        for (int i = closing.size() - 1; i >= 0; --i)
-            closing.get(i).close();
+        clients.close();
     }
 }
