@@ -51,6 +51,9 @@ PACKAGES=(
   # policy scan: YAML templates (yaml-cpp); the SARIF schema check (python3-jsonschema)
   libyaml-cpp-dev python3-jsonschema
   python3 python3-boto3 python3-cryptography python3-prometheus-client python3-zaqarclient awscli nodejs npm
+  # the Service Bus SDKs of Python (azure-servicebus, kombu from PyPI in a venv) and Java
+  # (azure-messaging-servicebus from Maven Central): install_sdk_packages
+  python3-venv maven openjdk-17-jdk-headless
   openssl ca-certificates curl iproute2 util-linux
   # desktop integration and the .deb: generated icons, man page and completion, their checks, cpack's shlibdeps
   librsvg2-bin desktop-file-utils appstream man-db groff-base bsdextrautils bash-completion dpkg-dev file
@@ -115,6 +118,7 @@ build() {
 run_tests() {
   local dir=$1
   install_node_modules "$dir/tests/e2e/js"
+  install_sdk_packages
   ctest --test-dir "$dir" --output-on-failure -j "$((JOBS * 2))"
 }
 
@@ -128,6 +132,28 @@ install_node_modules() {
     log "npm ci in $dir"
     (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
     cp "$dir/package-lock.json" "$dir/node_modules/.relaydesk-installed-lock.json"
+  fi
+}
+
+# install_sdk_packages: the Service Bus SDK tests' packages, again only when their pins changed:
+# a virtual environment of Debian's python3 with installer/requirements-e2e.txt (every package
+# pinned by hash; CMake's RELAYDESK_E2E_VENV), and a Maven repository of the checkout (CMake's
+# RELAYDESK_E2E_MAVEN_REPO) filled for tests/e2e/java/pom.xml, which CTest builds and runs offline.
+E2E_VENV=$ROOT/build/venv-e2e
+E2E_MAVEN_REPO=$ROOT/build/m2
+install_sdk_packages() {
+  local requirements="$ROOT/installer/requirements-e2e.txt" pom="$ROOT/tests/e2e/java/pom.xml"
+  if ! cmp -s "$requirements" "$E2E_VENV/.relaydesk-installed-requirements.txt"; then
+    log "pip install --require-hashes into $E2E_VENV"
+    rm -rf "$E2E_VENV"
+    /usr/bin/python3 -m venv "$E2E_VENV"
+    "$E2E_VENV/bin/pip" install --quiet --disable-pip-version-check --require-hashes --no-deps -r "$requirements"
+    cp "$requirements" "$E2E_VENV/.relaydesk-installed-requirements.txt"
+  fi
+  if ! cmp -s "$pom" "$E2E_MAVEN_REPO/.relaydesk-offline-pom.xml"; then
+    log "mvn dependency:go-offline into $E2E_MAVEN_REPO"
+    mvn -B -q -f "$pom" -Dmaven.repo.local="$E2E_MAVEN_REPO" dependency:go-offline
+    cp "$pom" "$E2E_MAVEN_REPO/.relaydesk-offline-pom.xml"
   fi
 }
 
@@ -200,6 +226,7 @@ check_sanitizers() {
   sanitizer_configure "$ASAN_BUILD_DIR" asan
   build "$ASAN_BUILD_DIR"
   install_node_modules "$ASAN_BUILD_DIR/tests/e2e/js"
+  install_sdk_packages
   logs=$ASAN_BUILD_DIR/sanitizer-reports
   rm -rf "$logs" && mkdir -p "$logs"
   # Tests that cannot run instrumented: (-E REGEX) here, with each one's reason. None so far.

@@ -5,6 +5,8 @@
 #include "api/servicebus/amqp_message.h"
 #include "api/servicebus/amqp_message_facts.h"
 #include "api/servicebus/amqp_rule_copy.h"
+#include "broker/queues/servicebus_queue.h"
+#include "broker/servicebus/servicebus_topic.h"
 #include "engine/broker_service.h"
 
 #include <proton/condition.h>
@@ -25,6 +27,8 @@
 #include <QUuid>
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 
 namespace relaydesk {
 
@@ -35,6 +39,11 @@ constexpr int kMaxReceiveBatch = 10;             // one broker receive
 constexpr int kReceiveWaitSeconds = 20;          // one broker long poll (clock time); then again
 
 const char *const kEntityNotFound = "com.microsoft:entity-not-found";
+// A link attached to no entity is detached as the service does it, with
+// amqp:not-found and "The messaging entity 'X' could not be found.": the Python
+// and Java SDKs know only that condition (MessagingEntityNotFoundError,
+// MESSAGING_ENTITY_NOT_FOUND), the JavaScript SDK reads the description.
+const char *const kLinkEntityNotFound = "amqp:not-found";
 const char *const kLockLost = "com.microsoft:message-lock-lost";
 
 bool endsWith(std::string_view text, std::string_view end)
@@ -42,10 +51,39 @@ bool endsWith(std::string_view text, std::string_view end)
     return text.size() >= end.size() && text.substr(text.size() - end.size()) == end;
 }
 
+// Spells every occurrence of `segment` in `path`, in any case, as `segment`.
+void spellSegment(std::string &path, std::string_view segment)
+{
+    const auto lower = [](std::string text) {
+        std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+        return text;
+    };
+    const std::string lowerPath = lower(path);
+    const std::string lowerSegment = lower(std::string(segment));
+    for (std::size_t at = lowerPath.find(lowerSegment); at != std::string::npos; at = lowerPath.find(lowerSegment, at + 1))
+        path.replace(at, segment.size(), segment);
+}
+
+// A link's entity path. azure-servicebus attaches its senders and receivers to
+// the whole URL, amqps://HOST:PORT/PATH (the service takes both forms), so a
+// scheme and host in front of the path are dropped. The service reads the
+// sub-paths in any case, and azure-messaging-servicebus (Java) writes them in
+// lower case ("/subscriptions/", "/$deadletterqueue"): they are read as the
+// broker spells them.
 std::string address(pn_terminus_t *terminus)
 {
     const char *text = pn_terminus_get_address(terminus);
-    return text ? std::string(text) : std::string();
+    std::string path = text ? std::string(text) : std::string();
+    for (const char *scheme : {"amqps://", "amqp://", "sb://"}) {
+        if (path.rfind(scheme, 0) == 0) {
+            const std::size_t slash = path.find('/', std::strlen(scheme));
+            path = slash == std::string::npos ? std::string() : path.substr(slash + 1);
+            break;
+        }
+    }
+    spellSegment(path, kServiceBusSubscriptionsPath);
+    spellSegment(path, kServiceBusDeadLetterSuffix);
+    return path;
 }
 
 void setCondition(pn_condition_t *condition, const char *name, const std::string &description)
@@ -290,7 +328,8 @@ void AmqpConnection::attach(const LinkPtr &link, Result<ServiceBusEntity> entity
     if (link->closed)
         return;
     if (!entity) {
-        refuse(link, conditionOf(entity.error()), entity.error().message);
+        refuse(link, entity.error().code == BrokerErrorCode::QueueDoesNotExist ? kLinkEntityNotFound : conditionOf(entity.error()),
+               entity.error().message);
         return;
     }
     link->entity = std::move(*entity);

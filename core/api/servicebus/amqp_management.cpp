@@ -54,7 +54,11 @@ void AmqpConnection::onRequest(const LinkPtr &link, pn_delivery_t *delivery, con
         pn_delivery_settle(delivery);
         return;
     }
-    const proton::message &request = *decoded;
+    proton::message &request = *decoded;
+    // A request without reply-to (azure-servicebus's put-token) is answered on
+    // the client's reply link of the same node, as the service does.
+    if (request.reply_to().empty())
+        request.reply_to(link->address);
     pn_delivery_update(delivery, PN_ACCEPTED);
     pn_delivery_settle(delivery);
     const std::string operation = textProperty(request, "operation");
@@ -103,24 +107,29 @@ void AmqpConnection::putToken(const proton::message &request)
 }
 
 // The answer goes to the client's link whose address (or, without one, whose
-// name: the SDKs' $cbs receiver) is the request's reply-to.
+// name: the SDKs' $cbs receiver) is the request's reply-to. $cbs answers carry
+// the CBS names status-code and status-description (azure-servicebus reads
+// only these), $management answers statusCode and statusDescription.
 void AmqpConnection::respond(const proton::message &request, int status, const std::string &description,
                              const std::string &condition, const std::function<void(proton::message &)> &fill)
 {
     pn_link_t *replies = nullptr;
+    bool cbs = false;
     for (const auto &[pn, link] : m_links) {
         const char *target = pn_terminus_get_address(pn_link_remote_target(pn));
         const std::string address = target ? target : pn_link_name(pn);
-        if (!link->closed && link->role == AmqpLink::Role::Replies && request.reply_to() == address)
+        if (!link->closed && link->role == AmqpLink::Role::Replies && request.reply_to() == address) {
             replies = pn;
+            cbs = link->address == "$cbs";
+        }
     }
     if (!replies)
         return;
     proton::message response;
     response.correlation_id(request.id());
     response.to(request.reply_to());
-    response.properties().put("statusCode", status);
-    response.properties().put("statusDescription", description);
+    response.properties().put(cbs ? "status-code" : "statusCode", status);
+    response.properties().put(cbs ? "status-description" : "statusDescription", description);
     if (!condition.empty())
         response.properties().put("errorCondition", proton::symbol(condition));
     if (fill)

@@ -146,7 +146,7 @@ void AmqpConnection::onSessionAccepted(const LinkPtr &link, const std::string &t
 {
     if (!accepted) {
         if (!link->closed)
-            refuse(link, accepted.error().code == BrokerErrorCode::QueueDoesNotExist ? "com.microsoft:entity-not-found"
+            refuse(link, accepted.error().code == BrokerErrorCode::QueueDoesNotExist ? "amqp:not-found"
                                                                                      : "amqp:internal-error",
                    accepted.error().message);
         return;
