@@ -25,6 +25,7 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSplitter>
+#include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -110,7 +111,9 @@ DeliveriesPage::DeliveriesPage(BrokerHost &host, EntityActions &actions, const E
     fit(AttemptLogModel::AttemptColumn, QStringLiteral("100"));
     fit(AttemptLogModel::StatusColumn, QStringLiteral("connectionError"));
     fit(AttemptLogModel::OutcomeColumn, QStringLiteral("connectionError"));
-    fit(AttemptLogModel::PhaseColumn, QStringLiteral("postBackoff"));
+    // The phase's colour swatch comes before its name.
+    fitColumnTo(*m_table, AttemptLogModel::PhaseColumn, QStringLiteral("postBackoff"),
+                m_table->style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, m_table) + 6);
     fit(AttemptLogModel::DueColumn, QStringLiteral("00:00:00.000"));
     fit(AttemptLogModel::StartedColumn, QStringLiteral("00:00:00.000"));
     fit(AttemptLogModel::DurationColumn, QStringLiteral("10000 ms"));

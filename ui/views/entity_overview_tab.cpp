@@ -86,7 +86,15 @@ void EntityOverviewTab::showRow(const QString &label, const QString &value)
     auto *text = new QLabel(value, this);
     text->setTextFormat(Qt::PlainText);
     text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    text->setWordWrap(false); // identifiers must not break; several lines come as several lines
+    // Identifiers must not break (several come as several lines); a value of
+    // words — a sentence, a command line — wraps at its spaces rather than
+    // widen the page (docs/window.md: no page scrolls sideways).
+    if (value.contains(QLatin1Char(' '))) {
+        text->setWordWrap(true);
+        QSizePolicy policy = text->sizePolicy(); // the row's width first, more lines only when it does not hold the text
+        policy.setHorizontalPolicy(QSizePolicy::Expanding);
+        text->setSizePolicy(policy);
+    }
     auto *caption = new QLabel(label, this);
     caption->setBuddy(text);
     text->setAccessibleName(QString(label).remove(QLatin1Char(':')));

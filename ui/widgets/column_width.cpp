@@ -8,13 +8,13 @@
 
 namespace relaydesk {
 
-void fitColumnTo(QTableView &table, int column, const QString &sample)
+void fitColumnTo(QTableView &table, int column, const QString &sample, int decoration)
 {
     const QString header = table.model() ? table.model()->headerData(column, Qt::Horizontal).toString() : QString();
     const QFontMetrics values = table.fontMetrics();
     const QFontMetrics headers = table.horizontalHeader()->fontMetrics();
     // Padding for the cell margins, and in the header for a sort indicator.
-    const int width = std::max(values.horizontalAdvance(sample) + values.averageCharWidth() * 2,
+    const int width = std::max(decoration + values.horizontalAdvance(sample) + values.averageCharWidth() * 2,
                                headers.horizontalAdvance(header) + headers.averageCharWidth() * 4);
     table.horizontalHeader()->resizeSection(column, width);
 }
