@@ -153,7 +153,7 @@ QWidget *PolicyEditor::buildJsonPane()
     m_json = new QPlainTextEdit(pane);
     m_json->setObjectName(QStringLiteral("policyJson"));
     m_json->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_json->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_json->setLineWrapMode(QPlainTextEdit::WidgetWidth); // a long line wraps, the pane never scrolls sideways
     m_json->setTabChangesFocus(true);
     m_json->setToolTip(tr("The policy as JSON in the selected form. Edits here update the form, the checks and the "
                           "chart as you type."));

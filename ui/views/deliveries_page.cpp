@@ -11,7 +11,9 @@
 #include "views/entity_actions.h"
 #include "widgets/error_text.h"
 #include "views/message_timeline_panel.h"
+#include "widgets/adaptive_splitter.h"
 #include "widgets/column_width.h"
+#include "widgets/elide_delegate.h"
 
 #include <QAction>
 #include <QApplication>
@@ -92,8 +94,8 @@ DeliveriesPage::DeliveriesPage(BrokerHost &host, EntityActions &actions, const E
     split->setObjectName(QStringLiteral("deliveriesSplitter"));
     split->setChildrenCollapsible(false);
     m_chart = new AttemptChart(&host.engine().clock(), split);
-    auto *lower = new QSplitter(Qt::Horizontal, split);
-    lower->setChildrenCollapsible(false);
+    // The attempt log beside the message's timeline where both fit whole, above it otherwise.
+    auto *lower = new AdaptiveSplitter(split);
     m_table = new QTableView(lower);
     m_table->setObjectName(QStringLiteral("attemptTable"));
     m_table->setAccessibleName(tr("Attempt log"));
@@ -107,7 +109,8 @@ DeliveriesPage::DeliveriesPage(BrokerHost &host, EntityActions &actions, const E
     m_table->horizontalHeader()->setStretchLastSection(true);
     // Widths from the font, so a larger font keeps whole words and times.
     const auto fit = [this](int column, const QString &sample) { fitColumnTo(*m_table, column, sample); };
-    fit(AttemptLogModel::MessageIdColumn, QStringLiteral("0123456789abcdef"));
+    fit(AttemptLogModel::MessageIdColumn, QStringLiteral("0123…cdef"));
+    m_table->setItemDelegateForColumn(AttemptLogModel::MessageIdColumn, new ElideDelegate(Qt::ElideMiddle, m_table));
     fit(AttemptLogModel::AttemptColumn, QStringLiteral("100"));
     fit(AttemptLogModel::StatusColumn, QStringLiteral("connectionError"));
     fit(AttemptLogModel::OutcomeColumn, QStringLiteral("connectionError"));
@@ -118,7 +121,11 @@ DeliveriesPage::DeliveriesPage(BrokerHost &host, EntityActions &actions, const E
     fit(AttemptLogModel::StartedColumn, QStringLiteral("00:00:00.000"));
     fit(AttemptLogModel::DurationColumn, QStringLiteral("10000 ms"));
     fit(AttemptLogModel::FinalColumn, QStringLiteral("deadLettered"));
+    fit(AttemptLogModel::KindColumn, QStringLiteral("delivery")); // the last: it takes what is left
     m_timeline = new MessageTimelinePanel(lower);
+    lower->setPaneWidth(0, [table = m_table] {
+        return table->horizontalHeader()->length() + 2 * table->frameWidth() + table->verticalScrollBar()->sizeHint().width();
+    });
     lower->setStretchFactor(0, 1);
     lower->setStretchFactor(1, 1);
     lower->setSizes({560, 520});

@@ -523,9 +523,10 @@ void MainWindow::showEvent(QShowEvent *event)
 void MainWindow::resizeEvent(QResizeEvent *event)
 {
     QMainWindow::resizeEvent(event);
-    // A narrower window: the tree keeps at most two fifths of it (never less
-    // than its minimum), the page the rest.
-    if (event->oldSize().width() > event->size().width() && !m_entityDock->isFloating()) {
+    // A narrower window (or one first shown narrow): the tree keeps at most
+    // two fifths of it (never less than its minimum), the page the rest.
+    const int before = event->oldSize().width();
+    if ((before < 0 || before > event->size().width()) && !m_entityDock->isFloating()) {
         const int most = std::max(width() * 2 / 5, m_panel->minimumWidth());
         if (m_entityDock->width() > most)
             resizeDocks({m_entityDock}, {most}, Qt::Horizontal);

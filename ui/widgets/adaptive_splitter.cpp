@@ -58,6 +58,13 @@ void AdaptiveSplitter::resizeEvent(QResizeEvent *event)
     QSplitter::resizeEvent(event);
 }
 
+bool AdaptiveSplitter::event(QEvent *event)
+{
+    if (event->type() == QEvent::LayoutRequest && isVisible())
+        orientFor(width());
+    return QSplitter::event(event);
+}
+
 void AdaptiveSplitter::orientFor(int width)
 {
     const Qt::Orientation wanted = width >= sideBySideWidth() ? Qt::Horizontal : Qt::Vertical;

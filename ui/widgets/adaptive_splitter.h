@@ -28,6 +28,8 @@ public:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    // A pane's minimum changed (a font, a form that grew): side by side again, or not.
+    bool event(QEvent *event) override;
 
 private:
     void orientFor(int width);
