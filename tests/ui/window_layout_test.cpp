@@ -18,6 +18,8 @@
 #include "views/message_viewer.h"
 #include "views/queue_messages_page.h"
 #include "views/mock_endpoints_window.h"
+#include "widgets/elide_delegate.h"
+#include "models/attempt_log_model.h"
 #include "dialogs/create_queue_dialog.h"
 #include "dialogs/create_subscription_dialog.h"
 #include "dialogs/create_topic_dialog.h"
@@ -42,6 +44,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyle>
 #include <QAbstractSpinBox>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -88,6 +91,15 @@ void settle()
         QTest::qWait(0);
         QCoreApplication::processEvents();
     }
+}
+
+// Shows the tab titled `title` (without its mnemonic).
+void showTab(QTabWidget &tabs, const QString &title)
+{
+    for (int i = 0; i < tabs.count(); ++i)
+        if (tabs.tabText(i).remove(QLatin1Char('&')) == title)
+            tabs.setCurrentIndex(i);
+    settle();
 }
 
 // The entities the matrix opens, by the key of its rows.
@@ -395,10 +407,7 @@ private slots:
         window->resize(1280, 800);
         QVERIFY(window->entityPanel()->selectEntity(entityOf(QStringLiteral("sub:http"), m_arns)));
         QTabWidget *tabs = window->currentPage()->tabs();
-        for (int i = 0; i < tabs->count(); ++i)
-            if (tabs->tabText(i).remove(QLatin1Char('&')) == QLatin1String("Policy"))
-                tabs->setCurrentIndex(i);
-        settle();
+        showTab(*tabs, QStringLiteral("Policy"));
         auto *form = tabs->currentWidget()->findChild<QWidget *>(QStringLiteral("policyFieldForm"));
         QVERIFY(form && form->isVisible());
         QVERIFY2(cutLabels(*form).isEmpty(), qPrintable(cutLabels(*form).join(QStringLiteral(", "))));
@@ -421,6 +430,45 @@ private slots:
         auto *effective = tabs->currentWidget()->findChild<QTableView *>(QStringLiteral("effectivePolicy"));
         QVERIFY(effective);
         QVERIFY2(elidedCells(*effective).isEmpty(), qPrintable(elidedCells(*effective).join(QStringLiteral(", "))));
+    }
+
+    // Columns cut the right end (issue 34, defect 9): message ids in the
+    // middle (time-ordered ids are alike at the start), the attribute pane's
+    // names whole while Value has room, the attempt log's Phase with its swatch.
+    void columns_cutTheRightEnd()
+    {
+        MainWindow *window = sharedWindow();
+        QVERIFY(window);
+        window->resize(1280, 800);
+        QVERIFY(window->entityPanel()->selectEntity(entityOf(QStringLiteral("orders"), m_arns)));
+        QTabWidget *tabs = window->currentPage()->tabs();
+        showTab(*tabs, QStringLiteral("Messages"));
+        auto *messages = tabs->findChild<QueueMessagesPage *>();
+        auto *ids = qobject_cast<ElideDelegate *>(messages->table()->itemDelegateForColumn(MessageBrowseModel::IdColumn));
+        QVERIFY2(ids && ids->mode() == Qt::ElideMiddle, "the Message ID column elides in the middle");
+        QTRY_VERIFY_WITH_TIMEOUT(messages->model()->rowCount() >= 1, kWait);
+        messages->table()->selectRow(0);
+        settle();
+        QTreeWidget *attributes = messages->findChild<MessageViewer *>()->attributeTree();
+        const QList<QTreeWidgetItem *> found = attributes->findItems(QStringLiteral("ApproximateReceiveCount"),
+                                                                     Qt::MatchExactly | Qt::MatchRecursive, 0);
+        QVERIFY(!found.isEmpty());
+        const int depth = found.first()->parent() ? 2 : 1;
+        const int needs = attributes->fontMetrics().horizontalAdvance(QStringLiteral("ApproximateReceiveCount"))
+                          + depth * attributes->indentation();
+        QVERIFY2(attributes->columnWidth(0) >= needs || attributes->columnWidth(2) < attributes->viewport()->width() * 2 / 5 + 2,
+                 qPrintable(QStringLiteral("name %1 of %2 px, value %3 of %4").arg(attributes->columnWidth(0)).arg(needs)
+                                .arg(attributes->columnWidth(2)).arg(attributes->viewport()->width())));
+
+        QVERIFY(window->entityPanel()->selectEntity(entityOf(QStringLiteral("sub:http"), m_arns)));
+        tabs = window->currentPage()->tabs();
+        showTab(*tabs, QStringLiteral("Deliveries"));
+        auto *log = tabs->currentWidget()->findChild<QTableView *>(QStringLiteral("attemptTable"));
+        QVERIFY(log);
+        const int swatch = log->style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, log);
+        const int phase = log->fontMetrics().horizontalAdvance(QStringLiteral("postBackoff")) + swatch + 8;
+        QVERIFY2(log->columnWidth(AttemptLogModel::PhaseColumn) >= phase,
+                 qPrintable(QStringLiteral("Phase %1 of %2 px").arg(log->columnWidth(AttemptLogModel::PhaseColumn)).arg(phase)));
     }
 
     // A narrow window keeps room for names in the tree: the page scrolls, the dock stays usable.

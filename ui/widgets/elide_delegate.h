@@ -13,6 +13,7 @@ class ElideDelegate final : public QStyledItemDelegate {
     Q_OBJECT
 public:
     ElideDelegate(Qt::TextElideMode mode, QObject *parent);
+    Qt::TextElideMode mode() const { return m_mode; }
 
 protected:
     void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override;
