@@ -98,15 +98,21 @@ inline QString brokerTimeProblem(QWidget &window, bool *inToolbar = nullptr)
     return {};
 }
 
-// Labels under `top` narrower than their text (not word-wrapped, shown).
+// Labels under `top` that show less than their text (not word-wrapped; cut by
+// their own width or by the scroll area or pane around them).
 inline QStringList cutLabels(QWidget &top)
 {
     QStringList found;
     for (QLabel *label : top.findChildren<QLabel *>()) {
         if (!label->isVisible() || label->wordWrap() || label->text().isEmpty() || !label->pixmap().isNull())
             continue;
-        if (label->width() < label->minimumSizeHint().width())
-            found << QStringLiteral("\"%1\" %2 of %3 px").arg(label->text()).arg(label->width()).arg(label->minimumSizeHint().width());
+        // What shows of it: its width, clipped by the scroll areas and panes around it.
+        const QRect shown = label->visibleRegion().boundingRect();
+        if (shown.isEmpty())
+            continue; // scrolled out of sight (up or down)
+        const int width = std::min(label->width(), shown.width());
+        if (width < label->minimumSizeHint().width())
+            found << QStringLiteral("\"%1\" %2 of %3 px").arg(label->text()).arg(width).arg(label->minimumSizeHint().width());
     }
     return found;
 }
