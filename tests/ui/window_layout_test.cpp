@@ -444,6 +444,10 @@ private slots:
         QTabWidget *tabs = window->currentPage()->tabs();
         showTab(*tabs, QStringLiteral("Messages"));
         auto *messages = tabs->findChild<QueueMessagesPage *>();
+        // A lock's countdown whole while the body has room.
+        const QFontMetrics cells = messages->table()->fontMetrics();
+        QVERIFY(messages->table()->columnWidth(MessageBrowseModel::CountdownColumn)
+                >= cells.horizontalAdvance(QStringLiteral("lock ends in 59 min 59 s")) + cells.averageCharWidth());
         auto *ids = qobject_cast<ElideDelegate *>(messages->table()->itemDelegateForColumn(MessageBrowseModel::IdColumn));
         QVERIFY2(ids && ids->mode() == Qt::ElideMiddle, "the Message ID column elides in the middle");
         QTRY_VERIFY_WITH_TIMEOUT(messages->model()->rowCount() >= 1, kWait);

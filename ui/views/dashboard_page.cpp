@@ -165,7 +165,9 @@ QWidget *DashboardPage::buildMetricsPart()
     m_rateTable->horizontalHeader()->setStretchLastSection(true);
     m_rateTable->horizontalHeader()->setHighlightSections(false);
     m_rateTable->resizeColumnsToContents();
-    m_rateTable->setMinimumWidth(m_rateTable->horizontalHeader()->length() + 2 * m_rateTable->frameWidth() + 8);
+    // As wide as its columns where there is room (beside the dead letters); on a
+    // narrow page it takes the page's width and scrolls inside its frame.
+    m_rateTable->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     m_rateTable->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_rateTable->setMinimumHeight(m_rateTable->horizontalHeader()->sizeHint().height() +
                                   m_rateTable->verticalHeader()->defaultSectionSize() * m_rates->rowCount() + 4);
@@ -195,6 +197,9 @@ QWidget *DashboardPage::buildMetricsPart()
     ratesAndDeadLetters->addWidget(deadLetterColumn);
     ratesAndDeadLetters->setStretchFactor(0, 0);
     ratesAndDeadLetters->setStretchFactor(1, 1);
+    ratesAndDeadLetters->setPaneWidth(0, [table = m_rateTable] {
+        return table->horizontalHeader()->length() + 2 * table->frameWidth() + 8;
+    });
     auto *grid = new QGridLayout;
     grid->addWidget(m_activity, 0, 0);
     grid->addWidget(ratesAndDeadLetters, 1, 0);
