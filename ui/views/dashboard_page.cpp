@@ -168,6 +168,7 @@ QWidget *DashboardPage::buildMetricsPart()
     // As wide as its columns where there is room (beside the dead letters); on a
     // narrow page it takes the page's width and scrolls inside its frame.
     m_rateTable->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    m_rateTable->setMinimumWidth(m_rateTable->fontMetrics().averageCharWidth() * 24);
     m_rateTable->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_rateTable->setMinimumHeight(m_rateTable->horizontalHeader()->sizeHint().height() +
                                   m_rateTable->verticalHeader()->defaultSectionSize() * m_rates->rowCount() + 4);

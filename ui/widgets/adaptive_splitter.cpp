@@ -6,6 +6,17 @@
 #include <algorithm>
 
 namespace relaydesk {
+namespace {
+
+// A pane's least size as layouts take it: its minimum size where one is set, else its hint.
+QSize leastSizeOf(const QWidget &pane)
+{
+    const QSize hint = pane.minimumSizeHint();
+    return {pane.minimumWidth() > 0 ? pane.minimumWidth() : hint.width(),
+            pane.minimumHeight() > 0 ? pane.minimumHeight() : hint.height()};
+}
+
+} // namespace
 
 AdaptiveSplitter::AdaptiveSplitter(QWidget *parent)
     : QSplitter(Qt::Horizontal, parent)
@@ -22,7 +33,7 @@ int AdaptiveSplitter::sideBySideWidth() const
         if (pane->isHidden())
             continue;
         const bool set = i < m_paneWidths.size() && m_paneWidths[i];
-        width += set ? m_paneWidths[i]() : std::max(pane->minimumSizeHint().width(), pane->minimumWidth());
+        width += set ? m_paneWidths[i]() : leastSizeOf(*pane).width();
         ++shown;
     }
     return width + std::max(0, shown - 1) * handleWidth();
@@ -43,7 +54,7 @@ QSize AdaptiveSplitter::minimumSizeHint() const
         const QWidget *pane = widget(i);
         if (pane->isHidden())
             continue;
-        const QSize least = pane->minimumSizeHint().expandedTo(pane->minimumSize());
+        const QSize least = leastSizeOf(*pane);
         width = std::max(width, least.width());
         // Stacked, each pane at its preferred height (the page scrolls down, never sideways).
         height = orientation() == Qt::Vertical ? height + std::max(least.height(), pane->sizeHint().height()) + handleWidth()
