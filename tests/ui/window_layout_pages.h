@@ -1,8 +1,18 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // What window_layout_test looks at on every page: scroll areas that scroll
-// sideways, the broker time, labels cut short, table cells elided. Each
-// returns what it found wrong, in words (empty: nothing).
+// sideways, the broker time, labels cut short, table cells elided (each
+// returns what it found wrong, in words; empty: nothing); and the pages it
+// opens: the sizes, the entities of the page matrix, the tabs.
+
+#include "window_test_support.h"
+#include "broker/servicebus/servicebus_topic.h"
+#include "models/entity_ref.h"
+#include "views/main_window.h"
+
+#include <QHash>
+#include <QTabWidget>
+#include <QTest>
 
 #include <QAbstractItemView>
 #include <QAbstractScrollArea>
@@ -140,6 +150,91 @@ inline QStringList elidedCells(QTableView &table)
         }
     }
     return found;
+}
+
+// The sizes every page is looked at: 1280×800 and 800×600, and 1280×800 with a font half as large again.
+struct WindowSize {
+    const char *name;
+    QSize size;
+    double fontScale;
+};
+inline const WindowSize kSizes[] = {{"1280×800", {1280, 800}, 1.0}, {"800×600", {800, 600}, 1.0}, {"1280×800 font 1.5×", {1280, 800}, 1.5}};
+
+// Layouts settle (posted layout requests, then what they resize).
+inline void settle()
+{
+    for (int i = 0; i < 4; ++i) {
+        QTest::qWait(0);
+        QCoreApplication::processEvents();
+    }
+}
+
+// Shows the tab titled `title` (without its mnemonic).
+inline void showTab(QTabWidget &tabs, const QString &title)
+{
+    for (int i = 0; i < tabs.count(); ++i)
+        if (tabs.tabText(i).remove(QLatin1Char('&')) == title)
+            tabs.setCurrentIndex(i);
+    settle();
+}
+
+// The entities of the page matrix in `window`'s broker: SQS queues (one with
+// a dead-letter queue, a FIFO one, a message), a topic with sqs and http
+// subscriptions (their ARNs into `arns` by row key), a Service Bus queue and a
+// topic with a subscription, a Zaqar queue. False when one is refused.
+inline bool fillPageMatrix(MainWindow &window, QHash<QString, QString> &arns)
+{
+    BrokerService &service = window.broker()->service();
+    const BrokerIdentity &identity = window.broker()->identity();
+    bool ok = callAndWait<std::string>([&](auto r) { service.createQueue("orders-dlq", {}, {}, nullptr, r); }).ok();
+    ok = ok && callAndWait<std::string>([&](auto r) {
+                   service.createQueue("orders", {{"RedrivePolicy", "{\"deadLetterTargetArn\":\"" + identity.queueArn("orders-dlq")
+                                                                        + "\",\"maxReceiveCount\":\"3\"}"}},
+                                       {}, nullptr, r);
+               }).ok();
+    ok = ok && callAndWait<std::string>([&](auto r) {
+                   service.createQueue("jobs.fifo", {{"FifoQueue", "true"}, {"ContentBasedDeduplication", "true"}}, {},
+                                       nullptr, r);
+               }).ok();
+    SendRequest send;
+    send.body = "{\"order\": 1000, \"item\": \"book\"}";
+    ok = ok && callAndWait<SendReceipt>([&](auto r) { service.sendMessage("orders", send, nullptr, r); }).ok();
+    ok = ok && callAndWait<std::string>([&](auto r) { service.createTopic("events", {}, {}, nullptr, r); }).ok();
+    const auto sqs = callAndWait<SubscribeReceipt>(
+        [&](auto r) { service.subscribe("events", "sqs", identity.queueArn("orders"), {}, false, nullptr, r); });
+    const std::string hook = (window.broker()->endpointUrl() + QStringLiteral("/_mock/audit")).toStdString();
+    const auto http = callAndWait<SubscribeReceipt>([&](auto r) { service.subscribe("events", "http", hook, {}, false, nullptr, r); });
+    ok = ok && sqs.ok() && http.ok();
+    if (!ok)
+        return false;
+    arns[QStringLiteral("sub:sqs")] = QString::fromStdString(sqs->subscriptionArn);
+    arns[QStringLiteral("sub:http")] = QString::fromStdString(http->subscriptionArn);
+    ServiceBusQueueProperties billing;
+    billing.name = "billing";
+    ServiceBusTopic payments;
+    payments.name = "payments";
+    ServiceBusSubscription audit;
+    audit.name = "audit";
+    audit.properties.name = "payments/Subscriptions/audit";
+    payments.subscriptions.push_back(audit);
+    ok = callAndWait<bool>([&](auto r) { service.createServiceBusQueue(billing, nullptr, r); }).ok()
+         && callAndWait<bool>([&](auto r) { service.createServiceBusTopic(payments, nullptr, r); }).ok();
+    const QList<QPair<QByteArray, QByteArray>> client{{"Client-ID", "3381af92-2b9e-11e3-b191-71861300734c"}};
+    ok = ok && sendJson("PUT", window.broker()->endpointUrl() + QStringLiteral("/v2/queues/demo"), "{}", client) == 201;
+    return ok;
+}
+
+// The entities the matrix opens, by the key of its rows.
+inline EntityRef entityOf(const QString &key, const QHash<QString, QString> &arns)
+{
+    using Entity = EntityChange::Entity;
+    if (key.startsWith(QLatin1String("topic:")))
+        return {Entity::Topic, key.mid(6)};
+    if (key.startsWith(QLatin1String("sbtopic:")))
+        return {Entity::Topic, key.mid(8), true};
+    if (key.startsWith(QLatin1String("sub:")))
+        return {Entity::Subscription, arns.value(key)};
+    return {Entity::Queue, key};
 }
 
 } // namespace relaydesk::testing

@@ -76,45 +76,6 @@ bool pageFitsSideways(MainWindow &window)
 
 QDockWidget *entityDock(QMainWindow &window) { return window.findChild<QDockWidget *>(QStringLiteral("entityDock")); }
 
-// The sizes every page is looked at: 1280×800 and 800×600, and 1280×800 with a font half as large again.
-struct WindowSize {
-    const char *name;
-    QSize size;
-    double fontScale;
-};
-const WindowSize kSizes[] = {{"1280×800", {1280, 800}, 1.0}, {"800×600", {800, 600}, 1.0}, {"1280×800 font 1.5×", {1280, 800}, 1.5}};
-
-// Layouts settle (posted layout requests, then what they resize).
-void settle()
-{
-    for (int i = 0; i < 4; ++i) {
-        QTest::qWait(0);
-        QCoreApplication::processEvents();
-    }
-}
-
-// Shows the tab titled `title` (without its mnemonic).
-void showTab(QTabWidget &tabs, const QString &title)
-{
-    for (int i = 0; i < tabs.count(); ++i)
-        if (tabs.tabText(i).remove(QLatin1Char('&')) == title)
-            tabs.setCurrentIndex(i);
-    settle();
-}
-
-// The entities the matrix opens, by the key of its rows.
-EntityRef entityOf(const QString &key, const QHash<QString, QString> &arns)
-{
-    using Entity = EntityChange::Entity;
-    if (key.startsWith(QLatin1String("topic:")))
-        return {Entity::Topic, key.mid(6)};
-    if (key.startsWith(QLatin1String("sbtopic:")))
-        return {Entity::Topic, key.mid(8), true};
-    if (key.startsWith(QLatin1String("sub:")))
-        return {Entity::Subscription, arns.value(key)};
-    return {Entity::Queue, key};
-}
-
 } // namespace
 
 class WindowLayoutTest final : public QObject {
@@ -135,46 +96,8 @@ private:
         if (m_shared)
             return m_shared.get();
         auto window = std::make_unique<MainWindow>();
-        if (!window->startBroker(testBrokerOptions(m_dir.filePath(QStringLiteral("matrix.db")))))
-            return nullptr;
-        BrokerService &service = window->broker()->service();
-        const BrokerIdentity &identity = window->broker()->identity();
-        bool ok = callAndWait<std::string>([&](auto r) { service.createQueue("orders-dlq", {}, {}, nullptr, r); }).ok();
-        ok = ok && callAndWait<std::string>([&](auto r) {
-                       service.createQueue("orders", {{"RedrivePolicy", "{\"deadLetterTargetArn\":\"" + identity.queueArn("orders-dlq")
-                                                                            + "\",\"maxReceiveCount\":\"3\"}"}},
-                                           {}, nullptr, r);
-                   }).ok();
-        ok = ok && callAndWait<std::string>([&](auto r) {
-                       service.createQueue("jobs.fifo", {{"FifoQueue", "true"}, {"ContentBasedDeduplication", "true"}}, {},
-                                           nullptr, r);
-                   }).ok();
-        SendRequest send;
-        send.body = "{\"order\": 1000, \"item\": \"book\"}";
-        ok = ok && callAndWait<SendReceipt>([&](auto r) { service.sendMessage("orders", send, nullptr, r); }).ok();
-        ok = ok && callAndWait<std::string>([&](auto r) { service.createTopic("events", {}, {}, nullptr, r); }).ok();
-        const auto sqs = callAndWait<SubscribeReceipt>(
-            [&](auto r) { service.subscribe("events", "sqs", identity.queueArn("orders"), {}, false, nullptr, r); });
-        const std::string hook = (window->broker()->endpointUrl() + QStringLiteral("/_mock/audit")).toStdString();
-        const auto http = callAndWait<SubscribeReceipt>([&](auto r) { service.subscribe("events", "http", hook, {}, false, nullptr, r); });
-        ok = ok && sqs.ok() && http.ok();
-        if (!ok)
-            return nullptr;
-        m_arns[QStringLiteral("sub:sqs")] = QString::fromStdString(sqs->subscriptionArn);
-        m_arns[QStringLiteral("sub:http")] = QString::fromStdString(http->subscriptionArn);
-        ServiceBusQueueProperties billing;
-        billing.name = "billing";
-        ServiceBusTopic payments;
-        payments.name = "payments";
-        ServiceBusSubscription audit;
-        audit.name = "audit";
-        audit.properties.name = "payments/Subscriptions/audit";
-        payments.subscriptions.push_back(audit);
-        ok = callAndWait<bool>([&](auto r) { service.createServiceBusQueue(billing, nullptr, r); }).ok()
-             && callAndWait<bool>([&](auto r) { service.createServiceBusTopic(payments, nullptr, r); }).ok();
-        const QList<QPair<QByteArray, QByteArray>> client{{"Client-ID", "3381af92-2b9e-11e3-b191-71861300734c"}};
-        ok = ok && sendJson("PUT", window->broker()->endpointUrl() + QStringLiteral("/v2/queues/demo"), "{}", client) == 201;
-        if (!ok)
+        if (!window->startBroker(testBrokerOptions(m_dir.filePath(QStringLiteral("matrix.db"))))
+            || !fillPageMatrix(*window, m_arns))
             return nullptr;
         const EntityRef last{EntityChange::Entity::Queue, QStringLiteral("demo")};
         if (!QTest::qWaitFor([&] { return window->entityModel()->indexOf(last).isValid()
