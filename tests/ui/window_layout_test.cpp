@@ -6,6 +6,7 @@
 // the window keeps its size, the tree its width and its Name column;
 // a saved geometry larger than the screen comes back inside it, and a
 // collapsed tree comes back at a usable width.
+#include "window_layout_pages.h"
 #include "window_test_support.h"
 
 #include "charts/depth_chart.h"
@@ -16,8 +17,18 @@
 #include "views/main_window.h"
 #include "views/message_viewer.h"
 #include "views/queue_messages_page.h"
+#include "views/mock_endpoints_window.h"
+#include "widgets/elide_delegate.h"
+#include "models/attempt_log_model.h"
+#include "dialogs/create_queue_dialog.h"
+#include "dialogs/create_subscription_dialog.h"
+#include "dialogs/create_topic_dialog.h"
+#include "dialogs/preferences_dialog.h"
+#include "dialogs/servicebus_create_dialog.h"
+#include "broker/servicebus/servicebus_topic.h"
 #include "support/test_main.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QChart>
 #include <QDockWidget>
@@ -31,6 +42,10 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QStyle>
+#include <QAbstractSpinBox>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
@@ -48,16 +63,6 @@ int nameColumnWidth(MainWindow &window)
     return window.entityPanel()->treeView()->header()->sectionSize(EntityTreeModel::NameColumn);
 }
 
-// The application font `scale` times its size until the returned guard goes.
-auto applicationFontScaled(double scale)
-{
-    const QFont before = QApplication::font();
-    QFont larger = before;
-    larger.setPointSizeF(before.pointSizeF() * scale);
-    QApplication::setFont(larger);
-    return qScopeGuard([before] { QApplication::setFont(before); });
-}
-
 // No horizontal scrolling of the window's page (a line on stderr says why when there is).
 bool pageFitsSideways(MainWindow &window)
 {
@@ -69,7 +74,7 @@ bool pageFitsSideways(MainWindow &window)
     return false;
 }
 
-QDockWidget *entityDock(MainWindow &window) { return window.findChild<QDockWidget *>(QStringLiteral("entityDock")); }
+QDockWidget *entityDock(QMainWindow &window) { return window.findChild<QDockWidget *>(QStringLiteral("entityDock")); }
 
 } // namespace
 
@@ -80,9 +85,103 @@ private:
     QTemporaryDir m_dir;
     QTemporaryDir m_settingsDir;
     int m_database = 0;
+    std::unique_ptr<MainWindow> m_shared; // the window the page matrix looks at, filled once
+    QHash<QString, QString> m_arns;       // subscription rows' keys → their ARNs
+    bool m_tablesMayScroll = false;       // below 1280×800 at the usual font, wide tables scroll inside their frame
+
+    // One window for every row of the matrix: SQS, SNS (sqs and http
+    // subscriptions), Service Bus (queue, topic, subscription) and Zaqar entities.
+    MainWindow *sharedWindow()
+    {
+        if (m_shared)
+            return m_shared.get();
+        auto window = std::make_unique<MainWindow>();
+        if (!window->startBroker(testBrokerOptions(m_dir.filePath(QStringLiteral("matrix.db"))))
+            || !fillPageMatrix(*window, m_arns))
+            return nullptr;
+        const EntityRef last{EntityChange::Entity::Queue, QStringLiteral("demo")};
+        if (!QTest::qWaitFor([&] { return window->entityModel()->indexOf(last).isValid()
+                                          && window->entityModel()->indexOf(entityOf(QStringLiteral("payments/Subscriptions/audit"), m_arns)).isValid(); },
+                             kWait))
+            return nullptr;
+        window->show();
+        if (!QTest::qWaitForWindowExposed(window.get()))
+            return nullptr;
+        m_shared = std::move(window);
+        return m_shared.get();
+    }
+
+    // What is wrong with the window as it is now (empty: nothing), `where` naming the page.
+    QStringList problemsOf(MainWindow &window, const QString &where)
+    {
+        QStringList found;
+        for (const QString &problem : sidewaysScrolling(window, m_tablesMayScroll))
+            found << where + QStringLiteral(": ") + problem;
+        bool inToolbar = false;
+        if (const QString time = brokerTimeProblem(window, &inToolbar); !time.isEmpty()) {
+            // Until the time moves to the status bar (wave-wininteract) an overflowing toolbar hides it.
+            if (inToolbar)
+                qWarning("%s: %s (still in the clock toolbar)", qPrintable(where), qPrintable(time));
+            else
+                found << where + QStringLiteral(": ") + time;
+        }
+        return found;
+    }
+
+    // A tab's own checks: a policy form whole, a Messages table with rows to work with.
+    static QStringList tabProblems(QWidget &tab, const QString &where)
+    {
+        QStringList found;
+        if (auto *form = tab.findChild<QWidget *>(QStringLiteral("policyFieldForm")); form && form->isVisible()) {
+            for (const QString &cut : cutLabels(*form))
+                found << where + QStringLiteral(": label cut ") + cut;
+            if (auto *effective = tab.findChild<QTableView *>(QStringLiteral("effectivePolicy")))
+                for (const QString &cell : elidedCells(*effective))
+                    found << where + QStringLiteral(": effective policy ") + cell;
+        }
+        if (auto *messages = tab.findChild<QueueMessagesPage *>(); messages && messages->isVisible()) {
+            const int rows = messages->table()->viewport()->height() / std::max(1, messages->table()->verticalHeader()->defaultSectionSize());
+            if (rows < 5)
+                found << where + QStringLiteral(": the Messages table shows %1 rows").arg(rows);
+        }
+        return found;
+    }
+
+    // A dialog of the window at its preferred size within `screen`: it fits and nothing in it scrolls sideways.
+    QStringList dialogProblems(MainWindow &window, const QString &page, QSize screen)
+    {
+        BrokerService &service = window.broker()->service();
+        std::unique_ptr<QDialog> dialog;
+        using Kind = ServiceBusCreateDialog::Kind;
+        if (page == QLatin1String("preferences"))
+            dialog = std::make_unique<PreferencesDialog>(&window);
+        else if (page == QLatin1String("new queue"))
+            dialog = std::make_unique<CreateQueueDialog>(service, &window);
+        else if (page == QLatin1String("new topic"))
+            dialog = std::make_unique<CreateTopicDialog>(service, &window);
+        else if (page == QLatin1String("subscribe"))
+            dialog = std::make_unique<CreateSubscriptionDialog>(service, &window.broker()->mocks(), window.broker()->endpointUrl(),
+                                                                QStringLiteral("events"), &window);
+        else
+            dialog = std::make_unique<ServiceBusCreateDialog>(
+                service, page.endsWith(QLatin1String("queue")) ? Kind::Queue : page.endsWith(QLatin1String("topic")) ? Kind::Topic : Kind::Subscription,
+                QStringLiteral("payments"), &window);
+        dialog->show();
+        dialog->resize(dialog->sizeHint().boundedTo(screen));
+        settle();
+        QStringList found;
+        const QSize least = dialog->minimumSizeHint().expandedTo(dialog->minimumSize());
+        if (least.width() > screen.width() || least.height() > screen.height())
+            found << QStringLiteral("%1 needs %2×%3").arg(page).arg(least.width()).arg(least.height());
+        for (const QString &problem : sidewaysScrolling(*dialog, m_tablesMayScroll))
+            found << page + QStringLiteral(": ") + problem;
+        dialog->close();
+        return found;
+    }
 
 private slots:
     void initTestCase() { keepSettingsIn(m_settingsDir); }
+    void cleanupTestCase() { m_shared.reset(); }
     void init() { QSettings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk")).clear(); }
 
     void subscriptionPolicyTab_keepsWindowAndTree()
@@ -128,6 +227,175 @@ private slots:
         QCOMPARE(nameColumnWidth(window), nameWidth);
         // The page fits beside the tree: no horizontal scrolling at this size.
         QVERIFY(pageFitsSideways(window));
+    }
+
+    // Every page and tab, the dashboard, the Mock Endpoints window,
+    // preferences and the create dialogs, at 1280×800, 800×600 and with a
+    // 1.5× font: nothing scrolls sideways, the broker time stays in sight, the
+    // Policy tab's form labels and effective values are whole, the Messages
+    // table shows rows to work with.
+    void everyPage_fits_data()
+    {
+        QTest::addColumn<int>("size");
+        QTest::addColumn<QString>("page");
+        const char *const pages[] = {"dashboard", "orders", "orders-dlq", "jobs.fifo", "demo", "topic:events", "sub:sqs",
+                                     "sub:http", "billing", "sbtopic:payments", "payments/Subscriptions/audit",
+                                     "mock endpoints", "preferences", "new queue", "new topic", "subscribe",
+                                     "new Service Bus queue", "new Service Bus topic", "new Service Bus subscription"};
+        for (int size = 0; size < int(std::size(kSizes)); ++size)
+            for (const char *page : pages)
+                QTest::addRow("%s, %s", kSizes[size].name, page) << size << QString::fromLatin1(page);
+    }
+
+    void everyPage_fits()
+    {
+        QFETCH(int, size);
+        QFETCH(QString, page);
+        const WindowSize &at = kSizes[size];
+        MainWindow *window = sharedWindow();
+        QVERIFY(window);
+        const auto restore = applicationFontScaled(at.fontScale);
+        m_tablesMayScroll = size > 0;
+        window->resize(at.size);
+        settle();
+        QCOMPARE(window->size(), at.size);
+        QStringList problems;
+        if (page.startsWith(QLatin1String("new ")) || page == QLatin1String("subscribe") || page == QLatin1String("preferences")) {
+            problems = dialogProblems(*window, page, at.size);
+        } else if (page == QLatin1String("mock endpoints")) {
+            window->findChild<QAction *>(QStringLiteral("mockEndpointsAction"))->trigger();
+            auto *mocks = window->findChild<MockEndpointsWindow *>();
+            QVERIFY(mocks);
+            mocks->resize(at.size.boundedTo(mocks->sizeHint().expandedTo(QSize(640, 480))));
+            settle();
+            problems = sidewaysScrolling(*mocks, m_tablesMayScroll);
+            mocks->close();
+        } else if (page == QLatin1String("dashboard")) {
+            window->entityPanel()->selectNothing();
+            settle();
+            problems = problemsOf(*window, page);
+        } else {
+            QVERIFY(window->entityPanel()->selectEntity(entityOf(page, m_arns)));
+            settle();
+            QTabWidget *tabs = window->currentPage()->tabs();
+            for (int i = 0; i < tabs->count(); ++i) {
+                tabs->setCurrentIndex(i);
+                settle();
+                const QString where = page + QLatin1Char(' ') + tabs->tabText(i).remove(QLatin1Char('&'));
+                problems += problemsOf(*window, where);
+                problems += tabProblems(*tabs->currentWidget(), where);
+            }
+        }
+        // The tree's share of a small window leaves the page room.
+        if (at.size.width() <= 800)
+            QVERIFY2(entityDock(*window)->width() <= std::max(at.size.width() * 2 / 5, window->entityPanel()->minimumWidth() + 8),
+                     qPrintable(QStringLiteral("tree %1 px of %2").arg(entityDock(*window)->width()).arg(at.size.width())));
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));
+    }
+
+    // Saved without a frame (a display without a window manager) and restored
+    // where a window manager adds one: room is kept for its title bar above
+    // and the status bar stays on the screen (docs/window.md).
+    void savedGeometryWithoutFrame_leavesRoomForTheFrame()
+    {
+        const QRect available = QGuiApplication::primaryScreen()->availableGeometry();
+        {
+            MainWindow window;
+            window.setGeometry(available); // as large as the screen, no frame known
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(window.close());
+        }
+        MainWindow restored;
+        restored.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&restored));
+        const QRect geometry = restored.geometry();
+        const int title = 2 * restored.fontMetrics().height();
+        QVERIFY2(geometry.top() - title >= available.top() && geometry.bottom() <= available.bottom(),
+                 qPrintable(QStringLiteral("window %1..%2 with a title bar of %3 px, screen %4..%5")
+                                .arg(geometry.top()).arg(geometry.bottom()).arg(title).arg(available.top()).arg(available.bottom())));
+        // The status bar is inside the screen.
+        const QRect status(restored.statusBar()->mapToGlobal(QPoint(0, 0)), restored.statusBar()->size());
+        QVERIFY(available.contains(status));
+    }
+
+    // The subscription's Policy tab at 1280×800 is a form: its column is as
+    // wide as its labels and inputs, every input shows, the Problems list
+    // has room for lines, the splitter widens the column, and the effective
+    // policy's values ("30 s") are whole.
+    void policyTab_isAForm()
+    {
+        MainWindow *window = sharedWindow();
+        QVERIFY(window);
+        window->resize(1280, 800);
+        QVERIFY(window->entityPanel()->selectEntity(entityOf(QStringLiteral("sub:http"), m_arns)));
+        QTabWidget *tabs = window->currentPage()->tabs();
+        showTab(*tabs, QStringLiteral("Policy"));
+        auto *form = tabs->currentWidget()->findChild<QWidget *>(QStringLiteral("policyFieldForm"));
+        QVERIFY(form && form->isVisible());
+        QVERIFY2(cutLabels(*form).isEmpty(), qPrintable(cutLabels(*form).join(QStringLiteral(", "))));
+        for (QAbstractSpinBox *input : form->findChildren<QAbstractSpinBox *>()) {
+            if (!input->isVisibleTo(form))
+                continue;
+            QVERIFY2(input->width() >= input->minimumSizeHint().width(),
+                     qPrintable(QStringLiteral("%1: %2 of %3 px").arg(input->accessibleName()).arg(input->width())
+                                    .arg(input->minimumSizeHint().width())));
+        }
+        auto *issues = tabs->currentWidget()->findChild<QWidget *>(QStringLiteral("issueList"));
+        QVERIFY(issues->height() >= 3 * issues->fontMetrics().height());
+        auto *editor = tabs->currentWidget()->findChild<QSplitter *>(QStringLiteral("editorSplitter"));
+        QCOMPARE(editor->orientation(), Qt::Horizontal); // the form beside the JSON and the chart
+        const int before = editor->sizes().at(0);
+        editor->setSizes({before + 120, editor->sizes().at(1) - 120}); // as a drag of the handle would
+        settle();
+        QVERIFY2(form->width() > before - 40, qPrintable(QStringLiteral("%1 after %2").arg(form->width()).arg(before)));
+        QVERIFY2(editor->sizes().at(0) >= before + 100, qPrintable(QStringLiteral("%1 after %2").arg(editor->sizes().at(0)).arg(before)));
+        auto *effective = tabs->currentWidget()->findChild<QTableView *>(QStringLiteral("effectivePolicy"));
+        QVERIFY(effective);
+        QVERIFY2(elidedCells(*effective).isEmpty(), qPrintable(elidedCells(*effective).join(QStringLiteral(", "))));
+    }
+
+    // Columns cut the right end (issue 34, defect 9): message ids in the
+    // middle (time-ordered ids are alike at the start), the attribute pane's
+    // names whole while Value has room, the attempt log's Phase with its swatch.
+    void columns_cutTheRightEnd()
+    {
+        MainWindow *window = sharedWindow();
+        QVERIFY(window);
+        window->resize(1280, 800);
+        QVERIFY(window->entityPanel()->selectEntity(entityOf(QStringLiteral("orders"), m_arns)));
+        QTabWidget *tabs = window->currentPage()->tabs();
+        showTab(*tabs, QStringLiteral("Messages"));
+        auto *messages = tabs->findChild<QueueMessagesPage *>();
+        // A lock's countdown whole while the body has room.
+        const QFontMetrics cells = messages->table()->fontMetrics();
+        QVERIFY(messages->table()->columnWidth(MessageBrowseModel::CountdownColumn)
+                >= cells.horizontalAdvance(QStringLiteral("lock ends in 59 min 59 s")) + cells.averageCharWidth());
+        auto *ids = qobject_cast<ElideDelegate *>(messages->table()->itemDelegateForColumn(MessageBrowseModel::IdColumn));
+        QVERIFY2(ids && ids->mode() == Qt::ElideMiddle, "the Message ID column elides in the middle");
+        QTRY_VERIFY_WITH_TIMEOUT(messages->model()->rowCount() >= 1, kWait);
+        messages->table()->selectRow(0);
+        settle();
+        QTreeWidget *attributes = messages->findChild<MessageViewer *>()->attributeTree();
+        const QList<QTreeWidgetItem *> found = attributes->findItems(QStringLiteral("ApproximateReceiveCount"),
+                                                                     Qt::MatchExactly | Qt::MatchRecursive, 0);
+        QVERIFY(!found.isEmpty());
+        const int depth = found.first()->parent() ? 2 : 1;
+        const int needs = attributes->fontMetrics().horizontalAdvance(QStringLiteral("ApproximateReceiveCount"))
+                          + depth * attributes->indentation();
+        QVERIFY2(attributes->columnWidth(0) >= needs || attributes->columnWidth(2) < attributes->viewport()->width() * 2 / 5 + 2,
+                 qPrintable(QStringLiteral("name %1 of %2 px, value %3 of %4").arg(attributes->columnWidth(0)).arg(needs)
+                                .arg(attributes->columnWidth(2)).arg(attributes->viewport()->width())));
+
+        QVERIFY(window->entityPanel()->selectEntity(entityOf(QStringLiteral("sub:http"), m_arns)));
+        tabs = window->currentPage()->tabs();
+        showTab(*tabs, QStringLiteral("Deliveries"));
+        auto *log = tabs->currentWidget()->findChild<QTableView *>(QStringLiteral("attemptTable"));
+        QVERIFY(log);
+        const int swatch = log->style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, log);
+        const int phase = log->fontMetrics().horizontalAdvance(QStringLiteral("postBackoff")) + swatch + 8;
+        QVERIFY2(log->columnWidth(AttemptLogModel::PhaseColumn) >= phase,
+                 qPrintable(QStringLiteral("Phase %1 of %2 px").arg(log->columnWidth(AttemptLogModel::PhaseColumn)).arg(phase)));
     }
 
     // A narrow window keeps room for names in the tree: the page scrolls, the dock stays usable.

@@ -2,10 +2,10 @@
 #include "policy_editor/policy_context_bar.h"
 
 #include "policy_editor/policy_field_help.h"
+#include "widgets/flow_layout.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QVBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -62,19 +62,13 @@ PolicyContextBar::PolicyContextBar(QMenu *presets, QAction *open, QAction *save,
     auto *protocolLabel = new QLabel(tr("P&rotocol:"), this);
     protocolLabel->setBuddy(m_protocolSelector);
 
-    // Two rows, so that the editor fits a page beside the tree and the
-    // effective policy at 1280 pixels.
-    auto *context = new QHBoxLayout;
-    context->addWidget(formLabel);
-    context->addWidget(m_formSelector);
-    context->addSpacing(12);
-    context->addWidget(protocolLabel);
-    context->addWidget(m_protocolSelector);
+    // Rows that wrap rather than widen the page (narrow windows, large fonts).
+    auto *context = new FlowLayout(nullptr, 12);
+    context->addWidget(labelledPair(formLabel, m_formSelector, this));
+    context->addWidget(labelledPair(protocolLabel, m_protocolSelector, this));
     context->addWidget(m_rawDelivery);
-    context->addStretch(1);
-    auto *files = new QHBoxLayout;
+    auto *files = new FlowLayout(nullptr, 6);
     files->addWidget(m_presets);
-    files->addStretch(1);
     files->addWidget(m_open);
     files->addWidget(m_save);
     auto *layout = new QVBoxLayout(this);

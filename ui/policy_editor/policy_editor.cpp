@@ -2,6 +2,7 @@
 #include "policy_editor/policy_editor.h"
 
 #include "widgets/accessible_names.h"
+#include "widgets/adaptive_splitter.h"
 #include "widgets/error_text.h"
 #include "policy_editor/policy_context_bar.h"
 #include "policy_editor/policy_field_form.h"
@@ -66,6 +67,8 @@ PolicyEditor::PolicyEditor(QWidget *parent)
     formScroll->setWidgetResizable(true);
     formScroll->setFrameShape(QFrame::NoFrame);
     formScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // The form is never narrower than its labels and fields (the splitter gives way elsewhere).
+    formScroll->setMinimumWidth(m_form->minimumSizeHint().width() + formScroll->verticalScrollBar()->sizeHint().width());
 
     m_schedule = new PolicySchedulePanel(this);
     connect(m_schedule, &PolicySchedulePanel::statusMessage, this, &PolicyEditor::statusMessage);
@@ -88,7 +91,8 @@ PolicyEditor::PolicyEditor(QWidget *parent)
     m_rightSplitter->setSizes({250, 600});
     m_rightSplitter->setChildrenCollapsible(false);
 
-    m_mainSplitter = new QSplitter(Qt::Horizontal, this);
+    // Form beside JSON and chart while they fit, above them otherwise.
+    m_mainSplitter = new AdaptiveSplitter(this);
     m_mainSplitter->setObjectName(QStringLiteral("editorSplitter"));
     m_mainSplitter->addWidget(m_leftSplitter);
     m_mainSplitter->addWidget(m_rightSplitter);
@@ -149,7 +153,7 @@ QWidget *PolicyEditor::buildJsonPane()
     m_json = new QPlainTextEdit(pane);
     m_json->setObjectName(QStringLiteral("policyJson"));
     m_json->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_json->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_json->setLineWrapMode(QPlainTextEdit::WidgetWidth); // a long line wraps, the pane never scrolls sideways
     m_json->setTabChangesFocus(true);
     m_json->setToolTip(tr("The policy as JSON in the selected form. Edits here update the form, the checks and the "
                           "chart as you type."));
@@ -171,6 +175,7 @@ QWidget *PolicyEditor::buildIssuePane()
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(paneTitle(tr("Pro&blems"), m_issues, pane));
     layout->addWidget(m_issues, 1);
+    m_issues->setMinimumHeight(m_issues->fontMetrics().height() * 4); // a problem and its explanation in sight
     return pane;
 }
 
@@ -413,6 +418,12 @@ void PolicyEditor::saveDialog()
     QString error;
     if (!savePolicyFile(path, &error))
         emit statusMessage(error);
+}
+
+int PolicyEditor::sideBySideWidth() const
+{
+    const QMargins margins = layout()->contentsMargins();
+    return m_mainSplitter->sideBySideWidth() + margins.left() + margins.right();
 }
 
 QByteArray PolicyEditor::saveLayoutState() const

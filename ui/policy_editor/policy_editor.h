@@ -15,6 +15,7 @@ class QSplitter;
 
 namespace relaydesk {
 
+class AdaptiveSplitter;
 class PolicyChart;
 class PolicyContextBar;
 class PolicyFieldForm;
@@ -70,6 +71,8 @@ public:
     QMenu *presetMenu() const { return m_presetMenu; }
 
     // Splitter positions, for QSettings.
+    // The width the form needs beside the JSON and the chart (narrower, the form goes above them).
+    int sideBySideWidth() const;
     QByteArray saveLayoutState() const;
     void restoreLayoutState(const QByteArray &state);
 
@@ -101,7 +104,7 @@ private:
     PolicyIssueList *m_issues = nullptr;
     PolicyContextBar *m_contextBar = nullptr;
     QLabel *m_message = nullptr;
-    QSplitter *m_mainSplitter = nullptr;
+    AdaptiveSplitter *m_mainSplitter = nullptr;
     QSplitter *m_leftSplitter = nullptr;
     QSplitter *m_rightSplitter = nullptr;
     QAction *m_openAction = nullptr;

@@ -152,6 +152,9 @@ QGroupBox *PolicyFieldForm::buildRequestSection()
     m_headerContentType->setInsertPolicy(QComboBox::NoInsert);
     for (const char *type : kContentTypes)
         m_headerContentType->addItem(QString::fromLatin1(type));
+    // Not as wide as the longest type: the form column stays narrow enough to sit beside the chart.
+    m_headerContentType->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_headerContentType->setMinimumContentsLength(16);
     connect(m_headerContentType, &QComboBox::currentTextChanged, this, [this] {
         if (!m_updating)
             emit edited();

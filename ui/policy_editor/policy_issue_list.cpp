@@ -12,6 +12,7 @@ PolicyIssueList::PolicyIssueList(QWidget *parent)
 {
     setObjectName(QStringLiteral("issueList"));
     setWordWrap(true);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // long problems wrap, the pane never scrolls sideways
     setTextElideMode(Qt::ElideNone);
     setIconSize(QSize(16, 16));
     setToolTip(tr("Every error and warning of the policy; activate one to go to its field."));

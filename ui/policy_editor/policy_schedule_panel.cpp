@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "policy_editor/policy_schedule_panel.h"
 
+#include "widgets/flow_layout.h"
+
 #include "charts/policy_chart.h"
 #include "host/policy_input.h"
 #include "widgets/error_text.h"
@@ -76,13 +78,11 @@ PolicySchedulePanel::PolicySchedulePanel(QWidget *parent)
     m_exportButton->setDefaultAction(m_exportAction);
     m_exportButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
 
-    auto *controls = new QHBoxLayout;
+    // The controls wrap onto a second row rather than widen the page.
+    auto *controls = new FlowLayout(nullptr, 8);
     controls->addWidget(m_compareButton);
     controls->addWidget(m_clearComparisonButton);
-    controls->addStretch(1);
-    controls->addWidget(jitterLabel);
-    controls->addWidget(m_jitter);
-    controls->addSpacing(12);
+    controls->addWidget(labelledPair(jitterLabel, m_jitter, this));
     controls->addWidget(m_exportButton);
 
     m_chart = new PolicyChart(this);
@@ -102,6 +102,7 @@ PolicySchedulePanel::PolicySchedulePanel(QWidget *parent)
     m_details->setObjectName(QStringLiteral("scheduleDetails"));
     m_details->setForegroundRole(QPalette::PlaceholderText);
     m_details->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_totals->setWordWrap(true);
     m_staleNote = new QLabel(this);
     m_staleNote->setObjectName(QStringLiteral("chartStaleNote"));
     m_staleNote->setWordWrap(true);

@@ -14,6 +14,7 @@
 #include "views/connection_help.h"
 #include "views/dead_letter_list.h"
 #include "views/entity_actions.h"
+#include "widgets/adaptive_splitter.h"
 #include "widgets/flow_layout.h"
 
 #include <QAction>
@@ -82,7 +83,7 @@ DashboardPage::DashboardPage(EntityActions &actions, QWidget *parent)
     scroll->setFrameShape(QFrame::NoFrame);
     auto *content = new QWidget(scroll);
     auto *layout = new QVBoxLayout(content);
-    layout->setContentsMargins(24, 18, 24, 18);
+    layout->setContentsMargins(10, 18, 10, 18); // narrow sides: the rate table whole at 800×600
     m_title = plainLabel(content);
     m_title->setWordWrap(false); // the URL whole
     QFont big = m_title->font();
@@ -164,7 +165,10 @@ QWidget *DashboardPage::buildMetricsPart()
     m_rateTable->horizontalHeader()->setStretchLastSection(true);
     m_rateTable->horizontalHeader()->setHighlightSections(false);
     m_rateTable->resizeColumnsToContents();
-    m_rateTable->setMinimumWidth(m_rateTable->horizontalHeader()->length() + 2 * m_rateTable->frameWidth() + 8);
+    // As wide as its columns where there is room (beside the dead letters); on a
+    // narrow page it takes the page's width and scrolls inside its frame.
+    m_rateTable->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    m_rateTable->setMinimumWidth(m_rateTable->fontMetrics().averageCharWidth() * 24);
     m_rateTable->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_rateTable->setMinimumHeight(m_rateTable->horizontalHeader()->sizeHint().height() +
                                   m_rateTable->verticalHeader()->defaultSectionSize() * m_rates->rowCount() + 4);
@@ -181,16 +185,27 @@ QWidget *DashboardPage::buildMetricsPart()
     deadLetterLabel->setBuddy(m_deadLetters);
 
     // The activity chart across the page (its time axis needs the width);
-    // below it the rates beside the dead letters, then the depths across.
+    // below it the rates beside the dead letters (below them on a narrow
+    // page), then the depths across.
+    auto *deadLetterColumn = new QWidget(part);
+    auto *deadLetterLayout = new QVBoxLayout(deadLetterColumn);
+    deadLetterLayout->setContentsMargins(0, 0, 0, 0);
+    deadLetterLayout->addWidget(deadLetterLabel);
+    deadLetterLayout->addWidget(m_deadLetters, 1);
+    auto *ratesAndDeadLetters = new AdaptiveSplitter(part);
+    ratesAndDeadLetters->setObjectName(QStringLiteral("ratesAndDeadLetters"));
+    ratesAndDeadLetters->addWidget(m_rateTable);
+    ratesAndDeadLetters->addWidget(deadLetterColumn);
+    ratesAndDeadLetters->setStretchFactor(0, 0);
+    ratesAndDeadLetters->setStretchFactor(1, 1);
+    ratesAndDeadLetters->setPaneWidth(0, [table = m_rateTable] {
+        return table->horizontalHeader()->length() + 2 * table->frameWidth() + 8;
+    });
     auto *grid = new QGridLayout;
-    grid->addWidget(m_activity, 0, 0, 1, 2);
-    grid->addWidget(m_rateTable, 1, 0, 2, 1, Qt::AlignTop);
-    grid->addWidget(deadLetterLabel, 1, 1);
-    grid->addWidget(m_deadLetters, 2, 1);
-    grid->addWidget(m_depths, 3, 0, 1, 2);
-    grid->setColumnStretch(0, 0);
-    grid->setColumnStretch(1, 1);
-    grid->setRowStretch(2, 1);
+    grid->addWidget(m_activity, 0, 0);
+    grid->addWidget(ratesAndDeadLetters, 1, 0);
+    grid->addWidget(m_depths, 2, 0);
+    grid->setRowStretch(1, 1);
     auto *layout = new QVBoxLayout(part);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(switchRow);

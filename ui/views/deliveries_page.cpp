@@ -11,7 +11,9 @@
 #include "views/entity_actions.h"
 #include "widgets/error_text.h"
 #include "views/message_timeline_panel.h"
+#include "widgets/adaptive_splitter.h"
 #include "widgets/column_width.h"
+#include "widgets/elide_delegate.h"
 
 #include <QAction>
 #include <QApplication>
@@ -25,6 +27,7 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSplitter>
+#include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -91,8 +94,8 @@ DeliveriesPage::DeliveriesPage(BrokerHost &host, EntityActions &actions, const E
     split->setObjectName(QStringLiteral("deliveriesSplitter"));
     split->setChildrenCollapsible(false);
     m_chart = new AttemptChart(&host.engine().clock(), split);
-    auto *lower = new QSplitter(Qt::Horizontal, split);
-    lower->setChildrenCollapsible(false);
+    // The attempt log beside the message's timeline where both fit whole, above it otherwise.
+    auto *lower = new AdaptiveSplitter(split);
     m_table = new QTableView(lower);
     m_table->setObjectName(QStringLiteral("attemptTable"));
     m_table->setAccessibleName(tr("Attempt log"));
@@ -106,16 +109,23 @@ DeliveriesPage::DeliveriesPage(BrokerHost &host, EntityActions &actions, const E
     m_table->horizontalHeader()->setStretchLastSection(true);
     // Widths from the font, so a larger font keeps whole words and times.
     const auto fit = [this](int column, const QString &sample) { fitColumnTo(*m_table, column, sample); };
-    fit(AttemptLogModel::MessageIdColumn, QStringLiteral("0123456789abcdef"));
+    fit(AttemptLogModel::MessageIdColumn, QStringLiteral("0123…cdef"));
+    m_table->setItemDelegateForColumn(AttemptLogModel::MessageIdColumn, new ElideDelegate(Qt::ElideMiddle, m_table));
     fit(AttemptLogModel::AttemptColumn, QStringLiteral("100"));
     fit(AttemptLogModel::StatusColumn, QStringLiteral("connectionError"));
     fit(AttemptLogModel::OutcomeColumn, QStringLiteral("connectionError"));
-    fit(AttemptLogModel::PhaseColumn, QStringLiteral("postBackoff"));
+    // The phase's colour swatch comes before its name.
+    fitColumnTo(*m_table, AttemptLogModel::PhaseColumn, QStringLiteral("postBackoff"),
+                m_table->style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, m_table) + 6);
     fit(AttemptLogModel::DueColumn, QStringLiteral("00:00:00.000"));
     fit(AttemptLogModel::StartedColumn, QStringLiteral("00:00:00.000"));
     fit(AttemptLogModel::DurationColumn, QStringLiteral("10000 ms"));
     fit(AttemptLogModel::FinalColumn, QStringLiteral("deadLettered"));
+    fit(AttemptLogModel::KindColumn, QStringLiteral("delivery")); // the last: it takes what is left
     m_timeline = new MessageTimelinePanel(lower);
+    lower->setPaneWidth(0, [table = m_table] {
+        return table->horizontalHeader()->length() + 2 * table->frameWidth() + table->verticalScrollBar()->sizeHint().width();
+    });
     lower->setStretchFactor(0, 1);
     lower->setStretchFactor(1, 1);
     lower->setSizes({560, 520});

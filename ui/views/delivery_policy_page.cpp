@@ -5,6 +5,7 @@
 #include "broker/topics/subscription_attributes.h"
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
+#include "widgets/adaptive_splitter.h"
 #include "widgets/apply_bar.h"
 #include "widgets/changed_elsewhere_banner.h"
 #include "models/entity_attribute_calls.h"
@@ -15,6 +16,8 @@
 #include "policy_editor/policy_field_form.h"
 
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 #include <QCheckBox>
 #include <QGroupBox>
@@ -140,12 +143,13 @@ DeliveryPolicyPage::DeliveryPolicyPage(BrokerService &service, BrokerEngine &eng
         m_effective->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         m_effective->setWordWrap(false);
         m_effective->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-        m_effective->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+        m_effective->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
         m_effective->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
         m_effective->verticalHeader()->setDefaultSectionSize(m_effective->fontMetrics().height() + 8);
         m_effective->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);   // every row, no scrolling
         m_effective->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         m_effective->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+        m_effective->horizontalHeader()->setStretchLastSection(true);
         auto *hint = new QLabel(tr("What deliveries use now, as stored: each section comes from the subscription, else "
                                    "the topic, else the defaults — unless the topic disables subscription overrides."),
                                 box);
@@ -156,14 +160,15 @@ DeliveryPolicyPage::DeliveryPolicyPage(BrokerService &service, BrokerEngine &eng
         boxLayout->addWidget(m_effective);
         boxLayout->addWidget(hint);
         boxLayout->addStretch(1);
-        auto *splitter = new QSplitter(Qt::Horizontal, this);
+        // The effective policy beside the editor where both fit, below it otherwise.
+        auto *splitter = new AdaptiveSplitter(this);
         splitter->setObjectName(QStringLiteral("policySplitter"));
         splitter->addWidget(m_editor);
         splitter->addWidget(box);
         splitter->setStretchFactor(0, 1);
         splitter->setStretchFactor(1, 0);
-        splitter->setChildrenCollapsible(false);
         splitter->setSizes({900, 440});
+        splitter->setPaneWidth(0, [editor = m_editor] { return editor->sideBySideWidth(); }); // form beside the chart first
         centre = splitter;
     }
 
@@ -318,6 +323,12 @@ void DeliveryPolicyPage::showEffective()
         }
         ++row;
     }
+    // Every value whole ("30 s", not "…"): the table is as wide as its columns.
+    const QAbstractItemView &view = *m_effective; // sizeHintForColumn is public there
+    int width = 2 * m_effective->frameWidth();
+    for (int column = 0; column < 3; ++column)
+        width += std::max(view.sizeHintForColumn(column), m_effective->horizontalHeader()->sectionSizeHint(column));
+    m_effective->setMinimumWidth(width);
     if (m_protocol == EndpointProtocol::Sqs) {
         m_override->setText(tr("sqs subscription: the fixed sns-aws-managed policy applies."));
     } else {

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "views/entity_overview_tab.h"
 
+#include "widgets/flow_layout.h"
+
 #include "models/entity_tree_model.h"
 #include "host/broker_host.h"
 #include "views/entity_actions.h"
+
+#include <algorithm>
 
 #include <QAction>
 #include <QFormLayout>
@@ -39,7 +43,7 @@ EntityOverviewTab::EntityOverviewTab(BrokerHost &host, EntityTreeModel &model, E
 {
     auto *layout = new QVBoxLayout(this);
     if (content == Content::Facts) {
-        auto *buttons = new QHBoxLayout;
+        auto *buttons = new FlowLayout(nullptr, 6); // wraps rather than widen the page
         switch (ref.kind) {
         case Entity::Queue:
             buttons->addWidget(buttonFor(actions.send(), this));
@@ -54,11 +58,11 @@ EntityOverviewTab::EntityOverviewTab(BrokerHost &host, EntityTreeModel &model, E
             break;
         }
         buttons->addWidget(buttonFor(actions.deleteEntity(), this));
-        buttons->addStretch(1);
         layout->addLayout(buttons);
     }
     m_form = new QFormLayout;
     m_form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
+    m_form->setRowWrapPolicy(QFormLayout::WrapLongRows); // a long identifier goes below its label, not past the page
     layout->addLayout(m_form);
     layout->addStretch(1);
     connect(&model, &EntityTreeModel::refreshed, this, &EntityOverviewTab::refresh);
@@ -86,7 +90,21 @@ void EntityOverviewTab::showRow(const QString &label, const QString &value)
     auto *text = new QLabel(value, this);
     text->setTextFormat(Qt::PlainText);
     text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    text->setWordWrap(false); // identifiers must not break; several lines come as several lines
+    // Identifiers must not break (several come as several lines); a value of
+    // words — a sentence, a command line — wraps at its spaces rather than
+    // widen the page (docs/window.md: no page scrolls sideways).
+    if (value.contains(QLatin1Char(' '))) {
+        text->setWordWrap(true);
+        QSizePolicy policy = text->sizePolicy(); // the row's width first, more lines only when it does not hold the text
+        policy.setHorizontalPolicy(QSizePolicy::Expanding);
+        text->setSizePolicy(policy);
+    } else {
+        // An identifier longer than the page is cut at the page's edge, whole
+        // in its tooltip and when selected (Ctrl+A, Ctrl+C).
+        text->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        text->setMinimumWidth(std::min(text->sizeHint().width(), text->fontMetrics().averageCharWidth() * 24));
+        text->setToolTip(value);
+    }
     auto *caption = new QLabel(label, this);
     caption->setBuddy(text);
     text->setAccessibleName(QString(label).remove(QLatin1Char(':')));

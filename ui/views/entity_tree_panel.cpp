@@ -12,8 +12,6 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
-#include <algorithm>
-
 namespace relaydesk {
 
 EntityTreePanel::EntityTreePanel(QWidget *parent)
@@ -89,8 +87,11 @@ void EntityTreePanel::setModel(EntityTreeModel *model)
     if (!m_headerState.isEmpty())
         header->restoreState(m_headerState);
     header->setSectionResizeMode(EntityTreeModel::NameColumn, QHeaderView::Stretch); // whatever was saved
-    keepRoomForNames();
     m_tree->expandAll();
+    fitColumns();
+    // Every change of rows or counts: spans, hidden columns and the room for names follow.
+    connect(model, &EntityTreeModel::refreshed, this, &EntityTreePanel::fitColumns);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &EntityTreePanel::fitColumns, Qt::QueuedConnection);
     // New topics show their subscriptions; groups stay open.
     connect(model, &QAbstractItemModel::rowsInserted, m_tree, [this](const QModelIndex &parent) {
         m_tree->expand(m_proxy->mapFromSource(parent));
@@ -150,23 +151,6 @@ void EntityTreePanel::applyFilter(const QString &text)
     }
 }
 
-void EntityTreePanel::keepRoomForNames()
-{
-    // The Name column keeps room for about 20 characters (140 pixels at the
-    // usual font; more with a larger font) however narrow the dock.
-    const int kNameRoom = std::max(140, m_tree->fontMetrics().averageCharWidth() * 20);
-    const QHeaderView *header = m_tree->header();
-    int counts = 0;
-    for (int column = EntityTreeModel::AvailableColumn; column < EntityTreeModel::ColumnCount; ++column)
-        counts += header->isSectionHidden(column) ? 0 : header->sectionSize(column);
-    const QMargins margins = layout() ? layout()->contentsMargins() : QMargins();
-    const int chrome = 2 * m_tree->frameWidth() + m_tree->verticalScrollBar()->sizeHint().width() + margins.left() +
-                       margins.right();
-    const int wanted = counts + kNameRoom + chrome;
-    if (minimumWidth() != wanted)
-        setMinimumWidth(wanted);
-}
-
 EntityRef EntityTreePanel::currentEntity() const { return m_current; }
 
 bool EntityTreePanel::selectEntity(const EntityRef &ref)
@@ -208,7 +192,7 @@ void EntityTreePanel::restoreHeaderState(const QByteArray &state)
     if (m_model && !state.isEmpty()) {
         m_tree->header()->restoreState(state);
         m_tree->header()->setSectionResizeMode(EntityTreeModel::NameColumn, QHeaderView::Stretch);
-        keepRoomForNames();
+        fitColumns();
     }
 }
 

@@ -54,9 +54,18 @@ private:
     // filter hides it; clearing the filter brings back the selection and
     // the expansion from before filtering.
     void applyFilter(const QString &text);
-    // The Name column comes before the counts: the panel is never narrower
-    // than the count columns plus room for names.
+    // The Name column comes before the counts (entity_tree_panel_columns.cpp):
+    // rows without counts (groups, topics, subscriptions) span the whole
+    // width, a count column empty on every row is hidden until a count
+    // arrives, and the panel is never narrower than the shown count columns
+    // plus room for the widest queue name (at least about 20 characters, at
+    // most about 32).
+    void fitColumns();
     void keepRoomForNames();
+    // Spans the rows under `parent` (proxy) that have no counts; the widest
+    // queue row's name (with its indentation and icon), and which count
+    // columns show a count somewhere.
+    int spanRowsWithoutCounts(const QModelIndex &parent, int depth, QList<bool> &used);
 
     EntityTreeModel *m_model = nullptr;
     QLineEdit *m_filter = nullptr;
@@ -67,6 +76,7 @@ private:
     bool m_filtering = false;
     EntityRef m_beforeFilter;
     QList<QPersistentModelIndex> m_collapsedBeforeFilter; // source model, column 0
+    int m_widestName = 0; // the widest queue row's name, as fitColumns() last measured it
 };
 
 } // namespace relaydesk

@@ -16,6 +16,7 @@
 #include "views/entity_page.h"
 #include "views/entity_tree_panel.h"
 #include "views/mock_endpoints_window.h"
+#include "views/window_placement.h"
 #include "widgets/accessible_choice_button.h"
 #include "widgets/accessible_combo_box.h"
 #include "widgets/appearance.h"
@@ -27,6 +28,8 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QMoveEvent>
+#include <QResizeEvent>
 #include <QShowEvent>
 #include <QDockWidget>
 #include <QFileInfo>
@@ -503,24 +506,41 @@ void MainWindow::fitIntoScreen()
     const QScreen *on = screen();
     if (!on)
         return;
-    const QRect available = on->availableGeometry();
-    const QSize frameExtra = frameGeometry().size() - geometry().size();
-    const QSize fits = size().boundedTo(available.size() - frameExtra);
-    if (fits != size())
-        resize(fits);
-    QRect frame = frameGeometry();
-    if (!available.contains(frame)) {
-        frame.moveLeft(std::clamp(frame.left(), available.left(), std::max(available.left(), available.right() - frame.width() + 1)));
-        frame.moveTop(std::clamp(frame.top(), available.top(), std::max(available.top(), available.bottom() - frame.height() + 1)));
-        move(frame.topLeft());
-    }
+    const QRect placed = placeInside(geometry(), frameOrAssumed(*this), on->availableGeometry());
+    if (placed != geometry())
+        setGeometry(placed);
 }
 
 void MainWindow::showEvent(QShowEvent *event)
 {
     QMainWindow::showEvent(event);
-    if (std::exchange(m_fitOnShow, false))
+    if (std::exchange(m_fitOnShow, false)) {
         fitIntoScreen();
+        m_fitWhenFramed = !frameKnown(*this);
+    }
+}
+
+void MainWindow::resizeEvent(QResizeEvent *event)
+{
+    QMainWindow::resizeEvent(event);
+    // A narrower window (or one first shown narrow): the tree keeps at most
+    // two fifths of it (never less than its minimum), the page the rest.
+    const int before = event->oldSize().width();
+    if ((before < 0 || before > event->size().width()) && !m_entityDock->isFloating()) {
+        const int most = std::max(width() * 2 / 5, m_panel->minimumWidth());
+        if (m_entityDock->width() > most)
+            resizeDocks({m_entityDock}, {most}, Qt::Horizontal);
+    }
+}
+
+void MainWindow::moveEvent(QMoveEvent *event)
+{
+    QMainWindow::moveEvent(event);
+    // The window manager's frame arrived after the window was shown: the real one now.
+    if (m_fitWhenFramed && frameKnown(*this)) {
+        m_fitWhenFramed = false;
+        fitIntoScreen();
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

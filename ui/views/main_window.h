@@ -92,6 +92,8 @@ signals:
 protected:
     void closeEvent(QCloseEvent *event) override;
     void showEvent(QShowEvent *event) override;
+    void moveEvent(QMoveEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     // main_window.cpp: frame, menus, toolbars, settings.
@@ -129,6 +131,7 @@ private:
     EntityRef m_wantedEntity; // restored from the settings; selected once it is in the tree
     QString m_wantedTab;      // the tab openEntity asked for
     bool m_fitOnShow = false; // a restored geometry, checked against the screen again once the frame is known
+    bool m_fitWhenFramed = false; // shown before the window manager's frame was known: checked again when it is
     QToolButton *m_endpoint = nullptr;
     QToolButton *m_serviceBus = nullptr;   // the Service Bus connection string, to copy
     QLabel *m_database = nullptr;

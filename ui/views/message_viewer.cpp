@@ -151,8 +151,11 @@ void MessageViewer::fitAttributeColumns()
     const int width = m_attributes->viewport()->width();
     m_attributes->resizeColumnToContents(1);
     m_attributes->resizeColumnToContents(0);
-    m_attributes->setColumnWidth(0, std::min(m_attributes->columnWidth(0), width * 2 / 5));
+    // Types up to a fifth; names whole ("ApproximateReceiveCount") while
+    // Value keeps two fifths, else at least two fifths of their own.
     m_attributes->setColumnWidth(1, std::min(m_attributes->columnWidth(1), width / 5));
+    const int names = std::max(width * 2 / 5, width - m_attributes->columnWidth(1) - width * 2 / 5);
+    m_attributes->setColumnWidth(0, std::min(m_attributes->columnWidth(0), names));
 }
 
 void MessageViewer::resizeEvent(QResizeEvent *event)

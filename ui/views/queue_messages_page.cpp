@@ -9,6 +9,7 @@
 #include "views/message_viewer.h"
 #include "views/queue_message_actions.h"
 #include "widgets/column_width.h"
+#include "widgets/elide_delegate.h"
 #include "widgets/flow_layout.h"
 
 #include <QEvent>
@@ -115,8 +116,10 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
     header->setTextElideMode(Qt::ElideRight); // a narrowed column's title ends in "…"
     header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     fitColumnTo(*m_table, MessageBrowseModel::StateColumn, QStringLiteral("Dead-lettered"));
-    fitColumnTo(*m_table, MessageBrowseModel::CountdownColumn, QStringLiteral("expires in 4 d 00 h"));
+    fitColumnTo(*m_table, MessageBrowseModel::CountdownColumn, QStringLiteral("lock ends in 59 min 59 s")); // the longest form
     fitColumnTo(*m_table, MessageBrowseModel::IdColumn, QStringLiteral("6f44ec9d"));
+    // Time-ordered ids share their first characters: cut in the middle, the differing tail shows.
+    m_table->setItemDelegateForColumn(MessageBrowseModel::IdColumn, new ElideDelegate(Qt::ElideMiddle, m_table));
     fitColumnTo(*m_table, MessageBrowseModel::SentColumn, QStringLiteral("14:00:00.000"));
     fitColumnTo(*m_table, MessageBrowseModel::ReceivesColumn, QStringLiteral("10"));
     fitColumnTo(*m_table, MessageBrowseModel::GroupColumn, QStringLiteral("group-1"));

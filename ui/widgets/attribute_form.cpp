@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/attribute_form.h"
 
+#include "widgets/flow_layout.h"
+
 #include "widgets/accessible_names.h"
 #include "widgets/field_error.h"
 
@@ -115,18 +117,35 @@ void AttributeForm::buildRow(Row &row, QWidget *section)
                 [unit, d](const QString &text) { unit->setText(unitWithWords(d.unit, text)); });
         line->addWidget(unit);
     }
+    FlowLayout *flow = nullptr; // the count goes below the queue rather than widen the page
     if (row.extra) {
         auto *countLabel = new QLabel(tr("Max receives"), row.rowWidget);
-        countLabel->setContentsMargins(12, 0, 0, 0);
         countLabel->setBuddy(row.extra);
         row.extra->setAccessibleName(tr("Max receives"));
-        line->addWidget(countLabel);
-        line->addWidget(row.extra);
+        flow = new FlowLayout(nullptr, 12);
+        auto *queue = new QWidget(row.rowWidget);
+        auto *queueLine = new QHBoxLayout(queue);
+        queueLine->setContentsMargins(0, 0, 0, 0);
+        while (QLayoutItem *item = line->takeAt(0)) {
+            if (QWidget *widget = item->widget()) {
+                queueLine->addWidget(widget); // now a child of `queue`
+                delete item;
+            } else {
+                queueLine->addItem(item);
+            }
+        }
+        flow->addWidget(queue);
+        flow->addWidget(labelledPair(countLabel, row.extra, row.rowWidget));
     }
-    if (d.input != In::Json && d.input != In::Text && d.input != In::ReadOnly)
+    if (d.input != In::Json && d.input != In::Text && d.input != In::ReadOnly && !flow)
         line->addStretch(1);
     grid->addWidget(row.label, 0, 0, Qt::AlignLeft | Qt::AlignTop);
-    grid->addLayout(line, 0, 1);
+    if (flow) {
+        delete line;
+        grid->addLayout(flow, 0, 1);
+    } else {
+        grid->addLayout(line, 0, 1);
+    }
     grid->addWidget(help, 1, 1);
     grid->addWidget(row.error, 2, 1);
     grid->setColumnStretch(1, 1);
@@ -176,8 +195,9 @@ QWidget *AttributeForm::buildInput(Row &row, QWidget *parent)
     case In::QueueRedrive:
     case In::DeadLetterQueue: {
         auto *combo = new QComboBox(parent);
+        // About 18 characters, not the longest queue name (the list shows names whole).
         combo->setMinimumContentsLength(18);
-        combo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         combo->addItem(tr("None"), QString());
         connect(combo, &QComboBox::activated, this, &AttributeForm::onEdited);
         if (d.input == In::QueueRedrive) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/flow_layout.h"
 
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QWidget>
 
 #include <algorithm>
@@ -86,6 +88,16 @@ int FlowLayout::arrange(const QRect &rect, bool place) const
         rowHeight = std::max(rowHeight, hint.height());
     }
     return y + rowHeight - rect.y() + contentsMargins().bottom();
+}
+
+QWidget *labelledPair(QLabel *label, QWidget *field, QWidget *parent)
+{
+    auto *pair = new QWidget(parent);
+    auto *layout = new QHBoxLayout(pair);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(label);
+    layout->addWidget(field);
+    return pair;
 }
 
 } // namespace relaydesk

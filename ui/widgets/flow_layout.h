@@ -4,6 +4,8 @@
 #include <QLayout>
 #include <QList>
 
+class QLabel;
+
 namespace relaydesk {
 
 // A row of widgets (buttons, chips) that wraps onto further rows when the
@@ -36,5 +38,9 @@ private:
 
     QList<QLayoutItem *> m_items;
 };
+
+// `label` and its `field` side by side in one widget (a child of `parent`),
+// so that a flow row wraps before the label, never between the two.
+QWidget *labelledPair(QLabel *label, QWidget *field, QWidget *parent);
 
 } // namespace relaydesk
