@@ -14,6 +14,7 @@
 #include "dialogs/publish_dialog.h"
 #include "dialogs/send_message_dialog.h"
 #include "message_test_broker.h"
+#include "parity_screenshots.h"
 #include "models/message_browse_model.h"
 #include "views/message_viewer.h"
 #include "support/test_main.h"
@@ -525,6 +526,11 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!model->atTail() && table->currentIndex().row() == 0, kWaitMs);
         QCOMPARE(table->currentIndex().siblingAtColumn(MessageBrowseModel::BodyColumn).data().toString(), QStringLiteral("m0"));
         QCOMPARE(position->text(), QStringLiteral("Row 1 of %1").arg(depth));
+
+        QTest::keyClick(table, Qt::Key_End, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(model->atTail() && !model->isLoading() && table->currentIndex().row() == model->rowCount() - 1,
+                                 kWaitMs);
+        shootSizesAndThemes(page, QStringLiteral("parity-messages-end-of-queue"));
     }
 
     void everyControl_isNamedAndReachable()

@@ -6,6 +6,7 @@
 // details pane's headings, typed application properties, pretty-printed
 // JSON body and Copy as JSON.
 #include "window_test_support.h"
+#include "parity_screenshots.h"
 
 #include "api/servicebus/servicebus_window_message.h"
 #include "broker/queues/servicebus_queue.h"
@@ -223,6 +224,9 @@ private slots:
                  QStringLiteral("long"));
         m_page->actions()->copyBody()->trigger();
         QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("{\"n\": 2}"));
+        m_window->show();
+        m_window->currentPage()->tabs()->setCurrentWidget(m_page);
+        shootSizesAndThemes(*m_window, QStringLiteral("parity-servicebus-messages"));
     }
 };
 

@@ -7,6 +7,7 @@
 // /v2/queues URL, Client-ID, metadata with the reserved keys explained,
 // claims in flight and subscriptions with their _retry_policy.
 #include "window_test_support.h"
+#include "parity_screenshots.h"
 
 #include "models/entity_tree_model.h"
 #include "views/entity_actions.h"
@@ -17,10 +18,14 @@
 
 #include "support/test_main.h"
 
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QLabel>
+#include <QToolButton>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+#include <QAction>
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -127,6 +132,10 @@ private slots:
         QTest::keyClick(table, Qt::Key_Return);
         const EntityRef subscription{EntityChange::Entity::Subscription, arn};
         QTRY_VERIFY_WITH_TIMEOUT(window.currentPage() && window.currentPage()->entity() == subscription, kWait);
+        window.show();
+        QVERIFY(openTab<TopicSubscriptionsTab>(window, EntityRef{EntityChange::Entity::Topic, QStringLiteral("orders")}));
+        window.currentPage()->tabs()->setCurrentWidget(window.currentPage()->findChild<TopicSubscriptionsTab *>());
+        shootSizesAndThemes(window, QStringLiteral("parity-topic-subscriptions"));
     }
 
     void zaqarQueue_ownIcon_overviewOfUrlMetadataClaimsSubscriptions()
@@ -166,11 +175,18 @@ private slots:
               QStringLiteral("_max_claim_count = 3 — claims a message takes"),
               QStringLiteral("_dead_letter_queue = not set (none)"), QStringLiteral("color = blue"),
               QStringLiteral("http://127.0.0.1:9/hook · ttl 3"), QStringLiteral("_retry_policy {"),
-              QStringLiteral("\"retries_with_no_delay\":3")})
+              QStringLiteral("retries_with_no_delay: 3")})
             QVERIFY2(text.contains(expected), qPrintable(expected + QStringLiteral(" not in:\n") + text));
         QVERIFY2(!text.contains(QStringLiteral("arn:")), qPrintable(text));
         QVERIFY2(!text.contains(QStringLiteral("/000000000000/")), qPrintable(text));   // no SQS URL
         QCOMPARE(valueOf(overview, QStringLiteral("Claims in flight")), QStringLiteral("1"));
+        // The header copies the Zaqar URL and offers no ARN.
+        window.entityActions()->copyUrl()->trigger();
+        QCOMPARE(QGuiApplication::clipboard()->text(), base);
+        for (QToolButton *button : window.currentPage()->findChildren<QToolButton *>())
+            QVERIFY(button->defaultAction() != window.entityActions()->copyArn());
+        window.show();
+        shootSizesAndThemes(window, QStringLiteral("parity-zaqar-overview"));
     }
 };
 

@@ -87,7 +87,9 @@ void EntityOverviewTab::showRow(const QString &label, const QString &value)
     auto *text = new QLabel(value, this);
     text->setTextFormat(Qt::PlainText);
     text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    text->setWordWrap(false); // identifiers must not break; several lines come as several lines
+    // Identifiers (no spaces) must not break; words wrap rather than widen the
+    // page; several lines come as several lines.
+    text->setWordWrap(value.contains(QLatin1Char(' ')));
     auto *caption = new QLabel(label, this);
     caption->setBuddy(text);
     text->setAccessibleName(QString(label).remove(QLatin1Char(':')));

@@ -5,6 +5,7 @@
 #include "engine/broker_engine.h"
 #include "models/servicebus_message_model.h"
 #include "views/servicebus_message_actions.h"
+#include "widgets/flow_layout.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -85,7 +86,8 @@ ServiceBusMessagesPage::ServiceBusMessagesPage(BrokerService &service, BrokerEng
     m_details->setPlaceholderText(tr("Select a message to see its properties and body."));
 
     m_actions = new ServiceBusMessageActions(service, queue, m_model, m_filter, m_table, this);
-    auto *tools = new QHBoxLayout;
+    // A row of buttons that wraps rather than widening the page (large fonts, narrow windows).
+    auto *tools = new FlowLayout;
     for (QAction *action : m_actions->toolActions()) {
         auto *button = new QToolButton(this);
         button->setDefaultAction(action);
@@ -96,8 +98,11 @@ ServiceBusMessagesPage::ServiceBusMessagesPage(BrokerService &service, BrokerEng
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("serviceBusActionStatus"));
     m_status->setWordWrap(true);
-    tools->addWidget(m_status, 1);
-    connect(m_actions, &ServiceBusMessageActions::statusMessage, m_status, &QLabel::setText);
+    m_status->hide();   // until the first action's outcome
+    connect(m_actions, &ServiceBusMessageActions::statusMessage, m_status, [this](const QString &text) {
+        m_status->setText(text);
+        m_status->show();
+    });
     connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
         QMenu *menu = m_actions->contextMenu(this);
         menu->setAttribute(Qt::WA_DeleteOnClose);
@@ -105,7 +110,7 @@ ServiceBusMessagesPage::ServiceBusMessagesPage(BrokerService &service, BrokerEng
     });
 
     auto *detailsPane = new QWidget(this);
-    auto *copies = new QHBoxLayout;
+    auto *copies = new FlowLayout;
     for (QAction *action : {m_actions->copyMessageId(), m_actions->copyBody(), m_actions->copyJson()}) {
         auto *button = new QPushButton(action->text(), detailsPane);
         button->setObjectName(action->objectName() + QStringLiteral("Button"));
@@ -115,7 +120,6 @@ ServiceBusMessagesPage::ServiceBusMessagesPage(BrokerService &service, BrokerEng
         button->setEnabled(action->isEnabled());
         copies->addWidget(button);
     }
-    copies->addStretch(1);
     auto *detailsLayout = new QVBoxLayout(detailsPane);
     detailsLayout->setContentsMargins(0, 0, 0, 0);
     detailsLayout->addWidget(m_details, 1);
@@ -129,6 +133,7 @@ ServiceBusMessagesPage::ServiceBusMessagesPage(BrokerService &service, BrokerEng
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addLayout(tools);
+    layout->addWidget(m_status);
     layout->addWidget(split, 1);
 
     connect(m_state, &QComboBox::currentIndexChanged, this, [this] {

@@ -70,6 +70,7 @@ TopicSubscriptionsTab::TopicSubscriptionsTab(BrokerHost &host, EntityTreeModel &
     m_table->setWordWrap(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setSectionResizeMode(EndpointColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(FilterColumn, QHeaderView::Stretch);
     m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->setToolTip(tr("Double-click or press Enter to open the subscription"));
 

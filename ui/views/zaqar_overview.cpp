@@ -19,6 +19,17 @@ QString jsonText(const nlohmann::json &value)
     return QString::fromStdString(value.is_string() ? value.get<std::string>() : value.dump());
 }
 
+// A policy object as "key: value, key: value" (words a line can break between).
+QString policyText(const nlohmann::json &policy)
+{
+    if (!policy.is_object())
+        return jsonText(policy);
+    QStringList parts;
+    for (auto it = policy.begin(); it != policy.end(); ++it)
+        parts << QStringLiteral("%1: %2").arg(QString::fromStdString(it.key()), jsonText(*it));
+    return QStringLiteral("{") + parts.join(QStringLiteral(", ")) + QStringLiteral("}");
+}
+
 // The reserved keys Relaydesk's Zaqar API reads (docs/behaviour.md §8.5), with what each does.
 struct ReservedKey {
     const char *key;
@@ -56,8 +67,8 @@ QList<QPair<QString, QString>> zaqarOverviewRows(const QString &endpointUrl, con
 {
     QList<QPair<QString, QString>> rows;
     rows.append({tr("URL:"), endpointUrl + QStringLiteral("/v2/queues/") + name});
-    rows.append({tr("Client-ID:"), tr("every request sends a Client-ID header, a UUID of the client's choosing "
-                                      "(Client-ID: 3381af92-2b9e-11e3-b191-71861300734c)")});
+    rows.append({tr("Client-ID:"), tr("every request sends a Client-ID header, any UUID the client chooses, "
+                                      "e.g. Client-ID: 3381af92-2b9e-11e3-b191-71861300734c")});
     const QLocale locale;
     if (queue)
         rows.append({tr("Messages:"), tr("%1 available, %2 claimed, %3 delayed")
@@ -73,7 +84,9 @@ QList<QPair<QString, QString>> zaqarOverviewRows(const QString &endpointUrl, con
     const QList<ReservedKey> keys = reservedKeys();
     for (const ReservedKey &reserved : keys) {
         const auto it = facts->metadata.find(reserved.key);
-        const QString value = it == facts->metadata.end() ? tr("not set (%1)").arg(reserved.unset) : jsonText(*it);
+        const QString value = it == facts->metadata.end() ? tr("not set (%1)").arg(reserved.unset)
+                              : reserved.key == std::string_view("_retry_policy") ? policyText(*it)
+                                                                                : jsonText(*it);
         metadata << QStringLiteral("%1 = %2 — %3").arg(QLatin1String(reserved.key), value, tr(reserved.meaning));
     }
     for (auto it = facts->metadata.begin(); it != facts->metadata.end(); ++it) {
@@ -88,7 +101,7 @@ QList<QPair<QString, QString>> zaqarOverviewRows(const QString &endpointUrl, con
         const auto policy = s.options.find("_retry_policy");
         subscriptions << tr("%1 · ttl %2 s · _retry_policy %3")
                              .arg(QString::fromStdString(s.subscriber), locale.toString(s.ttl),
-                                  policy == s.options.end() ? tr("the queue's") : jsonText(*policy));
+                                  policy == s.options.end() ? tr("the queue's") : policyText(*policy));
     }
     rows.append({tr("Subscriptions:"), subscriptions.isEmpty() ? tr("none") : subscriptions.join(QLatin1Char('\n'))});
     return rows;
