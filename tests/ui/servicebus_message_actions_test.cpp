@@ -21,6 +21,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -138,6 +139,7 @@ private slots:
                 names << action->objectName();
         QCOMPARE(names, (QStringList{"receiveServiceBus", "completeMessages", "abandonMessages", "deadLetterMessages",
                                      "deferMessages", "resubmitMessages", "deleteServiceBusMessages",
+                                     "exportServiceBusSelected", "exportServiceBusAll", "importServiceBus",
                                      "copyServiceBusBody", "copyServiceBusId", "copyServiceBusJson"}));
         // An active message this page did not lock cannot be settled; it can be resubmitted, deleted, copied.
         QVERIFY(!m_page->actions()->complete()->isEnabled());
@@ -206,6 +208,40 @@ private slots:
         QCOMPARE(m_page->status()->text(), QStringLiteral("Deleted 2 messages from work"));
         QTRY_COMPARE_WITH_TIMEOUT(model()->rows().size(), std::size_t(1), kWait);
         QVERIFY(row(QStringLiteral("m2")));
+    }
+
+    // Export All then Import into the emptied queue: the same messages, properties typed as sent;
+    // a file with a line that is no message imports nothing.
+    void exportImport_roundTrip_badFileChangesNothing()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("work.jsonl"));
+        QVERIFY(run([&] { m_page->actions()->exportMessages(path, false); }));
+        QCOMPARE(m_page->status()->text(), QStringLiteral("Exported 3 messages to work.jsonl"));
+        select({QStringLiteral("m1"), QStringLiteral("m2"), QStringLiteral("m3")});
+        QVERIFY(run([&] { m_page->actions()->deleteMessages(m_page->actions()->selectedRows()); }));
+        QTRY_COMPARE_WITH_TIMEOUT(model()->rows().size(), std::size_t(0), kWait);
+
+        QFile bad(m_dir.filePath(QStringLiteral("bad.jsonl")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("{\"body\": \"fine\"}\nnot json\n{\"subject\": \"no body\"}\n");
+        bad.close();
+        QVERIFY(run([&] { m_page->actions()->importMessages(bad.fileName()); }));
+        QCOMPARE(m_page->status()->text(),
+                 QStringLiteral("Nothing imported from bad.jsonl: line 2: not a JSON object; line 3: no \"body\" (text) and no \"amqp\""));
+        QSignalSpy refreshed(model(), &ServiceBusMessageModel::refreshed);
+        model()->refresh();
+        QVERIFY(refreshed.count() > 0 || refreshed.wait(kWait));
+        QCOMPARE(model()->rows().size(), std::size_t(0));
+
+        QVERIFY(run([&] { m_page->actions()->importMessages(path); }));
+        QCOMPARE(m_page->status()->text(), QStringLiteral("Imported 3 messages from work.jsonl into work"));
+        QTRY_COMPARE_WITH_TIMEOUT(model()->rows().size(), std::size_t(3), kWait);
+        for (const QString &id : {QStringLiteral("m1"), QStringLiteral("m2"), QStringLiteral("m3")}) {
+            QVERIFY(row(id));
+            QCOMPARE(row(id)->state, State::Active);
+            QCOMPARE(row(id)->contentType, QStringLiteral("application/json"));
+            QCOMPARE(row(id)->applicationPropertyTypes.value(QStringLiteral("amount")), QStringLiteral("long"));
+        }
     }
 
     void details_headingsTypesPrettyJson_copyAsJson()

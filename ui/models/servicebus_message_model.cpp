@@ -93,6 +93,11 @@ ServiceBusMessageRow serviceBusMessageRow(const QString &queue, bool deadLetters
 
 QString serviceBusMessageJson(const ServiceBusMessageRow &row)
 {
+    return QString::fromUtf8(QJsonDocument(serviceBusMessageObject(row)).toJson(QJsonDocument::Compact));
+}
+
+QJsonObject serviceBusMessageObject(const ServiceBusMessageRow &row)
+{
     QJsonObject object;
     const auto put = [&object](const char *name, const QString &value) {
         if (!value.isEmpty())
@@ -118,7 +123,7 @@ QString serviceBusMessageJson(const ServiceBusMessageRow &row)
     if (!properties.isEmpty())
         object.insert(QStringLiteral("applicationProperties"), properties);
     object.insert(QStringLiteral("body"), row.body);
-    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+    return object;
 }
 
 QString serviceBusMessageText(const ServiceBusMessageRow &row)

@@ -3,6 +3,7 @@
 
 #include <QAbstractTableModel>
 #include <QDateTime>
+#include <QJsonObject>
 #include <QMap>
 #include <QSortFilterProxyModel>
 #include <QString>
@@ -54,6 +55,7 @@ ServiceBusMessageRow serviceBusMessageRow(const QString &queue, bool deadLetters
 // lockedUntil/scheduledEnqueueTime, deadLetterReason, deadLetterDescription,
 // applicationProperties {name: {type, value}}, body; empty fields left out.
 QString serviceBusMessageJson(const ServiceBusMessageRow &row);
+QJsonObject serviceBusMessageObject(const ServiceBusMessageRow &row);   // the same, as an object
 // The details pane's text: "System properties", "Application properties"
 // (each "name (AMQP type): value") and "Body" headings, the body
 // pretty-printed when it is JSON (message_text::viewerBody).

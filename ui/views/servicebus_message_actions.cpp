@@ -4,7 +4,9 @@
 #include "api/servicebus/amqp_message.h"
 #include "broker/queues/servicebus_queue.h"
 #include "engine/broker_service.h"
+#include "engine/reply_target.h"
 #include "engine/servicebus_message_calls.h"
+#include "models/servicebus_message_lines.h"
 #include "views/queue_message_actions.h"
 
 #include <QAction>
@@ -12,14 +14,19 @@
 #include <QClipboard>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QInputDialog>
 #include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPointer>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QTableView>
+#include <QThreadPool>
 
 #include <memory>
 
@@ -86,6 +93,9 @@ ServiceBusMessageActions::ServiceBusMessageActions(BrokerService &service, const
     m_resubmit = makeAction(this, tr("Resub&mit"), "resubmitMessages", QKeySequence(tr("Ctrl+Shift+R")));
     m_resubmit->setToolTip(tr("Send copies to the entity; a dead letter leaves the dead-letter sub-queue"));
     m_delete = makeAction(this, tr("&Delete…"), "deleteServiceBusMessages", QKeySequence::Delete);
+    m_exportSelected = makeAction(this, tr("E&xport Selected…"), "exportServiceBusSelected", QKeySequence(tr("Ctrl+Shift+X")));
+    m_exportAll = makeAction(this, tr("Export A&ll…"), "exportServiceBusAll", QKeySequence(tr("Ctrl+Alt+X")));
+    m_import = makeAction(this, tr("&Import…"), "importServiceBus", QKeySequence(tr("Ctrl+Shift+I")));
     m_copyBody = makeAction(this, tr("Copy B&ody"), "copyServiceBusBody");
     m_copyId = makeAction(this, tr("Copy Message &ID"), "copyServiceBusId");
     m_copyJson = makeAction(this, tr("Copy as &JSON"), "copyServiceBusJson");
@@ -99,6 +109,9 @@ ServiceBusMessageActions::ServiceBusMessageActions(BrokerService &service, const
     connect(m_defer, &QAction::triggered, this, [this] { settleSelected(Kind::Defer); });
     connect(m_resubmit, &QAction::triggered, this, &ServiceBusMessageActions::resubmitSelected);
     connect(m_delete, &QAction::triggered, this, &ServiceBusMessageActions::confirmDelete);
+    connect(m_exportSelected, &QAction::triggered, this, [this] { openExportDialog(true); });
+    connect(m_exportAll, &QAction::triggered, this, [this] { openExportDialog(false); });
+    connect(m_import, &QAction::triggered, this, &ServiceBusMessageActions::openImportDialog);
     const auto copy = [this](auto text) {
         const std::vector<ServiceBusMessageRow> rows = selectedRows();
         if (!rows.empty())
@@ -124,7 +137,8 @@ ServiceBusMessageActions::ServiceBusMessageActions(BrokerService &service, const
 
 QList<QAction *> ServiceBusMessageActions::toolActions() const
 {
-    return {m_receive, m_complete, m_abandon, m_deadLetter, m_defer, m_resubmit, m_delete};
+    return {m_receive, m_complete, m_abandon, m_deadLetter, m_defer, m_resubmit, m_delete,
+            m_exportSelected, m_exportAll, m_import};
 }
 
 QMenu *ServiceBusMessageActions::contextMenu(QWidget *parent)
@@ -134,6 +148,8 @@ QMenu *ServiceBusMessageActions::contextMenu(QWidget *parent)
     menu->addActions({m_receive, m_complete, m_abandon, m_deadLetter, m_defer});
     menu->addSeparator();
     menu->addActions({m_resubmit, m_delete});
+    menu->addSeparator();
+    menu->addActions({m_exportSelected, m_exportAll, m_import});
     menu->addSeparator();
     menu->addActions({m_copyBody, m_copyId, m_copyJson});
     return menu;
@@ -161,8 +177,9 @@ void ServiceBusMessageActions::updateEnabled()
     });
     for (QAction *action : {m_complete, m_abandon, m_deadLetter, m_defer})
         action->setEnabled(allHeld);
-    for (QAction *action : {m_resubmit, m_delete, m_copyBody, m_copyId, m_copyJson})
+    for (QAction *action : {m_resubmit, m_delete, m_exportSelected, m_copyBody, m_copyId, m_copyJson})
         action->setEnabled(any);
+    m_exportAll->setEnabled(m_model->rowCount() > 0);
 }
 
 QString ServiceBusMessageActions::entityQueue() const
@@ -331,6 +348,77 @@ void ServiceBusMessageActions::deleteMessages(const std::vector<ServiceBusMessag
                                           report(tr("Deleted %1 from %2").arg(messageCount(*removed), entity));
                                       });
     }
+}
+
+void ServiceBusMessageActions::openExportDialog(bool selectedOnly)
+{
+    auto *dialog = new QFileDialog(m_page, selectedOnly ? tr("Export Selected Messages") : tr("Export All Messages"),
+                                   QString(), tr("JSON lines (*.jsonl *.ndjson);;All files (*)"));
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setDefaultSuffix(QStringLiteral("jsonl"));
+    dialog->selectFile(QString(m_queue).replace(QLatin1Char('/'), QLatin1Char('-')) + QStringLiteral(".jsonl"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this,
+            [this, selectedOnly](const QString &path) { exportMessages(path, selectedOnly); });
+    dialog->open();
+}
+
+void ServiceBusMessageActions::exportMessages(const QString &path, bool selectedOnly)
+{
+    const std::vector<ServiceBusMessageRow> rows = selectedOnly ? selectedRows() : m_model->rows();
+    QSaveFile file(path);   // the file appears only once complete
+    if (!file.open(QIODevice::WriteOnly))
+        return report(tr("Cannot write %1: %2").arg(path, file.errorString()));
+    for (const ServiceBusMessageRow &row : rows)
+        file.write(servicebus_message_lines::line(row));
+    if (!file.commit())
+        return report(tr("Cannot write %1: %2").arg(path, file.errorString()));
+    report(tr("Exported %1 to %2").arg(messageCount(qint64(rows.size())), QFileInfo(path).fileName()));
+}
+
+void ServiceBusMessageActions::openImportDialog()
+{
+    auto *dialog = new QFileDialog(m_page, tr("Import Messages"), QString(), tr("JSON lines (*.jsonl *.ndjson);;All files (*)"));
+    dialog->setFileMode(QFileDialog::ExistingFile);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, &ServiceBusMessageActions::importMessages);
+    dialog->open();
+}
+
+// The file is read on a pool thread; a line that is no message stops the
+// import before anything is sent, and the messages go in one send: all or nothing.
+void ServiceBusMessageActions::importMessages(const QString &path)
+{
+    const QString name = QFileInfo(path).fileName();
+    emit statusMessage(tr("Reading %1…").arg(name));
+    const QPointer<ServiceBusMessageActions> self(this);
+    const ReplyTarget window(this);
+    QThreadPool::globalInstance()->start([self, window, path, name] {
+        QFile file(path);
+        auto read = std::make_shared<servicebus_message_lines::Import>();
+        if (file.open(QIODevice::ReadOnly))
+            *read = servicebus_message_lines::read(file.readAll());
+        else
+            read->errors << tr("Cannot read %1: %2").arg(path, file.errorString());
+        window.post([self, read, name] {
+            if (!self)
+                return;
+            if (!read->errors.isEmpty())
+                return self->report(tr("Nothing imported from %1: %2").arg(name, read->errors.join(QStringLiteral("; "))));
+            if (read->requests.empty())
+                return self->report(tr("Nothing imported: %1 holds no message").arg(name));
+            const qint64 count = qint64(read->requests.size());
+            const QString entity = self->entityQueue();
+            self->m_service->sendServiceBusMessages(
+                entity.toStdString(), std::move(read->requests), self, [self, name, entity, count](Status sent) {
+                    if (!self)
+                        return;
+                    self->m_model->refresh();
+                    self->report(sent ? tr("Imported %1 from %2 into %3").arg(messageCount(count), name, entity)
+                                      : tr("Nothing imported from %1: %2").arg(name, QString::fromStdString(sent.error().message)));
+                });
+        });
+    });
 }
 
 } // namespace relaydesk

@@ -35,6 +35,9 @@ class ServiceBusMessageFilter;
 //    a dead letter leaves the sub-queue in the same unit.
 //  - Delete… (Del) asks, then removes the messages whatever their state
 //    (BrokerService::deleteMessagesById on each queue).
+//  - Export Selected… / Export All… write JSON lines (servicebus_message_lines)
+//    of the selected or every shown message; Import… sends such a file to
+//    the entity in one send (all or nothing), read on a pool thread.
 //  - Copy Body, Copy Message ID, Copy as JSON (serviceBusMessageJson).
 // Each broker call ends with a statusMessage in plural-correct words and
 // `finished`. Ownership: borrows service, model, filter and table (they
@@ -53,6 +56,9 @@ public:
     QAction *defer() const { return m_defer; }
     QAction *resubmit() const { return m_resubmit; }
     QAction *deleteSelected() const { return m_delete; }
+    QAction *exportSelected() const { return m_exportSelected; }
+    QAction *exportAll() const { return m_exportAll; }
+    QAction *importFile() const { return m_import; }
     QAction *copyBody() const { return m_copyBody; }
     QAction *copyMessageId() const { return m_copyId; }
     QAction *copyJson() const { return m_copyJson; }
@@ -74,6 +80,10 @@ public slots:
     void resubmitSelected();
     void confirmDelete();
     void deleteMessages(const std::vector<ServiceBusMessageRow> &rows);
+    void openExportDialog(bool selectedOnly);
+    void exportMessages(const QString &path, bool selectedOnly);
+    void openImportDialog();
+    void importMessages(const QString &path);
 
 signals:
     void statusMessage(const QString &message);
@@ -97,6 +107,9 @@ private:
     QAction *m_defer = nullptr;
     QAction *m_resubmit = nullptr;
     QAction *m_delete = nullptr;
+    QAction *m_exportSelected = nullptr;
+    QAction *m_exportAll = nullptr;
+    QAction *m_import = nullptr;
     QAction *m_copyBody = nullptr;
     QAction *m_copyId = nullptr;
     QAction *m_copyJson = nullptr;
