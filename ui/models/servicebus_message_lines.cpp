@@ -12,17 +12,6 @@ namespace relaydesk::servicebus_message_lines {
 
 namespace {
 
-Result<SendRequest> fromSections(const std::string &stored)
-{
-    Result<amqp_message::Bytes> sections = amqp_message::storedSections(stored);
-    if (!sections)
-        return sections.error();
-    Result<SendRequest> request = amqp_message::sendRequest(*sections);
-    if (request)
-        request->scheduledEnqueueTime.reset();
-    return request;
-}
-
 // A property's value as the Send dialog reads it; a string typed "string" quoted, so it stays one.
 std::string propertyText(const QJsonValue &property)
 {
@@ -58,6 +47,17 @@ Result<SendRequest> fromFields(const QJsonObject &object)
 
 } // namespace
 
+Result<SendRequest> resend(const std::string &storedBody)
+{
+    Result<amqp_message::Bytes> sections = amqp_message::storedSections(storedBody);
+    if (!sections)
+        return sections.error();
+    Result<SendRequest> request = amqp_message::sendRequest(*sections);
+    if (request)
+        request->scheduledEnqueueTime.reset();
+    return request;
+}
+
 QByteArray line(const ServiceBusMessageRow &row)
 {
     QJsonObject object = serviceBusMessageObject(row);
@@ -85,7 +85,7 @@ Import read(const QByteArray &file)
             fail(QObject::tr("no \"body\" (text) and no \"amqp\""));
             continue;
         }
-        Result<SendRequest> request = stored ? fromSections(object.value(QStringLiteral("amqp")).toString().toStdString())
+        Result<SendRequest> request = stored ? resend(object.value(QStringLiteral("amqp")).toString().toStdString())
                                              : fromFields(object);
         if (!request)
             fail(QString::fromStdString(request.error().message));

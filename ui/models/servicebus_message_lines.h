@@ -20,6 +20,11 @@ namespace relaydesk::servicebus_message_lines {
 
 QByteArray line(const ServiceBusMessageRow &row);   // with its '\n'
 
+// The send of a stored message again (an import, a resubmit): its sections,
+// time to live, session and MessageId as sent (amqp_message::sendRequest),
+// enqueued now rather than scheduled again.
+Result<SendRequest> resend(const std::string &storedBody);
+
 struct Import {
     std::vector<SendRequest> requests;   // in the file's order
     QStringList errors;                  // "line 2: not a JSON object"

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "views/servicebus_message_actions.h"
 
-#include "api/servicebus/amqp_message.h"
 #include "broker/queues/servicebus_queue.h"
 #include "engine/broker_service.h"
 #include "engine/reply_target.h"
@@ -56,19 +55,6 @@ QString settledWords(Kind kind)
     case Kind::Defer: return QObject::tr("Deferred");
     default: return QObject::tr("Settled");
     }
-}
-
-// The send of a stored message's copy: its sections, time to live, session
-// and MessageId as sent (amqp_message::sendRequest), enqueued now.
-Result<SendRequest> copyOf(const ServiceBusMessageRow &row)
-{
-    Result<amqp_message::Bytes> sections = amqp_message::storedSections(row.storedBody);
-    if (!sections)
-        return sections.error();
-    Result<SendRequest> request = amqp_message::sendRequest(*sections);
-    if (request)
-        request->scheduledEnqueueTime.reset();
-    return request;
 }
 
 } // namespace
@@ -282,7 +268,7 @@ void ServiceBusMessageActions::resubmitSelected()
     std::map<QString, std::vector<servicebus_message_calls::Resubmission>> byQueue;
     QStringList unreadable;
     for (const ServiceBusMessageRow &row : selectedRows()) {
-        Result<SendRequest> copy = copyOf(row);
+        Result<SendRequest> copy = servicebus_message_lines::resend(row.storedBody);
         if (!copy)
             unreadable << QString::number(row.sequenceNumber);
         else
