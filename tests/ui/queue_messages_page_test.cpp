@@ -14,6 +14,7 @@
 #include "dialogs/publish_dialog.h"
 #include "dialogs/send_message_dialog.h"
 #include "message_test_broker.h"
+#include "parity_screenshots.h"
 #include "models/message_browse_model.h"
 #include "views/message_viewer.h"
 #include "support/test_main.h"
@@ -31,6 +32,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QSignalSpy>
@@ -466,6 +468,69 @@ private slots:
         QVERIFY(error && error->isVisible());
         QVERIFY(error->text().contains(QStringLiteral("No default entry in JSON message body")));
         QVERIFY(dialog.isVisible());
+    }
+
+    // A large queue: "Row N of M" counts the whole queue, not the loaded rows;
+    // Ctrl+End shows its last messages without loading those before (one page),
+    // scrolling to the top reads the page before, Ctrl+Home goes back.
+    void largeQueue_rowOfDepth_endOfQueueByKeyboard()
+    {
+        constexpr int kCount = 1250;
+        QVERIFY(broker().createQueue("big"));
+        std::vector<BatchEntry<SendRequest>> batch;
+        for (int i = 0; i < kCount; ++i) {
+            batch.push_back({std::to_string(i % 10), bodyOnly("m" + std::to_string(i))});
+            if (batch.size() < 10)
+                continue;
+            QVERIFY(callAndWait<std::vector<BatchEntryResult<SendReceipt>>>([&](auto reply) {
+                        broker().service().sendMessageBatch("big", batch, nullptr, reply);
+                    }).ok());
+            batch.clear();
+        }
+        QueueMessagesPage page(broker().service(), broker().engine(), QStringLiteral("big"));
+        page.resize(1000, 700);
+        page.show();
+        QApplication::setActiveWindow(&page);
+        QVERIFY(QTest::qWaitForWindowActive(&page));
+        MessageBrowseModel *model = page.model();
+        QTRY_VERIFY_WITH_TIMEOUT(!model->isLoading() && model->rowCount() >= MessageBrowseModel::kPageSize, kWaitMs);
+        QTableView *table = page.table();
+        table->setFocus();
+        table->selectRow(0);
+        const QLocale locale;
+        const QString depth = locale.toString(kCount);
+        auto *position = child<QLabel>(&page, "messagePosition");
+        QTRY_COMPARE_WITH_TIMEOUT(position->text(), QStringLiteral("Row 1 of %1").arg(depth), kWaitMs);
+
+        QTest::keyClick(table, Qt::Key_End, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(model->atTail() && !model->isLoading() && table->currentIndex().row() == model->rowCount() - 1,
+                                 kWaitMs);
+        QCOMPARE(model->rowCount(), MessageBrowseModel::kPageSize);   // the last page only
+        QCOMPARE(table->currentIndex().siblingAtColumn(MessageBrowseModel::BodyColumn).data().toString(),
+                 QStringLiteral("m%1").arg(kCount - 1));
+        QCOMPARE(model->index(0, MessageBrowseModel::BodyColumn).data().toString(),
+                 QStringLiteral("m%1").arg(kCount - MessageBrowseModel::kPageSize));
+        QCOMPARE(position->text(), QStringLiteral("Row %1 of %1").arg(depth));
+
+        // At the top, the page before comes above; the current message keeps its place in the queue.
+        table->scrollToTop();
+        table->verticalScrollBar()->setValue(table->verticalScrollBar()->minimum() + 1);
+        table->verticalScrollBar()->setValue(table->verticalScrollBar()->minimum());
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 2 * MessageBrowseModel::kPageSize, kWaitMs);
+        QCOMPARE(model->index(0, MessageBrowseModel::BodyColumn).data().toString(),
+                 QStringLiteral("m%1").arg(kCount - 2 * MessageBrowseModel::kPageSize));
+        QCOMPARE(model->positionOf(0), qint64(kCount - 2 * MessageBrowseModel::kPageSize + 1));
+        QCOMPARE(position->text(), QStringLiteral("Row %1 of %1").arg(depth));
+
+        QTest::keyClick(table, Qt::Key_Home, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(!model->atTail() && table->currentIndex().row() == 0, kWaitMs);
+        QCOMPARE(table->currentIndex().siblingAtColumn(MessageBrowseModel::BodyColumn).data().toString(), QStringLiteral("m0"));
+        QCOMPARE(position->text(), QStringLiteral("Row 1 of %1").arg(depth));
+
+        QTest::keyClick(table, Qt::Key_End, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(model->atTail() && !model->isLoading() && table->currentIndex().row() == model->rowCount() - 1,
+                                 kWaitMs);
+        shootSizesAndThemes(page, QStringLiteral("parity-messages-end-of-queue"));
     }
 
     void everyControl_isNamedAndReachable()

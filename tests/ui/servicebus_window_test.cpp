@@ -442,7 +442,7 @@ private slots:
         page->stateFilter()->setCurrentText(QStringLiteral("dead-lettered"));
         page->table()->selectRow(0);
         QTRY_VERIFY_WITH_TIMEOUT(page->details()->toPlainText().contains(QStringLiteral("the body is no invoice")), kWait);
-        QVERIFY(page->details()->toPlainText().contains(QStringLiteral("{\"n\": 1}")));
+        QVERIFY(page->details()->toPlainText().contains(QStringLiteral("{\n    \"n\": 1\n}")));
 
         // A receive (the engine's change event) reaches the page: m4 locked now.
         QVERIFY(!receiveOne().empty());

@@ -520,6 +520,8 @@ QVariant EntityTreeModel::nodeData(const Node &node, int column, int role) const
                 return icon("queue-dlq");
             if (!node.queue.serviceBusTopic.empty())
                 return icon("subscription");
+            if (node.queue.zaqar)
+                return icon("queue-zaqar");
             return icon(node.queue.fifo ? "queue-fifo" : "queue");
         default:
             return icon("group");

@@ -136,7 +136,51 @@ QVariant MessageBrowseModel::headerData(int section, Qt::Orientation orientation
 
 bool MessageBrowseModel::canFetchMore(const QModelIndex &parent) const
 {
-    return !parent.isValid() && !m_loading && !m_searchPaused && (!m_started || !m_atEnd);
+    return !parent.isValid() && !m_loading && !m_searchPaused && (!m_started || !m_atEnd) && !m_tail;
+}
+
+void MessageBrowseModel::jumpToEnd()
+{
+    if (!m_search.isEmpty())
+        return;
+    clear(true);
+    fetchEarlier();
+}
+
+// At the tail: the page before the first row (the last page, first), read the other way and reversed.
+void MessageBrowseModel::fetchEarlier()
+{
+    if (!m_tail || m_loading || (!m_messages.empty() && !m_before))
+        return;
+    setLoading(true);
+    const std::uint64_t generation = m_generation;
+    m_service->browseQueue(m_queueName.toStdString(), request(m_before, kPageSize), this,
+                           [this, generation](Result<BrowsePage> page) {
+                               if (generation != m_generation)
+                                   return;
+                               if (!page)
+                                   return finish(generation, QString::fromStdString(page.error().message));
+                               const int count = static_cast<int>(page->messages.size());
+                               if (count > 0) {
+                                   beginInsertRows({}, 0, count - 1);
+                                   m_messages.insert(m_messages.begin(), std::make_move_iterator(page->messages.rbegin()),
+                                                     std::make_move_iterator(page->messages.rend()));
+                                   endInsertRows();
+                               }
+                               m_before = page->nextPageToken;
+                               if (page->total)
+                                   m_total = *page->total;
+                               finish(generation, {});
+                               if (count > 0)
+                                   emit rowsPrepended(count);
+                           });
+}
+
+qint64 MessageBrowseModel::positionOf(int row) const
+{
+    const qint64 loaded = static_cast<qint64>(m_messages.size());
+    const qint64 first = m_tail ? std::max<qint64>(0, m_total - loaded) : 0;
+    return first + row + 1;
 }
 
 BrowseRequest MessageBrowseModel::request(std::optional<std::int64_t> after, int pageSize) const
@@ -145,7 +189,7 @@ BrowseRequest MessageBrowseModel::request(std::optional<std::int64_t> after, int
     request.after = after;
     request.pageSize = pageSize;
     request.search = m_search.toStdString();
-    request.newestFirst = m_newestFirst;
+    request.newestFirst = m_newestFirst != m_tail;   // the tail reads the other way
     request.scanLimit = m_scanLimit;
     return request;
 }
@@ -203,7 +247,7 @@ void MessageBrowseModel::setSearch(const QString &search)
     restart();
 }
 
-void MessageBrowseModel::restart()
+void MessageBrowseModel::clear(bool tail)
 {
     ++m_generation;   // whatever is under way belongs to the old list
     beginResetModel();
@@ -212,13 +256,20 @@ void MessageBrowseModel::restart()
     m_searched = 0;
     m_total = 0;
     m_after.reset();
-    m_atEnd = false;
-    m_started = false;
+    m_before.reset();
+    m_tail = tail;
+    m_atEnd = tail;     // at the tail nothing comes after the end
+    m_started = tail;
     m_reloadWanted = false;
     m_lastError.clear();
     m_loading = false;   // before the reset is announced: a view may fetch from within it
     endResetModel();
     emit loadingChanged(m_loading);
+}
+
+void MessageBrowseModel::restart()
+{
+    clear();
     fetchMore({});   // nothing when a view already did
 }
 
@@ -298,12 +349,19 @@ void MessageBrowseModel::readForReload(std::uint64_t generation, std::optional<s
             if (!page)
                 return finish(generation, QString::fromStdString(page.error().message));
             std::move(page->messages.begin(), page->messages.end(), std::back_inserter(*collected));
+            if (page->total)
+                m_total = *page->total;
             const qint64 nowSearched = searched + page->scanned;
             const bool searchGoesOn = !page->scanLimitReached || nowSearched < m_searched;
             if (page->nextPageToken && static_cast<int>(collected->size()) < target && searchGoesOn)
                 return readForReload(generation, page->nextPageToken, target, collected, nowSearched);
-            m_after = page->nextPageToken;
-            m_atEnd = !m_after;
+            if (m_tail) {
+                m_before = page->nextPageToken;   // read the other way: back into list order
+                std::reverse(collected->begin(), collected->end());
+            } else {
+                m_after = page->nextPageToken;
+                m_atEnd = !m_after;
+            }
             if (!m_search.isEmpty()) {
                 m_searched = nowSearched;
                 m_searchPaused = page->scanLimitReached;

@@ -29,6 +29,14 @@ class BrokerService;
 // and the list starts again); the other columns would need every message
 // read, so they do not sort and their header tooltip says so.
 //
+// Large queues: jumpToEnd() drops the loaded rows and reads the queue's last
+// page (the index read the other way, reversed: no page before it is read);
+// from there the list grows upwards, a page at a time, by fetchEarlier()
+// (the view calls it at the top), and nothing comes after the end.
+// positionOf(row) is the row's place in the whole queue, of queueTotal() —
+// the queue's depth counter, read with every first page, not the loaded rows.
+// Not while searching: a search's matches have no known count.
+//
 // A search (message id, body text, or key=value on an attribute; see
 // browseQueue) narrows it. Each page of a search examines at most
 // kSearchScanRows messages: when that many gave fewer matches than a page,
@@ -97,12 +105,24 @@ public:
     void setSearchScanLimit(qint64 rows) { m_scanLimit = rows; }
     // How many messages the search has examined, of the queue's count when it started.
     qint64 searchedCount() const { return m_searched; }
+    // The queue's stored messages, as last read (every first page and re-read).
     qint64 queueTotal() const { return m_total; }
+    // The end of the queue instead of its start (see the class comment); restart() goes back.
+    void jumpToEnd();
+    bool atTail() const { return m_tail; }
+    bool canFetchEarlier() const { return m_tail && m_before && !m_loading; }
+    void fetchEarlier();
+    // 1-based place of `row` in the whole (unsearched) queue, in the list's order.
+    qint64 positionOf(int row) const;
+    // Back to the start of the queue (another list: reset).
+    void restart();
     // The last failure (e.g. the queue was deleted); empty after a success.
     const QString &lastError() const { return m_lastError; }
 
 signals:
     void loadingChanged(bool loading);
+    // Rows were put above the first one (fetchEarlier): `count` of them.
+    void rowsPrepended(int count);
     // After every fetch or re-read that came back (ok or not).
     void loaded();
     void loadFailed(const QString &message);
@@ -111,7 +131,7 @@ private:
     void onChanges(const QList<relaydesk::EntityChange> &changes);
     void setLoading(bool loading);
     void startReload();
-    void restart();
+    void clear(bool tail = false);   // an empty list (at the tail: `tail`), nothing asked for
     BrowseRequest request(std::optional<std::int64_t> after, int pageSize) const;
     void readForReload(std::uint64_t generation, std::optional<std::int64_t> after, int target,
                        std::shared_ptr<std::vector<BrowsedMessage>> collected, qint64 searched);
@@ -124,6 +144,8 @@ private:
     QString m_search;
     std::vector<BrowsedMessage> m_messages;
     std::optional<std::int64_t> m_after;   // token of the next page
+    std::optional<std::int64_t> m_before;  // at the tail: token of the page before the first row
+    bool m_tail = false;                   // the list holds the end of the queue, read the other way
     bool m_atEnd = false;
     bool m_newestFirst = false;
     bool m_searchPaused = false;

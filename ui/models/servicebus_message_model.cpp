@@ -6,7 +6,10 @@
 #include "broker/queues/message_browser.h"
 #include "broker/queues/servicebus_queue.h"
 #include "engine/broker_service.h"
+#include "models/message_text.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLocale>
 #include <QTimeZone>
 
@@ -47,6 +50,8 @@ ServiceBusMessageRow serviceBusMessageRow(const QString &queue, bool deadLetters
 {
     ServiceBusMessageRow row;
     row.queue = queue;
+    row.storedId = QString::fromStdString(message.messageId);
+    row.storedBody = message.body;
     row.sequenceNumber = message.storageId;
     row.enqueued = utc(message.enqueued);
     row.deliveryCount = message.receiveCount;
@@ -74,6 +79,8 @@ ServiceBusMessageRow serviceBusMessageRow(const QString &queue, bool deadLetters
         row.body = QString::fromStdString(text->body);
         for (const auto &[name, value] : text->applicationProperties)
             row.applicationProperties.insert(QString::fromStdString(name), QString::fromStdString(value));
+        for (const auto &[name, type] : text->applicationPropertyTypes)
+            row.applicationPropertyTypes.insert(QString::fromStdString(name), QString::fromStdString(type));
     } else {
         row.body = QString::fromStdString(message.body);   // not sent over AMQP: shown as stored
     }
@@ -82,6 +89,72 @@ ServiceBusMessageRow serviceBusMessageRow(const QString &queue, bool deadLetters
     if (row.sessionId.isEmpty() && message.groupId)
         row.sessionId = QString::fromStdString(*message.groupId);
     return row;
+}
+
+QString serviceBusMessageJson(const ServiceBusMessageRow &row)
+{
+    return QString::fromUtf8(QJsonDocument(serviceBusMessageObject(row)).toJson(QJsonDocument::Compact));
+}
+
+QJsonObject serviceBusMessageObject(const ServiceBusMessageRow &row)
+{
+    QJsonObject object;
+    const auto put = [&object](const char *name, const QString &value) {
+        if (!value.isEmpty())
+            object.insert(QLatin1String(name), value);
+    };
+    const auto time = [](const QDateTime &t) { return t.isValid() ? t.toString(Qt::ISODateWithMs) : QString(); };
+    object.insert(QStringLiteral("sequenceNumber"), row.sequenceNumber);
+    put("state", serviceBusStateWord(row.state));
+    put("messageId", row.messageId);
+    put("sessionId", row.sessionId);
+    put("subject", row.subject);
+    put("contentType", row.contentType);
+    put("correlationId", row.correlationId);
+    put("enqueuedTime", time(row.enqueued));
+    object.insert(QStringLiteral("deliveryCount"), row.deliveryCount);
+    put(row.state == ServiceBusMessageState::Scheduled ? "scheduledEnqueueTime" : "lockedUntil", time(row.until));
+    put("deadLetterReason", row.deadLetterReason);
+    put("deadLetterDescription", row.deadLetterDescription);
+    QJsonObject properties;
+    for (auto it = row.applicationProperties.cbegin(); it != row.applicationProperties.cend(); ++it)
+        properties.insert(it.key(), QJsonObject{{QStringLiteral("type"), row.applicationPropertyTypes.value(it.key())},
+                                                {QStringLiteral("value"), it.value()}});
+    if (!properties.isEmpty())
+        object.insert(QStringLiteral("applicationProperties"), properties);
+    object.insert(QStringLiteral("body"), row.body);
+    return object;
+}
+
+QString serviceBusMessageText(const ServiceBusMessageRow &row)
+{
+    QStringList lines{QObject::tr("System properties")};
+    const auto line = [&lines](const QString &name, const QString &value) {
+        if (!value.isEmpty())
+            lines << QStringLiteral("  ") + name + QStringLiteral(": ") + value;
+    };
+    const auto time = [](const QDateTime &t) { return t.isValid() ? t.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'")) : QString(); };
+    line(QObject::tr("State"), serviceBusStateWord(row.state));
+    line(QObject::tr("Sequence number"), QString::number(row.sequenceNumber));
+    line(QObject::tr("Message ID"), row.messageId);
+    line(QObject::tr("Session ID"), row.sessionId);
+    line(QObject::tr("Subject"), row.subject);
+    line(QObject::tr("Content type"), row.contentType);
+    line(QObject::tr("Correlation ID"), row.correlationId);
+    line(QObject::tr("Enqueued time"), time(row.enqueued));
+    line(row.state == ServiceBusMessageState::Scheduled ? QObject::tr("Scheduled enqueue time") : QObject::tr("Locked until"),
+         time(row.until));
+    line(QObject::tr("Delivery count"), QString::number(row.deliveryCount));
+    line(QObject::tr("Dead-letter reason"), row.deadLetterReason);
+    line(QObject::tr("Dead-letter description"), row.deadLetterDescription);
+    lines << QString() << QObject::tr("Application properties");
+    if (row.applicationProperties.isEmpty())
+        lines << QObject::tr("  none");
+    for (auto it = row.applicationProperties.cbegin(); it != row.applicationProperties.cend(); ++it)
+        line(QStringLiteral("%1 (%2)").arg(it.key(), row.applicationPropertyTypes.value(it.key(), QObject::tr("text"))),
+             it.value());
+    lines << QString() << QObject::tr("Body") << message_text::viewerBody(row.body.toStdString());
+    return lines.join(QLatin1Char('\n'));
 }
 
 ServiceBusMessageModel::ServiceBusMessageModel(BrokerService &service, const QString &queue, QObject *parent)

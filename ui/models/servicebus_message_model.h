@@ -3,6 +3,7 @@
 
 #include <QAbstractTableModel>
 #include <QDateTime>
+#include <QJsonObject>
 #include <QMap>
 #include <QSortFilterProxyModel>
 #include <QString>
@@ -27,6 +28,8 @@ QString serviceBusStateWord(ServiceBusMessageState state);   // "active", "locke
 // (readServiceBusMessage). Plain value type.
 struct ServiceBusMessageRow {
     QString queue;                 // the broker queue that holds it
+    QString storedId;              // the broker's id of the stored message (deletes, resubmits)
+    std::string storedBody;        // the stored AMQP sections (resubmits)
     qint64 sequenceNumber = 0;     // its storage id (the service's sequence number)
     ServiceBusMessageState state = ServiceBusMessageState::Active;
     QString messageId;
@@ -36,6 +39,7 @@ struct ServiceBusMessageRow {
     QString correlationId;
     QString body;
     QMap<QString, QString> applicationProperties;
+    QMap<QString, QString> applicationPropertyTypes;   // AMQP type names: "long", "string", …
     QDateTime enqueued;
     QDateTime until;               // locked until / scheduled for; invalid otherwise
     int deliveryCount = 0;
@@ -46,6 +50,16 @@ struct ServiceBusMessageRow {
 };
 // The row of a browsed message of `queue` (`deadLetters`: a dead-letter sub-queue).
 ServiceBusMessageRow serviceBusMessageRow(const QString &queue, bool deadLetters, const BrowsedMessage &message);
+// The row as one JSON object (Copy as JSON): sequenceNumber, state, messageId,
+// sessionId, subject, contentType, correlationId, enqueuedTime, deliveryCount,
+// lockedUntil/scheduledEnqueueTime, deadLetterReason, deadLetterDescription,
+// applicationProperties {name: {type, value}}, body; empty fields left out.
+QString serviceBusMessageJson(const ServiceBusMessageRow &row);
+QJsonObject serviceBusMessageObject(const ServiceBusMessageRow &row);   // the same, as an object
+// The details pane's text: "System properties", "Application properties"
+// (each "name (AMQP type): value") and "Body" headings, the body
+// pretty-printed when it is JSON (message_text::viewerBody).
+QString serviceBusMessageText(const ServiceBusMessageRow &row);
 
 // Every message of a Service Bus queue or subscription and of its
 // dead-letter sub-queue, in every state (docs/window.md "Service Bus"): the

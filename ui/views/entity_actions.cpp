@@ -262,7 +262,10 @@ void EntityActions::runCopyUrl()
 {
     if (!m_host || m_current.kind != Entity::Queue || m_current.isNull())
         return;
-    const QString url = QString::fromStdString(m_host->identity().queueUrl(m_current.name.toStdString()));
+    const QueueOverview *queue = m_model ? m_model->queue(m_current.name) : nullptr;
+    const QString url = queue && queue->zaqar   // a Zaqar queue is addressed through the Zaqar API
+                            ? m_host->endpointUrl() + QStringLiteral("/v2/queues/") + m_current.name
+                            : QString::fromStdString(m_host->identity().queueUrl(m_current.name.toStdString()));
     QGuiApplication::clipboard()->setText(url);
     emit statusMessage(tr("Copied %1").arg(url));
 }

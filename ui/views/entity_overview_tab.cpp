@@ -6,6 +6,7 @@
 #include "models/entity_tree_model.h"
 #include "host/broker_host.h"
 #include "views/entity_actions.h"
+#include "views/zaqar_overview.h"
 
 #include <algorithm>
 
@@ -116,6 +117,27 @@ void EntityOverviewTab::refresh()
     m_rows.clear();
     collectRows();
     showRows();
+    readZaqarFacts();
+}
+
+// A Zaqar queue's facts are not in the tree's overview: read again on each
+// refresh (at most one read at a time), shown when they come.
+void EntityOverviewTab::readZaqarFacts()
+{
+    const QueueOverview *queue = m_ref.kind == Entity::Queue ? m_model.queue(m_ref.name) : nullptr;
+    if (m_content != Content::Facts || !queue || !queue->zaqar || m_readingZaqar)
+        return;
+    m_readingZaqar = true;
+    zaqar_queue_calls::readFacts(m_host.service(), m_ref.name.toStdString(), this,
+                                 [this](Result<std::optional<ZaqarQueueFacts>> facts) {
+                                     m_readingZaqar = false;
+                                     if (!facts || !*facts)
+                                         return;
+                                     m_zaqar = std::move(*facts);
+                                     m_rows.clear();
+                                     collectRows();
+                                     showRows();
+                                 });
 }
 
 void EntityOverviewTab::collectRows()
@@ -123,21 +145,6 @@ void EntityOverviewTab::collectRows()
     const BrokerIdentity &identity = m_host.identity();
     const EntityOverview &overview = m_model.overview();
     const std::string name = m_ref.name.toStdString();
-    if (m_content == Content::Subscriptions) {
-        int count = 0;
-        for (const SubscriptionOverview &s : overview.subscriptions) {
-            if (s.topicName != name)
-                continue;
-            addRow(tr("%1:").arg(QString::fromStdString(s.protocol)),
-                   QStringLiteral("%1%2\n%3").arg(QString::fromStdString(s.endpoint),
-                                                  s.pending ? tr("  (waiting for confirmation)") : QString(),
-                                                  QString::fromStdString(s.arn)));
-            ++count;
-        }
-        if (count == 0)
-            addRow(tr("Subscriptions:"), tr("None yet. Subscribe a queue (sqs) or an HTTP endpoint with Subscribe…"));
-        return;
-    }
     if (m_content == Content::Sources) {
         QStringList sources;
         for (const QueueOverview &q : overview.queues)
@@ -149,6 +156,10 @@ void EntityOverviewTab::collectRows()
     switch (m_ref.kind) {
     case Entity::Queue: {
         const QueueOverview *queue = m_model.queue(m_ref.name);
+        if (queue && queue->zaqar) {
+            m_rows = zaqarOverviewRows(m_host.endpointUrl(), m_ref.name, queue, m_zaqar);
+            return;
+        }
         addRow(tr("URL:"), QString::fromStdString(identity.queueUrl(name)));
         addRow(tr("ARN:"), QString::fromStdString(identity.queueArn(name)));
         if (!queue)

@@ -71,7 +71,9 @@ EntityPage::EntityPage(BrokerHost &host, EntityTreeModel &model, EntityActions &
     const bool serviceBus = actions.serviceBusKind(ref) != EntityActions::ServiceBusKind::None;
     if (ref.kind == Entity::Queue && !serviceBus)
         addCopy(actions.copyUrl());
-    if (!serviceBus)   // its address is its name; the connection string is in the status bar
+    const QueueOverview *queue = ref.kind == Entity::Queue ? model.queue(ref.name) : nullptr;
+    const bool zaqar = queue && queue->zaqar;   // its address is /v2/queues/NAME (Copy URL); no ARN
+    if (!serviceBus && !zaqar)   // a Service Bus address is its name; the connection string is in the status bar
         addCopy(actions.copyArn());
     layout->addLayout(title);
 

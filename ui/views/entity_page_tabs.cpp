@@ -11,6 +11,7 @@
 #include "views/queue_messages_page.h"
 #include "views/servicebus_messages_page.h"
 #include "views/servicebus_properties_page.h"
+#include "views/topic_subscriptions_tab.h"
 
 #include <QTabWidget>
 
@@ -65,8 +66,7 @@ void addEntityTabs(QTabWidget &tabs, BrokerHost &host, EntityTreeModel &model, E
     case Entity::Topic:
         tabs.addTab(attributes(), QObject::tr("&Attributes"));
         tabs.addTab(policy(), QObject::tr("&Policy"));
-        tabs.addTab(new EntityOverviewTab(host, model, actions, ref, Content::Subscriptions, &tabs),
-                    QObject::tr("S&ubscriptions"));
+        tabs.addTab(new TopicSubscriptionsTab(host, model, actions, ref.name, &tabs), QObject::tr("S&ubscriptions"));
         tabs.addTab(deliveries(), QObject::tr("&Deliveries"));
         break;
     case Entity::Subscription:

@@ -7,6 +7,7 @@
 #include "engine/broker_service.h"
 #include "models/message_browse_model.h"
 #include "views/message_viewer.h"
+#include "views/message_position_bar.h"
 #include "views/queue_message_actions.h"
 #include "widgets/column_width.h"
 #include "widgets/elide_delegate.h"
@@ -157,6 +158,8 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
     bar->addWidget(searchLabel);
     bar->addWidget(m_search, 1);
     bar->addWidget(m_searchFurther);
+    m_positionBar = new MessagePositionBar(m_model, m_table, this, this);
+    bar->addWidget(m_positionBar);
     // The queue's actions, then the per-message workflows (one tool button per
     // action, named as labelled, reachable by Tab), wrapping onto another row
     // rather than widening the page.

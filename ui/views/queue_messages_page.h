@@ -18,6 +18,7 @@ namespace relaydesk {
 class BrokerEngine;
 class BrokerService;
 class MessageBrowseModel;
+class MessagePositionBar;
 class MessageViewer;
 class QueueMessageActions;
 
@@ -45,6 +46,8 @@ public:
     QTableView *table() const { return m_table; }
     MessageViewer *viewer() const { return m_viewer; }
     QueueMessageActions *messageActions() const { return m_actions; }
+    // "Row N of M", End of Queue (Ctrl+End), Start of Queue (Ctrl+Home).
+    MessagePositionBar *positionBar() const { return m_positionBar; }
     // Selects the message with this id when it is loaded; false otherwise.
     bool selectMessage(const QString &messageId);
     // Whether the queue is some queue's dead-letter queue (as last learned).
@@ -95,6 +98,7 @@ private:
     QLabel *m_status = nullptr;
     QTimer *m_ticker = nullptr;
     QueueMessageActions *m_actions = nullptr;
+    MessagePositionBar *m_positionBar = nullptr;
     QString m_actionNote;   // the last per-message action's outcome, shown in the status line
 };
 

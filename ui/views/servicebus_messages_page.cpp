@@ -4,6 +4,8 @@
 #include "broker/queues/servicebus_queue.h"
 #include "engine/broker_engine.h"
 #include "models/servicebus_message_model.h"
+#include "views/servicebus_message_actions.h"
+#include "widgets/flow_layout.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -12,10 +14,12 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace relaydesk {
@@ -66,7 +70,8 @@ ServiceBusMessagesPage::ServiceBusMessagesPage(BrokerService &service, BrokerEng
     m_table->setAccessibleName(tr("Messages"));
     m_table->setModel(m_filter);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
@@ -80,13 +85,55 @@ ServiceBusMessagesPage::ServiceBusMessagesPage(BrokerService &service, BrokerEng
     m_details->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_details->setPlaceholderText(tr("Select a message to see its properties and body."));
 
+    m_actions = new ServiceBusMessageActions(service, queue, m_model, m_filter, m_table, this);
+    // A row of buttons that wraps rather than widening the page (large fonts, narrow windows).
+    auto *tools = new FlowLayout;
+    for (QAction *action : m_actions->toolActions()) {
+        auto *button = new QToolButton(this);
+        button->setDefaultAction(action);
+        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        button->setAccessibleName(action->text().remove(QLatin1Char('&')).remove(QStringLiteral("…")));
+        tools->addWidget(button);
+    }
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("serviceBusActionStatus"));
+    m_status->setWordWrap(true);
+    m_status->hide();   // until the first action's outcome
+    connect(m_actions, &ServiceBusMessageActions::statusMessage, m_status, [this](const QString &text) {
+        m_status->setText(text);
+        m_status->show();
+    });
+    connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
+        QMenu *menu = m_actions->contextMenu(this);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(m_table->viewport()->mapToGlobal(at));
+    });
+
+    auto *detailsPane = new QWidget(this);
+    auto *copies = new FlowLayout;
+    for (QAction *action : {m_actions->copyMessageId(), m_actions->copyBody(), m_actions->copyJson()}) {
+        auto *button = new QPushButton(action->text(), detailsPane);
+        button->setObjectName(action->objectName() + QStringLiteral("Button"));
+        button->setAccessibleName(action->text().remove(QLatin1Char('&')));
+        connect(button, &QPushButton::clicked, action, &QAction::trigger);
+        connect(action, &QAction::enabledChanged, button, &QPushButton::setEnabled);
+        button->setEnabled(action->isEnabled());
+        copies->addWidget(button);
+    }
+    auto *detailsLayout = new QVBoxLayout(detailsPane);
+    detailsLayout->setContentsMargins(0, 0, 0, 0);
+    detailsLayout->addWidget(m_details, 1);
+    detailsLayout->addLayout(copies);
+
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_table);
-    split->addWidget(m_details);
+    split->addWidget(detailsPane);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
+    layout->addLayout(tools);
+    layout->addWidget(m_status);
     layout->addWidget(split, 1);
 
     connect(m_state, &QComboBox::currentIndexChanged, this, [this] {
@@ -152,25 +199,7 @@ void ServiceBusMessagesPage::showSelected()
         m_details->clear();
         return;
     }
-    const ServiceBusMessageRow &row = m_model->rows()[std::size_t(current.row())];
-    QStringList lines;
-    const auto line = [&lines](const QString &name, const QString &value) {
-        if (!value.isEmpty())
-            lines << name + QStringLiteral(": ") + value;
-    };
-    line(tr("State"), serviceBusStateWord(row.state));
-    line(tr("Sequence number"), QString::number(row.sequenceNumber));
-    line(tr("Message ID"), row.messageId);
-    line(tr("Session ID"), row.sessionId);
-    line(tr("Subject"), row.subject);
-    line(tr("Content type"), row.contentType);
-    line(tr("Correlation ID"), row.correlationId);
-    line(tr("Dead-letter reason"), row.deadLetterReason);
-    line(tr("Dead-letter description"), row.deadLetterDescription);
-    for (auto it = row.applicationProperties.cbegin(); it != row.applicationProperties.cend(); ++it)
-        line(it.key(), it.value());
-    lines << QString() << row.body;
-    m_details->setPlainText(lines.join(QLatin1Char('\n')));
+    m_details->setPlainText(serviceBusMessageText(m_model->rows()[std::size_t(current.row())]));
 }
 
 } // namespace relaydesk

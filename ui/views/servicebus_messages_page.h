@@ -14,13 +14,17 @@ namespace relaydesk {
 class BrokerEngine;
 class BrokerService;
 class ServiceBusMessageFilter;
+class ServiceBusMessageActions;
 class ServiceBusMessageModel;
 
 // The Messages tab of a Service Bus queue, subscription or dead-letter
 // sub-queue (docs/window.md "Service Bus"): every message in every state —
 // active, locked, deferred, scheduled, dead-lettered with its reason and
 // description — with its session, filtered by state and session id; the
-// selected message's fields and body below; columns empty for every message
+// selected message below under headings (system properties, application
+// properties with their AMQP types, the body, JSON pretty-printed) with Copy
+// buttons; the per-message actions (ServiceBusMessageActions) in a tool row
+// and the table's context menu; columns empty for every message
 // (no sessions, no dead letters) hidden. Peeks only (browseQueue);
 // reads again when the engine reports a change of its queues, and on
 // Refresh (F5) for what time alone changes (a lock or schedule ending).
@@ -36,6 +40,8 @@ public:
     QLineEdit *sessionFilter() const { return m_session; }
     QTableView *table() const { return m_table; }
     QPlainTextEdit *details() const { return m_details; }
+    ServiceBusMessageActions *actions() const { return m_actions; }
+    QLabel *status() const { return m_status; }
 
 private:
     void showSelected();
@@ -49,6 +55,8 @@ private:
     QLabel *m_count = nullptr;
     QTableView *m_table = nullptr;
     QPlainTextEdit *m_details = nullptr;
+    ServiceBusMessageActions *m_actions = nullptr;
+    QLabel *m_status = nullptr;
     bool m_fitted = false;
 };
 

@@ -138,8 +138,10 @@ Result<ServiceBusMessageText> readServiceBusMessage(const std::string &storedBod
     message.correlationId = idText(amqp.correlation_id());
     for (const auto &[name, value] : amqp.properties().value().empty()
                                          ? std::map<std::string, proton::scalar>()
-                                         : proton::get<std::map<std::string, proton::scalar>>(amqp.properties().value()))
+                                         : proton::get<std::map<std::string, proton::scalar>>(amqp.properties().value())) {
         message.applicationProperties[name] = scalarText(value);
+        message.applicationPropertyTypes[name] = proton::type_name(value.type());
+    }
     return message;
 }
 

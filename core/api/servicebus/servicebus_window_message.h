@@ -27,6 +27,9 @@ struct ServiceBusMessageText {
     std::string messageId;
     std::string correlationId;
     std::map<std::string, std::string> applicationProperties;
+    // Read back only: each application property's AMQP type ("long",
+    // "boolean", "string", "double", "timestamp", …), by name.
+    std::map<std::string, std::string> applicationPropertyTypes;
     std::optional<ClockTime> scheduledEnqueueTime;
 };
 

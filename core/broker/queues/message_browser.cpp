@@ -196,7 +196,7 @@ Result<BrowsePage> browseQueue(Database &db, std::string_view queueName, ClockTi
         page.scanLimitReached = true;
         page.nextPageToken = lastScanned;
     }
-    if (searching && !request.after) {
+    if (!request.after) {
         Result<std::int64_t> total = queue_depths::storedMessages(db, queue->id);
         if (!total)
             return total.error();

@@ -51,9 +51,11 @@ struct BrowsePage {
     std::optional<std::int64_t> nextPageToken;   // pass as `after` for the next page; empty on the last page
     // A search's progress: the messages it examined for this page; whether it
     // stopped at its scan limit before the page was full (the next page goes
-    // on from nextPageToken); on its first page, the queue's message count.
+    // on from nextPageToken).
     std::int64_t scanned = 0;
     bool scanLimitReached = false;
+    // On the first page (no `after`), searching or not: the queue's stored
+    // message count (its depth counter, no scan) — the window's "row N of M".
     std::optional<std::int64_t> total;
 };
 

@@ -184,6 +184,16 @@ Result<std::optional<Claim>> claim(Database &db, std::int64_t queueId, std::stri
         Claim{found.columnText(0), found.columnInt64(1), found.columnInt64(2), found.columnInt64(3), found.columnInt64(4)});
 }
 
+Result<std::int64_t> liveClaims(Database &db, std::int64_t queueId, ClockTime now)
+{
+    Result<std::optional<std::int64_t>> count = selectOptionalInt64(
+        db, "SELECT count(*) FROM zaqar_claims WHERE queue_id = ? AND updated_ms + ttl_s * 1000 > ?", queueId,
+        toEpochMilliseconds(now));
+    if (!count)
+        return count.error();
+    return count->value_or(0);
+}
+
 Result<std::vector<std::pair<std::string, std::string>>> claimedHandles(Database &db, std::string_view claimId,
                                                                         ClockTime now)
 {

@@ -77,6 +77,8 @@ Result<std::optional<Claim>> claim(Database &db, std::int64_t queueId, std::stri
 // The receipt handles of the claim's messages that it still holds, by message id.
 Result<std::vector<std::pair<std::string, std::string>>> claimedHandles(Database &db, std::string_view claimId,
                                                                         ClockTime now);
+// How many claims of the queue are live at `now` (claims in flight).
+Result<std::int64_t> liveClaims(Database &db, std::int64_t queueId, ClockTime now);
 Status renewClaim(Database &db, std::string_view claimId, std::int64_t ttl, std::int64_t grace, ClockTime now);
 Status deleteClaim(Database &db, std::string_view claimId);
 // Messages of the claim live at least until `until` (a claim's grace).
