@@ -125,6 +125,11 @@ MainWindow::MainWindow(QWidget *parent)
     addDockWidget(Qt::LeftDockWidgetArea, m_entityDock);
     resizeDocks({m_entityDock}, {kDockWidth}, Qt::Horizontal);   // 30 % of the default 1280-pixel window
     connect(m_panel, &EntityTreePanel::currentEntityChanged, this, &MainWindow::showEntity);
+    connect(m_panel, &EntityTreePanel::entityOpened, this, [this](const EntityRef &ref) {
+        showEntity(ref);
+        if (m_page && m_page->entity() == ref)
+            m_page->tabs()->setFocus(Qt::OtherFocusReason);
+    });
     connect(m_panel, &EntityTreePanel::contextMenuRequested, this,
             [this](const EntityRef &ref, EntityChange::Entity group, const QPoint &at) {
                 QMenu *menu = m_actions->contextMenu(ref, group, this);
