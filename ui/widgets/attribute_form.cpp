@@ -2,6 +2,7 @@
 #include "widgets/attribute_form.h"
 
 #include "widgets/accessible_names.h"
+#include "widgets/attribute_range_check.h"
 #include "widgets/field_error.h"
 
 #include "policy/policy_report.h"
@@ -411,6 +412,32 @@ void AttributeForm::showError(const QString &name, const QString &message)
             }
         }
     }
+}
+
+int AttributeForm::checkRanges()
+{
+    int refused = 0;
+    const Row *first = nullptr;
+    QString firstRefusal;
+    for (Row &row : m_rows) {
+        if (!writable(row))
+            continue;
+        const bool redrive = row.description.input == In::QueueRedrive;
+        if (redrive && (!row.extra || valueOf(row).isEmpty()))
+            continue; // no dead-letter queue chosen: no count to check
+        const QString text = redrive ? static_cast<QLineEdit *>(row.extra)->text().trimmed() : valueOf(row);
+        const QString refusal = rangeRefusal(row.description, text);
+        if (refusal.isEmpty())
+            continue;
+        row.error->setMessage(refusal); // each takes the keyboard: the first gets it back below
+        if (refused++ == 0) {
+            first = &row;
+            firstRefusal = refusal;
+        }
+    }
+    if (first)
+        showError(first->description.name, firstRefusal); // scrolls to it, the keyboard there
+    return refused;
 }
 
 void AttributeForm::clearErrors()
