@@ -191,6 +191,11 @@ void MainWindow::createToolbars()
         if (m_model)
             m_model->refresh(); // counts depend on the time
     });
+    // Toolbar buttons are in the Tab chain (Qt leaves them out), after the menus.
+    for (QToolBar *bar : {entities, static_cast<QToolBar *>(m_clock)})
+        for (QToolButton *button : bar->findChildren<QToolButton *>())
+            if (button->objectName() != QLatin1String("qt_toolbar_ext_button"))
+                button->setFocusPolicy(Qt::TabFocus);
 }
 
 void MainWindow::createMenus()

@@ -294,7 +294,10 @@ void AttributeForm::setValueOf(Row &row, const QString &value)
     case In::ReadOnly:
         break;
     }
-    static_cast<QLabel *>(row.input)->setText(value);
+    auto *label = static_cast<QLabel *>(row.input);
+    label->setText(value);
+    // Selectable from the keyboard when there is something to select: no empty Tab stop.
+    label->setFocusPolicy(value.isEmpty() ? Qt::NoFocus : Qt::StrongFocus);
 }
 
 void AttributeForm::setDeadLetterChoice(Row &row, const QString &arn)
