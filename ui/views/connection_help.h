@@ -14,6 +14,12 @@ namespace relaydesk {
 // ("amqp://HOST:PORT"), as for the official emulator.
 QString serviceBusConnectionString(const QString &amqpUrl);
 
+// An aws CLI command line that runs on a clean machine (no ~/.aws): the
+// test keys as environment variables before it, then
+// `aws --endpoint-url URL --region REGION ARGUMENTS`. The one place the
+// window writes an aws command (the dashboard, a topic's "Publish from code").
+QString awsCliLine(const QString &url, const QString &region, const QString &arguments);
+
 // "Connect your code": what a developer pastes to point code at this
 // broker — the endpoint, the aws CLI, boto3, the AWS SDK for JavaScript,
 // curl, and the Service Bus connection string — one line each in monospace,

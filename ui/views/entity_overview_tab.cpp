@@ -3,6 +3,7 @@
 
 #include "models/entity_tree_model.h"
 #include "host/broker_host.h"
+#include "views/connection_help.h"
 #include "views/entity_actions.h"
 
 #include <QAction>
@@ -153,8 +154,9 @@ void EntityOverviewTab::collectRows()
             count += s.topicName == name ? 1 : 0;
         addRow(tr("Subscriptions:"), QString::number(count));
         addRow(tr("Publish from code:"),
-               QStringLiteral("aws --endpoint-url %1 sns publish --topic-arn %2 --message hello")
-                   .arg(m_host.endpointUrl(), QString::fromStdString(identity.topicArn(name))));
+               awsCliLine(m_host.endpointUrl(), QString::fromStdString(identity.region),
+                          QStringLiteral("sns publish --topic-arn %1 --message hello")
+                              .arg(QString::fromStdString(identity.topicArn(name)))));
         return;
     }
     case Entity::Subscription: {
