@@ -5,6 +5,7 @@
 // and Resend names the message, not "New message"; the Send dialog keeps its
 // place when an error appears; Preferences shows the database folder whole.
 #include "broker/metrics/entity_overview.h"
+#include "charts/time_ticks.h"
 #include "dialogs/preferences_dialog.h"
 #include "dialogs/send_message_dialog.h"
 #include "views/connection_help.h"
@@ -79,6 +80,40 @@ private slots:
         overview.queues.push_back(queue("big", 1209600));
         QCOMPARE(deleteQueueQuestion(overview, QStringLiteral("big")),
                  QStringLiteral("Delete queue big and its %1 messages?").arg(QLocale().toString(1209600)));
+    }
+
+    // Chart time ticks at round steps (the Deliveries chart showed 39 s steps).
+    void timeTicks_atRoundSteps_data()
+    {
+        QTest::addColumn<qint64>("from");
+        QTest::addColumn<qint64>("to");
+        QTest::addColumn<int>("maxTicks");
+        QTest::addColumn<qint64>("step");
+        QTest::addColumn<qint64>("tickFrom");
+        QTest::addColumn<int>("count");
+        const qint64 t = 1'795'046'400'000; // a whole day, so a whole step of each size
+        QTest::newRow("156 s in 5 ticks: 1 min") << t + 3'000 << t + 159'000 << 5 << qint64(60'000) << t << 4;
+        QTest::newRow("156 s in 8 ticks: 30 s") << t + 3'000 << t + 159'000 << 8 << qint64(30'000) << t << 7;
+        QTest::newRow("20 s in 6 ticks: 5 s") << t + 1'000 << t + 21'000 << 6 << qint64(5'000) << t << 6;
+        QTest::newRow("60 min in 7 ticks: 10 min") << t << t + 3'600'000 << 7 << qint64(600'000) << t << 7;
+        QTest::newRow("15 min in 7 ticks: 5 min") << t << t + 900'000 << 7 << qint64(300'000) << t << 4;
+        QTest::newRow("3 h in 5 ticks: 1 h") << t << t + 10'800'000 << 5 << qint64(3'600'000) << t << 4;
+        QTest::newRow("1 d in 5 ticks: 6 h") << t << t + 86'400'000 << 5 << qint64(21'600'000) << t << 5;
+    }
+    void timeTicks_atRoundSteps()
+    {
+        QFETCH(qint64, from);
+        QFETCH(qint64, to);
+        QFETCH(int, maxTicks);
+        QFETCH(qint64, step);
+        QFETCH(qint64, tickFrom);
+        QFETCH(int, count);
+        const TimeTicks ticks = roundTimeTicks(from, to, maxTicks);
+        QCOMPARE(ticks.stepMs, step);
+        QCOMPARE(ticks.fromMs, tickFrom);
+        QCOMPARE(ticks.count, count);
+        QVERIFY(ticks.fromMs <= from && ticks.toMs >= to);
+        QCOMPARE(ticks.toMs, ticks.fromMs + step * (count - 1));
     }
 
     void awsCliLines_runOnACleanMachine()

@@ -152,7 +152,7 @@ void EntityOverviewTab::collectRows()
         int count = 0;
         for (const SubscriptionOverview &s : overview.subscriptions)
             count += s.topicName == name ? 1 : 0;
-        addRow(tr("Subscriptions:"), QString::number(count));
+        addRow(tr("Subscriptions:"), QLocale().toString(count));
         addRow(tr("Publish from code:"),
                awsCliLine(m_host.endpointUrl(), QString::fromStdString(identity.region),
                           QStringLiteral("sns publish --topic-arn %1 --message hello")

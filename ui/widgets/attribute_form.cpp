@@ -17,6 +17,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QVBoxLayout>
@@ -44,7 +45,7 @@ QString helpText(const AttributeDescription &d)
     if (d.input == In::Boolean)
         parts << (d.defaultValue == QLatin1String("true") ? AttributeForm::tr("default on") : AttributeForm::tr("default off"));
     else if (d.input == In::Integer)
-        parts << AttributeForm::tr("default %1").arg(QString::fromStdString(groupedCount(d.defaultValue.toLongLong())));
+        parts << AttributeForm::tr("default %1").arg(QLocale().toString(d.defaultValue.toLongLong()));
     else if (!d.defaultValue.isEmpty() && d.input != In::ReadOnly)
         parts << AttributeForm::tr("default %1").arg(d.defaultValue);
     parts << d.explanation;
