@@ -102,9 +102,14 @@ private slots:
         const QString hhmmss = next_event_text::when(target, start);
         const QString full = QDateTime::fromMSecsSinceEpoch(toEpochMilliseconds(target), Qt::UTC)
                                  .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
-        QTRY_COMPARE_WITH_TIMEOUT(clock.nextEventLabel()->text(), label.arg(hhmmss), kWaitMs);
-        QCOMPARE(clock.nextEventLabel()->accessibleName(), clock.nextEventLabel()->text());
-        QVERIFY(clock.stepNextAction()->toolTip().contains(clock.nextEventLabel()->text()));
+        QTRY_COMPARE_WITH_TIMEOUT(clock.nextEventLabel()->accessibleName(), label.arg(hhmmss), kWaitMs);
+        // Shown whole or elided in the middle: the start and the time stay.
+        const QString shown = clock.nextEventLabel()->text();
+        QVERIFY2(shown == label.arg(hhmmss) || (shown.contains(QChar(0x2026)) && shown.startsWith(QLatin1String("Next: "))
+                                               && label.arg(hhmmss).endsWith(shown.mid(shown.indexOf(QChar(0x2026)) + 1))),
+                 qPrintable(shown));
+        QCOMPARE(clock.nextEventLabel()->toolTip(), label.arg(hhmmss));
+        QVERIFY(clock.stepNextAction()->toolTip().contains(label.arg(hhmmss)));
 
         if (!question.isEmpty()) {
             // Declined: the clock stays and every message is still there.

@@ -125,9 +125,9 @@ ClockToolbar::ClockToolbar(QWidget *parent)
     m_next->setObjectName(QStringLiteral("nextEventLabel"));
     m_next->setTextFormat(Qt::PlainText);
     m_next->setMargin(4);
-    // A long endpoint is cut rather than widening the window; the tooltip has it whole.
-    m_next->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_next->setMinimumWidth(m_next->fontMetrics().averageCharWidth() * 24);
+    // A long endpoint is elided in the middle (at most 56 characters' room)
+    // rather than widening the window; the tooltip and accessible name have it whole.
+    m_next->setMaximumWidth(m_next->fontMetrics().averageCharWidth() * 56);
 
     m_tick = new QTimer(this);
     m_tick->setInterval(250);
@@ -275,7 +275,8 @@ void ClockToolbar::showNextEvent()
 {
     const bool shown = m_engine && m_engine->clock().mode() == ClockMode::Virtual && m_nextEvent;
     const QString text = shown ? next_event_text::summary(*m_nextEvent) : QString();
-    m_next->setText(text);
+    m_next->setText(m_next->fontMetrics().elidedText(text, Qt::ElideMiddle,
+                                                     m_next->maximumWidth() - 2 * m_next->margin()));
     m_next->setToolTip(text);
     m_next->setAccessibleName(text);
     m_next->setVisible(shown);
