@@ -10,12 +10,14 @@
 #include <QActionGroup>
 #include <QComboBox>
 #include <QDateTime>
+#include <QEvent>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
 #include <QTimer>
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -125,9 +127,12 @@ ClockToolbar::ClockToolbar(QWidget *parent)
     m_next->setObjectName(QStringLiteral("nextEventLabel"));
     m_next->setTextFormat(Qt::PlainText);
     m_next->setMargin(4);
-    // A long endpoint is elided in the middle (at most 56 characters' room)
-    // rather than widening the window; the tooltip and accessible name have it whole.
+    // It gives way first in a narrow status bar (the broker time beside it
+    // stays whole): elided in the middle to the room it has, at most 56
+    // characters'; the tooltip and accessible name have it whole.
     m_next->setMaximumWidth(m_next->fontMetrics().averageCharWidth() * 56);
+    m_next->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_next->installEventFilter(this);
 
     m_tick = new QTimer(this);
     m_tick->setInterval(250);
@@ -275,8 +280,8 @@ void ClockToolbar::showNextEvent()
 {
     const bool shown = m_engine && m_engine->clock().mode() == ClockMode::Virtual && m_nextEvent;
     const QString text = shown ? next_event_text::summary(*m_nextEvent) : QString();
-    m_next->setText(m_next->fontMetrics().elidedText(text, Qt::ElideMiddle,
-                                                     m_next->maximumWidth() - 2 * m_next->margin()));
+    m_nextText = text;
+    fitNextEvent();
     m_next->setToolTip(text);
     m_next->setAccessibleName(text);
     m_next->setVisible(shown);
@@ -284,6 +289,19 @@ void ClockToolbar::showNextEvent()
                             "delay, lock or schedule (Ctrl+Alt+]); asks first before a jump of more than an hour "
                             "or one that expires messages");
     m_stepNext->setToolTip(shown ? base + QStringLiteral("\n") + text : base);
+}
+
+void ClockToolbar::fitNextEvent()
+{
+    const int room = std::min(m_next->width(), m_next->maximumWidth()) - 2 * m_next->margin();
+    m_next->setText(m_next->fontMetrics().elidedText(m_nextText, Qt::ElideMiddle, std::max(room, 0)));
+}
+
+bool ClockToolbar::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_next && event->type() == QEvent::Resize)
+        fitNextEvent();
+    return QToolBar::eventFilter(watched, event);
 }
 
 void ClockToolbar::showClock()

@@ -55,6 +55,9 @@ public:
     QAction *stepNextAction() const { return m_stepNext; }
     QComboBox *warpFactor() const { return m_factor; }
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override; // the next event's label, resized
+
 signals:
     void statusMessage(const QString &message);
     // After a step or a mode change took effect.
@@ -69,6 +72,7 @@ private:
     void onStepped(Result<ClockTime> time);
     void readNextEvent();
     void showNextEvent();
+    void fitNextEvent();
     void showClock();
     double chosenFactor() const;
 
@@ -85,6 +89,7 @@ private:
     QComboBox *m_factor = nullptr;
     QLabel *m_time = nullptr;
     QLabel *m_next = nullptr;
+    QString m_nextText; // whole; m_next shows it elided to its width
     QTimer *m_tick = nullptr;
     int m_ticks = 0;
     bool m_reading = false; // a read of the next event is on its way

@@ -341,7 +341,7 @@ void MainWindow::createStatusBar()
     statusBar()->addPermanentWidget(m_database, 1);
     statusBar()->addPermanentWidget(m_brokerState);
     // The broker's time stays visible at any width (the toolbar may fold away).
-    statusBar()->addPermanentWidget(m_clock->nextEventLabel());
+    statusBar()->addPermanentWidget(m_clock->nextEventLabel(), 1); // shares the room left, gives way first
     statusBar()->addPermanentWidget(m_clock->timeLabel());
 }
 
