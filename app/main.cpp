@@ -12,6 +12,7 @@
 #include "models/preferences.h"
 #include "views/main_window.h"
 #include "views/window_command_line.h"
+#include "widgets/english_plurals.h"
 
 #include <QApplication>
 #endif
@@ -167,6 +168,7 @@ int runWindow(int argc, char **argv, const QStringList &arguments)
     }
     QApplication app(argc, argv);
     QApplication::setApplicationVersion(QStringLiteral(RELAYDESK_VERSION));
+    relaydesk::installEnglishPlurals();
     QGuiApplication::setDesktopFileName(QLatin1String(kDesktopFileName));
     relaydesk::MainWindow window;
     // Exactly one ready line, for the first broker (scripts and tests read it).

@@ -67,4 +67,53 @@ void advanceClockToNextDue(BrokerEngine &engine, std::optional<ClockTime> messag
     });
 }
 
+namespace {
+
+// What falls due at `at`, the earliest of the engine's timers and the
+// message due: a delivery and an expiry are named by the store's rows.
+NextClockEvent::Kind classify(const ClockEvents &events, const std::optional<MessageDue> &messageDue,
+                              bool timerDue, ClockTime at, std::string &subject)
+{
+    if (events.nextDelivery && *events.nextDelivery <= at) {
+        subject = events.deliveryEndpoint;
+        return NextClockEvent::Kind::Delivery;
+    }
+    if (events.nextExpiry && *events.nextExpiry <= at) {
+        subject = events.expiryQueue;
+        return NextClockEvent::Kind::Expiry;
+    }
+    if (messageDue && messageDue->at <= at) {
+        subject = messageDue->queue;
+        return NextClockEvent::Kind::MessageDue;
+    }
+    return timerDue ? NextClockEvent::Kind::Timer : NextClockEvent::Kind::Nothing;
+}
+
+} // namespace
+
+void previewNextClockEvent(BrokerEngine &engine, std::optional<MessageDue> messageDue, QObject *context,
+                           std::function<void(Result<NextClockEvent>)> reply)
+{
+    std::function<Result<NextClockEvent>(Database &, ClockTime)> unit =
+        [&engine, messageDue](Database &db, ClockTime now) -> Result<NextClockEvent> {
+        auto events = readClockEvents(db, now);
+        if (!events)
+            return events.error();
+        const std::optional<ClockTime> timer = engine.scheduler().earliestDue();
+        std::optional<ClockTime> due = timer;
+        if (messageDue && (!due || messageDue->at < *due))
+            due = messageDue->at;
+        NextClockEvent next;
+        next.now = now;
+        next.at = due && *due > now ? *due : now;
+        next.kind = classify(*events, messageDue, timer.has_value(), next.at, next.subject);
+        auto expiring = readExpiringBy(db, next.at);
+        if (!expiring)
+            return expiring.error();
+        next.expiring = std::move(*expiring);
+        return next;
+    };
+    engine.execute(std::move(unit), context, std::move(reply));
+}
+
 } // namespace relaydesk

@@ -12,6 +12,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #ifdef RELAYDESK_GUI_TESTS
+#include "widgets/english_plurals.h"
+
 #include <QApplication>
 #endif
 
@@ -58,6 +60,7 @@ int main(int argc, char **argv)
 #ifdef RELAYDESK_GUI_TESTS
     QApplication app(count, arguments.data());
     app.setAttribute(Qt::AA_Use96Dpi, true);
+    relaydesk::installEnglishPlurals(); // as the window's main does
 #else
     QCoreApplication app(count, arguments.data());
 #endif

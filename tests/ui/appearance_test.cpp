@@ -15,6 +15,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QImage>
 #include <QLabel>
@@ -28,6 +29,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QVBoxLayout>
 
 #include <cmath>
 
@@ -105,6 +107,43 @@ private slots:
     void initTestCase() { keepSettingsIn(m_settingsDir); }
     void init() { QSettings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk")).clear(); }
     void cleanup() { applyTheme(Theme::System); }
+
+    // Dark theme (issue 34 defect 8): an unchecked check box and an empty
+    // text field show their edges at 3:1 or more against the window and the
+    // field's own background (WCAG non-text contrast).
+    void darkTheme_checkBoxAndFieldEdgesAreVisible()
+    {
+        applyTheme(Theme::Dark);
+        const QPalette palette = QApplication::palette();
+        const auto visible = [&](const QImage &image) {
+            int count = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x) {
+                    const QColor pixel = image.pixelColor(x, y);
+                    if (contrast(pixel, palette.color(QPalette::Window)) >= 3.0
+                        && contrast(pixel, palette.color(QPalette::Base)) >= 3.0)
+                        ++count;
+                }
+            return count;
+        };
+        QWidget holder;
+        auto *layout = new QVBoxLayout(&holder);
+        auto *box = new QCheckBox(&holder); // no text: only its indicator is drawn
+        auto *field = new QLineEdit(&holder);
+        layout->addWidget(box);
+        layout->addWidget(field);
+        holder.resize(240, 90);
+        holder.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&holder));
+        const int indicator = box->style()->pixelMetric(QStyle::PM_IndicatorWidth, nullptr, box);
+        const int boxEdge = visible(box->grab().toImage());
+        QVERIFY2(boxEdge >= 3 * (indicator - 2), qPrintable(QStringLiteral("%1 visible edge pixels").arg(boxEdge)));
+        const int fieldEdge = visible(field->grab().toImage());
+        QVERIFY2(fieldEdge >= 2 * (field->width() - 8), qPrintable(QStringLiteral("%1 visible edge pixels").arg(fieldEdge)));
+        QVERIFY(controlEdge(QApplication::palette()).isValid());
+        applyTheme(Theme::Light);
+        QVERIFY(!controlEdge(QApplication::palette()).isValid()); // the light palette keeps the style's edges
+    }
 
     void focusRing_isVisibleInBothPalettes_data() { addThemeRows(); }
 

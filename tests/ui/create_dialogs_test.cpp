@@ -15,10 +15,15 @@
 #include "widgets/attribute_form.h"
 #include "support/test_main.h"
 
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QWidget>
+
+#include <algorithm>
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -130,10 +135,71 @@ private slots:
         QVERIFY(dialog.isVisible());
         QVERIFY(dialog.createdName().isEmpty());
         const QString error = dialog.form()->errorAt(QStringLiteral("MessageRetentionPeriod"));
-        QVERIFY2(error.contains(QStringLiteral("Invalid value for the parameter MessageRetentionPeriod")), qPrintable(error));
+        QVERIFY2(error.startsWith(QStringLiteral("Must be a whole number of")) || error.startsWith(QStringLiteral("Must be a whole number,")),
+                 qPrintable(error));
         QCOMPARE(bench().snapshot(), before);
         QVERIFY(queueNames(bench()).empty());
         saveScreenshot(dialog, QStringLiteral("create_queue_refused"));
+    }
+
+    // Every field is checked before sending, against the range printed under
+    // it; every refusal shows at once, in form order, the keyboard on the first.
+    void everyRefusal_atOnce_inFormOrder_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QStringList>("fields");   // typed into, in this order
+        QTest::addColumn<QStringList>("values");
+        QTest::addColumn<QStringList>("refused");  // the fields refused, in form order
+        QTest::newRow("visibility and retention (issue 34)")
+            << "orders" << QStringList{"MessageRetentionPeriod", "VisibilityTimeout"} << QStringList{"10", "99999"}
+            << QStringList{"VisibilityTimeout", "MessageRetentionPeriod"};
+        QTest::newRow("no name, a delay out of range, a word for a size")
+            << "" << QStringList{"DelaySeconds", "MaximumMessageSize"} << QStringList{"901", "big"}
+            << QStringList{"name", "DelaySeconds", "MaximumMessageSize"};
+        QTest::newRow("the range's ends pass")
+            << "edges" << QStringList{"VisibilityTimeout", "MessageRetentionPeriod"} << QStringList{"43200", "60"}
+            << QStringList{};
+    }
+    void everyRefusal_atOnce_inFormOrder()
+    {
+        QFETCH(QString, name);
+        QFETCH(QStringList, fields);
+        QFETCH(QStringList, values);
+        QFETCH(QStringList, refused);
+        CreateQueueDialog dialog(bench().service());
+        dialog.show();
+        typeInto(dialog.nameField()->input(), name);
+        for (qsizetype i = 0; i < fields.size(); ++i)
+            typeInto(dialog.form()->input(fields[i]), values[i]);
+        const std::string before = bench().snapshot();
+        QVERIFY(pressOk(dialog));
+        if (refused.isEmpty()) {
+            QCOMPARE(dialog.createdName(), name);
+            return;
+        }
+        QStringList shown;
+        if (!dialog.nameField()->error().isEmpty())
+            shown << QStringLiteral("name");
+        const QList<QWidget *> order = dialog.form()->focusChain();
+        for (const char *field : {"VisibilityTimeout", "MessageRetentionPeriod", "DelaySeconds", "MaximumMessageSize",
+                                     "ReceiveMessageWaitTimeSeconds"}) {
+            const QString error = dialog.form()->errorAt(QLatin1String(field));
+            if (!error.isEmpty()) {
+                QVERIFY2(error.contains(QStringLiteral("–")), qPrintable(error)); // names the range it checked
+                shown << QLatin1String(field);
+            }
+        }
+        std::sort(shown.begin() + (shown.value(0) == QLatin1String("name") ? 1 : 0), shown.end(),
+                  [&](const QString &a, const QString &b) {
+                      return order.indexOf(dialog.form()->input(a)) < order.indexOf(dialog.form()->input(b));
+                  });
+        QCOMPARE(shown, refused);
+        QCOMPARE(dialog.message(), QStringLiteral("\u26A0 %1 fields to correct before the queue can be created.").arg(refused.size()));
+        QWidget *first = refused.first() == QLatin1String("name") ? dialog.nameField()->input()
+                                                                  : dialog.form()->input(refused.first());
+        QCOMPARE(dialog.focusWidget(), first);
+        QCOMPARE(bench().snapshot(), before);
+        QVERIFY(queueNames(bench()).empty());
     }
 
     void invalidOrExistingName_refusedAtTheName_data()

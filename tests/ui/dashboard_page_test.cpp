@@ -412,7 +412,7 @@ private slots:
         const QStringList lines = help->lines();
         const QString url = m_broker->host->endpointUrl();
         QVERIFY2(lines.contains(QStringLiteral("Endpoint: ") + url), qPrintable(lines.join(QLatin1Char('\n'))));
-        for (const char *start : {"aws CLI: aws --endpoint-url ", "boto3 (Python): boto3.client(", "AWS SDK for JavaScript: new SQSClient(",
+        for (const char *start : {"aws CLI: AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test aws --endpoint-url ", "boto3 (Python): boto3.client(", "AWS SDK for JavaScript: new SQSClient(",
                                   "Service Bus: Endpoint=sb://localhost:"}) {
             bool found = false;
             for (const QString &line : lines)

@@ -287,6 +287,29 @@ private slots:
         QVERIFY(topics->front().subscriptions.empty());
     }
 
+    // Every refusal at once, in form order, before anything is sent (issue 34 defect 6).
+    void createDialog_showsEveryRefusalAtOnce()
+    {
+        MainWindow window;
+        QVERIFY(start(window));
+        BrokerService &service = window.broker()->service();
+        ServiceBusCreateDialog dialog(service, Kind::Queue, QStringLiteral("events"));
+        dialog.show();
+        QTest::keyClicks(dialog.nameField()->input(), QStringLiteral("q"));
+        setField(dialog.form()->field(QStringLiteral("LockDuration")), QStringLiteral("PT1S"));
+        setField(dialog.form()->field(QStringLiteral("DefaultMessageTimeToLive")), QStringLiteral("1 day"));
+        setField(dialog.form()->field(QStringLiteral("ForwardTo")), QStringLiteral("no spaces"));
+        QVERIFY(pressOk(dialog));
+        QVERIFY(dialog.createdName().isEmpty());
+        for (const char *property : {"LockDuration", "DefaultMessageTimeToLive", "ForwardTo"})
+            QVERIFY2(!dialog.form()->error(QLatin1String(property)).isEmpty(), property);
+        QCOMPARE(dialog.message(), QStringLiteral("\u26A0 3 fields to correct before it can be created."));
+        QCOMPARE(dialog.focusWidget(), dialog.form()->field(QStringLiteral("LockDuration")));
+        const auto queues = callAndWait<std::vector<ServiceBusQueueProperties>>(
+            [&](auto reply) { service.listServiceBusQueues(nullptr, reply); });
+        QVERIFY(queues->empty());
+    }
+
     // --- context menus: each row kind has its own actions ---
     void contextMenu_perRowKind_data()
     {

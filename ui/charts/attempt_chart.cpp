@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "charts/attempt_chart.h"
 
+
 #include "broker/clock.h"
 #include "charts/attempt_legend.h"
 #include "charts/chart_style.h"
 #include "charts/time_navigation.h"
+#include "charts/time_ticks.h"
 
 #include <QChart>
 #include <QChartView>
@@ -310,8 +312,13 @@ void AttemptChart::redraw()
         drawAggregate();
     else
         drawTracks(shown.toMs);
-    m_x->setRange(QDateTime::fromMSecsSinceEpoch(std::llround(xOf(shown.fromMs))),
-                  QDateTime::fromMSecsSinceEpoch(std::llround(xOf(shown.toMs))));
+    // Ticks at round steps (charts/time_ticks.h), as many as the plot has room for.
+    const double label = QFontMetrics(m_x->labelsFont()).horizontalAdvance(QStringLiteral("00:00:00")) * 1.6;
+    const double room = m_chart->plotArea().width() > 0 ? m_chart->plotArea().width() : 600.0;
+    const TimeTicks ticks = roundTimeTicks(std::llround(xOf(shown.fromMs)), std::llround(xOf(shown.toMs)),
+                                           int(std::clamp<double>(room / label, 2, 8)));
+    m_x->setRange(QDateTime::fromMSecsSinceEpoch(ticks.fromMs), QDateTime::fromMSecsSinceEpoch(ticks.toMs));
+    m_x->setTickCount(ticks.count);
     m_x->setFormat(shown.span() <= 3 * 3600 * 1000 ? QStringLiteral("HH:mm:ss") : QStringLiteral("dd MMM HH:mm"));
     m_lastDrawnNow = now;
     m_dirty = false;

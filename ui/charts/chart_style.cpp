@@ -5,6 +5,7 @@
 #include "policy/policy_report.h"
 
 #include <QApplication>
+#include <QLocale>
 #include <QPalette>
 #include <QSizeF>
 
@@ -17,7 +18,7 @@ QString fromView(std::string_view text)
 
 QString groupedNumber(int64_t value)
 {
-    return QString::fromStdString(groupedCount(value));
+    return QLocale().toString(qlonglong(value)); // the window's one number format: the system's locale
 }
 
 // Okabe–Ito colours: told apart by colour-blind readers too, and of middle

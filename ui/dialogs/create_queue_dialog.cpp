@@ -49,8 +49,14 @@ void CreateQueueDialog::accept()
     m_name->showError({});
     m_form->clearErrors();
     m_message->clearMessage();
-    if (name.isEmpty()) {
-        m_name->showError(tr("Give the queue a name."));
+    // Every field is checked before anything is sent; every refusal shows at
+    // once, in form order, the keyboard on the first.
+    const int refused = m_form->checkRanges() + (name.isEmpty() ? 1 : 0);
+    if (name.isEmpty())
+        m_name->showError(tr("Give the queue a name.")); // first in the form: the keyboard goes there
+    if (refused > 0) {
+        m_message->setMessage(tr("%n field(s) to correct before the queue can be created.", nullptr, refused));
+        emit answered();
         return;
     }
     setBusy(true);

@@ -6,6 +6,8 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -64,6 +66,29 @@ void MessageAttributesEditor::addAttribute(const QString &name, const QString &t
     nameEditableComboText(types);
     m_table->setCellWidget(row, TypeColumn, types);
     m_table->setItem(row, ValueColumn, new QTableWidgetItem(value));
+    types->installEventFilter(this);
+    types->lineEdit()->installEventFilter(this);
+}
+
+bool MessageAttributesEditor::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() != QEvent::KeyPress)
+        return QWidget::eventFilter(watched, event);
+    const int key = static_cast<QKeyEvent *>(event)->key();
+    if (key != Qt::Key_Tab && key != Qt::Key_Backtab)
+        return QWidget::eventFilter(watched, event);
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        QWidget *types = m_table->cellWidget(row, TypeColumn);
+        if (!types || (watched != types && !types->isAncestorOf(qobject_cast<QWidget *>(watched))))
+            continue;
+        const int column = key == Qt::Key_Tab ? ValueColumn : NameColumn;
+        m_table->setCurrentCell(row, column);
+        m_table->setFocus(Qt::TabFocusReason);
+        if (QTableWidgetItem *item = m_table->item(row, column))
+            m_table->editItem(item);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 std::optional<MessageAttributes> MessageAttributesEditor::attributes(QString *error) const

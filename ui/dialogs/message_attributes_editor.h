@@ -30,6 +30,10 @@ public:
     void addAttribute(const QString &name, const QString &type, const QString &value);
     QTableWidget *table() const { return m_table; }
 
+protected:
+    // Tab from a row's Type goes to its Value (editing), Shift+Tab to its Name.
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     QTableWidget *m_table = nullptr;
 };

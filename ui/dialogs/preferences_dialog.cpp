@@ -58,6 +58,16 @@ PreferencesDialog::PreferencesDialog(QWidget *parent) : QDialog(parent), m_store
     m_folder = new QLineEdit(m_stored.databaseFolder, this);
     m_folder->setObjectName(QStringLiteral("preferencesFolder"));
     m_folder->setPlaceholderText(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation));
+    // The folder shows whole (up to 72 characters' room; the tooltip has it always).
+    const auto fitFolder = [this] {
+        const QString shown = m_folder->text().isEmpty() ? m_folder->placeholderText() : m_folder->text();
+        m_folder->setToolTip(shown);
+        const QFontMetrics metrics = m_folder->fontMetrics();
+        m_folder->setMinimumWidth(std::min(metrics.horizontalAdvance(shown) + metrics.averageCharWidth() * 3,
+                                           metrics.averageCharWidth() * 72));
+    };
+    fitFolder();
+    connect(m_folder, &QLineEdit::textChanged, this, fitFolder);
     auto *browse = new QPushButton(tr("&Browse…"), this);
     browse->setObjectName(QStringLiteral("preferencesBrowse"));
     connect(browse, &QPushButton::clicked, this, [this] {

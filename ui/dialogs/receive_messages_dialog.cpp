@@ -31,6 +31,9 @@ ReceiveMessagesDialog::ReceiveMessagesDialog(const QString &queueName, int count
                        tr("Takes the next visible messages as a consumer's ReceiveMessage would: they stay in the "
                           "queue, in flight, until deleted or until the visibility timeout ends."),
                        form, tr("&Receive"), "receive");
+    // Typing a count right away sets it (Enter then receives that many).
+    m_count->setFocus();
+    m_count->selectAll();
 }
 
 int ReceiveMessagesDialog::count() const { return m_count->value(); }

@@ -111,6 +111,11 @@ SendMessageDialog::SendMessageDialog(BrokerService &service, const QString &queu
     connect(m_buttons, &QDialogButtonBox::accepted, this, &SendMessageDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &SendMessageDialog::reject);
 
+    // An error under a field takes a reserved line: nothing below it moves.
+    for (FieldError *error : {m_bodyError, m_attributesError, m_groupIdError, m_deduplicationIdError, m_delayError,
+                              m_timeToLiveError, m_scheduleError})
+        error->reserveLine();
+
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(formOwner);
     layout->addWidget(m_buttons);
@@ -211,8 +216,10 @@ void SendMessageDialog::rememberSend()
     QSettings().setValue(QLatin1String(kTemplatesKey), sends);
 }
 
-void SendMessageDialog::setMessage(const SendRequest &request)
+void SendMessageDialog::setMessage(const SendRequest &request, const QString &title)
 {
+    if (!title.isEmpty())
+        m_template->setItemText(0, title);
     m_body->setPlainText(QString::fromStdString(request.body));
     m_attributes->setAttributes(request.attributes);
     m_groupId->setText(QString::fromStdString(request.groupId.value_or(std::string())));

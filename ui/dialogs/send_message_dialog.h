@@ -45,7 +45,8 @@ public:
 
     // Fills body, attributes, group id and deduplication id from `request`
     // (Edit and Resend); the rest keeps its defaults.
-    void setMessage(const SendRequest &request);
+    // `title` names it in the Template box instead of "New message".
+    void setMessage(const SendRequest &request, const QString &title = {});
 
     void accept() override;
 

@@ -97,10 +97,29 @@ void ServiceBusCreateDialog::accept()
     if (m_filterError)
         m_filterError->clearMessage();
     const QString name = m_name->name(false);
+    // Every field is checked before anything is sent (each property on its
+    // own, by the broker's parse); every refusal shows at once, in form order.
+    int refused = 0;
+    if (m_kind != Kind::Subscription) // a subscription's parse needs its topic: checked whole below
+        refused = m_form->checkEach([this](const Json &onlyThis) -> std::optional<std::string> {
+            Json probe{{"Name", "probe"}, {"Properties", onlyThis}};
+            if (m_kind == Kind::Queue) {
+                auto queue = parseServiceBusQueue(probe);
+                return queue ? std::nullopt : std::optional(queue.error().message);
+            }
+            probe["Subscriptions"] = Json::array();
+            auto topic = parseServiceBusTopic(probe);
+            return topic ? std::nullopt : std::optional(topic.error().message);
+        });
     if (name.isEmpty()) {
+        ++refused;
         m_name->showError(tr("Give the %1 a name.")
                               .arg(m_kind == Kind::Topic ? tr("topic") : m_kind == Kind::Queue ? tr("queue")
                                                                                                  : tr("subscription")));
+    }
+    if (refused > 0) {
+        m_message->setMessage(tr("%n field(s) to correct before it can be created.", nullptr, refused));
+        emit answered();
         return;
     }
     Json entity{{"Name", name.toStdString()}, {"Properties", m_form->properties()}};

@@ -74,6 +74,7 @@ void ServiceBusPropertiesForm::track(const QString &property, QWidget *field, Fi
     field->setObjectName(property);
     m_fields.insert(property, field);
     m_errors.insert(property, error);
+    m_order << property;
 }
 
 void ServiceBusPropertiesForm::addDuration(QFormLayout *form, const QString &property, const QString &label,
@@ -152,6 +153,31 @@ bool ServiceBusPropertiesForm::showError(const QString &message)
         return false;
     m_errors.value(property)->setMessage(message);
     return true;
+}
+
+int ServiceBusPropertiesForm::checkEach(const PropertyCheck &check)
+{
+    const nlohmann::json all = properties();
+    int refused = 0;
+    FieldError *first = nullptr;
+    QString firstText;
+    for (const QString &property : std::as_const(m_order)) {
+        const std::string key = property.toStdString();
+        if (!all.contains(key))
+            continue;
+        const std::optional<std::string> refusal = check(nlohmann::json{{key, all.at(key)}});
+        if (!refusal)
+            continue;
+        const QString text = QString::fromStdString(*refusal);
+        m_errors.value(property)->setMessage(text); // each takes the keyboard: the first gets it back below
+        if (refused++ == 0) {
+            first = m_errors.value(property);
+            firstText = text;
+        }
+    }
+    if (first)
+        first->setMessage(firstText);
+    return refused;
 }
 
 void ServiceBusPropertiesForm::clearErrors()

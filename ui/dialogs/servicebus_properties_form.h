@@ -4,7 +4,12 @@
 #include <nlohmann/json.hpp>
 
 #include <QMap>
+#include <QStringList>
 #include <QWidget>
+
+#include <functional>
+#include <optional>
+#include <string>
 
 class QFormLayout;
 
@@ -39,6 +44,12 @@ public:
     // Shows `message` under the field of the property it names; false when it names none.
     bool showError(const QString &message);
     void clearErrors();
+    // Checks each filled property on its own — `check` is the broker's parse
+    // of an entity with only that property, giving its refusal or nothing —
+    // and shows every refusal at its field at once, in form order, the
+    // keyboard on the first. Returns how many were refused.
+    using PropertyCheck = std::function<std::optional<std::string>(const nlohmann::json &onlyThis)>;
+    int checkEach(const PropertyCheck &check);
     // The message under a property's field (empty when none).
     QString error(const QString &property) const;
 
@@ -53,6 +64,7 @@ private:
 
     Mode m_mode;
     QMap<QString, QWidget *> m_fields;
+    QStringList m_order; // the properties in form order
     QMap<QString, FieldError *> m_errors;
 };
 

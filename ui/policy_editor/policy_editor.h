@@ -58,6 +58,8 @@ public:
     bool savePolicyFile(const QString &path, QString *error = nullptr);
 
     const PolicyEvaluation &evaluation() const { return m_evaluation; }
+    // Edited since opened, saved or loaded (a preset, a file).
+    bool isModified() const { return m_modified; }
     // The message under the selectors (conversion refusals and notes), or empty.
     QString message() const;
     PolicySchedulePanel *schedulePanel() const { return m_schedule; }

@@ -8,8 +8,12 @@
 #include <QAction>
 #include <QCloseEvent>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
+
+#include <utility>
 
 namespace relaydesk {
 
@@ -33,7 +37,7 @@ PolicyEditorWindow::PolicyEditorWindow(QWidget *parent)
     file->addAction(m_editor->schedulePanel()->exportAction());
     file->addSeparator();
     QAction *close = file->addAction(tr("&Close"), this, &QWidget::close);
-    close->setShortcut(QKeySequence::Close);
+    close->setShortcuts(QKeySequence::Close); // every binding: Ctrl+W and Ctrl+F4
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(m_editor->copyJsonAction());
     edit->addSeparator();
@@ -53,8 +57,34 @@ PolicyEditorWindow::PolicyEditorWindow(QWidget *parent)
     m_editor->restoreLayoutState(settings.value(QLatin1String(kLayoutKey)).toByteArray());
 }
 
+// Ctrl+W, File ▸ Close or the frame's button: unsaved edits (valid or not)
+// are not dropped without asking; the question is window-modal and not
+// blocking ("closeEditorConfirmation"), Cancel by default.
 void PolicyEditorWindow::closeEvent(QCloseEvent *event)
 {
+    if (m_editor->isModified() && !std::exchange(m_closeConfirmed, false)) {
+        event->ignore();
+        if (findChild<QMessageBox *>(QStringLiteral("closeEditorConfirmation")))
+            return;
+        const QString text = m_editor->evaluation().valid()
+                                 ? tr("The policy has edits that are not saved. Close the editor and lose them?")
+                                 : tr("The policy has edits that are not saved, and it is not valid. Close the "
+                                      "editor and lose them?");
+        auto *box = new QMessageBox(QMessageBox::Question, tr("Close the Delivery Policy Editor"), text,
+                                    QMessageBox::NoButton, this);
+        box->setObjectName(QStringLiteral("closeEditorConfirmation"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        QPushButton *discard = box->addButton(tr("Close without saving"), QMessageBox::DestructiveRole);
+        discard->setObjectName(QStringLiteral("closeWithoutSaving"));
+        box->addButton(QMessageBox::Cancel);
+        box->setDefaultButton(QMessageBox::Cancel);
+        connect(discard, &QPushButton::clicked, this, [this] {
+            m_closeConfirmed = true;
+            QMetaObject::invokeMethod(this, &QWidget::close, Qt::QueuedConnection);
+        });
+        box->open();
+        return;
+    }
     QSettings settings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk"));
     settings.setValue(QLatin1String(kGeometryKey), saveGeometry());
     settings.setValue(QLatin1String(kLayoutKey), m_editor->saveLayoutState());

@@ -32,6 +32,7 @@ protected:
 private:
     PolicyEditor *m_editor = nullptr;
     QAction *m_try = nullptr;
+    bool m_closeConfirmed = false; // the question about unsaved edits was answered "Close"
 };
 
 } // namespace relaydesk

@@ -4,15 +4,20 @@
 #include "broker/broker_error.h"
 #include "engine/broker_engine.h"
 #include "engine/entity_overview_reader.h"
+#include "views/next_event_text.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QComboBox>
 #include <QDateTime>
+#include <QEvent>
 #include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QTimer>
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -108,9 +113,8 @@ ClockToolbar::ClockToolbar(QWidget *parent)
     m_stepNext->setToolTip(tr("Move the virtual clock to the next due event: a delivery, a retry, the end of a "
                               "delay, lock or schedule (Ctrl+Alt+])"));
     m_stepNext->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_BracketRight));
-    connect(m_stepNext, &QAction::triggered, this, [this] { step(std::nullopt); });
+    connect(m_stepNext, &QAction::triggered, this, &ClockToolbar::stepToNextEvent);
 
-    addSeparator();
     m_time = new QLabel(this);
     m_time->setObjectName(QStringLiteral("clockTime"));
     m_time->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -119,7 +123,16 @@ ClockToolbar::ClockToolbar(QWidget *parent)
     mono.setStyleHint(QFont::Monospace);
     mono.setFamily(QStringLiteral("monospace"));
     m_time->setFont(mono);
-    addWidget(m_time);
+    m_next = new QLabel(this);
+    m_next->setObjectName(QStringLiteral("nextEventLabel"));
+    m_next->setTextFormat(Qt::PlainText);
+    m_next->setMargin(4);
+    // It gives way first in a narrow status bar (the broker time beside it
+    // stays whole): elided in the middle to the room it has, at most 56
+    // characters'; the tooltip and accessible name have it whole.
+    m_next->setMaximumWidth(m_next->fontMetrics().averageCharWidth() * 56);
+    m_next->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_next->installEventFilter(this);
 
     m_tick = new QTimer(this);
     m_tick->setInterval(250);
@@ -127,11 +140,13 @@ ClockToolbar::ClockToolbar(QWidget *parent)
     setEngine(nullptr);
 }
 
-void ClockToolbar::setEngine(BrokerEngine *engine, std::function<std::optional<ClockTime>()> nextMessageDue)
+void ClockToolbar::setEngine(BrokerEngine *engine, std::function<std::optional<MessageDue>()> nextMessageDue)
 {
     m_engine = engine;
     m_nextMessageDue = std::move(nextMessageDue);
     m_busy = false;
+    m_reading = false;
+    m_nextEvent.reset();
     if (engine) {
         const ClockMode mode = engine->clock().mode();
         if (mode == ClockMode::Scaled) {
@@ -180,22 +195,113 @@ void ClockToolbar::switchTo(int mode, double scale)
 
 void ClockToolbar::step(std::optional<ClockDuration> by)
 {
+    if (!m_engine || m_busy || !by)
+        return;
+    m_busy = true;
+    m_engine->advanceClock(*by, this, [this](Result<ClockTime> time) { onStepped(std::move(time)); });
+}
+
+void ClockToolbar::onStepped(Result<ClockTime> time)
+{
+    m_busy = false;
+    if (!time)
+        emit statusMessage(tr("Clock: %1").arg(QString::fromStdString(time.error().message)));
+    else
+        emit statusMessage(tr("Clock now %1").arg(clockText(*time)));
+    m_nextEvent.reset();
+    showClock();
+    readNextEvent();
+    emit clockChanged();
+}
+
+// Reads what is next as of the press (not the label's last read), then moves
+// to exactly that time — after asking, when the jump is long or expires
+// messages. A due time that came earlier meanwhile is not skipped: the
+// engine's advance runs everything due on the way.
+void ClockToolbar::stepToNextEvent()
+{
     if (!m_engine || m_busy)
         return;
     m_busy = true;
-    auto done = [this](Result<ClockTime> time) {
-        m_busy = false;
-        if (!time)
-            emit statusMessage(tr("Clock: %1").arg(QString::fromStdString(time.error().message)));
-        else
-            emit statusMessage(tr("Clock now %1").arg(clockText(*time)));
-        showClock();
-        emit clockChanged();
-    };
-    if (by)
-        m_engine->advanceClock(*by, this, done);
-    else
-        advanceClockToNextDue(*m_engine, m_nextMessageDue ? m_nextMessageDue() : std::nullopt, this, done);
+    previewNextClockEvent(*m_engine, m_nextMessageDue ? m_nextMessageDue() : std::nullopt, this,
+                          [this](Result<NextClockEvent> next) {
+                              m_busy = false;
+                              if (!next) {
+                                  emit statusMessage(tr("Clock: %1").arg(QString::fromStdString(next.error().message)));
+                                  return;
+                              }
+                              m_nextEvent = *next;
+                              showNextEvent();
+                              if (next_event_text::needsAsking(*next))
+                                  confirmNextEvent(*next);
+                              else
+                                  advanceTo(next->at);
+                          });
+}
+
+void ClockToolbar::confirmNextEvent(const NextClockEvent &next)
+{
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Next event"), next_event_text::question(next),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("nextEventConfirmation"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *move = box->addButton(tr("Move the clock"), QMessageBox::AcceptRole);
+    move->setObjectName(QStringLiteral("confirmNextEvent"));
+    box->addButton(QMessageBox::Cancel);
+    box->setDefaultButton(QMessageBox::Cancel);
+    const ClockTime to = next.at;
+    connect(box, &QMessageBox::accepted, this, [this, to] { advanceTo(to); });
+    box->open();
+}
+
+void ClockToolbar::advanceTo(ClockTime to)
+{
+    if (!m_engine || m_busy)
+        return;
+    m_busy = true;
+    m_engine->advanceClockTo(to, this, [this](Result<ClockTime> time) { onStepped(std::move(time)); });
+}
+
+void ClockToolbar::readNextEvent()
+{
+    if (!m_engine || m_reading || m_engine->clock().mode() != ClockMode::Virtual)
+        return;
+    m_reading = true;
+    previewNextClockEvent(*m_engine, m_nextMessageDue ? m_nextMessageDue() : std::nullopt, this,
+                          [this](Result<NextClockEvent> next) {
+                              m_reading = false;
+                              if (next)
+                                  m_nextEvent = *next;
+                              showNextEvent();
+                          });
+}
+
+void ClockToolbar::showNextEvent()
+{
+    const bool shown = m_engine && m_engine->clock().mode() == ClockMode::Virtual && m_nextEvent;
+    const QString text = shown ? next_event_text::summary(*m_nextEvent) : QString();
+    m_nextText = text;
+    fitNextEvent();
+    m_next->setToolTip(text);
+    m_next->setAccessibleName(text);
+    m_next->setVisible(shown);
+    const QString base = tr("Move the virtual clock to the next due event: a delivery, a retry, the end of a "
+                            "delay, lock or schedule (Ctrl+Alt+]); asks first before a jump of more than an hour "
+                            "or one that expires messages");
+    m_stepNext->setToolTip(shown ? base + QStringLiteral("\n") + text : base);
+}
+
+void ClockToolbar::fitNextEvent()
+{
+    const int room = std::min(m_next->width(), m_next->maximumWidth()) - 2 * m_next->margin();
+    m_next->setText(m_next->fontMetrics().elidedText(m_nextText, Qt::ElideMiddle, std::max(room, 0)));
+}
+
+bool ClockToolbar::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_next && event->type() == QEvent::Resize)
+        fitNextEvent();
+    return QToolBar::eventFilter(watched, event);
 }
 
 void ClockToolbar::showClock()
@@ -209,6 +315,7 @@ void ClockToolbar::showClock()
             action->setEnabled(false);
         m_time->setText(tr("no broker"));
         m_time->setAccessibleName(tr("Broker time: no broker"));
+        showNextEvent();
         return;
     }
     const ClockMode mode = m_engine->clock().mode();
@@ -225,6 +332,11 @@ void ClockToolbar::showClock()
     m_time->setText(text);
     m_time->setAccessibleName(tr("Broker time: %1").arg(text));
     m_time->setToolTip(tr("The broker's clock"));
+    if (!isVirtual)
+        m_nextEvent.reset();
+    else if (m_ticks++ % 4 == 0 || !m_nextEvent)
+        readNextEvent(); // once a second: a publish or a send may bring an earlier event
+    showNextEvent();
 }
 
 } // namespace relaydesk

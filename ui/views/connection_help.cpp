@@ -62,12 +62,18 @@ ConnectionHelp::ConnectionHelp(QWidget *parent) : QGroupBox(tr("Connect your cod
     grid->setColumnStretch(1, 1);
 }
 
+QString awsCliLine(const QString &url, const QString &region, const QString &arguments)
+{
+    return QStringLiteral("AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test aws --endpoint-url %1 --region %2 %3")
+        .arg(url, region, arguments);
+}
+
 void ConnectionHelp::showBroker(const QString &url, const QString &region, const QString &amqpUrl,
                                 const QString &amqpsUrl, const QString &authorityPath)
 {
     const QString texts[] = {
         url,
-        QStringLiteral("aws --endpoint-url %1 --region %2 sqs create-queue --queue-name orders").arg(url, region),
+        awsCliLine(url, region, QStringLiteral("sqs create-queue --queue-name orders")),
         QStringLiteral("boto3.client(\"sqs\", endpoint_url=\"%1\", region_name=\"%2\", aws_access_key_id=\"test\", "
                        "aws_secret_access_key=\"test\")")
             .arg(url, region),

@@ -17,6 +17,12 @@ QString serviceBusConnectionString(const QString &amqpUrl);
 // ("amqps://HOST:PORT"): without UseDevelopmentEmulator, as production code has it.
 QString serviceBusTlsConnectionString(const QString &amqpsUrl);
 
+// An aws CLI command line that runs on a clean machine (no ~/.aws): the
+// test keys as environment variables before it, then
+// `aws --endpoint-url URL --region REGION ARGUMENTS`. The one place the
+// window writes an aws command (the dashboard, a topic's "Publish from code").
+QString awsCliLine(const QString &url, const QString &region, const QString &arguments);
+
 // "Connect your code": what a developer pastes to point code at this
 // broker — the endpoint, the aws CLI, boto3, the AWS SDK for JavaScript,
 // curl, the Service Bus connection strings (plain and over TLS) and the

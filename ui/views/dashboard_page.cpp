@@ -14,6 +14,7 @@
 #include "views/connection_help.h"
 #include "views/dead_letter_list.h"
 #include "views/entity_actions.h"
+#include "widgets/accessible_choice_button.h"
 #include "widgets/adaptive_splitter.h"
 #include "widgets/flow_layout.h"
 
@@ -78,6 +79,7 @@ DashboardPage::DashboardPage(EntityActions &actions, QWidget *parent)
     : QWidget(parent)
 {
     setObjectName(QStringLiteral("dashboardPage"));
+    installAccessibleChoiceButtons(); // the rate windows are radio buttons
     auto *scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -129,13 +131,15 @@ QWidget *DashboardPage::buildMetricsPart()
     switchRow->addWidget(windowLabel);
     for (std::size_t i = 0; i < kRateWindowMinutes.size(); ++i) {
         auto *button = new QToolButton(part);
+        // In the exclusive group before anything can make its accessible
+        // interface: a radio button from the start (widgets/accessible_choice_button.h).
+        m_windowButtons->addButton(button, int(i));
         button->setText(rateWindowName(i));
         button->setAccessibleName(button->text());
         button->setObjectName(QStringLiteral("rateWindow%1").arg(kRateWindowMinutes[i]));
         button->setCheckable(true);
         button->setChecked(i == m_window);
         button->setFocusPolicy(Qt::StrongFocus);
-        m_windowButtons->addButton(button, int(i));
         switchRow->addWidget(button);
     }
     connect(m_windowButtons, &QButtonGroup::idClicked, this, [this](int id) { setRateWindow(std::size_t(id)); });

@@ -8,6 +8,7 @@
 
 #include <QAction>
 #include <QClipboard>
+#include <QCoreApplication>
 #include <QGuiApplication>
 #include <QLocale>
 #include <QMenu>
@@ -236,11 +237,7 @@ void EntityActions::runDelete()
     };
     switch (ref.kind) {
     case Entity::Queue: {
-        const QueueOverview *queue = m_model ? m_model->queue(ref.name) : nullptr;
-        const qint64 count = queue ? queue->counts.available + queue->counts.inFlight + queue->counts.delayed +
-                                         queue->counts.scheduled
-                                   : 0;
-        if (!confirm(tr("Delete queue %1 and its %2 messages?").arg(ref.name, QLocale().toString(count)), tr("Delete")))
+        if (!confirm(deleteQueueQuestion(m_model ? m_model->overview() : EntityOverview{}, ref.name), tr("Delete")))
             return;
         service.deleteQueue(ref.name.toStdString(), this, report);
         return;
@@ -277,6 +274,27 @@ void EntityActions::runCopyArn()
         return;
     QGuiApplication::clipboard()->setText(arn);
     emit statusMessage(tr("Copied %1").arg(arn));
+}
+
+QString deleteQueueQuestion(const EntityOverview &overview, const QString &name)
+{
+    const auto tr = [](const char *text, int n = -1) {
+        return QCoreApplication::translate("relaydesk::EntityActions", text, nullptr, n);
+    };
+    qint64 count = 0;
+    QStringList users;
+    for (const QueueOverview &queue : overview.queues) {
+        if (QString::fromStdString(queue.name) == name)
+            count = queue.counts.available + queue.counts.inFlight + queue.counts.delayed + queue.counts.scheduled;
+        if (queue.deadLetterQueue && QString::fromStdString(*queue.deadLetterQueue) == name)
+            users << QString::fromStdString(queue.name);
+    }
+    QString question = tr("Delete queue %1 and its %Ln message(s)?", int(count)).arg(name);
+    if (!users.isEmpty())
+        question += QLatin1Char('\n')
+                    + tr("It is the dead-letter queue of %1: dead letters from there would have nowhere to go.")
+                          .arg(users.join(QStringLiteral(", ")));
+    return question;
 }
 
 } // namespace relaydesk

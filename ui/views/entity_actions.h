@@ -15,6 +15,7 @@ namespace relaydesk {
 
 class BrokerHost;
 class EntityTreeModel;
+struct EntityOverview;
 
 // The operations on entities, one QAction each, shared by the menus, the
 // toolbar, the context menus and the pages (docs/window.md "How the window should feel": one action object,
@@ -120,5 +121,11 @@ private:
     QAction *m_newSbSubscription = nullptr;
     QAction *m_sendSb = nullptr;
 };
+
+// The question before deleting queue `name`: its messages counted ("and its
+// 1 message", "and its 1,209 messages", in the system's locale) and the
+// queues whose redrive policy names it as their dead-letter queue (their
+// dead letters would have nowhere to go). Pure; GUI thread (translations).
+QString deleteQueueQuestion(const EntityOverview &overview, const QString &name);
 
 } // namespace relaydesk

@@ -84,6 +84,8 @@ EntityAttributesPage::EntityAttributesPage(BrokerService &service, BrokerEngine 
     contentLayout->addStretch(1);
     auto *scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("attributeScroll"));
+    // Its fields are Tab stops of their own (each scrolled into view): the area itself is none.
+    scroll->setFocusPolicy(Qt::NoFocus);
     scroll->setWidget(content);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);

@@ -5,6 +5,7 @@
 
 #include "models/entity_tree_model.h"
 #include "host/broker_host.h"
+#include "views/connection_help.h"
 #include "views/entity_actions.h"
 #include "views/zaqar_overview.h"
 
@@ -180,10 +181,11 @@ void EntityOverviewTab::collectRows()
         int count = 0;
         for (const SubscriptionOverview &s : overview.subscriptions)
             count += s.topicName == name ? 1 : 0;
-        addRow(tr("Subscriptions:"), QString::number(count));
+        addRow(tr("Subscriptions:"), QLocale().toString(count));
         addRow(tr("Publish from code:"),
-               QStringLiteral("aws --endpoint-url %1 sns publish --topic-arn %2 --message hello")
-                   .arg(m_host.endpointUrl(), QString::fromStdString(identity.topicArn(name))));
+               awsCliLine(m_host.endpointUrl(), QString::fromStdString(identity.region),
+                          QStringLiteral("sns publish --topic-arn %1 --message hello")
+                              .arg(QString::fromStdString(identity.topicArn(name)))));
         return;
     }
     case Entity::Subscription: {

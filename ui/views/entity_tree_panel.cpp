@@ -51,6 +51,15 @@ EntityTreePanel::EntityTreePanel(QWidget *parent)
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this] { QMetaObject::invokeMethod(this, [this] { onCurrentChanged(m_tree->currentIndex()); },
                                                Qt::QueuedConnection); });
+    connect(m_tree, &QAbstractItemView::activated, this, [this](const QModelIndex &index) {
+        const EntityRef ref = qvariant_cast<EntityRef>(index.siblingAtColumn(0).data(EntityTreeModel::EntityRefRole));
+        if (!ref.isNull()) {
+            onCurrentChanged(index);
+            emit entityOpened(ref);
+        } else if (m_tree->model()->hasChildren(index.siblingAtColumn(0))) {
+            m_tree->setExpanded(index.siblingAtColumn(0), !m_tree->isExpanded(index.siblingAtColumn(0)));
+        }
+    });
     connect(m_tree, &QWidget::customContextMenuRequested, this, [this](const QPoint &position) {
         const QModelIndex at = m_tree->indexAt(position);
         if (!at.isValid())

@@ -42,6 +42,9 @@ public:
 
 signals:
     void currentEntityChanged(const relaydesk::EntityRef &ref);
+    // Enter (or a double click) on an entity's row: its page should take the
+    // keyboard. On a group row Enter folds or unfolds it instead.
+    void entityOpened(const relaydesk::EntityRef &ref);
     // Right click or the menu key on a node (`ref` null on a group row:
     // `group` is then the kind of that group; the Service Bus group: a null
     // ref with serviceBus set).

@@ -128,6 +128,11 @@ MainWindow::MainWindow(QWidget *parent)
     addDockWidget(Qt::LeftDockWidgetArea, m_entityDock);
     resizeDocks({m_entityDock}, {kDockWidth}, Qt::Horizontal);   // 30 % of the default 1280-pixel window
     connect(m_panel, &EntityTreePanel::currentEntityChanged, this, &MainWindow::showEntity);
+    connect(m_panel, &EntityTreePanel::entityOpened, this, [this](const EntityRef &ref) {
+        showEntity(ref);
+        if (m_page && m_page->entity() == ref)
+            m_page->tabs()->setFocus(Qt::OtherFocusReason);
+    });
     connect(m_panel, &EntityTreePanel::contextMenuRequested, this,
             [this](const EntityRef &ref, EntityChange::Entity group, const QPoint &at) {
                 QMenu *menu = m_actions->contextMenu(ref, group, this);
@@ -189,6 +194,11 @@ void MainWindow::createToolbars()
         if (m_model)
             m_model->refresh(); // counts depend on the time
     });
+    // Toolbar buttons are in the Tab chain (Qt leaves them out), after the menus.
+    for (QToolBar *bar : {entities, static_cast<QToolBar *>(m_clock)})
+        for (QToolButton *button : bar->findChildren<QToolButton *>())
+            if (button->objectName() != QLatin1String("qt_toolbar_ext_button"))
+                button->setFocusPolicy(Qt::TabFocus);
 }
 
 void MainWindow::createMenus()
@@ -333,6 +343,9 @@ void MainWindow::createStatusBar()
     statusBar()->addPermanentWidget(m_serviceBus);
     statusBar()->addPermanentWidget(m_database, 1);
     statusBar()->addPermanentWidget(m_brokerState);
+    // The broker's time stays visible at any width (the toolbar may fold away).
+    statusBar()->addPermanentWidget(m_clock->nextEventLabel(), 1); // shares the room left, gives way first
+    statusBar()->addPermanentWidget(m_clock->timeLabel());
 }
 
 void MainWindow::showBrokerState()

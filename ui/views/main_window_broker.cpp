@@ -78,7 +78,15 @@ bool MainWindow::startBroker(const ServeOptions &options)
     m_panel->setModel(m_model);
     m_actions->setBroker(m_host.get(), m_model);
     m_dashboard->setBroker(m_host.get(), m_model);
-    m_clock->setEngine(&m_host->engine(), [model = m_model] { return model->overview().nextVisible; });
+    m_clock->setEngine(&m_host->engine(), [model = m_model]() -> std::optional<MessageDue> {
+        const EntityOverview &overview = model->overview();
+        if (!overview.nextVisible)
+            return std::nullopt;
+        for (const QueueOverview &queue : overview.queues)
+            if (queue.nextVisible == overview.nextVisible)
+                return MessageDue{*queue.nextVisible, queue.name};
+        return MessageDue{*overview.nextVisible, {}};
+    });
     addRecent(options.databasePath);
     showBrokerState();
     if (m_policyEditor)

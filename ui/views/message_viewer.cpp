@@ -91,6 +91,8 @@ MessageViewer::MessageViewer(QWidget *parent) : QWidget(parent)
     layout->addWidget(split, 1);
 }
 
+void MessageViewer::focusMessage() { m_body->setFocus(Qt::OtherFocusReason); }
+
 void MessageViewer::showMessage(const std::optional<BrowsedMessage> &message)
 {
     m_message = message;

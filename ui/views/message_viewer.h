@@ -30,6 +30,8 @@ public:
     // The message as JSON text (what "Copy as JSON" copies).
     QString messageJson() const;
     QTreeWidget *attributeTree() const { return m_attributes; }
+    // The keyboard to the message's body (Enter on a message row opens it here).
+    void focusMessage();
 
 protected:
     void resizeEvent(QResizeEvent *event) override;

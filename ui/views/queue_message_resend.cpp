@@ -73,8 +73,10 @@ void QueueMessageActions::openEditAndResend()
     auto *dialog = new SendMessageDialog(*m_service, m_queueName, m_page);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setClock(&m_engine->clock());
-    dialog->setMessage(message_lines::resendRequest(selected.front(), m_queueName.endsWith(QLatin1String(".fifo"))));
-    dialog->setWindowTitle(tr("Edit and resend %1").arg(QString::fromStdString(selected.front().messageId)));
+    const QString id = QString::fromStdString(selected.front().messageId);
+    dialog->setMessage(message_lines::resendRequest(selected.front(), m_queueName.endsWith(QLatin1String(".fifo"))),
+                       tr("Message %1").arg(id));
+    dialog->setWindowTitle(tr("Edit and resend %1").arg(id));
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         report(tr("Sent %1 to %2").arg(dialog->sentMessageId(), m_queueName));
     });

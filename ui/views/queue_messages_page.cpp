@@ -144,6 +144,10 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
     });
 
     m_viewer = new MessageViewer(this);
+    connect(m_table, &QAbstractItemView::activated, this, [this] {
+        showSelected();
+        m_viewer->focusMessage();
+    });
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("status"));
     m_status->setTextFormat(Qt::PlainText);
@@ -168,6 +172,14 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
     tools->addWidget(m_purge);
     tools->addWidget(m_cancelScheduled);
     tools->addWidget(m_moveBack);
+    // Tab goes through the search and every button (the queue's, then the
+    // per-message ones: Receive…, Export All…, Import…) before the table and
+    // the message's body and attributes: the reading order of the page.
+    QWidget *before = m_searchFurther;
+    for (QWidget *tool : std::initializer_list<QWidget *>{m_send, m_purge, m_cancelScheduled, m_moveBack}) {
+        QWidget::setTabOrder(before, tool);
+        before = tool;
+    }
     for (QAction *action : m_actions->actions()) {
         auto *tool = new QToolButton(this);
         tool->setDefaultAction(action);
@@ -178,6 +190,8 @@ QueueMessagesPage::QueueMessagesPage(BrokerService &service, BrokerEngine &engin
         tool->setVisible(action->isVisible());
         connect(action, &QAction::changed, tool, [tool, action] { tool->setVisible(action->isVisible()); });
         tools->addWidget(tool);
+        QWidget::setTabOrder(before, tool);
+        before = tool;
     }
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_table);

@@ -5,17 +5,24 @@
 #include <QAccessibleWidget>
 #include <QAction>
 #include <QActionGroup>
+#include <QButtonGroup>
 #include <QToolButton>
 
 namespace relaydesk {
 
 namespace {
 
-QActionGroup *exclusiveGroupOf(const QToolButton *button)
+// An exclusive QActionGroup of its action, or an exclusive QButtonGroup of
+// the button itself (the dashboard's 5 / 15 / 60 min rate windows).
+bool inExclusiveGroup(const QToolButton *button)
 {
-    const QAction *action = button ? button->defaultAction() : nullptr;
-    QActionGroup *group = action ? action->actionGroup() : nullptr;
-    return group && group->exclusionPolicy() == QActionGroup::ExclusionPolicy::Exclusive ? group : nullptr;
+    if (!button)
+        return false;
+    if (const QButtonGroup *buttons = button->group(); buttons && buttons->exclusive())
+        return true;
+    const QAction *action = button->defaultAction();
+    const QActionGroup *group = action ? action->actionGroup() : nullptr;
+    return group && group->exclusionPolicy() == QActionGroup::ExclusionPolicy::Exclusive;
 }
 
 class AccessibleChoiceButton final : public QAccessibleWidget {
@@ -62,7 +69,7 @@ private:
 QAccessibleInterface *choiceButtonFactory(const QString &className, QObject *object)
 {
     if (className == QLatin1String("QToolButton") && object && object->isWidgetType())
-        if (auto *button = qobject_cast<QToolButton *>(object); exclusiveGroupOf(button))
+        if (auto *button = qobject_cast<QToolButton *>(object); inExclusiveGroup(button))
             return new AccessibleChoiceButton(button);
     return nullptr;
 }

@@ -103,9 +103,49 @@ void applyTheme(Theme theme)
     QApplication::setPalette(themePalette(theme));
 }
 
+QColor controlEdge(const QPalette &palette)
+{
+    const QColor base = palette.color(QPalette::Base);
+    if (base.lightness() >= 128)
+        return {};
+    const QColor text = palette.color(QPalette::Text);
+    constexpr double kTextShare = 0.55;
+    return QColor::fromRgbF(float(text.redF() * kTextShare + base.redF() * (1 - kTextShare)),
+                            float(text.greenF() * kTextShare + base.greenF() * (1 - kTextShare)),
+                            float(text.blueF() * kTextShare + base.blueF() * (1 - kTextShare)));
+}
+
+namespace {
+
+// Over what the style drew: a 1-pixel edge in controlEdge() (dark palettes only).
+void drawControlEdge(QStyle::PrimitiveElement element, const QStyleOption &option, QPainter &painter)
+{
+    const QColor edge = controlEdge(option.palette);
+    if (!edge.isValid())
+        return;
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, element == QStyle::PE_IndicatorRadioButton);
+    painter.setPen(QPen(edge, 1));
+    painter.setBrush(Qt::NoBrush);
+    const QRectF box = QRectF(option.rect).adjusted(0.5, 0.5, -0.5, -0.5);
+    if (element == QStyle::PE_IndicatorRadioButton)
+        painter.drawEllipse(box.adjusted(0.5, 0.5, -0.5, -0.5));
+    else
+        painter.drawRect(box);
+    painter.restore();
+}
+
+} // namespace
+
 void FocusRingStyle::drawPrimitive(PrimitiveElement element, const QStyleOption *option, QPainter *painter,
                                    const QWidget *widget) const
 {
+    if (option && (element == PE_IndicatorCheckBox || element == PE_IndicatorRadioButton
+                   || element == PE_FrameLineEdit)) {
+        QProxyStyle::drawPrimitive(element, option, painter, widget);
+        drawControlEdge(element, *option, *painter);
+        return;
+    }
     if (element != PE_FrameFocusRect || !option)
         return QProxyStyle::drawPrimitive(element, option, painter, widget);
     painter->save();

@@ -21,9 +21,18 @@ QPalette themePalette(Theme theme);
 // over the current style the first time. GUI thread.
 void applyTheme(Theme theme);
 
+// The edge of an input on a dark palette: Text and Base mixed, at least 3:1
+// (WCAG non-text contrast) against both Base and Window; invalid on a light
+// palette (the style's own edge is kept).
+QColor controlEdge(const QPalette &palette);
+
 // The current style, with the keyboard focus drawn as a 2-pixel ring in the
 // palette's Highlight colour (a tree's or table's current row, a button, a
-// check box) instead of the style's faint dotted line, in both palettes.
+// check box) instead of the style's faint dotted line, in both palettes; and
+// on a dark palette the edges of check boxes, radio buttons and text fields
+// drawn in controlEdge() (the style's own edge, its window colour darkened,
+// is nearly invisible on a dark window). The one place the window's colours
+// are adjusted.
 class FocusRingStyle final : public QProxyStyle {
     Q_OBJECT
 public:

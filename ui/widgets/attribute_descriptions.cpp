@@ -8,6 +8,7 @@
 #include "policy/policy_report.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 
 namespace relaydesk {
 namespace {
@@ -20,9 +21,10 @@ QString tr(const char *text)
     return QCoreApplication::translate("AttributeDescriptions", text);
 }
 
+// The window's one number format (as charts/chart_style.h groupedNumber): the system's locale.
 QString grouped(qint64 value)
 {
-    return QString::fromStdString(groupedCount(value));
+    return QLocale().toString(value);
 }
 
 QString seconds(qint64 value)

@@ -4,6 +4,7 @@
 #include "widgets/flow_layout.h"
 
 #include "widgets/accessible_names.h"
+#include "widgets/attribute_range_check.h"
 #include "widgets/field_error.h"
 
 #include "policy/policy_report.h"
@@ -18,6 +19,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QVBoxLayout>
@@ -45,7 +47,7 @@ QString helpText(const AttributeDescription &d)
     if (d.input == In::Boolean)
         parts << (d.defaultValue == QLatin1String("true") ? AttributeForm::tr("default on") : AttributeForm::tr("default off"));
     else if (d.input == In::Integer)
-        parts << AttributeForm::tr("default %1").arg(QString::fromStdString(groupedCount(d.defaultValue.toLongLong())));
+        parts << AttributeForm::tr("default %1").arg(QLocale().toString(d.defaultValue.toLongLong()));
     else if (!d.defaultValue.isEmpty() && d.input != In::ReadOnly)
         parts << AttributeForm::tr("default %1").arg(d.defaultValue);
     parts << d.explanation;
@@ -313,7 +315,10 @@ void AttributeForm::setValueOf(Row &row, const QString &value)
     case In::ReadOnly:
         break;
     }
-    static_cast<QLabel *>(row.input)->setText(value);
+    auto *label = static_cast<QLabel *>(row.input);
+    label->setText(value);
+    // Selectable from the keyboard when there is something to select: no empty Tab stop.
+    label->setFocusPolicy(value.isEmpty() ? Qt::NoFocus : Qt::StrongFocus);
 }
 
 void AttributeForm::setDeadLetterChoice(Row &row, const QString &arn)
@@ -431,6 +436,32 @@ void AttributeForm::showError(const QString &name, const QString &message)
             }
         }
     }
+}
+
+int AttributeForm::checkRanges()
+{
+    int refused = 0;
+    const Row *first = nullptr;
+    QString firstRefusal;
+    for (Row &row : m_rows) {
+        if (!writable(row))
+            continue;
+        const bool redrive = row.description.input == In::QueueRedrive;
+        if (redrive && (!row.extra || valueOf(row).isEmpty()))
+            continue; // no dead-letter queue chosen: no count to check
+        const QString text = redrive ? static_cast<QLineEdit *>(row.extra)->text().trimmed() : valueOf(row);
+        const QString refusal = rangeRefusal(row.description, text);
+        if (refusal.isEmpty())
+            continue;
+        row.error->setMessage(refusal); // each takes the keyboard: the first gets it back below
+        if (refused++ == 0) {
+            first = &row;
+            firstRefusal = refusal;
+        }
+    }
+    if (first)
+        showError(first->description.name, firstRefusal); // scrolls to it, the keyboard there
+    return refused;
 }
 
 void AttributeForm::clearErrors()

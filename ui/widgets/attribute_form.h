@@ -62,6 +62,10 @@ public:
     // names, the changed ones first); false when it names no row.
     bool showBrokerError(const QString &message, const QStringList &preferred = {});
     void showError(const QString &name, const QString &message);
+    // Checks every writable row against the range printed under it
+    // (widgets/attribute_range_check.h) and shows each refusal at its row, in
+    // form order, the keyboard on the first. Returns how many were refused.
+    int checkRanges();
     void clearErrors();
     QString errorAt(const QString &name) const;
 

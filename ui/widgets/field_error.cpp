@@ -71,6 +71,13 @@ void FieldError::onFieldEdited()
     setMinimumHeight(height);
 }
 
+void FieldError::reserveLine()
+{
+    m_reserved = true;
+    setMinimumHeight(fontMetrics().height());
+    show();
+}
+
 void FieldError::setMessage(const QString &message)
 {
     m_message = message;
@@ -79,7 +86,9 @@ void FieldError::setMessage(const QString &message)
         FieldIssueMarker::mark(m_field, message.isEmpty() ? QString() : QStringLiteral("error"), message);
     // The field's frame carries the colour; the sign marks the line in every palette.
     setText(message.isEmpty() ? QString() : QStringLiteral("\u26a0 ") + message);
-    setVisible(!message.isEmpty());
+    setVisible(!message.isEmpty() || m_reserved);
+    if (m_reserved)
+        setMinimumHeight(fontMetrics().height());
     if (!message.isEmpty() && m_field && m_field->isVisible())
         m_field->setFocus(Qt::OtherFocusReason);
 }

@@ -29,12 +29,16 @@ public:
     // The message shown (without the warning sign); empty when hidden.
     const QString &message() const { return m_message; }
     QWidget *field() const { return m_field; }
+    // Keeps one line's room while there is no message, so a message that
+    // comes (one line) moves nothing below it (the Send dialog).
+    void reserveLine();
 
 private:
     void onFieldEdited();
 
     QWidget *m_field = nullptr;
     QString m_message;
+    bool m_reserved = false;
 };
 
 // Which of `names` (attribute or parameter names) a broker error message is
