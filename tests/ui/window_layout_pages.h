@@ -89,7 +89,7 @@ inline QStringList sidewaysScrolling(QWidget &top, bool tablesMayScroll = false)
 }
 
 // The broker time: found by its accessible name or object name, shown, inside `window`.
-inline QString brokerTimeProblem(QWidget &window, bool *inToolbar = nullptr)
+inline QString brokerTimeProblem(QWidget &window)
 {
     QLabel *time = nullptr;
     for (QLabel *label : window.findChildren<QLabel *>())
@@ -98,8 +98,6 @@ inline QString brokerTimeProblem(QWidget &window, bool *inToolbar = nullptr)
             time = label;
     if (!time)
         return QStringLiteral("no broker time label");
-    if (inToolbar)
-        *inToolbar = qobject_cast<QToolBar *>(time->parentWidget()) != nullptr;
     if (!time->isVisible())
         return QStringLiteral("the broker time is hidden");
     const QRect at(time->mapTo(&window, QPoint(0, 0)), time->size());

@@ -117,14 +117,8 @@ private:
         QStringList found;
         for (const QString &problem : sidewaysScrolling(window, m_tablesMayScroll))
             found << where + QStringLiteral(": ") + problem;
-        bool inToolbar = false;
-        if (const QString time = brokerTimeProblem(window, &inToolbar); !time.isEmpty()) {
-            // Until the time moves to the status bar (wave-wininteract) an overflowing toolbar hides it.
-            if (inToolbar)
-                qWarning("%s: %s (still in the clock toolbar)", qPrintable(where), qPrintable(time));
-            else
-                found << where + QStringLiteral(": ") + time;
-        }
+        if (const QString time = brokerTimeProblem(window); !time.isEmpty())
+            found << where + QStringLiteral(": ") + time;
         return found;
     }
 
