@@ -12,7 +12,8 @@
 #   installer/dev.sh image [--update-lock]  the package, then the container image of `relaydesk serve` from it
 #                                    (installer/image/build_image.sh: build/image/relaydesk-image.tar and an OCI
 #                                    layout), then tests/image/check_image.sh on it: in podman where containers run,
-#                                    else in a chroot of its root; --update-lock rewrites installer/image/packages.lock
+#                                    else in a chroot of its root, and the Testcontainers examples (Python, Java,
+#                                    Node) against it; --update-lock rewrites installer/image/packages.lock
 #                                    (not in CI: a few minutes besides the package)
 #   installer/dev.sh fuzz [MINUTES]  every fuzz target under libFuzzer with ASan+UBSan (clang, build/fuzz),
 #                                    MINUTES in all (default 10), each from its seed corpus; findings in build/fuzz/findings
@@ -267,9 +268,10 @@ build_package() {
 }
 
 # build_image [--update-lock]: the image from the package (installer/image/build_image.sh),
-# then its check (tests/image/check_image.sh) with the Service Bus SDK of tests/e2e/js's lockfile.
+# then its check (tests/image/check_image.sh) with the Service Bus SDK of tests/e2e/js's lockfile,
+# then the Testcontainers examples of contrib/testcontainers (tests/image/check_testcontainers.sh).
 IMAGE_DIR=${RELAYDESK_IMAGE_DIR:-$ROOT/build/image}
-IMAGE_PACKAGES=(mmdebstrap umoci skopeo podman runc uidmap)
+IMAGE_PACKAGES=(mmdebstrap umoci skopeo podman runc uidmap python3-venv maven openjdk-17-jdk-headless)
 build_image() {
   local deb start=$SECONDS
   deb=$(ls "$RELEASE_BUILD_DIR"/relaydesk_*_amd64.deb)
@@ -281,6 +283,10 @@ build_image() {
   start=$SECONDS
   "$ROOT/tests/image/check_image.sh" "$IMAGE_DIR" "$IMAGE_DIR/js/node_modules"
   log "image: checked in $((SECONDS - start)) s"
+  start=$SECONDS
+  # shellcheck disable=SC1091
+  "$ROOT/tests/image/check_testcontainers.sh" "$(. "$IMAGE_DIR/image.env" && echo "$IMAGE")" "$ROOT/build/testcontainers"
+  log "image: Testcontainers examples run in $((SECONDS - start)) s"
 }
 
 # fresh_root DIR: a brand-new Debian 12 root in DIR, kept there, with a clean clone of HEAD
