@@ -114,6 +114,22 @@ private slots:
                               " \"defaultMessageTimeToLive\": \"[parameters('missing')]\"}}]}")
             << std::vector<Expected>{{"orders", "Service Bus queue", false, 1,
                                       {"unresolved-intrinsic", "invalid-policy", "invalid-policy"}}};
+        QTest::newRow("ARM as Bicep writes it: a name by format() of literals and a parameter's default")
+            << QStringLiteral("{\"contentVersion\": \"1.0.0.0\", \"parameters\": {\"q\": {\"type\": \"string\", \"defaultValue\": \"orders\"}},\n"
+                              " \"resources\": [{\"type\": \"Microsoft.ServiceBus/namespaces/queues\", \"name\": \"[format('{0}/{1}', 'ns', parameters('q'))]\",\n"
+                              " \"properties\": {\"lockDuration\": \"PT5M\", \"maxDeliveryCount\": 10}}]}")
+            << std::vector<Expected>{{"orders", "Service Bus queue", true, 2, {}}};
+        QTest::newRow("ARM: a name from a parameter without a default is noted, its properties still checked")
+            << QStringLiteral("{\"contentVersion\": \"1.0.0.0\", \"parameters\": {\"q\": {\"type\": \"string\"}},\n"
+                              " \"resources\": [{\"type\": \"Microsoft.ServiceBus/namespaces/queues\", \"name\": \"[format('{0}/{1}', 'ns', parameters('q'))]\",\n"
+                              " \"properties\": {\"lockDuration\": \"PT5M\", \"maxDeliveryCount\": 1}}]}")
+            << std::vector<Expected>{{"[format('{0}/{1}', 'ns', parameters('q'))]", "Service Bus queue", true, 2,
+                                      {"unresolved-intrinsic", "max-receive-count-1"}}};
+        QTest::newRow("ARM: resource types without case, \"Subscriptions\" nested under \"topics\" (Azure's quickstarts)")
+            << QStringLiteral("{\"contentVersion\": \"1.0.0.0\", \"resources\": [{\"type\": \"Microsoft.ServiceBus/namespaces\", \"name\": \"ns\",\n"
+                              " \"resources\": [{\"type\": \"topics\", \"name\": \"events\", \"resources\": [\n"
+                              "  {\"type\": \"Subscriptions\", \"name\": \"audit\", \"properties\": {\"lockDuration\": \"PT1M\", \"maxDeliveryCount\": 10}}]}]}]}")
+            << std::vector<Expected>{{"events/Subscriptions/audit", "Service Bus subscription", true, 3, {}}};
         QTest::newRow("Heat: Zaqar queue metadata, a dead-letter queue of the template")
             << QStringLiteral("heat_template_version: 2018-08-31\nresources:\n  jobs:\n    type: OS::Zaqar::Queue\n"
                               "    properties:\n      metadata:\n        _max_claim_count: 3\n"
