@@ -22,7 +22,8 @@ namespace relaydesk {
 
 namespace {
 
-enum Column { NameColumn, FormColumn, ValidColumn, FindingsColumn, ChangeColumn };
+// The change first: in a narrow dock, what a review reads first stays in view.
+enum Column { NameColumn, ChangeColumn, FindingsColumn, ValidColumn, FormColumn };
 
 QString counted(std::size_t count, const QString &one, const QString &many)
 {
@@ -61,7 +62,7 @@ TemplatePoliciesPanel::TemplatePoliciesPanel(QWidget *parent)
     m_list->setObjectName(QStringLiteral("templatePolicyList"));
     m_list->setRootIsDecorated(false);
     m_list->setAllColumnsShowFocus(true);
-    m_list->setHeaderLabels({tr("Policy"), tr("Service and form"), tr("Valid"), tr("Findings"), tr("Change")});
+    m_list->setHeaderLabels({tr("Policy"), tr("Change"), tr("Findings"), tr("Valid"), tr("Service and form")});
     m_list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     listLabel->setBuddy(m_list);
     m_open = new QPushButton(tr("&Open Template…"), body);
@@ -179,10 +180,9 @@ void TemplatePoliciesPanel::fill()
     m_list->clear();
     for (const Row &row : m_rows) {
         const FoundPolicy &policy = *row.policy;
-        auto *item = new QTreeWidgetItem(m_list, {QString::fromStdString(policy.name),
-                                                  QString::fromStdString(policy.service + ": " + policy.form),
-                                                  policy.valid() ? tr("valid") : tr("invalid"), findingCount(policy),
-                                                  row.change});
+        auto *item = new QTreeWidgetItem(m_list, {QString::fromStdString(policy.name), row.change, findingCount(policy),
+                                                  policy.valid() ? tr("valid") : tr("invalid"),
+                                                  QString::fromStdString(policy.service + ": " + policy.form)});
         item->setToolTip(NameColumn, QString::fromStdString(policy.summary));
     }
     m_list->setColumnHidden(ChangeColumn, !m_base);
@@ -217,6 +217,7 @@ TemplatePoliciesPanel *installTemplatePoliciesPanel(QMainWindow *window, QMenu *
 {
     auto *panel = new TemplatePoliciesPanel(window);
     window->addDockWidget(Qt::RightDockWidgetArea, panel);
+    window->resizeDocks({panel}, {460}, Qt::Horizontal);
     panel->hide();
     QAction *open = new QAction(QObject::tr("Open &Template…"), window);
     open->setObjectName(QStringLiteral("openTemplateAction"));

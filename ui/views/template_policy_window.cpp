@@ -39,6 +39,11 @@ TemplatePolicyWindow::TemplatePolicyWindow(QWidget *parent)
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
 
+    m_diff = new QLabel(this);
+    m_diff->setObjectName(QStringLiteral("templatePolicyDiff"));
+    m_diff->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_diff->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+
     auto *findingsLabel = new QLabel(tr("&Findings:"), this);
     m_findings = new QListWidget(this);
     m_findings->setObjectName(QStringLiteral("templatePolicyFindings"));
@@ -86,6 +91,7 @@ TemplatePolicyWindow::TemplatePolicyWindow(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_where);
     layout->addWidget(m_summary);
+    layout->addWidget(m_diff);
     layout->addWidget(splitter, 1);
     nameInputsAfterTheirLabels(this);
     setTabOrder(m_findings, m_json);
@@ -103,11 +109,11 @@ void TemplatePolicyWindow::showPolicy(const FoundPolicy &policy, const FoundPoli
                          .arg(name.toHtmlEscaped(), QString::fromStdString(policy.service).toHtmlEscaped(),
                               QString::fromStdString(policy.form).toHtmlEscaped(),
                               QString::fromStdString(policy.file).toHtmlEscaped(), place));
-    QString summary = QString::fromStdString(policy.summary);
-    if (!diff.empty())
-        summary += QLatin1Char('\n') + tr("Changed from the base:") + QLatin1Char('\n') + QString::fromStdString(diff).trimmed();
-    m_summary->setText(summary);
-    m_summary->setAccessibleName(summary);
+    m_summary->setText(QString::fromStdString(policy.summary));
+    m_summary->setAccessibleName(m_summary->text());
+    m_diff->setText(tr("Changed from the base:") + QLatin1Char('\n') + QString::fromStdString(diff).trimmed());
+    m_diff->setAccessibleName(m_diff->text());
+    m_diff->setVisible(!diff.empty());
 
     m_findings->clear();
     for (const ScanFinding &finding : policy.findings) {

@@ -32,10 +32,12 @@ public:
     QListWidget *findingList() const { return m_findings; }
     QPushButton *copyButton() const { return m_copy; }
     QLabel *summaryLabel() const { return m_summary; }
+    QLabel *diffLabel() const { return m_diff; }
 
 private:
     QLabel *m_where = nullptr;
     QLabel *m_summary = nullptr;
+    QLabel *m_diff = nullptr;   // a changed policy's diff, as `policy diff` shows it
     QListWidget *m_findings = nullptr;
     PolicyChart *m_chart = nullptr;
     QLabel *m_noChart = nullptr;
