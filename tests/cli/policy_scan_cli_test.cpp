@@ -43,12 +43,10 @@ const std::vector<RealTemplate> kRealTemplates = {
     {"terraform/sns-complete.plan.json",
      {"module.complete_sns.aws_sns_topic.this[0] | SNS topic delivery policy | valid | retry-span-short"}},
     {"terraform/sqs-complete.plan.json",
-     {"module.fifo_sqs.aws_sqs_queue.this[0] | SQS redrive policy | valid | unresolved-intrinsic",
-      "module.fifo_sqs.aws_sqs_queue.dlq[0] | SQS redrive policy | valid | unresolved-intrinsic",
-      "module.fifo_sqs.aws_sqs_queue_redrive_policy.dlq[0] | SQS redrive policy | valid | unresolved-intrinsic",
-      "module.sse_encrypted_sqs.aws_sqs_queue.this[0] | SQS redrive policy | valid | unresolved-intrinsic",
-      "module.sse_encrypted_sqs.aws_sqs_queue_redrive_policy.this[0] | SQS redrive policy | valid | unresolved-intrinsic",
-      "module.sse_encrypted_dlq_sqs.aws_sqs_queue.this[0] | SQS redrive policy | valid | unresolved-intrinsic"}},
+     // The queues' own redrive_policy is computed (the configuration sets it on
+     // aws_sqs_queue_redrive_policy), so only those two are policies.
+     {"module.fifo_sqs.aws_sqs_queue_redrive_policy.dlq[0] | SQS redrive policy | valid | unresolved-intrinsic",
+      "module.sse_encrypted_sqs.aws_sqs_queue_redrive_policy.this[0] | SQS redrive policy | valid | unresolved-intrinsic"}},
 };
 
 // Fixtures written by hand, one per exit-status case.

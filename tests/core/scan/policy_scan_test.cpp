@@ -100,6 +100,18 @@ private slots:
                               "   \"change\": {\"after\": {\"name\": \"q\"}, \"after_unknown\": {\"redrive_policy\": true}}}]}")
             << std::vector<Expected>{{"module.sns.aws_sns_topic.this", "SNS topic delivery policy", true, 3, {"retry-span-short"}},
                                      {"module.sqs.aws_sqs_queue.this", "SQS redrive policy", true, 4, {"unresolved-intrinsic"}}};
+        QTest::newRow("Terraform plan with its configuration: a redrive the configuration does not set is the provider's, not a policy")
+            << QStringLiteral("{\"format_version\": \"1.2\", \"planned_values\": {\"root_module\": {\"child_modules\": [{\"resources\": [\n"
+                              "  {\"address\": \"module.q.aws_sqs_queue.this[0]\", \"type\": \"aws_sqs_queue\", \"values\": {\"name\": \"q\"}},\n"
+                              "  {\"address\": \"module.q.aws_sqs_queue_redrive_policy.this[0]\", \"type\": \"aws_sqs_queue_redrive_policy\", \"values\": {}}]}]}},\n"
+                              " \"resource_changes\": [\n"
+                              "  {\"address\": \"module.q.aws_sqs_queue.this[0]\", \"change\": {\"after_unknown\": {\"redrive_policy\": true}}},\n"
+                              "  {\"address\": \"module.q.aws_sqs_queue_redrive_policy.this[0]\", \"change\": {\"after_unknown\": {\"redrive_policy\": true}}}],\n"
+                              " \"configuration\": {\"root_module\": {\"module_calls\": {\"q\": {\"module\": {\"resources\": [\n"
+                              "  {\"address\": \"aws_sqs_queue.this\", \"expressions\": {\"name\": {\"constant_value\": \"q\"}}},\n"
+                              "  {\"address\": \"aws_sqs_queue_redrive_policy.this\", \"expressions\": {\"redrive_policy\": {\"references\": [\"var.r\"]}}}]}}}}}}")
+            << std::vector<Expected>{{"module.q.aws_sqs_queue_redrive_policy.this[0]", "SQS redrive policy", true, 3,
+                                      {"unresolved-intrinsic"}}};
         QTest::newRow("ARM: nested subscription, parameters resolved, TTL under the lock")
             << QStringLiteral("{\"$schema\": \"https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#\",\n"
                               " \"parameters\": {\"lock\": {\"type\": \"string\", \"defaultValue\": \"PT2M\"}},\n"

@@ -40,7 +40,26 @@ module("sse_encrypted_sqs", [
 module("sse_encrypted_dlq_sqs", [
     ("aws_sqs_queue", "this", queue("ex-complete-sse-dlq", False, True), unknownQueue),
 ])
+# The configuration section: what each resource of the module sets (main.tf of
+# terraform-aws-sqs); aws_sqs_queue sets no redrive_policy, the
+# aws_sqs_queue_redrive_policy resources do.
+QUEUE_ARGS = ["region", "content_based_deduplication", "deduplication_scope", "delay_seconds", "fifo_queue",
+              "fifo_throughput_limit", "kms_data_key_reuse_period_seconds", "kms_master_key_id", "max_message_size",
+              "message_retention_seconds", "name", "name_prefix", "receive_wait_time_seconds",
+              "sqs_managed_sse_enabled", "visibility_timeout_seconds", "tags"]
+def configured(address, arguments):
+    typ, name = address.split(".")
+    return {"address": address, "mode": "managed", "type": typ, "name": name,
+            "provider_config_key": "aws", "schema_version": 0, "count_expression": {"references": ["var.create"]},
+            "expressions": {argument: {"references": [f"var.{argument}"]} for argument in arguments}}
+module_resources = [configured("aws_sqs_queue.this", QUEUE_ARGS), configured("aws_sqs_queue.dlq", QUEUE_ARGS),
+                    configured("aws_sqs_queue_redrive_policy.this", ["region", "queue_url", "redrive_policy"]),
+                    configured("aws_sqs_queue_redrive_policy.dlq", ["region", "queue_url", "redrive_policy"])]
+calls = {name: {"source": "../../", "module": {"resources": module_resources}}
+         for name in ("fifo_sqs", "sse_encrypted_sqs", "sse_encrypted_dlq_sqs")}
 plan = {"format_version": "1.2", "terraform_version": "1.5.7",
         "planned_values": {"root_module": {"child_modules": mods}},
-        "resource_changes": changes}
+        "resource_changes": changes,
+        "configuration": {"provider_config": {"aws": {"name": "aws", "full_name": "registry.terraform.io/hashicorp/aws"}},
+                          "root_module": {"module_calls": calls}}}
 print(json.dumps(plan, indent=2))
