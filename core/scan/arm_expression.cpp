@@ -11,6 +11,35 @@ namespace {
 
 constexpr int kMaxDepth = 16;   // variables naming variables: a bound, not a cycle
 
+// format('{0}/{1}', a, b), as Bicep writes names: "{N}" placeholders filled
+// with the string or integer arguments after the format; a placeholder with a
+// format specifier or without its argument is not guessed.
+std::optional<nlohmann::json> formatted(const std::string &pattern, const std::vector<nlohmann::json> &arguments)
+{
+    std::string out;
+    for (std::size_t at = 0; at < pattern.size(); ++at) {
+        if (pattern[at] != '{') {
+            out += pattern[at];
+            continue;
+        }
+        const std::size_t close = pattern.find('}', at);
+        const std::string index = close == std::string::npos ? std::string() : pattern.substr(at + 1, close - at - 1);
+        if (index.empty() || index.size() > 2 || index.find_first_not_of("0123456789") != std::string::npos)
+            return std::nullopt;
+        const std::size_t n = std::stoul(index) + 1;
+        if (n >= arguments.size())
+            return std::nullopt;
+        if (arguments[n].is_string())
+            out += arguments[n].get<std::string>();
+        else if (arguments[n].is_number_integer())
+            out += std::to_string(arguments[n].get<std::int64_t>());
+        else
+            return std::nullopt;
+        at = close;
+    }
+    return nlohmann::json(out);
+}
+
 void skipSpace(const std::string &text, std::size_t &at)
 {
     while (at < text.size() && text[at] == ' ')
@@ -134,6 +163,8 @@ std::optional<nlohmann::json> ArmExpressions::call(const std::string &text, std:
         }
         return nlohmann::json(joined);
     }
+    if (function == "format" && !arguments.empty() && arguments[0].is_string())
+        return formatted(arguments[0].get<std::string>(), arguments);
     return std::nullopt;
 }
 

@@ -9,7 +9,9 @@
 #include "arm_expression.h"
 #include "policy_checks.h"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <set>
 
 namespace relaydesk {
@@ -34,12 +36,20 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kLifetim
     {"forwardDeadLetteredMessagesTo", "ForwardDeadLetteredMessagesTo"},
 }};
 
-constexpr std::string_view kServiceBus = "Microsoft.ServiceBus/namespaces";
-constexpr std::string_view kQueues = "Microsoft.ServiceBus/namespaces/queues";
-constexpr std::string_view kSubscriptions = "Microsoft.ServiceBus/namespaces/topics/subscriptions";
+// Resource types in lower case: ARM compares them without case (Azure's
+// quickstarts nest "Subscriptions" under "topics").
+constexpr std::string_view kServiceBus = "microsoft.servicebus/namespaces";
+constexpr std::string_view kQueues = "microsoft.servicebus/namespaces/queues";
+constexpr std::string_view kSubscriptions = "microsoft.servicebus/namespaces/topics/subscriptions";
+
+std::string lowerCase(std::string text)
+{
+    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return text;
+}
 
 struct ArmEntity {
-    std::string type;      // the full type, "Microsoft.ServiceBus/namespaces/queues"
+    std::string type;      // the full type in lower case, "microsoft.servicebus/namespaces/queues"
     std::string name;      // the entity's own name (last segment)
     std::string path;      // "topic/Subscriptions/sub" for a subscription, else the name
     std::string pointer;   // of the resource
@@ -98,7 +108,7 @@ private:
             if (!resource.is_object())
                 continue;
             const std::string here = childPointer(pointer, i);
-            std::string type = resource.value("type", std::string());
+            std::string type = lowerCase(resource.value("type", std::string()));
             if (!parentType.empty() && type.find('/') == std::string::npos)
                 type = parentType + "/" + type;   // nested: "queues" under a namespace
             const json name = m_expressions.resolve(resource.value("name", json("")));

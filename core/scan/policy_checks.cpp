@@ -178,17 +178,26 @@ private:
         // The broker's own reading of each property, one at a time, so that
         // every error is reported at its field (parseServiceBusQueue stops at the first).
         const nlohmann::json &properties = m_policy.document;
+        // A name the deployment resolves ("[parameters('queue')]", left in an
+        // entity name; Service Bus names never hold '[') is noted, and the
+        // properties are checked under a stand-in name, not refused for it.
+        std::string name = m_policy.name;
+        if (name.find('[') != std::string::npos) {
+            add("unresolved-intrinsic", FindingLevel::Note, "",
+                "the name is " + name + ", left for the deployment to resolve: the properties are checked without it");
+            name = "unresolved-name";
+        }
         nlohmann::json resolved = nlohmann::json::object();
         for (auto it = properties.begin(); it != properties.end(); ++it) {
             if (unresolved(it.key()))
                 continue;
-            const auto one = parseServiceBusQueue({{"Name", m_policy.name}, {"Properties", {{it.key(), it.value()}}}});
+            const auto one = parseServiceBusQueue({{"Name", name}, {"Properties", {{it.key(), it.value()}}}});
             if (!one)
                 m_policy.errors.push_back({it.key(), one.error().message});
             else
                 resolved[it.key()] = it.value();
         }
-        auto queue = parseServiceBusQueue({{"Name", m_policy.name}, {"Properties", resolved}});
+        auto queue = parseServiceBusQueue({{"Name", name}, {"Properties", resolved}});
         if (!queue) {
             // A name Service Bus would refuse, or two properties at odds.
             m_policy.errors.push_back({"", queue.error().message});

@@ -2,9 +2,14 @@
 // Terraform plans as `terraform show -json PLAN` writes them: the resources of
 // planned_values.root_module and its child_modules, and resource_changes[]
 // (change.after, change.after_unknown) for what the planned values lack
-// (docs/policies.md, "policy scan").
+// (docs/policies.md, "policy scan"). The configuration section, when the plan
+// has one, tells a policy the configuration sets from a value the provider
+// computes: a queue's redrive_policy "known after apply" because another
+// resource (aws_sqs_queue_redrive_policy) sets it is no policy of the queue.
 #include "template_readers.h"
 
+#include <map>
+#include <regex>
 #include <set>
 
 namespace relaydesk {
@@ -29,6 +34,10 @@ public:
     TemplateScan read()
     {
         const json &root = m_document.root;
+        if (root.contains("configuration") && root["configuration"].contains("root_module")) {
+            m_hasConfiguration = true;
+            configuration(root["configuration"]["root_module"], "");
+        }
         if (root.contains("planned_values") && root["planned_values"].contains("root_module"))
             module(root["planned_values"]["root_module"], "/planned_values/root_module");
         const json changes = root.value("resource_changes", json::array());
@@ -83,11 +92,47 @@ private:
             module(children[i], childPointer(childPointer(pointer, "child_modules"), i));
     }
 
+    // Each configured resource's attributes, by its address without instance
+    // keys ("module.sqs.aws_sqs_queue.this"), through module_calls.
+    void configuration(const json &module, const std::string &prefix)
+    {
+        if (!module.is_object())
+            return;
+        const json resources = module.value("resources", json::array());
+        for (const json &resource : resources) {
+            if (!resource.is_object())
+                continue;
+            std::set<std::string> &set = m_configured[prefix + resource.value("address", std::string())];
+            const json expressions = resource.value("expressions", json::object());
+            if (expressions.is_object()) {
+                for (auto it = expressions.begin(); it != expressions.end(); ++it)
+                    set.insert(it.key());
+            }
+        }
+        const json calls = module.value("module_calls", json::object());
+        if (!calls.is_object())
+            return;
+        for (auto it = calls.begin(); it != calls.end(); ++it) {
+            if (it.value().is_object())
+                configuration(it.value().value("module", json::object()), prefix + "module." + it.key() + ".");
+        }
+    }
+
+    // Whether the configuration leaves `name` of `address` to the provider
+    // (the resource is configured, the attribute is not). Without a
+    // configuration section nothing is known, and nothing is left out.
+    bool computedOnly(const std::string &address, const std::string &name) const
+    {
+        static const std::regex instanceKey(R"(\[[^\]]*\])");
+        const auto found = m_configured.find(std::regex_replace(address, instanceKey, ""));
+        return m_hasConfiguration && found != m_configured.end() && found->second.count(name) == 0;
+    }
+
     void attribute(const PlannedResource &resource, const std::string &name, const std::string &form, TemplateScan &scan)
     {
         const json value = resource.values.value(name, json());
         const bool unknown = resource.unknown.is_object() && resource.unknown.value(name, json(false)) == json(true);
-        if ((value.is_null() || value == json("")) && !unknown)
+        if ((value.is_null() || value == json("")) && (!unknown || computedOnly(resource.address, name)))
             return;
         const bool redrive = name == "redrive_policy";
         const std::string service = form.substr(0, 3) == "SQS" ? "SQS" : "SNS";
@@ -125,6 +170,8 @@ private:
     std::vector<PlannedResource> m_resources;
     std::set<std::string> m_seen;
     std::set<std::string> m_queueNames;
+    std::map<std::string, std::set<std::string>> m_configured;   // configured address => attributes set
+    bool m_hasConfiguration = false;
 };
 
 } // namespace

@@ -5,33 +5,15 @@
 // from it).
 #include "support/test_main.h"
 
-#include <QProcess>
+#include "cli_run.h"
+
 #include <QRegularExpression>
 #include <QTest>
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run runRelaydesk(const QStringList &arguments)
-{
-    QProcess process;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
-        environment.remove(QLatin1String(name));
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(RELAYDESK_BINARY), arguments);
-    if (!process.waitForStarted())
-        return {};
-    process.closeWriteChannel();
-    process.waitForFinished(60000);
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
-}
+using Run = relaydesk::test::CliRun;
+using relaydesk::test::runRelaydesk;
 
 // Every command of docs/behaviour.md §8.1, as the words after "relaydesk".
 void addCommandRows()

@@ -93,7 +93,8 @@ private slots:
         QCOMPARE(actionTexts(file->actions()),
                  (QStringList{QStringLiteral("New Database…"), QStringLiteral("Open Database…"),
                               QStringLiteral("Open Recent"), QStringLiteral("Import Configuration…"),
-                              QStringLiteral("Export Configuration…"), QStringLiteral("Quit")}));
+                              QStringLiteral("Export Configuration…"), QStringLiteral("Open Template…"),
+                              QStringLiteral("Quit")}));
         for (QAction *action : file->actions()) {
             if (!action->isSeparator() && !action->menu())
                 QVERIFY2(!action->shortcut().isEmpty(), qPrintable(action->text()));

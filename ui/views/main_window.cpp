@@ -16,6 +16,7 @@
 #include "views/entity_page.h"
 #include "views/entity_tree_panel.h"
 #include "views/mock_endpoints_window.h"
+#include "views/template_policies_panel.h"
 #include "views/window_placement.h"
 #include "widgets/accessible_choice_button.h"
 #include "widgets/accessible_combo_box.h"
@@ -221,6 +222,8 @@ void MainWindow::createMenus()
     QAction *exportAction = file->addAction(tr("&Export Configuration…"), this, &MainWindow::exportConfiguration);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     exportAction->setObjectName(QStringLiteral("exportConfigurationAction"));
+    file->addSeparator();
+    installTemplatePoliciesPanel(this, file);   // File ▸ Open Template… and its panel
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));

@@ -100,6 +100,18 @@ private slots:
                               "   \"change\": {\"after\": {\"name\": \"q\"}, \"after_unknown\": {\"redrive_policy\": true}}}]}")
             << std::vector<Expected>{{"module.sns.aws_sns_topic.this", "SNS topic delivery policy", true, 3, {"retry-span-short"}},
                                      {"module.sqs.aws_sqs_queue.this", "SQS redrive policy", true, 4, {"unresolved-intrinsic"}}};
+        QTest::newRow("Terraform plan with its configuration: a redrive the configuration does not set is the provider's, not a policy")
+            << QStringLiteral("{\"format_version\": \"1.2\", \"planned_values\": {\"root_module\": {\"child_modules\": [{\"resources\": [\n"
+                              "  {\"address\": \"module.q.aws_sqs_queue.this[0]\", \"type\": \"aws_sqs_queue\", \"values\": {\"name\": \"q\"}},\n"
+                              "  {\"address\": \"module.q.aws_sqs_queue_redrive_policy.this[0]\", \"type\": \"aws_sqs_queue_redrive_policy\", \"values\": {}}]}]}},\n"
+                              " \"resource_changes\": [\n"
+                              "  {\"address\": \"module.q.aws_sqs_queue.this[0]\", \"change\": {\"after_unknown\": {\"redrive_policy\": true}}},\n"
+                              "  {\"address\": \"module.q.aws_sqs_queue_redrive_policy.this[0]\", \"change\": {\"after_unknown\": {\"redrive_policy\": true}}}],\n"
+                              " \"configuration\": {\"root_module\": {\"module_calls\": {\"q\": {\"module\": {\"resources\": [\n"
+                              "  {\"address\": \"aws_sqs_queue.this\", \"expressions\": {\"name\": {\"constant_value\": \"q\"}}},\n"
+                              "  {\"address\": \"aws_sqs_queue_redrive_policy.this\", \"expressions\": {\"redrive_policy\": {\"references\": [\"var.r\"]}}}]}}}}}}")
+            << std::vector<Expected>{{"module.q.aws_sqs_queue_redrive_policy.this[0]", "SQS redrive policy", true, 3,
+                                      {"unresolved-intrinsic"}}};
         QTest::newRow("ARM: nested subscription, parameters resolved, TTL under the lock")
             << QStringLiteral("{\"$schema\": \"https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#\",\n"
                               " \"parameters\": {\"lock\": {\"type\": \"string\", \"defaultValue\": \"PT2M\"}},\n"
@@ -114,6 +126,22 @@ private slots:
                               " \"defaultMessageTimeToLive\": \"[parameters('missing')]\"}}]}")
             << std::vector<Expected>{{"orders", "Service Bus queue", false, 1,
                                       {"unresolved-intrinsic", "invalid-policy", "invalid-policy"}}};
+        QTest::newRow("ARM as Bicep writes it: a name by format() of literals and a parameter's default")
+            << QStringLiteral("{\"contentVersion\": \"1.0.0.0\", \"parameters\": {\"q\": {\"type\": \"string\", \"defaultValue\": \"orders\"}},\n"
+                              " \"resources\": [{\"type\": \"Microsoft.ServiceBus/namespaces/queues\", \"name\": \"[format('{0}/{1}', 'ns', parameters('q'))]\",\n"
+                              " \"properties\": {\"lockDuration\": \"PT5M\", \"maxDeliveryCount\": 10}}]}")
+            << std::vector<Expected>{{"orders", "Service Bus queue", true, 2, {}}};
+        QTest::newRow("ARM: a name from a parameter without a default is noted, its properties still checked")
+            << QStringLiteral("{\"contentVersion\": \"1.0.0.0\", \"parameters\": {\"q\": {\"type\": \"string\"}},\n"
+                              " \"resources\": [{\"type\": \"Microsoft.ServiceBus/namespaces/queues\", \"name\": \"[format('{0}/{1}', 'ns', parameters('q'))]\",\n"
+                              " \"properties\": {\"lockDuration\": \"PT5M\", \"maxDeliveryCount\": 1}}]}")
+            << std::vector<Expected>{{"[format('{0}/{1}', 'ns', parameters('q'))]", "Service Bus queue", true, 2,
+                                      {"unresolved-intrinsic", "max-receive-count-1"}}};
+        QTest::newRow("ARM: resource types without case, \"Subscriptions\" nested under \"topics\" (Azure's quickstarts)")
+            << QStringLiteral("{\"contentVersion\": \"1.0.0.0\", \"resources\": [{\"type\": \"Microsoft.ServiceBus/namespaces\", \"name\": \"ns\",\n"
+                              " \"resources\": [{\"type\": \"topics\", \"name\": \"events\", \"resources\": [\n"
+                              "  {\"type\": \"Subscriptions\", \"name\": \"audit\", \"properties\": {\"lockDuration\": \"PT1M\", \"maxDeliveryCount\": 10}}]}]}]}")
+            << std::vector<Expected>{{"events/Subscriptions/audit", "Service Bus subscription", true, 3, {}}};
         QTest::newRow("Heat: Zaqar queue metadata, a dead-letter queue of the template")
             << QStringLiteral("heat_template_version: 2018-08-31\nresources:\n  jobs:\n    type: OS::Zaqar::Queue\n"
                               "    properties:\n      metadata:\n        _max_claim_count: 3\n"
