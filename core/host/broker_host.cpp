@@ -19,6 +19,7 @@
 #include "http/http1_server.h"
 #include "mock/mock_endpoints.h"
 #include "host/serve_identity.h"
+#include "host/servicebus_management_server.h"
 #include "engine/broker_database.h"
 
 #include <QDir>
@@ -206,6 +207,17 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
                                                    : options.bind))
                               .arg(host->m_serviceBus->port());
     }
+    if (options.managementPort) { // the window moves to a free port rather than fail when the port is taken
+        ServiceBusManagementServer::Options managementOptions{serverOptions.boundary, serverOptions.credentials};
+        auto management = ServiceBusManagementServer::start(*host->m_service, options.bind, *options.managementPort,
+                                                            managementOptions);
+        if (std::holds_alternative<QString>(management) && nextFreePort)
+            management = ServiceBusManagementServer::start(*host->m_service, options.bind, 0, managementOptions);
+        if (auto *error = std::get_if<QString>(&management))
+            return problem(BrokerHostProblem::Kind::Port, *error);
+        host->m_management = std::get<std::unique_ptr<ServiceBusManagementServer>>(std::move(management));
+        host->m_managementUrl = QString::fromStdString(reachableEndpoint(options.bind, host->m_management->port()));
+    }
     // The mock endpoints of the user's set-up (those of --config included), from the store.
     if (Status kept = host->m_mocks->keepIn(engine); !kept)
         return problem(BrokerHostProblem::Kind::Database,
@@ -223,6 +235,7 @@ BrokerHost::~BrokerHost()
     if (m_health)
         m_health->setState(BrokerHealth::State::Stopping);
     m_serviceBus.reset(); // no new AMQP work; its connections close
+    m_management.reset();
     m_server.reset(); // no new requests
     if (m_service)
         m_service->setDeliveryWorker(nullptr);
@@ -239,10 +252,15 @@ BrokerHost::~BrokerHost()
 void BrokerHost::beginStop()
 {
     m_server->stopAccepting();
+    if (m_management)
+        m_management->stopAccepting();
     BrokerEngine &engine = *m_engine;
     engine.postAndWait([&engine] { engine.waiters().endAll(); });
 }
 
-std::size_t BrokerHost::owedAnswers() const { return m_server->transport().owedAnswers(); }
+std::size_t BrokerHost::owedAnswers() const
+{
+    return m_server->transport().owedAnswers() + (m_management ? m_management->owedAnswers() : 0);
+}
 
 } // namespace relaydesk

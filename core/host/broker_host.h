@@ -21,6 +21,7 @@ class BrokerService;
 class DeliveryWorker;
 class MockEndpoints;
 class ServiceBusEndpoint;
+class ServiceBusManagementServer;
 class SystemWallTimeSource;
 
 // Why a broker could not start, in words for a person (the text after
@@ -74,6 +75,8 @@ public:
     const QString &databasePath() const { return m_databasePath; }
     // "amqp://HOST:PORT" of the Service Bus endpoint; empty when it is off.
     const QString &amqpUrl() const { return m_amqpUrl; }
+    // "http://HOST:PORT" of the Service Bus management API; empty when it is off.
+    const QString &managementUrl() const { return m_managementUrl; }
     // Whether the port is another than the one asked for (it was taken).
     bool portMoved() const { return m_portMoved; }
 
@@ -95,9 +98,11 @@ private:
     std::unique_ptr<BrokerHealth> m_health;       // GET /health
     std::unique_ptr<BrokerHttpServer> m_server;
     std::unique_ptr<ServiceBusEndpoint> m_serviceBus;   // destroyed before the service it calls
+    std::unique_ptr<ServiceBusManagementServer> m_management;   // 〃
     BrokerIdentity m_identity;
     QString m_endpointUrl;
     QString m_amqpUrl;
+    QString m_managementUrl;
     QString m_databasePath;
     quint16 m_port = 0;
     bool m_portMoved = false;

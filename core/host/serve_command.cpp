@@ -131,6 +131,8 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
     print(out, QStringLiteral("relaydesk: listening on %1\n").arg(host->endpointUrl()));
     if (!host->amqpUrl().isEmpty())
         print(out, QStringLiteral("relaydesk: listening on %1\n").arg(host->amqpUrl()));
+    if (!host->managementUrl().isEmpty())
+        print(out, QStringLiteral("relaydesk: listening on %1\n").arg(host->managementUrl()));
     const int status = QCoreApplication::exec();
     return status;
 }

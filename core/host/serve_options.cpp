@@ -21,6 +21,7 @@ const QString kBrokerOptions = QStringLiteral(
     "  --port N               port (default 9911; 0 picks a free one)\n"
     "  --config FILE          apply a configuration file at start\n"
     "  --amqp-port N|off      Azure Service Bus (AMQP 1.0) port (default 5672; 0 picks a free one; off: none)\n"
+    "  --sb-management-port N|off  Service Bus management API (ATOM, ServiceBusAdministrationClient) port (default 5300; 0 picks a free one; off: none)\n"
     "  --servicebus-config FILE  create the Service Bus queues and topics of an emulator Config.json\n"
     "  --clock real|scaled|virtual  clock mode (default real; virtual: time moves only when told to advance)\n"
     "  --time-scale X         speed of the scaled clock (e.g. 60)\n"
@@ -111,6 +112,7 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
     const QCommandLineOption port(QStringLiteral("port"), {}, QStringLiteral("N"));
     const QCommandLineOption config(QStringLiteral("config"), {}, QStringLiteral("FILE"));
     const QCommandLineOption amqpPort(QStringLiteral("amqp-port"), {}, QStringLiteral("N"));
+    const QCommandLineOption managementPort(QStringLiteral("sb-management-port"), {}, QStringLiteral("N"));
     const QCommandLineOption serviceBusConfig(QStringLiteral("servicebus-config"), {}, QStringLiteral("FILE"));
     const QCommandLineOption clock(QStringLiteral("clock"), {}, QStringLiteral("MODE"));
     const QCommandLineOption scale(QStringLiteral("time-scale"), {}, QStringLiteral("X"));
@@ -126,7 +128,7 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
     const QCommandLineOption credentials(QStringLiteral("credentials"), {}, QStringLiteral("FILE"));
     const QCommandLineOption help(QStringList{QStringLiteral("help"), QStringLiteral("h")});
     const QCommandLineOption version(QStringLiteral("version"));
-    parser.addOptions({db, bind, port, config, amqpPort, serviceBusConfig, clock, scale, jitter, seed, requestTimeout, caFile, autoConfirm, region, account,
+    parser.addOptions({db, bind, port, config, amqpPort, managementPort, serviceBusConfig, clock, scale, jitter, seed, requestTimeout, caFile, autoConfirm, region, account,
                        advertisedUrl, allowHost, credentials, help, version});
     const QString program = command == OptionsFor::Serve ? QStringLiteral("relaydesk serve") : QStringLiteral("relaydesk");
     if (!parser.parse(QStringList{program} + arguments))
@@ -152,15 +154,18 @@ std::variant<ServeOptions, QString> parseServeOptions(const QStringList &argumen
     }
     options.configFile = parser.value(config);
     options.serviceBusConfigFile = parser.value(serviceBusConfig);
-    if (parser.isSet(amqpPort)) {
+    for (const auto &[option, field] : {std::pair{&amqpPort, &options.amqpPort}, std::pair{&managementPort, &options.managementPort}}) {
+        if (!parser.isSet(*option))
+            continue;
         bool ok = false;
-        const uint value = parser.value(amqpPort).toUInt(&ok);
-        if (parser.value(amqpPort) == QLatin1String("off"))
-            options.amqpPort.reset();
+        const uint value = parser.value(*option).toUInt(&ok);
+        if (parser.value(*option) == QLatin1String("off"))
+            field->reset();
         else if (!ok || value > 65535)
-            return QStringLiteral("--amqp-port: '%1' is not a port number (0–65535) or off").arg(parser.value(amqpPort));
+            return QStringLiteral("--%1: '%2' is not a port number (0–65535) or off")
+                .arg(option->names().constFirst(), parser.value(*option));
         else
-            options.amqpPort = static_cast<quint16>(value);
+            *field = static_cast<quint16>(value);
     }
     if (parser.isSet(clock)) {
         const auto mode = parseClockMode(parser.value(clock).toStdString());

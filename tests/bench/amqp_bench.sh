@@ -20,7 +20,7 @@ amqp_client="$build/tests/bench/amqp_load_client"
 queue=bench.amqp
 
 source "$(dirname "$0")/serve_run.sh"
-start_serve "$relaydesk" --amqp-port 0
+start_serve "$relaydesk" --amqp-port 0 --sb-management-port 0
 amqp=""
 for _ in $(seq 100); do
   amqp=$(sed -n 's/^relaydesk: listening on amqp:\/\/\([^ ]*\).*/\1/p' "$work/serve.log")

@@ -58,6 +58,7 @@ ServeOptions optionsFor(const QString &path, ClockMode mode)
     options.port = 0;
     options.portGiven = true;
     options.amqpPort = 0;
+    options.managementPort = 0;
     options.clockMode = mode;
     return options;
 }

@@ -50,6 +50,7 @@ ServeOptions optionsFor(const QString &path)
     options.port = 0;
     options.portGiven = true;
     options.amqpPort = 0;
+    options.managementPort = 0;
     return options;
 }
 

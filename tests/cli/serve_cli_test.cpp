@@ -40,12 +40,14 @@ struct FinishedRun {
     QString err;
 };
 
-// Every run takes a free AMQP port unless it names one: runs go side by side.
+// Every run takes a free AMQP and management port unless it names one: runs go side by side.
 QStringList withAmqpPort(const QStringList &arguments)
 {
-    if (arguments.contains(QStringLiteral("--amqp-port")))
-        return arguments;
-    return arguments + QStringList{QStringLiteral("--amqp-port"), QStringLiteral("0")};
+    QStringList all = arguments;
+    for (const char *option : {"--amqp-port", "--sb-management-port"})
+        if (!arguments.contains(QLatin1String(option)))
+            all += QStringList{QLatin1String(option), QStringLiteral("0")};
+    return all;
 }
 
 FinishedRun runToEnd(const QStringList &arguments)
@@ -171,6 +173,9 @@ private slots:
         QTest::newRow("credentials without a file") << QStringList{"--credentials", ""} << "--credentials needs a file name";
         QTest::newRow("AMQP port too big") << QStringList{"--amqp-port", "70000"} << "--amqp-port";
         QTest::newRow("AMQP port a word") << QStringList{"--amqp-port", "on"} << "--amqp-port: 'on'";
+        QTest::newRow("management port too big") << QStringList{"--sb-management-port", "70000"} << "--sb-management-port";
+        QTest::newRow("management port a word") << QStringList{"--sb-management-port", "on"}
+                                                << "--sb-management-port: 'on'";
         QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate";
         QTest::newRow("stray argument") << QStringList{"extra"} << "extra";
     }
@@ -237,9 +242,10 @@ private slots:
         QVERIFY(server.process.waitForFinished(30000));
         QCOMPARE(server.process.exitStatus(), QProcess::NormalExit);
         QCOMPARE(server.process.exitCode(), 0);
-        // the Service Bus ready line (docs/behaviour.md §8.6), then nothing
+        // the Service Bus ready lines (AMQP, then the management API; docs/behaviour.md §8.6), then nothing
         const QString rest = QString::fromUtf8(server.process.readAllStandardOutput());
-        QVERIFY2(QRegularExpression(QStringLiteral("^relaydesk: listening on amqp://127\\.0\\.0\\.1:[1-9][0-9]*\n$"))
+        QVERIFY2(QRegularExpression(QStringLiteral("^relaydesk: listening on amqp://127\\.0\\.0\\.1:[1-9][0-9]*\n"
+                                                   "relaydesk: listening on http://127\\.0\\.0\\.1:[1-9][0-9]*\n$"))
                      .match(rest)
                      .hasMatch(),
                  qPrintable(rest));
@@ -324,10 +330,30 @@ private slots:
         QVERIFY(server.stopsCleanly());
     }
 
+    // The third ready line is the Service Bus management API's, and it answers there.
+    void managementPort_readyLineAndNamespace()
+    {
+        Server server;
+        QVERIFY(server.start({"--port", "0", "--db", ":memory:"}));
+        QStringList lines;
+        while (lines.size() < 2) {
+            while (!server.process.canReadLine())
+                QVERIFY(server.process.waitForReadyRead(30000));
+            lines << QString::fromUtf8(server.process.readLine()).trimmed();
+        }
+        QVERIFY2(lines[0].startsWith(QLatin1String("relaydesk: listening on amqp://")), qPrintable(lines[0]));
+        QVERIFY2(lines[1].startsWith(QLatin1String("relaydesk: listening on http://127.0.0.1:")), qPrintable(lines[1]));
+        const quint16 port = lines[1].section(QLatin1Char(':'), -1).toUShort();
+        const QByteArray namespaceInfo = http(port, "GET", "/$namespaceinfo?api-version=2021-05");
+        QVERIFY2(namespaceInfo.startsWith("HTTP/1.1 200") && namespaceInfo.contains("<MessagingSKU>Standard</MessagingSKU>"),
+                 namespaceInfo.constData());
+        QVERIFY(server.stopsCleanly());
+    }
+
     void amqpPortOff_onlyTheHttpReadyLine()
     {
         Server server;
-        QVERIFY(server.start({"--port", "0", "--db", ":memory:", "--amqp-port", "off"}));
+        QVERIFY(server.start({"--port", "0", "--db", ":memory:", "--amqp-port", "off", "--sb-management-port", "off"}));
         QVERIFY2(server.readyLine.startsWith(QLatin1String("relaydesk: listening on http://")), qPrintable(server.readyLine));
         server.process.terminate();
         QVERIFY(server.process.waitForFinished(30000));
@@ -360,7 +386,7 @@ private slots:
         environment.remove(QStringLiteral("XDG_DATA_HOME"));
         Server server;
         server.process.setProcessEnvironment(environment);
-        server.process.start(kBinary, {"serve", "--port", "0", "--amqp-port", "0"});
+        server.process.start(kBinary, {"serve", "--port", "0", "--amqp-port", "0", "--sb-management-port", "0"});
         QVERIFY(server.process.waitForStarted());
         while (!server.process.canReadLine())
             QVERIFY(server.process.waitForReadyRead(30000));

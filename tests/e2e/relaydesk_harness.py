@@ -24,7 +24,7 @@ from botocore.config import Config
 class RelaydeskServer:
     def __init__(self, binary, *extra_args, database=":memory:"):
         self.binary = binary
-        self.args = ["serve", "--port", "0", "--amqp-port", "0", "--db", database, "--clock", "virtual", *extra_args]
+        self.args = ["serve", "--port", "0", "--amqp-port", "0", "--sb-management-port", "0", "--db", database, "--clock", "virtual", *extra_args]
         self.process = None
         self.endpoint = None
         self.errors = ""

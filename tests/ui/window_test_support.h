@@ -37,6 +37,7 @@ inline ServeOptions testBrokerOptions(const QString &databasePath)
     options.port = 0;
     options.portGiven = true;
     options.amqpPort = 0;   // tests run side by side
+    options.managementPort = 0;
     options.clockMode = ClockMode::Virtual;
     return options;
 }

@@ -25,6 +25,7 @@ ServeOptions optionsFor(const QString &path, quint16 port)
     options.databasePath = path;
     options.port = port;
     options.amqpPort = 0;   // tests run side by side
+    options.managementPort = 0;
     options.clockMode = ClockMode::Virtual;
     return options;
 }

@@ -5,9 +5,10 @@
 //   const { scenario } = require('./relaydesk_harness');
 //   scenario('name', async (server) => { const sqs = server.sqs(); await server.advance(30); });
 //
-// Each scenario gets its own server (--port 0 --amqp-port 0 --db :memory: --clock virtual),
-// stopped with SIGTERM at the end; it must exit with status 0. Its two ready lines give the
-// HTTP endpoint and the Service Bus (AMQP) one: server.serviceBusConnectionString(). The SDK comes from the build tree
+// Each scenario gets its own server (--port 0 --amqp-port 0 --sb-management-port 0 --db :memory:
+// --clock virtual), stopped with SIGTERM at the end; it must exit with status 0. Its three ready
+// lines give the HTTP endpoint, the Service Bus (AMQP) one (server.serviceBusConnectionString())
+// and the Service Bus management API's (server.managementPort). The SDK comes from the build tree
 // (installer/dev.sh runs `npm ci` there and CTest sets NODE_PATH). Every request a client
 // sends is recorded in server.requests as { service, target, contentType } so a test can
 // check which protocol the SDK really spoke.
@@ -43,12 +44,14 @@ class RelaydeskServer {
     this.process = null;
     this.endpoint = null;
     this.amqpPort = null;
+    this.managementPort = null;
     this.errors = '';
     this.requests = [];
   }
 
   start() {
-    this.process = spawn(this.binary, ['serve', '--port', '0', '--amqp-port', '0', '--db', this.database,
+    this.process = spawn(this.binary, ['serve', '--port', '0', '--amqp-port', '0', '--sb-management-port', '0',
+                                       '--db', this.database,
                                        '--clock', 'virtual', ...this.extraArgs],
                          { stdio: ['ignore', 'pipe', 'pipe'] });
     this.process.stderr.setEncoding('utf8');
@@ -59,17 +62,19 @@ class RelaydeskServer {
       const onData = (chunk) => {
         output += chunk;
         const lines = output.split('\n');
-        if (lines.length < 3) return;   // the HTTP and the AMQP ready lines
+        if (lines.length < 4) return;   // the HTTP, the AMQP and the management ready lines
         this.process.stdout.off('data', onData);
         this.process.stdout.resume();   // keep draining whatever follows
-        const [http, amqp] = lines.map((line) => line.trim());
-        if (!http.startsWith(READY_PREFIX) || !amqp.startsWith(READY_PREFIX + 'amqp://')) {
+        const [http, amqp, management] = lines.map((line) => line.trim());
+        if (!http.startsWith(READY_PREFIX) || !amqp.startsWith(READY_PREFIX + 'amqp://') ||
+            !management.startsWith(READY_PREFIX + 'http://')) {
           this.process.kill('SIGKILL');
           reject(new Error(`no ready lines, got ${JSON.stringify(output)}; stderr: ${this.errors}`));
           return;
         }
         this.endpoint = http.slice(READY_PREFIX.length);
         this.amqpPort = Number(amqp.slice(amqp.lastIndexOf(':') + 1));
+        this.managementPort = Number(management.slice(management.lastIndexOf(':') + 1));
         resolve(this);
       };
       this.process.stdout.setEncoding('utf8');
