@@ -171,8 +171,14 @@ private slots:
         *row("topic duplicate detection") << QByteArray("PUT") << QByteArray("/dup") << false
                                           << topic("<RequiresDuplicateDetection>true</RequiresDuplicateDetection>") << 400
                                           << QByteArrayList{"RequiresDuplicateDetection"};
+        *row("a topic never idle, as Python spells it") << QByteArray("PUT") << QByteArray("/events.py") << false
+                                                        << topic("<AutoDeleteOnIdle>P10675199DT2H48M5.477539S</AutoDeleteOnIdle>")
+                                                        << 201 << QByteArrayList{"<TopicDescription"};
+        *row("a topic deleted when idle") << QByteArray("PUT") << QByteArray("/idle") << false
+                                          << topic("<AutoDeleteOnIdle>PT1H</AutoDeleteOnIdle>") << 400
+                                          << QByteArrayList{"AutoDeleteOnIdle"};
         *row("list topics") << QByteArray("GET") << QByteArray("/$Resources/Topics") << false << none << 200
-                            << QByteArrayList{"<title type=\"text\">events</title>"};
+                            << QByteArrayList{"<title type=\"text\">events</title>", "<title type=\"text\">events.py</title>"};
         *row("create a subscription") << QByteArray("PUT") << QByteArray("/events/Subscriptions/all") << false
                                       << subscription("<LockDuration>PT45S</LockDuration>") << 201
                                       << QByteArrayList{"<id>https://localhost:5300/events/Subscriptions/all</id>",

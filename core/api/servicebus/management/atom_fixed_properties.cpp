@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "api/servicebus/management/atom_fixed_properties.h"
 
+#include "api/servicebus/management/atom_description_writer.h"
+#include "broker/queues/servicebus_queue.h"
+
 #include <array>
 
 namespace relaydesk {
@@ -40,8 +43,11 @@ std::optional<FixedProperty> fixedProperty(QStringView kind, QStringView name)
 
 Status checkFixedProperty(const FixedProperty &fixed, const AtomElement &given)
 {
-    const bool same = fixed.name == u"AuthorizationRules" ? given.children.empty()
-                                                          : given.text.trimmed() == fixed.value;
+    bool same = fixed.name == u"AuthorizationRules" ? given.children.empty() : given.text.trimmed() == fixed.value;
+    if (!same && fixed.value == QLatin1String(kServiceBusNeverText)) {   // "never" as any SDK spells it
+        const auto seconds = parseServiceBusDuration(given.text.trimmed().toStdString());
+        same = seconds && *seconds >= kServiceBusNever;
+    }
     if (same)
         return {};
     return BrokerError(BrokerErrorCode::InvalidParameterValue,
