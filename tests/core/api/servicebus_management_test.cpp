@@ -10,6 +10,7 @@
 // service's XML when absent or forged).
 #include "api/servicebus/management/management_api.h"
 #include "api/wire/shared_access_signature.h"
+#include "engine/broker_engine.h"
 #include "engine/broker_service.h"
 #include "host/broker_host.h"
 #include "http/http_request.h"
@@ -276,7 +277,9 @@ private slots:
         Status sent;
         SendRequest message;
         message.body = "hello";
-        m_host->service().sendServiceBusMessages("counted", {message}, this, [&](Status status) {
+        SendRequest later = message;
+        later.scheduledEnqueueTime = m_host->engine().clock().now() + std::chrono::hours(1);
+        m_host->service().sendServiceBusMessages("counted", {message, later}, this, [&](Status status) {
             sent = status;
             loop.quit();
         });
@@ -285,7 +288,8 @@ private slots:
         const HttpReply reply = ask("GET", "/counted", {}, false);
         QCOMPARE(reply.status, 200);
         QVERIFY(reply.body.contains("<d2p1:ActiveMessageCount>1</d2p1:ActiveMessageCount>"));
-        QVERIFY(reply.body.contains("<MessageCount>1</MessageCount>"));
+        QVERIFY(reply.body.contains("<d2p1:ScheduledMessageCount>1</d2p1:ScheduledMessageCount>"));
+        QVERIFY(reply.body.contains("<MessageCount>2</MessageCount>"));
         QVERIFY(!reply.body.contains("<SizeInBytes>0</SizeInBytes>"));
     }
 
