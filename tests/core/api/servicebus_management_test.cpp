@@ -150,6 +150,8 @@ private slots:
         *row("not a description") << QByteArray("PUT") << QByteArray("/bad") << false << entry("<Something/>") << 400
                                   << QByteArrayList{"QueueDescription"};
         *row("no such entity") << QByteArray("GET") << QByteArray("/bad") << false << none << 404 << QByteArrayList{"bad"};
+        *row("a long name is cut in the error") << QByteArray("GET") << QByteArray("/" + QByteArray(200, 'a')) << false
+                                                << none << 404 << QByteArrayList{QByteArray(64, 'a') + "...'"};
         *row("POST is no operation") << QByteArray("POST") << QByteArray("/orders") << false << none << 405
                                      << QByteArrayList{"<Code>405</Code>"};
         *row("second queue") << QByteArray("PUT") << QByteArray("/payments") << false << queue({}) << 201

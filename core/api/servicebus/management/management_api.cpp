@@ -4,6 +4,7 @@
 #include "api/servicebus/management/atom_description_writer.h"
 #include "api/servicebus/management/management_unit.h"
 #include "broker/broker_identity.h"
+#include "broker/echoed_value.h"
 #include "engine/unit_context.h"
 #include "http/http_request.h"
 
@@ -17,12 +18,13 @@ namespace management {
 
 BrokerError notFound(const std::string &entity)
 {
-    return BrokerError(BrokerErrorCode::QueueDoesNotExist, "The messaging entity '" + entity + "' could not be found.");
+    return BrokerError(BrokerErrorCode::QueueDoesNotExist,
+                       "The messaging entity '" + echoedValue(entity) + "' could not be found.");
 }
 
 BrokerError exists(const std::string &entity)
 {
-    return BrokerError(BrokerErrorCode::QueueAlreadyExists, "The messaging entity '" + entity + "' already exists.");
+    return BrokerError(BrokerErrorCode::QueueAlreadyExists, "The messaging entity '" + echoedValue(entity) + "' already exists.");
 }
 
 HttpReply errorReply(const BrokerError &error)
@@ -168,7 +170,8 @@ bool isList(Route::Kind kind)
 
 HttpReply managementErrorReply(int status, const QString &detail)
 {
-    return HttpReply{status, "application/xml; charset=utf-8", {}, managementErrorBody(status, detail)};
+    const QString bounded = QString::fromStdString(cutText(detail.toStdString(), kMaxErrorMessageBytes));
+    return HttpReply{status, "application/xml; charset=utf-8", {}, managementErrorBody(status, bounded)};
 }
 
 void answerManagementRequest(BrokerService &service, const HttpRequest &request, QObject *context,
@@ -179,11 +182,14 @@ void answerManagementRequest(BrokerService &service, const HttpRequest &request,
     const QString path = request.url().path(QUrl::FullyDecoded);
     const Route route = routeOf(path);
     if (route.kind == Route::Kind::None)
-        return reply(managementErrorReply(404, QStringLiteral("No management resource at '%1'.").arg(path)));
+        return reply(managementErrorReply(
+            404, QStringLiteral("No management resource at '%1'.").arg(QString::fromStdString(echoedValue(path.toStdString())))));
     const QByteArray &method = request.method();
     const bool read = method == "GET";
     if (isList(route.kind) ? !read : !(read || method == "PUT" || method == "DELETE"))
-        return reply(managementErrorReply(405, QStringLiteral("%1 is not allowed on '%2'.").arg(QString::fromLatin1(method), path)));
+        return reply(managementErrorReply(405, QStringLiteral("%1 is not allowed on '%2'.")
+                                                   .arg(QString::fromStdString(echoedValue(method.toStdString())),
+                                                        QString::fromStdString(echoedValue(path.toStdString())))));
     const Call call{&service, context, QStringLiteral("https://") + QString::fromUtf8(request.value("host")), std::move(reply)};
     const bool update = request.value("if-match") == "*";
     Result<Page> page = isList(route.kind) ? readPage(request.url()) : Result<Page>(Page{});

@@ -34,7 +34,8 @@ class HttpRequest;
 void answerManagementRequest(BrokerService &service, const HttpRequest &request, QObject *context,
                              std::function<void(HttpReply)> reply);
 
-// An error in the service's shape (401 for an authentication failure, …).
+// An error in the service's shape (401 for an authentication failure, …);
+// the detail cut to kMaxErrorMessageBytes.
 HttpReply managementErrorReply(int status, const QString &detail);
 
 } // namespace relaydesk

@@ -32,7 +32,8 @@ struct Answer {
     const char *contentType = kAtomContentType;
 };
 
-// The service's words for an entity that is not there (404) or already is (409).
+// The service's words for an entity that is not there (404) or already is (409),
+// the name cut to kEchoedValueLimit (broker/echoed_value.h).
 BrokerError notFound(const std::string &entity);
 BrokerError exists(const std::string &entity);
 inline QString qs(const std::string &text) { return QString::fromStdString(text); }
