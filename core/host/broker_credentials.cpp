@@ -164,7 +164,10 @@ std::optional<WireError> RequestCredentials::checkSharedAccessSignature(const Ht
 {
     if (!m_credentials)
         return std::nullopt;
-    const QByteArray authorization = request.value("authorization");
+    // The SDKs send Authorization; some send ServiceBusAuthorization (as the service accepts).
+    QByteArray authorization = request.value("authorization");
+    if (authorization.isEmpty())
+        authorization = request.value("servicebusauthorization");
     const std::string_view token = view(authorization);
     if (token.empty())
         return WireError::unauthorized("This broker requires a Shared Access Signature: send Authorization: "

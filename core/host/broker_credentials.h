@@ -52,6 +52,7 @@ public:
     // clients may send `X-Auth-Token: TOKEN`) naming one of the bearer tokens.
     std::optional<WireError> checkBearer(const HttpRequest &request) const;
     // A Service Bus management request over HTTP: `Authorization: SharedAccessSignature …`
+    // (or `ServiceBusAuthorization:`)
     // (api/wire/shared_access_signature.h) by a known key, unexpired at `nowSeconds` (wall
     // time), whose resource covers the request's URL (host and path). 401 Unauthorized otherwise.
     std::optional<WireError> checkSharedAccessSignature(const HttpRequest &request, std::int64_t nowSeconds) const;

@@ -18,8 +18,10 @@
 #include "host/local_certificate_authority.h"
 #include "host/request_boundary.h"
 #include "http/http1_server.h"
+#include "http/tls_server_context.h"
 #include "mock/mock_endpoints.h"
 #include "host/serve_identity.h"
+#include "host/servicebus_management_server.h"
 #include "engine/broker_database.h"
 
 #include <QDateTime>
@@ -134,8 +136,8 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
             return problem(BrokerHostProblem::Kind::CaFile, QStringLiteral("--ca-file %1: %2").arg(options.caFile, why));
     }
 
-    TlsFiles tls;
-    if (options.amqpsPort) {
+    TlsFiles tls;   // for AMQPS and the management port's TLS connections
+    if (options.amqpsPort || options.managementPort) {
         auto chosen = tlsCertificate(options);
         if (auto *why = std::get_if<QString>(&chosen))
             return problem(BrokerHostProblem::Kind::Tls, *why);
@@ -242,6 +244,25 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
                 host->m_tlsAuthorityPath = LocalCertificateAuthority(LocalCertificateAuthority::defaultFolder()).certificatePath();
         }
     }
+    if (options.managementPort) { // the window moves to a free port rather than fail when the port is taken
+        auto context = TlsServerContext::load(tls.certificate, tls.key);
+        if (auto *why = std::get_if<QString>(&context))
+            return problem(BrokerHostProblem::Kind::Tls, *why);
+        ServiceBusManagementServer::Options managementOptions{serverOptions.boundary, serverOptions.credentials,
+                                                              std::get<std::shared_ptr<const TlsServerContext>>(context)};
+        auto management = ServiceBusManagementServer::start(*host->m_service, options.bind, *options.managementPort,
+                                                            managementOptions);
+        if (std::holds_alternative<QString>(management) && nextFreePort)
+            management = ServiceBusManagementServer::start(*host->m_service, options.bind, 0, managementOptions);
+        if (auto *error = std::get_if<QString>(&management))
+            return problem(BrokerHostProblem::Kind::Port, *error);
+        host->m_management = std::get<std::unique_ptr<ServiceBusManagementServer>>(std::move(management));
+        // The port answers TLS and plain HTTP alike; the SDKs build https:// URLs.
+        host->m_managementUrl = QString::fromStdString(reachableEndpoint(options.bind, host->m_management->port()))
+                                    .replace(QStringLiteral("http://"), QStringLiteral("https://"));
+        if (options.tlsCertificateFile.isEmpty())
+            host->m_tlsAuthorityPath = LocalCertificateAuthority(LocalCertificateAuthority::defaultFolder()).certificatePath();
+    }
     // The mock endpoints of the user's set-up (those of --config included), from the store.
     if (Status kept = host->m_mocks->keepIn(engine); !kept)
         return problem(BrokerHostProblem::Kind::Database,
@@ -259,6 +280,7 @@ BrokerHost::~BrokerHost()
     if (m_health)
         m_health->setState(BrokerHealth::State::Stopping);
     m_serviceBus.reset(); // no new AMQP work; its connections close
+    m_management.reset();
     m_server.reset(); // no new requests
     if (m_service)
         m_service->setDeliveryWorker(nullptr);
@@ -275,10 +297,15 @@ BrokerHost::~BrokerHost()
 void BrokerHost::beginStop()
 {
     m_server->stopAccepting();
+    if (m_management)
+        m_management->stopAccepting();
     BrokerEngine &engine = *m_engine;
     engine.postAndWait([&engine] { engine.waiters().endAll(); });
 }
 
-std::size_t BrokerHost::owedAnswers() const { return m_server->transport().owedAnswers(); }
+std::size_t BrokerHost::owedAnswers() const
+{
+    return m_server->transport().owedAnswers() + (m_management ? m_management->owedAnswers() : 0);
+}
 
 } // namespace relaydesk

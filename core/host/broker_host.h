@@ -21,6 +21,7 @@ class BrokerService;
 class DeliveryWorker;
 class MockEndpoints;
 class ServiceBusEndpoint;
+class ServiceBusManagementServer;
 class SystemWallTimeSource;
 
 // Why a broker could not start, in words for a person (the text after
@@ -81,6 +82,8 @@ public:
     // The local CA's certificate clients trust for amqpsUrl (docs/behaviour.md §8.7);
     // empty when the user's own certificate (--tls-cert) is presented or TLS is off.
     const QString &tlsAuthorityPath() const { return m_tlsAuthorityPath; }
+    // "http://HOST:PORT" of the Service Bus management API; empty when it is off.
+    const QString &managementUrl() const { return m_managementUrl; }
     // Whether the port is another than the one asked for (it was taken).
     bool portMoved() const { return m_portMoved; }
 
@@ -102,11 +105,13 @@ private:
     std::unique_ptr<BrokerHealth> m_health;       // GET /health
     std::unique_ptr<BrokerHttpServer> m_server;
     std::unique_ptr<ServiceBusEndpoint> m_serviceBus;   // destroyed before the service it calls
+    std::unique_ptr<ServiceBusManagementServer> m_management;   // 〃
     BrokerIdentity m_identity;
     QString m_endpointUrl;
     QString m_amqpUrl;
     QString m_amqpsUrl;
     QString m_tlsAuthorityPath;
+    QString m_managementUrl;
     QString m_databasePath;
     quint16 m_port = 0;
     bool m_portMoved = false;

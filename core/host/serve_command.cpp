@@ -139,6 +139,8 @@ int runServeCommand(int argc, char **argv, const QStringList &arguments, FILE *o
     QList<ready_file::Listening> listening{{QStringLiteral("http"), host->endpointUrl()}};
     if (!host->amqpUrl().isEmpty())
         listening.append({QStringLiteral("amqp"), host->amqpUrl()});
+    if (!host->managementUrl().isEmpty())
+        listening.append({QStringLiteral("management"), host->managementUrl()});
     if (!host->amqpsUrl().isEmpty())
         listening.append({QStringLiteral("amqps"), host->amqpsUrl()});
     if (!options.readyFile.isEmpty()) {   // before the lines: whoever reads a line finds the file

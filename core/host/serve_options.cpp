@@ -26,6 +26,7 @@ const QString kBrokerOptions = QStringLiteral(
     "  --amqps-port N|off     Azure Service Bus over TLS (AMQPS) port (default 5671; 0 picks a free one; off: none)\n"
     "  --tls-cert FILE        PEM certificate chain the TLS ports present (default: one issued by the local CA, see 'relaydesk tls ca')\n"
     "  --tls-key FILE         PEM private key of --tls-cert\n"
+    "  --sb-management-port N|off  Service Bus management API (ATOM, ServiceBusAdministrationClient) port (default 5300; 0 picks a free one; off: none)\n"
     "  --servicebus-config FILE  create the Service Bus queues and topics of an emulator Config.json\n"
     "  --clock real|scaled|virtual  clock mode (default real; virtual: time moves only when told to advance)\n"
     "  --time-scale X         speed of the scaled clock (e.g. 60)\n"
@@ -132,6 +133,7 @@ std::variant<ServeOptions, QString> readServeOptions(const QStringList &argument
     const QCommandLineOption amqpsPort(QStringLiteral("amqps-port"), {}, QStringLiteral("N"));
     const QCommandLineOption tlsCert(QStringLiteral("tls-cert"), {}, QStringLiteral("FILE"));
     const QCommandLineOption tlsKey(QStringLiteral("tls-key"), {}, QStringLiteral("FILE"));
+    const QCommandLineOption managementPort(QStringLiteral("sb-management-port"), {}, QStringLiteral("N"));
     const QCommandLineOption serviceBusConfig(QStringLiteral("servicebus-config"), {}, QStringLiteral("FILE"));
     const QCommandLineOption clock(QStringLiteral("clock"), {}, QStringLiteral("MODE"));
     const QCommandLineOption scale(QStringLiteral("time-scale"), {}, QStringLiteral("X"));
@@ -151,7 +153,8 @@ std::variant<ServeOptions, QString> readServeOptions(const QStringList &argument
     // Every option but --help and --version, so also from the environment.
     const QList<QCommandLineOption> settable{db, bind, port, config, amqpPort, serviceBusConfig, clock, scale, jitter,
                                              seed, requestTimeout, caFile, autoConfirm, region, account, advertisedUrl,
-                                             allowHost, credentials, readyFile, amqpsPort, tlsCert, tlsKey};
+                                             allowHost, credentials, readyFile, amqpsPort, tlsCert, tlsKey,
+                                             managementPort};
     parser.addOptions(settable);
     parser.addOptions({help, version});
     const QString program = command == OptionsFor::Serve ? QStringLiteral("relaydesk serve") : QStringLiteral("relaydesk");
@@ -188,7 +191,8 @@ std::variant<ServeOptions, QString> readServeOptions(const QStringList &argument
     }
     options.configFile = parser.value(config);
     options.serviceBusConfigFile = parser.value(serviceBusConfig);
-    for (const auto &[option, field] : {std::pair{&amqpPort, &options.amqpPort}, std::pair{&amqpsPort, &options.amqpsPort}}) {
+    for (const auto &[option, field] : {std::pair{&amqpPort, &options.amqpPort}, std::pair{&amqpsPort, &options.amqpsPort},
+                                        std::pair{&managementPort, &options.managementPort}}) {
         if (!parser.isSet(*option))
             continue;
         bool ok = false;

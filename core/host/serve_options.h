@@ -38,6 +38,11 @@ struct ServeOptions {
     std::optional<quint16> amqpsPort = kDefaultAmqpsPort;
     QString tlsCertificateFile;
     QString tlsKeyFile;
+    // The Service Bus management API (ATOM over HTTP, docs/api.md "Service Bus
+    // management"): its port, the emulator's 5300 by default (0: any free
+    // port; empty: off).
+    static constexpr quint16 kDefaultManagementPort = 5300;
+    std::optional<quint16> managementPort = kDefaultManagementPort;
     ClockMode clockMode = ClockMode::Real;
     double timeScale = 1.0;           // scaled mode
     double jitter = JitterSampler::kDefaultFraction; // 0–kMaxFraction (docs/behaviour.md §3.5), fraction of each retry delay

@@ -23,7 +23,7 @@ queue=bench.amqp
 
 source "$(dirname "$0")/serve_run.sh"
 export XDG_DATA_HOME=${TMPDIR:-/tmp}/relaydesk-bench-data   # the bench's own local CA, not the user's
-start_serve "$relaydesk" --amqp-port 0 --amqps-port 0
+start_serve "$relaydesk" --amqp-port 0 --amqps-port 0 --sb-management-port 0
 amqp=""
 for _ in $(seq 100); do
   amqp=$(sed -n 's/^relaydesk: listening on amqp:\/\/\([^ ]*\).*/\1/p' "$work/serve.log")

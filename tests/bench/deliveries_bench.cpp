@@ -59,6 +59,7 @@ ServeOptions optionsFor(const QString &path, ClockMode mode)
     options.portGiven = true;
     options.amqpPort = 0;
     options.amqpsPort.reset();
+    options.managementPort = 0;
     options.clockMode = mode;
     return options;
 }

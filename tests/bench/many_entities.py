@@ -25,7 +25,7 @@ DOCUMENT = 10_000
 class Broker:
     def __init__(self, binary, folder):
         self.process = subprocess.Popen(
-            [binary, "serve", "--db", folder + "/many.db", "--port", "0", "--amqp-port", "off", "--amqps-port", "off"],
+            [binary, "serve", "--db", folder + "/many.db", "--port", "0", "--amqp-port", "off", "--amqps-port", "off", "--sb-management-port", "off"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         line = ""
         while "listening on http" not in line:

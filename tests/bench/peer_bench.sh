@@ -31,7 +31,7 @@ if [[ ! -d "$peer/node_modules/sqslite" || "$source_dir/peer/package-lock.json" 
 fi
 
 source "$source_dir/serve_url.sh"
-"$build/app/relaydesk" serve --db "$work/broker.db" --port 0 --amqp-port off --amqps-port off >"$work/serve.log" 2>&1 &
+"$build/app/relaydesk" serve --db "$work/broker.db" --port 0 --amqp-port off --amqps-port off --sb-management-port off >"$work/serve.log" 2>&1 &
 pids+=($!)
 url=$(serve_url "$work/serve.log")
 

@@ -33,7 +33,7 @@ import urllib.request
 def start(binary, database):
     """(process, url, seconds to the ready line)."""
     started = time.monotonic()
-    process = subprocess.Popen([binary, "serve", "--db", database, "--port", "0", "--amqp-port", "off", "--amqps-port", "off"],
+    process = subprocess.Popen([binary, "serve", "--db", database, "--port", "0", "--amqp-port", "off", "--amqps-port", "off", "--sb-management-port", "off"],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     line = ""
     while "listening on http" not in line:

@@ -51,6 +51,7 @@ ServeOptions optionsFor(const QString &path)
     options.portGiven = true;
     options.amqpPort = 0;
     options.amqpsPort.reset();
+    options.managementPort = 0;
     return options;
 }
 

@@ -40,7 +40,7 @@ struct FinishedRun {
     QString err;
 };
 
-// Every run takes a free AMQP port and no AMQPS port unless it names one (on the
+// Every run takes a free AMQP and management port and no AMQPS port unless it names one (on the
 // command line or in the environment): runs go side by side.
 QStringList withAmqpPort(const QStringList &arguments, const QProcessEnvironment &environment = {})
 {
@@ -49,6 +49,9 @@ QStringList withAmqpPort(const QStringList &arguments, const QProcessEnvironment
         all += QStringList{QStringLiteral("--amqp-port"), QStringLiteral("0")};
     if (!arguments.contains(QStringLiteral("--amqps-port")) && !environment.contains(QStringLiteral("RELAYDESK_AMQPS_PORT")))
         all += QStringList{QStringLiteral("--amqps-port"), QStringLiteral("off")};
+    if (!arguments.contains(QStringLiteral("--sb-management-port"))
+        && !environment.contains(QStringLiteral("RELAYDESK_SB_MANAGEMENT_PORT")))
+        all += QStringList{QStringLiteral("--sb-management-port"), QStringLiteral("0")};
     return all;
 }
 
@@ -190,6 +193,9 @@ private slots:
         QTest::newRow("AMQPS port a word") << QStringList{"--amqps-port", "on"} << "--amqps-port: 'on'";
         QTest::newRow("AMQPS port too big") << QStringList{"--amqps-port", "65536"} << "--amqps-port: '65536'";
         QTest::newRow("TLS certificate without key") << QStringList{"--tls-cert", "c.pem"} << "--tls-cert and --tls-key go together";
+        QTest::newRow("management port too big") << QStringList{"--sb-management-port", "70000"} << "--sb-management-port";
+        QTest::newRow("management port a word") << QStringList{"--sb-management-port", "on"}
+                                                << "--sb-management-port: 'on'";
         QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate";
         QTest::newRow("stray argument") << QStringList{"extra"} << "extra";
     }
@@ -378,9 +384,10 @@ private slots:
         QVERIFY(server.process.waitForFinished(30000));
         QCOMPARE(server.process.exitStatus(), QProcess::NormalExit);
         QCOMPARE(server.process.exitCode(), 0);
-        // the Service Bus ready line (docs/behaviour.md §8.6), then nothing
+        // the Service Bus ready lines (AMQP, then the management API; docs/behaviour.md §8.6), then nothing
         const QString rest = QString::fromUtf8(server.process.readAllStandardOutput());
-        QVERIFY2(QRegularExpression(QStringLiteral("^relaydesk: listening on amqp://127\\.0\\.0\\.1:[1-9][0-9]*\n$"))
+        QVERIFY2(QRegularExpression(QStringLiteral("^relaydesk: listening on amqp://127\\.0\\.0\\.1:[1-9][0-9]*\n"
+                                                   "relaydesk: listening on https://127\\.0\\.0\\.1:[1-9][0-9]*\n$"))
                      .match(rest)
                      .hasMatch(),
                  qPrintable(rest));
@@ -465,10 +472,30 @@ private slots:
         QVERIFY(server.stopsCleanly());
     }
 
+    // The third ready line is the Service Bus management API's, and it answers there.
+    void managementPort_readyLineAndNamespace()
+    {
+        Server server;
+        QVERIFY(server.start({"--port", "0", "--db", ":memory:"}));
+        QStringList lines;
+        while (lines.size() < 2) {
+            while (!server.process.canReadLine())
+                QVERIFY(server.process.waitForReadyRead(30000));
+            lines << QString::fromUtf8(server.process.readLine()).trimmed();
+        }
+        QVERIFY2(lines[0].startsWith(QLatin1String("relaydesk: listening on amqp://")), qPrintable(lines[0]));
+        QVERIFY2(lines[1].startsWith(QLatin1String("relaydesk: listening on https://127.0.0.1:")), qPrintable(lines[1]));
+        const quint16 port = lines[1].section(QLatin1Char(':'), -1).toUShort();
+        const QByteArray namespaceInfo = http(port, "GET", "/$namespaceinfo?api-version=2021-05");
+        QVERIFY2(namespaceInfo.startsWith("HTTP/1.1 200") && namespaceInfo.contains("<MessagingSKU>Standard</MessagingSKU>"),
+                 namespaceInfo.constData());
+        QVERIFY(server.stopsCleanly());
+    }
+
     void amqpPortOff_onlyTheHttpReadyLine()
     {
         Server server;
-        QVERIFY(server.start({"--port", "0", "--db", ":memory:", "--amqp-port", "off"}));
+        QVERIFY(server.start({"--port", "0", "--db", ":memory:", "--amqp-port", "off", "--sb-management-port", "off"}));
         QVERIFY2(server.readyLine.startsWith(QLatin1String("relaydesk: listening on http://")), qPrintable(server.readyLine));
         server.process.terminate();
         QVERIFY(server.process.waitForFinished(30000));
@@ -552,7 +579,7 @@ private slots:
         environment.remove(QStringLiteral("XDG_DATA_HOME"));
         Server server;
         server.process.setProcessEnvironment(environment);
-        server.process.start(kBinary, {"serve", "--port", "0", "--amqp-port", "0", "--amqps-port", "off"});
+        server.process.start(kBinary, {"serve", "--port", "0", "--amqp-port", "0", "--amqps-port", "off", "--sb-management-port", "0"});
         QVERIFY(server.process.waitForStarted());
         while (!server.process.canReadLine())
             QVERIFY(server.process.waitForReadyRead(30000));

@@ -9,7 +9,7 @@ WORK=$(mktemp -d)
 trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 mkfifo "$WORK/ready"
-"$RELAYDESK_BINARY" serve --port 0 --amqp-port 0 --amqps-port off --db :memory: --clock virtual >"$WORK/ready" 2>"$WORK/err" &
+"$RELAYDESK_BINARY" serve --port 0 --amqp-port 0 --amqps-port off --sb-management-port 0 --db :memory: --clock virtual >"$WORK/ready" 2>"$WORK/err" &
 SERVER=$!
 exec 3<"$WORK/ready"
 read -r READY <&3 || true   # blocks until the one ready line (or the server's exit)

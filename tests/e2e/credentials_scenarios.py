@@ -308,7 +308,7 @@ class BadCredentialsFile(unittest.TestCase):
             path = os.path.join(folder, "credentials.json")
             with open(path, "w") as file:
                 json.dump({"accessKeys": {KEY_ID: SECRET}, "bearerToken": [TOKEN]}, file)   # a typo: bearerToken
-            run = subprocess.run([BINARY, "serve", "--port", "0", "--amqp-port", "off", "--amqps-port", "off", "--db", ":memory:",
+            run = subprocess.run([BINARY, "serve", "--port", "0", "--amqp-port", "off", "--amqps-port", "off", "--sb-management-port", "off", "--db", ":memory:",
                                   "--credentials", path], capture_output=True, text=True, timeout=60)
             self.assertNotEqual(run.returncode, 0)
             self.assertIn("bearerToken", run.stderr)

@@ -21,7 +21,7 @@ import urllib.request
 class RelaydeskServer:
     def __init__(self, binary, *extra_args, database=":memory:"):
         self.binary = binary
-        self.args = ["serve", "--port", "0", "--amqp-port", "0", "--amqps-port", "off", "--db", database, "--clock", "virtual",
+        self.args = ["serve", "--port", "0", "--amqp-port", "0", "--amqps-port", "off", "--sb-management-port", "0", "--db", database, "--clock", "virtual",
                      *extra_args]
         self.process = None
         self.endpoint = None

@@ -38,6 +38,7 @@ inline ServeOptions testBrokerOptions(const QString &databasePath)
     options.portGiven = true;
     options.amqpPort = 0;   // tests run side by side
     options.amqpsPort.reset();
+    options.managementPort = 0;
     options.clockMode = ClockMode::Virtual;
     return options;
 }

@@ -30,12 +30,16 @@ std::string decoded(std::string_view text)
     return QByteArray::fromPercentEncoding(QByteArray(text.data(), qsizetype(text.size()))).toStdString();
 }
 
-// Decoded, lower case, without "scheme://" and a trailing '/': "host:port/path".
+// Decoded, lower case, without "scheme://", a query and a trailing '/':
+// "host:port/path". (The management SDKs sign the request's whole URL,
+// "…/orders?api-version=2021-05"; the query names no entity.)
 std::string normalised(std::string_view uri)
 {
     std::string text = lower(decoded(uri));
     if (const std::size_t scheme = text.find("://"); scheme != std::string::npos)
         text.erase(0, scheme + 3);
+    if (const std::size_t query = text.find('?'); query != std::string::npos)
+        text.erase(query);
     while (!text.empty() && text.back() == '/')
         text.pop_back();
     return text;

@@ -23,7 +23,8 @@ namespace relaydesk {
 // `nowSeconds`, and RESOURCE covers the audience the token is put for.
 //
 // "Covers": both decoded, lower-cased and without their scheme (sb://,
-// amqp://, https:// alike), the resource is the audience or a path prefix of
+// amqp://, https:// alike) and query (the management SDKs sign the whole
+// request URL, api-version included), the resource is the audience or a path prefix of
 // it ending at a '/'. So sb://host/ covers every entity of the namespace and
 // sb://host/orders covers orders and orders/Subscriptions/s, not orders2.
 //

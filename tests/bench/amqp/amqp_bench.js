@@ -21,7 +21,7 @@ const seconds = Number(secondsArg || 5);
 const held = Number(heldArg || 1000);
 
 function start(database) {
-  const child = spawn(binary, ['serve', '--port', '0', '--amqp-port', '0', '--amqps-port', 'off', '--db', database],
+  const child = spawn(binary, ['serve', '--port', '0', '--amqp-port', '0', '--amqps-port', 'off', '--sb-management-port', '0', '--db', database],
                       { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let output = '';

@@ -31,7 +31,7 @@ class KilledBroker:
     def start(self):
         """Starts serve and returns once it printed its ready line."""
         args = [self._binary, "serve", "--db", self._db, "--port", str(self._port),
-                "--amqp-port", "off", "--amqps-port", "off"] + self._extra
+                "--amqp-port", "off", "--amqps-port", "off", "--sb-management-port", "off"] + self._extra
         for _ in range(50):
             self._process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self._stderr)
             line = self._process.stdout.readline().decode()

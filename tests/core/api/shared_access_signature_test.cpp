@@ -87,6 +87,14 @@ private slots:
                                                     << 60 << entity << int(Outcome::OutOfScope);
         QTest::newRow("another host") << root << QByteArray(kKey) << QByteArray("sb://elsewhere:5672/") << 60 << entity
                                       << int(Outcome::OutOfScope);
+        // The management SDKs sign the request's whole URL, query included (ServiceBusAdministrationClient).
+        const QByteArray management("https://localhost:5300/orders");
+        QTest::newRow("a signed URL's query") << root << QByteArray(kKey)
+                                              << QByteArray("https://localhost:5300/orders?api-version=2021-05") << 60
+                                              << management << int(Outcome::Valid);
+        QTest::newRow("a query is no path") << root << QByteArray(kKey)
+                                            << QByteArray("https://localhost:5300/orders?api-version=2021-05") << 60
+                                            << QByteArray("https://localhost:5300/payments") << int(Outcome::OutOfScope);
     }
 
     void signedTokens()

@@ -26,6 +26,7 @@ ServeOptions optionsFor(const QString &path, quint16 port)
     options.port = port;
     options.amqpPort = 0;   // tests run side by side
     options.amqpsPort.reset();
+    options.managementPort = 0;
     options.clockMode = ClockMode::Virtual;
     return options;
 }

@@ -5,10 +5,11 @@
 //   const { scenario } = require('./relaydesk_harness');
 //   scenario('name', async (server) => { const sqs = server.sqs(); await server.advance(30); });
 //
-// Each scenario gets its own server (--port 0 --amqp-port 0 --amqps-port off --db :memory: --clock virtual;
-// options.amqps: --amqps-port 0 instead, its third ready line in server.amqpsPort),
-// stopped with SIGTERM at the end; it must exit with status 0. Its two ready lines give the
-// HTTP endpoint and the Service Bus (AMQP) one: server.serviceBusConnectionString(). The SDK comes from the build tree
+// Each scenario gets its own server (--port 0 --amqp-port 0 --amqps-port off --sb-management-port 0
+// --db :memory: --clock virtual; options.amqps: --amqps-port 0 instead), stopped with SIGTERM at
+// the end; it must exit with status 0. Its ready lines give the HTTP endpoint, the Service Bus
+// (AMQP) one (server.serviceBusConnectionString()), the management API's (server.managementPort,
+// TLS or plain HTTP on one port) and, with options.amqps, AMQPS (server.amqpsPort). The SDK comes from the build tree
 // (installer/dev.sh runs `npm ci` there and CTest sets NODE_PATH). Every request a client
 // sends is recorded in server.requests as { service, target, contentType } so a test can
 // check which protocol the SDK really spoke.
@@ -48,12 +49,13 @@ class RelaydeskServer {
     this.amqps = Boolean(options.amqps);
     this.env = options.env || process.env;
     this.amqpsPort = null;
+    this.managementPort = null;
     this.errors = '';
     this.requests = [];
   }
 
   start() {
-    this.process = spawn(this.binary, ['serve', '--port', '0', '--amqp-port', '0',
+    this.process = spawn(this.binary, ['serve', '--port', '0', '--amqp-port', '0', '--sb-management-port', '0',
                                        '--amqps-port', this.amqps ? '0' : 'off', '--db', this.database,
                                        '--clock', 'virtual', ...this.extraArgs],
                          { stdio: ['ignore', 'pipe', 'pipe'], env: this.env });
@@ -65,11 +67,12 @@ class RelaydeskServer {
       const onData = (chunk) => {
         output += chunk;
         const lines = output.split('\n');
-        if (lines.length < (this.amqps ? 4 : 3)) return;   // the HTTP, AMQP (and AMQPS) ready lines
+        if (lines.length < (this.amqps ? 5 : 4)) return;   // the HTTP, AMQP, management (and AMQPS) ready lines
         this.process.stdout.off('data', onData);
         this.process.stdout.resume();   // keep draining whatever follows
-        const [http, amqp, amqps] = lines.map((line) => line.trim());
+        const [http, amqp, management, amqps] = lines.map((line) => line.trim());
         if (!http.startsWith(READY_PREFIX) || !amqp.startsWith(READY_PREFIX + 'amqp://') ||
+            !management.startsWith(READY_PREFIX + 'https://') ||
             (this.amqps && !amqps.startsWith(READY_PREFIX + 'amqps://'))) {
           this.process.kill('SIGKILL');
           reject(new Error(`no ready lines, got ${JSON.stringify(output)}; stderr: ${this.errors}`));
@@ -77,6 +80,7 @@ class RelaydeskServer {
         }
         this.endpoint = http.slice(READY_PREFIX.length);
         this.amqpPort = Number(amqp.slice(amqp.lastIndexOf(':') + 1));
+        this.managementPort = Number(management.slice(management.lastIndexOf(':') + 1));
         if (this.amqps) this.amqpsPort = Number(amqps.slice(amqps.lastIndexOf(':') + 1));
         resolve(this);
       };
