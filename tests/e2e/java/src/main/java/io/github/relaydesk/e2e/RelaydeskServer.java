@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * `relaydesk serve --port 0 --amqp-port 0 --amqps-port off --db :memory: --clock virtual` for one scenario: the
+ * `relaydesk serve --port 0 --amqp-port 0 --amqps-port off --sb-management-port 0 --db :memory: --clock virtual` for one scenario: the
  * Java twin of ../relaydesk_harness.py. Its two ready lines give the HTTP endpoint (the native
  * API, the clock) and the AMQP port of the emulator's connection string. close() stops it with
  * SIGTERM and fails unless it exits with status 0.
@@ -36,7 +36,7 @@ final class RelaydeskServer implements AutoCloseable {
     RelaydeskServer(String binary) throws IOException {
         errors = File.createTempFile("relaydesk-serve-", ".log");
         errors.deleteOnExit();
-        process = new ProcessBuilder(binary, "serve", "--port", "0", "--amqp-port", "0", "--amqps-port", "off", "--db", ":memory:",
+        process = new ProcessBuilder(binary, "serve", "--port", "0", "--amqp-port", "0", "--amqps-port", "off", "--sb-management-port", "0", "--db", ":memory:",
                                      "--clock", "virtual")
                       .redirectError(errors).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
