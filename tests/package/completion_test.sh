@@ -27,7 +27,7 @@ expect() {
 expect "relaydesk pol" "policy"
 expect "relaydesk s" "serve"
 expect "relaydesk policy ex" "explain"
-expect "relaydesk policy " "diff explain render validate"
+expect "relaydesk policy " "diff explain render scan validate"
 expect "relaydesk --ver" "--version"
 expect "relaydesk serve --cl" "--clock"
 expect "relaydesk serve --al" "--allow-host"

@@ -19,6 +19,8 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QNetworkAccessManager>
+#include <QSslCertificate>
+#include <QSslConfiguration>
 #include <QNetworkReply>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -53,6 +55,7 @@ ServeOptions brokerOptions()
     options.databasePath = QStringLiteral(":memory:");
     options.port = 0;
     options.amqpPort.reset();
+    options.amqpsPort.reset();
     options.managementPort = 0;   // tests run side by side
     options.clockMode = ClockMode::Virtual;
     return options;
@@ -308,7 +311,7 @@ private slots:
         auto started = BrokerHost::start(options);
         QVERIFY(std::holds_alternative<std::unique_ptr<BrokerHost>>(started));
         const auto &host = std::get<std::unique_ptr<BrokerHost>>(started);
-        QVERIFY(host->managementUrl().startsWith(QStringLiteral("http://127.0.0.1:")));
+        QVERIFY(host->managementUrl().startsWith(QStringLiteral("https://127.0.0.1:")));
 
         const QString url = host->managementUrl() + QStringLiteral("/$Resources/Queues?api-version=2021-05");
         const auto signature = [&](const std::string &key) {
@@ -321,7 +324,10 @@ private slots:
         };
         QNetworkAccessManager network;
         const auto get = [&](const QByteArray &header, const QByteArray &value) {
-            QNetworkRequest request{QUrl(url)};
+            QNetworkRequest request{QUrl(url)};   // https: the port's TLS, trusting the local CA
+            QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+            tls.setCaCertificates(QSslCertificate::fromPath(host->tlsAuthorityPath()));
+            request.setSslConfiguration(tls);
             if (!header.isEmpty())
                 request.setRawHeader(header, value);
             QNetworkReply *reply = network.get(request);

@@ -19,12 +19,13 @@ const QUICK = { maxWaitTimeInMs: 2000 };
 // certificate of the local CA (docs/behaviour.md §8.7). Node reads NODE_EXTRA_CA_CERTS only at
 // its start, so this file first makes a CA in a scratch XDG_DATA_HOME (`relaydesk tls ca`) and
 // runs itself again trusting it, as a user does once; the servers inherit that XDG_DATA_HOME.
-if (!process.env.NODE_EXTRA_CA_CERTS) {
+if (!process.env.RELAYDESK_TRUSTS_LOCAL_CA) {   // (NODE_EXTRA_CA_CERTS may be set already: replaced)
   const { execFileSync, spawnSync } = require('node:child_process');
   const dataHome = fs.mkdtempSync(path.join(os.tmpdir(), 'relaydesk-management-ca-'));
   const env = { ...process.env, XDG_DATA_HOME: dataHome };
   const binary = process.env.RELAYDESK_BINARY;
   env.NODE_EXTRA_CA_CERTS = execFileSync(binary, ['tls', 'ca'], { env, encoding: 'utf8' }).trim();
+  env.RELAYDESK_TRUSTS_LOCAL_CA = '1';
   const run = spawnSync(process.execPath, process.argv.slice(1), { env, stdio: 'inherit' });
   fs.rmSync(dataHome, { recursive: true, force: true });
   process.exit(run.status === null ? 1 : run.status);
