@@ -8,6 +8,7 @@
 // OUTDIR/dashboard-*.png and OUTDIR/mock-endpoints-*.png, in the light and
 // the dark palette, for a person to look at. Exits 1 when a grab fails or
 // comes out blank. Never touches the user's settings.
+#include "widgets/english_plurals.h"
 #include "screenshot_support.h"
 #include "window_test_support.h"
 
@@ -137,6 +138,7 @@ bool play(BrokerHost &host)
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
+    relaydesk::installEnglishPlurals(); // as the window's main does: "1 error", not "1 error(s)"
     QApplication::setOrganizationName(QStringLiteral("Relaydesk"));
     QApplication::setApplicationName(QStringLiteral("Relaydesk"));
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion"))); // the same look in both palettes

@@ -9,6 +9,7 @@
 // the chart draws one by one (aggregated). Writes OUTDIR/deliveries-*.png for
 // a person to look at; exits 1 when a step never happens or a grab is blank.
 // Waits only for what it asks for (the attempts logged), never for a time.
+#include "widgets/english_plurals.h"
 #include "support/call_and_wait.h"
 #include "screenshot_support.h"
 
@@ -161,6 +162,7 @@ bool run(MainWindow &window, const ScreenshotRun &shots)
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
+    relaydesk::installEnglishPlurals(); // as the window's main does: "1 error", not "1 error(s)"
     QApplication::setOrganizationName(QStringLiteral("Relaydesk"));
     QApplication::setApplicationName(QStringLiteral("Relaydesk"));
     const ScreenshotRun shots(app.arguments());

@@ -4,6 +4,7 @@
 // editor through a few states and grabs the screen after each as
 // OUTDIR/editor-<state>.png, so a person can look at them. Exits 1 when a grab
 // fails or comes out blank. Uses a temporary settings path, never the user's.
+#include "widgets/english_plurals.h"
 #include "screenshot_support.h"
 #include "policy_editor/policy_editor_window.h"
 #include "policy_editor/policy_editor.h"
@@ -29,6 +30,7 @@ using namespace relaydesk::testing;
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
+    relaydesk::installEnglishPlurals(); // as the window's main does: "1 error", not "1 error(s)"
     const ScreenshotRun run(app.arguments());
     PolicyEditorWindow window;
     if (!run.show(window)) {

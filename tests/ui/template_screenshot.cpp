@@ -5,6 +5,7 @@
 // (tests/data/templates), then two versions of a template compared, and the
 // changed topic read-only with its base overlaid. Grabs
 // OUTDIR/template-*.png for a person to look at; exits 1 when a grab fails.
+#include "widgets/english_plurals.h"
 #include "screenshot_support.h"
 #include "views/main_window.h"
 #include "views/template_policies_panel.h"
@@ -47,6 +48,7 @@ QString writeTemplate(const QTemporaryDir &dir, const QString &name, int retries
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
+    relaydesk::installEnglishPlurals(); // as the window's main does: "1 error", not "1 error(s)"
     const ScreenshotRun run(app.arguments());
     MainWindow window;
     if (!run.show(window)) {

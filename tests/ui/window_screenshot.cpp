@@ -7,6 +7,7 @@
 // page as OUTDIR/window-<page>.png for a person to look at. Exits 1 when a
 // page, tab or dialog it shows is missing, or a grab fails or comes out
 // blank. Never touches the user's settings.
+#include "widgets/english_plurals.h"
 #include "support/call_and_wait.h"
 #include "screenshot_support.h"
 
@@ -92,6 +93,7 @@ bool fill(BrokerHost &host)
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
+    relaydesk::installEnglishPlurals(); // as the window's main does: "1 error", not "1 error(s)"
     QApplication::setOrganizationName(QStringLiteral("Relaydesk"));
     QApplication::setApplicationName(QStringLiteral("Relaydesk"));
     const ScreenshotRun run(app.arguments());
