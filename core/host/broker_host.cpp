@@ -136,8 +136,9 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
             return problem(BrokerHostProblem::Kind::CaFile, QStringLiteral("--ca-file %1: %2").arg(options.caFile, why));
     }
 
-    TlsFiles tls;   // for AMQPS and the management port's TLS connections
-    if (options.amqpsPort || options.managementPort) {
+    const bool tlsPorts = options.amqpsPort || options.managementPort;   // AMQPS, the management port's TLS connections
+    TlsFiles tls;
+    if (tlsPorts) {
         auto chosen = tlsCertificate(options);
         if (auto *why = std::get_if<QString>(&chosen))
             return problem(BrokerHostProblem::Kind::Tls, *why);
@@ -238,11 +239,8 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
         host->m_serviceBus = std::get<std::unique_ptr<ServiceBusEndpoint>>(std::move(endpoint));
         if (options.amqpPort)
             host->m_amqpUrl = QStringLiteral("amqp://%1:%2").arg(loopbackForWildcard(options.bind)).arg(host->m_serviceBus->port());
-        if (options.amqpsPort) {
+        if (options.amqpsPort)
             host->m_amqpsUrl = QStringLiteral("amqps://%1:%2").arg(loopbackForWildcard(options.bind)).arg(host->m_serviceBus->tlsPort());
-            if (options.tlsCertificateFile.isEmpty())
-                host->m_tlsAuthorityPath = LocalCertificateAuthority(LocalCertificateAuthority::defaultFolder()).certificatePath();
-        }
     }
     if (options.managementPort) { // the window moves to a free port rather than fail when the port is taken
         auto context = TlsServerContext::load(tls.certificate, tls.key);
@@ -260,9 +258,9 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
         // The port answers TLS and plain HTTP alike; the SDKs build https:// URLs.
         host->m_managementUrl = QString::fromStdString(reachableEndpoint(options.bind, host->m_management->port()))
                                     .replace(QStringLiteral("http://"), QStringLiteral("https://"));
-        if (options.tlsCertificateFile.isEmpty())
-            host->m_tlsAuthorityPath = LocalCertificateAuthority(LocalCertificateAuthority::defaultFolder()).certificatePath();
     }
+    if (tlsPorts && options.tlsCertificateFile.isEmpty()) // the TLS ports present the local CA's
+        host->m_tlsAuthorityPath = LocalCertificateAuthority(LocalCertificateAuthority::defaultFolder()).certificatePath();
     // The mock endpoints of the user's set-up (those of --config included), from the store.
     if (Status kept = host->m_mocks->keepIn(engine); !kept)
         return problem(BrokerHostProblem::Kind::Database,
