@@ -432,35 +432,44 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT((m_model->refresh(), !m_page->isConnectionHelpFirst()), kWait);
     }
 
-    // With TLS on: the AMQPS connection string (no UseDevelopmentEmulator)
+    // With TLS on: the AMQPS connection string (no UseDevelopmentEmulator),
+    // the management API's (the emulator's form, on the management port)
     // and the local CA's file, whose Copy button copies its path.
     void connectionHelp_tlsLines_copyTheCaPath_data()
     {
         QTest::addColumn<QString>("amqpsUrl");
+        QTest::addColumn<QString>("managementUrl");
         QTest::addColumn<QString>("authorityPath");
         QTest::addColumn<QStringList>("expected");   // lines that must be there
         QTest::addColumn<QStringList>("absent");     // labels that must not
         const QString path = QStringLiteral("/home/u/.local/share/Relaydesk/Relaydesk/tls/relaydesk-ca.pem");
+        const QString tlsLine = QStringLiteral("Service Bus over TLS: Endpoint=sb://localhost:5671;"
+                                               "SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE");
+        const QString managementLine = QStringLiteral(
+            "Service Bus management: Endpoint=sb://localhost:5300;SharedAccessKeyName=RootManageSharedAccessKey;"
+            "SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true");
         QTest::newRow("TLS with the local CA")
-            << "amqps://127.0.0.1:5671" << path
-            << QStringList{"Service Bus over TLS: Endpoint=sb://localhost:5671;SharedAccessKeyName=RootManageSharedAccessKey;"
-                           "SharedAccessKey=SAS_KEY_VALUE",
-                           "CA certificate to trust: " + path}
-            << QStringList{};
-        QTest::newRow("TLS with the user's own certificate") << "amqps://127.0.0.1:5671" << QString()
-                                                             << QStringList{} << QStringList{"CA certificate to trust"};
-        QTest::newRow("TLS off") << QString() << path << QStringList{}
-                                 << QStringList{"Service Bus over TLS", "CA certificate to trust"};
+            << "amqps://127.0.0.1:5671" << "https://127.0.0.1:5300" << path
+            << QStringList{tlsLine, managementLine, "CA certificate to trust: " + path} << QStringList{};
+        QTest::newRow("management only") << QString() << "https://127.0.0.1:5300" << path
+                                         << QStringList{managementLine, "CA certificate to trust: " + path}
+                                         << QStringList{"Service Bus over TLS"};
+        QTest::newRow("TLS with the user's own certificate")
+            << "amqps://127.0.0.1:5671" << "https://127.0.0.1:5300" << QString() << QStringList{tlsLine, managementLine}
+            << QStringList{"CA certificate to trust"};
+        QTest::newRow("TLS off") << QString() << QString() << path << QStringList{}
+                                 << QStringList{"Service Bus over TLS", "Service Bus management", "CA certificate to trust"};
     }
     void connectionHelp_tlsLines_copyTheCaPath()
     {
         QFETCH(QString, amqpsUrl);
+        QFETCH(QString, managementUrl);
         QFETCH(QString, authorityPath);
         QFETCH(QStringList, expected);
         QFETCH(QStringList, absent);
         ConnectionHelp help;
-        help.showBroker(QStringLiteral("http://127.0.0.1:9911"), QStringLiteral("us-east-1"),
-                        QStringLiteral("amqp://127.0.0.1:5672"), amqpsUrl, authorityPath);
+        help.showBroker({QStringLiteral("http://127.0.0.1:9911"), QStringLiteral("us-east-1"),
+                         QStringLiteral("amqp://127.0.0.1:5672"), amqpsUrl, managementUrl, authorityPath});
         const QStringList lines = help.lines();
         for (const QString &line : expected)
             QVERIFY2(lines.contains(line), qPrintable(lines.join(QLatin1Char('\n'))));

@@ -26,12 +26,20 @@ QString serviceBusTlsConnectionString(const QString &amqpsUrl)
         .arg(QUrl(amqpsUrl).port());
 }
 
+QString serviceBusManagementConnectionString(const QString &managementUrl)
+{
+    return QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessKeyName=RootManageSharedAccessKey;"
+                          "SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true")
+        .arg(QUrl(managementUrl).port());
+}
+
 ConnectionHelp::ConnectionHelp(QWidget *parent) : QGroupBox(tr("Connect your code"), parent)
 {
     setObjectName(QStringLiteral("connectionHelp"));
     auto *grid = new QGridLayout(this);
     const QStringList labels{tr("Endpoint"), tr("aws CLI"), tr("boto3 (Python)"), tr("AWS SDK for JavaScript"),
-                             tr("curl"), tr("Service Bus"), tr("Service Bus over TLS"), tr("CA certificate to trust")};
+                             tr("curl"), tr("Service Bus"), tr("Service Bus over TLS"),
+                             tr("Service Bus management"), tr("CA certificate to trust")};
     for (const QString &label : labels) {
         Line line;
         line.label = label;
@@ -68,9 +76,11 @@ QString awsCliLine(const QString &url, const QString &region, const QString &arg
         .arg(url, region, arguments);
 }
 
-void ConnectionHelp::showBroker(const QString &url, const QString &region, const QString &amqpUrl,
-                                const QString &amqpsUrl, const QString &authorityPath)
+void ConnectionHelp::showBroker(const BrokerEndpoints &endpoints)
 {
+    const QString &url = endpoints.url;
+    const QString &region = endpoints.region;
+    const bool tls = !endpoints.amqpsUrl.isEmpty() || !endpoints.managementUrl.isEmpty();
     const QString texts[] = {
         url,
         awsCliLine(url, region, QStringLiteral("sqs create-queue --queue-name orders")),
@@ -81,9 +91,10 @@ void ConnectionHelp::showBroker(const QString &url, const QString &region, const
                        "secretAccessKey: \"test\" } })")
             .arg(url, region),
         QStringLiteral("curl %1/api/v1/queues").arg(url),
-        amqpUrl.isEmpty() ? QString() : serviceBusConnectionString(amqpUrl),
-        amqpsUrl.isEmpty() ? QString() : serviceBusTlsConnectionString(amqpsUrl),
-        amqpsUrl.isEmpty() ? QString() : authorityPath,
+        endpoints.amqpUrl.isEmpty() ? QString() : serviceBusConnectionString(endpoints.amqpUrl),
+        endpoints.amqpsUrl.isEmpty() ? QString() : serviceBusTlsConnectionString(endpoints.amqpsUrl),
+        endpoints.managementUrl.isEmpty() ? QString() : serviceBusManagementConnectionString(endpoints.managementUrl),
+        tls ? endpoints.authorityPath : QString(),
     };
     for (qsizetype i = 0; i < m_lines.size(); ++i) {
         m_lines[i].text->setText(texts[i]);

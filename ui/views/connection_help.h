@@ -16,6 +16,21 @@ QString serviceBusConnectionString(const QString &amqpUrl);
 // The connection string for Service Bus over TLS at `amqpsUrl`
 // ("amqps://HOST:PORT"): without UseDevelopmentEmulator, as production code has it.
 QString serviceBusTlsConnectionString(const QString &amqpsUrl);
+// The connection string ServiceBusAdministrationClient takes for the
+// management port at `managementUrl` ("https://HOST:PORT"), as for the
+// emulator's port 5300: the SDKs build https:// URLs from it.
+QString serviceBusManagementConnectionString(const QString &managementUrl);
+
+// Where a broker answers, as the dashboard shows it: each empty member
+// leaves its lines out.
+struct BrokerEndpoints {
+    QString url;            // the HTTP endpoint (SQS, SNS, Zaqar, native)
+    QString region;
+    QString amqpUrl;        // empty: no Service Bus line
+    QString amqpsUrl;       // empty: no Service Bus over TLS line
+    QString managementUrl;  // empty: no Service Bus management line
+    QString authorityPath;  // empty: no CA line (TLS off, or the user's own certificate)
+};
 
 // An aws CLI command line that runs on a clean machine (no ~/.aws): the
 // test keys as environment variables before it, then
@@ -25,7 +40,8 @@ QString awsCliLine(const QString &url, const QString &region, const QString &arg
 
 // "Connect your code": what a developer pastes to point code at this
 // broker — the endpoint, the aws CLI, boto3, the AWS SDK for JavaScript,
-// curl, the Service Bus connection strings (plain and over TLS) and the
+// curl, the Service Bus connection strings (plain, over TLS and for the
+// management API) and the
 // local CA's certificate to trust for TLS (docs/behaviour.md §8.7) — one
 // line each in monospace, selectable, with a Copy button named after the
 // line ("Copy aws CLI").
@@ -36,11 +52,9 @@ class ConnectionHelp final : public QGroupBox {
 public:
     explicit ConnectionHelp(QWidget *parent = nullptr);
 
-    // Fills the lines for a broker at `url` in `region`; `amqpUrl` empty: no
-    // Service Bus line; `amqpsUrl` empty: no TLS line; `authorityPath` empty:
-    // no CA line (TLS off, or the user's own certificate).
-    void showBroker(const QString &url, const QString &region, const QString &amqpUrl,
-                    const QString &amqpsUrl = {}, const QString &authorityPath = {});
+    // Fills the lines for the broker at `endpoints`; the CA line shows only
+    // when a TLS port (AMQPS or management) is on.
+    void showBroker(const BrokerEndpoints &endpoints);
     // The lines as shown, "label: text" (tests, accessibility).
     QStringList lines() const;
     QToolButton *copyButton(const QString &label) const;

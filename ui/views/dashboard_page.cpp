@@ -368,8 +368,9 @@ void DashboardPage::refreshSummary()
                            .arg(overview.subscriptions.size())
                            .arg(overview.queues.size())
                            .arg(locale.toString(messages)));
-    m_connect->showBroker(m_host->endpointUrl(), QString::fromStdString(m_host->identity().region),
-                          m_host->amqpUrl(), m_host->amqpsUrl(), m_host->tlsAuthorityPath());
+    m_connect->showBroker({m_host->endpointUrl(), QString::fromStdString(m_host->identity().region),
+                           m_host->amqpUrl(), m_host->amqpsUrl(), m_host->managementUrl(),
+                           m_host->tlsAuthorityPath()});
     m_connect->show();
     const bool empty = overview.queues.empty() && overview.topics.empty();
     if (isConnectionHelpFirst() != empty) {
