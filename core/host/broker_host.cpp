@@ -232,6 +232,8 @@ std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> BrokerHost::start(c
     }
     if (options.amqpPort || options.amqpsPort) { // the window moves to a free port rather than fail when a port is taken
         ServiceBusEndpoint::Ports ports{options.amqpPort, options.amqpsPort, tls.certificate, tls.key, nextFreePort};
+        ports.maxConnections = static_cast<std::size_t>(options.amqpMaxConnections);
+        ports.openTimeout = std::chrono::seconds(options.amqpOpenTimeoutSeconds);
         auto endpoint = ServiceBusEndpoint::start(*host->m_service, options.bind, ports,
                                                   serverOptions.credentials.sharedAccess());
         if (auto *error = std::get_if<QString>(&endpoint))

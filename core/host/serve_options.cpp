@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QStandardPaths>
 
+#include <tuple>
 #include <utility>
 
 namespace relaydesk {
@@ -24,6 +25,8 @@ const QString kBrokerOptions = QStringLiteral(
     "  --config FILE          apply a configuration file at start\n"
     "  --amqp-port N|off      Azure Service Bus (AMQP 1.0) port (default 5672; 0 picks a free one; off: none)\n"
     "  --amqps-port N|off     Azure Service Bus over TLS (AMQPS) port (default 5671; 0 picks a free one; off: none)\n"
+    "  --amqp-max-connections N  AMQP and AMQPS connections open at once, 1 to 1000000 (default: a quarter of the descriptor limit)\n"
+    "  --amqp-open-timeout S  seconds from an AMQP connection's accept to its AMQP open, 1 to 3600 (default 30)\n"
     "  --tls-cert FILE        PEM certificate chain the TLS ports present (default: one issued by the local CA, see 'relaydesk tls ca')\n"
     "  --tls-key FILE         PEM private key of --tls-cert\n"
     "  --sb-management-port N|off  Service Bus management API (ATOM, ServiceBusAdministrationClient) port (default 5300; 0 picks a free one; off: none)\n"
@@ -131,6 +134,8 @@ std::variant<ServeOptions, QString> readServeOptions(const QStringList &argument
     const QCommandLineOption config(QStringLiteral("config"), {}, QStringLiteral("FILE"));
     const QCommandLineOption amqpPort(QStringLiteral("amqp-port"), {}, QStringLiteral("N"));
     const QCommandLineOption amqpsPort(QStringLiteral("amqps-port"), {}, QStringLiteral("N"));
+    const QCommandLineOption amqpMaxConnections(QStringLiteral("amqp-max-connections"), {}, QStringLiteral("N"));
+    const QCommandLineOption amqpOpenTimeout(QStringLiteral("amqp-open-timeout"), {}, QStringLiteral("SECONDS"));
     const QCommandLineOption tlsCert(QStringLiteral("tls-cert"), {}, QStringLiteral("FILE"));
     const QCommandLineOption tlsKey(QStringLiteral("tls-key"), {}, QStringLiteral("FILE"));
     const QCommandLineOption managementPort(QStringLiteral("sb-management-port"), {}, QStringLiteral("N"));
@@ -154,7 +159,7 @@ std::variant<ServeOptions, QString> readServeOptions(const QStringList &argument
     const QList<QCommandLineOption> settable{db, bind, port, config, amqpPort, serviceBusConfig, clock, scale, jitter,
                                              seed, requestTimeout, caFile, autoConfirm, region, account, advertisedUrl,
                                              allowHost, credentials, readyFile, amqpsPort, tlsCert, tlsKey,
-                                             managementPort};
+                                             managementPort, amqpMaxConnections, amqpOpenTimeout};
     parser.addOptions(settable);
     parser.addOptions({help, version});
     const QString program = command == OptionsFor::Serve ? QStringLiteral("relaydesk serve") : QStringLiteral("relaydesk");
@@ -204,6 +209,19 @@ std::variant<ServeOptions, QString> readServeOptions(const QStringList &argument
                 .arg(option->names().constFirst(), parser.value(*option));
         else
             *field = static_cast<quint16>(value);
+    }
+    for (const auto &[option, field, most, unit] :
+         {std::tuple{&amqpMaxConnections, &options.amqpMaxConnections, ServeOptions::kMaxAmqpConnections, "connections"},
+          std::tuple{&amqpOpenTimeout, &options.amqpOpenTimeoutSeconds, ServeOptions::kMaxAmqpOpenTimeoutSeconds,
+                     "seconds"}}) {
+        if (!parser.isSet(*option))
+            continue;
+        bool ok = false;
+        *field = parser.value(*option).toInt(&ok);
+        if (!ok || *field < 1 || *field > most)
+            return QStringLiteral("--%1: '%2' is not a whole number of %3 from 1 to %4")
+                .arg(option->names().constFirst(), parser.value(*option), QLatin1String(unit))
+                .arg(most);
     }
     options.tlsCertificateFile = parser.value(tlsCert);
     options.tlsKeyFile = parser.value(tlsKey);

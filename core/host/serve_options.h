@@ -38,6 +38,14 @@ struct ServeOptions {
     std::optional<quint16> amqpsPort = kDefaultAmqpsPort;
     QString tlsCertificateFile;
     QString tlsKeyFile;
+    // What an AMQP peer may hold (docs/reliability.md "AMQP port"): the
+    // connections open at once on the AMQP and AMQPS ports together (0: a
+    // quarter of the descriptor limit) and the seconds from a connection's
+    // accept to its AMQP open.
+    int amqpMaxConnections = 0;
+    static constexpr int kMaxAmqpConnections = 1'000'000;
+    int amqpOpenTimeoutSeconds = 30;
+    static constexpr int kMaxAmqpOpenTimeoutSeconds = 3600;
     // The Service Bus management API (ATOM over HTTP, docs/api.md "Service Bus
     // management"): its port, the emulator's 5300 by default (0: any free
     // port; empty: off).

@@ -196,6 +196,12 @@ private slots:
         QTest::newRow("management port too big") << QStringList{"--sb-management-port", "70000"} << "--sb-management-port";
         QTest::newRow("management port a word") << QStringList{"--sb-management-port", "on"}
                                                 << "--sb-management-port: 'on'";
+        QTest::newRow("AMQP connections zero") << QStringList{"--amqp-max-connections", "0"}
+                                               << "--amqp-max-connections: '0' is not a whole number of connections";
+        QTest::newRow("AMQP open timeout a duration")
+            << QStringList{"--amqp-open-timeout", "30s"} << "--amqp-open-timeout: '30s' is not a whole number of seconds";
+        QTest::newRow("AMQP open timeout too long") << QStringList{"--amqp-open-timeout", "3601"}
+                                                    << "--amqp-open-timeout: '3601'";
         QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate";
         QTest::newRow("stray argument") << QStringList{"extra"} << "extra";
     }

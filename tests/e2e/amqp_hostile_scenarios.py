@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 """Hostile AMQP peers against the Service Bus port (docs/reliability.md
 "AMQP port"): a frame larger than the broker announced, a message larger
-than its link announced, and a peer that never presents a token under
---credentials. Each is refused with AMQP's own error and the broker's memory
+than its link announced, a peer that never presents a token under
+--credentials, connections past the cap and connections that never open. Each is refused with AMQP's own error and the broker's memory
 (its peak, /proc/PID/status VmHWM) stays within a bound far below what the
 peer sent. Raw sockets through amqp_wire: no client library sends these."""
 import json
@@ -13,7 +13,7 @@ import unittest
 import urllib.parse
 
 import amqp_wire as wire
-from relaydesk_harness import RelaydeskServer, binary_from_environment
+from relaydesk_harness import RelaydeskServer, binary_from_environment, read_until_closed
 
 BINARY = binary_from_environment()
 MIB = 1024 * 1024
@@ -37,6 +37,11 @@ class AmqpServer(RelaydeskServer):
                 if line.startswith("VmHWM:"):
                     return int(line.split()[1]) * 1024
         raise AssertionError("no VmHWM")
+
+
+def read_to_close(peer):
+    """What the broker sent until it closed the connection."""
+    return read_until_closed(peer.socket)
 
 
 def push(peer, total):
@@ -152,6 +157,47 @@ class AmqpHostileScenarios(unittest.TestCase):
         _, fields = peer.read_until(wire.CLOSE)
         condition, description = wire.error_of(fields, 0)
         self.assertEqual(condition, "amqp:resource-limit-exceeded", description)
+
+    def test_connections_past_the_cap_are_closed_at_once(self):
+        server = self.server("--amqp-max-connections", "2")
+        held = [self.session(server) for _ in range(2)]
+        refused = wire.Peer(server.amqp_port)
+        self.addCleanup(refused.close)
+        self.assertEqual(read_to_close(refused), b"", "a connection past the cap is closed without a byte")
+        held[1].begin(channel=1)   # those within it are served on
+        held[0].close()
+        # The slot comes free once the broker has seen the close, which it
+        # sees on its own thread: connect until a connection is served.
+        for _ in range(1000):
+            again = wire.Peer(server.amqp_port)
+            self.addCleanup(again.close)
+            try:
+                again.sasl()
+                break
+            except (EOFError, ConnectionError, AssertionError):
+                continue
+        else:
+            self.fail("no connection was served after one of the two closed")
+        again.open()
+        again.begin()
+
+    def test_connections_without_their_open_are_closed_at_the_deadline(self):
+        server = self.server("--amqp-open-timeout", "2")
+        silent = wire.Peer(server.amqp_port)                 # connects and says nothing
+        header_only = wire.Peer(server.amqp_port)            # the SASL header, then nothing
+        header_only.send(b"AMQP\x03\x01\x00\x00")
+        past_sasl = wire.Peer(server.amqp_port)              # SASL done, never the AMQP open
+        past_sasl.sasl()
+        opened = self.session(server)
+        for peer in (silent, header_only, past_sasl):
+            self.addCleanup(peer.close)
+            read_to_close(peer)
+        # A connection accepted after `opened` is closed after its deadline,
+        # so `opened` has passed its own and is served on.
+        later = wire.Peer(server.amqp_port)
+        self.addCleanup(later.close)
+        self.assertEqual(read_to_close(later), b"")
+        self.assertIsNotNone(opened.begin(channel=1))
 
 
 if __name__ == "__main__":

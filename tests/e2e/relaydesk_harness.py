@@ -95,3 +95,17 @@ def binary_from_environment():
     if not binary:
         raise SystemExit("RELAYDESK_BINARY is not set")
     return binary
+
+
+def read_until_closed(sock):
+    """Everything a socket receives until the far end closes it (a reset
+    after its answer counts as closed); the socket's timeout bounds each wait."""
+    data = b""
+    while True:
+        try:
+            part = sock.recv(65536)
+        except ConnectionResetError:
+            return data
+        if not part:
+            return data
+        data += part

@@ -10,7 +10,7 @@ import stat
 import tempfile
 import unittest
 
-from relaydesk_harness import RelaydeskServer, binary_from_environment
+from relaydesk_harness import RelaydeskServer, binary_from_environment, read_until_closed
 
 BINARY = binary_from_environment()
 RECEIVE_TARGET = b"AmazonSQS.ReceiveMessage"
@@ -40,15 +40,7 @@ class Connection:
 
     def read_until_closed(self):
         """Everything until the server closes (a reset after its answer counts as closed)."""
-        data = b""
-        while True:
-            try:
-                part = self.sock.recv(65536)
-            except ConnectionResetError:
-                return data
-            if not part:
-                return data
-            data += part
+        return read_until_closed(self.sock)
 
     def read_answers(self, count):
         """Reads `count` complete answers (Content-Length framed); returns [(status line, headers, body)]."""

@@ -14,8 +14,11 @@
 #include <proton/transport.h>
 
 #include <pthread.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <optional>
 #include <set>
@@ -24,9 +27,26 @@
 
 namespace relaydesk {
 
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+// Ports::maxConnections when it is 0: a quarter of the soft descriptor limit, at least 16.
+std::size_t defaultMaxConnections()
+{
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+        return 1024;
+    return std::max<std::size_t>(16, static_cast<std::size_t>(limit.rlim_cur / 4));
+}
+
+} // namespace
+
 struct ServiceBusEndpoint::Loop {
-    Loop(BrokerService &serviceRef, std::shared_ptr<const SharedAccessSignatureCheck> check)
-        : service(serviceRef), sharedAccess(std::move(check)), proactor(pn_proactor())
+    Loop(BrokerService &serviceRef, std::shared_ptr<const SharedAccessSignatureCheck> check, const Ports &ports)
+        : service(serviceRef), sharedAccess(std::move(check)), proactor(pn_proactor()),
+          maxConnections(ports.maxConnections ? ports.maxConnections : defaultMaxConnections()),
+          openTimeout(ports.openTimeout)
     {
     }
     ~Loop()
@@ -60,8 +80,55 @@ struct ServiceBusEndpoint::Loop {
             pn_ssl_init(pn_ssl(transport), tlsDomain, nullptr);
         acceptAnonymousAndPlain(transport);
         pn_connection_t *connection = pn_connection();
+        const bool full = connections.size() - closing.size() >= maxConnections;
         connections[connection] = std::make_shared<AmqpConnection>(service, connection, sharedAccess);
         pn_listener_accept2(listener, connection, transport);
+        if (full) {
+            closing.insert(connection);   // closed in its first batch (PN_CONNECTION_BOUND)
+            return;
+        }
+        awaitingOpen[connection] = SteadyClock::now() + openTimeout;
+        if (awaitingOpen.size() == 1)
+            armOpenTimer();
+    }
+
+    // The proactor's one timer, at the earliest open deadline.
+    void armOpenTimer()
+    {
+        SteadyClock::time_point earliest = SteadyClock::time_point::max();
+        for (const auto &[connection, deadline] : awaitingOpen)
+            earliest = std::min(earliest, deadline);
+        const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(earliest - SteadyClock::now());
+        pn_proactor_set_timeout(proactor, static_cast<pn_millis_t>(std::max<std::int64_t>(1, wait.count())));
+    }
+
+    // Connections past their open deadline are woken to be closed in their own batch.
+    void expireUnopened()
+    {
+        const SteadyClock::time_point now = SteadyClock::now();
+        for (auto it = awaitingOpen.begin(); it != awaitingOpen.end();) {
+            if (it->second > now) {
+                ++it;
+                continue;
+            }
+            closing.insert(it->first);
+            pn_connection_wake(it->first);
+            it = awaitingOpen.erase(it);
+        }
+        if (!awaitingOpen.empty())
+            armOpenTimer();
+    }
+
+    // Ends the transport of a connection marked for closing, from an event of its own batch.
+    void closeIfMarked(pn_event_t *event)
+    {
+        pn_connection_t *connection = pn_event_connection(event);
+        if (!connection || closing.count(connection) == 0)
+            return;
+        if (pn_transport_t *transport = pn_event_transport(event)) {
+            pn_transport_close_tail(transport);
+            pn_transport_close_head(transport);
+        }
     }
 
     // One event; false once the proactor has nothing left after a stop.
@@ -72,8 +139,20 @@ struct ServiceBusEndpoint::Loop {
             if (!stopping)
                 accept(pn_event_listener(event));
             return true;
+        case PN_PROACTOR_TIMEOUT:
+            if (!stopping)
+                expireUnopened();
+            return true;
+        case PN_CONNECTION_BOUND:
+        case PN_CONNECTION_WAKE:
+            closeIfMarked(event);
+            break;
+        case PN_CONNECTION_REMOTE_OPEN:
+            awaitingOpen.erase(pn_event_connection(event));
+            break;
         case PN_PROACTOR_INTERRUPT:
             stopping = true;
+            pn_proactor_cancel_timeout(proactor);
             for (pn_listener_t *open : listeners)
                 pn_listener_close(open);
             listeners.clear();
@@ -84,6 +163,8 @@ struct ServiceBusEndpoint::Loop {
             return !stopping;
         case PN_TRANSPORT_CLOSED:
             if (pn_connection_t *connection = pn_event_connection(event)) {
+                awaitingOpen.erase(connection);
+                closing.erase(connection);
                 if (const auto found = connections.find(connection); found != connections.end()) {
                     found->second->closed();
                     connections.erase(found);
@@ -121,7 +202,7 @@ struct ServiceBusEndpoint::Loop {
         char text[PN_MAX_ADDR];
         pn_proactor_addr(text, sizeof text, host.constData(), QByteArray::number(port).constData());
         pn_listener_t *listener = pn_listener();
-        pn_proactor_listen(proactor, listener, text, 16);
+        pn_proactor_listen(proactor, listener, text, kListenBacklog);
         std::optional<std::variant<quint16, QString>> answer;
         while (!answer) {
             pn_event_batch_t *batch = pn_proactor_wait(proactor);
@@ -155,7 +236,13 @@ struct ServiceBusEndpoint::Loop {
     std::set<pn_listener_t *> tlsListeners; // those of them whose connections speak TLS
     pn_ssl_domain_t *tlsDomain = nullptr;
     std::map<pn_connection_t *, std::shared_ptr<AmqpConnection>> connections;
+    const std::size_t maxConnections;
+    const std::chrono::milliseconds openTimeout;
+    std::map<pn_connection_t *, SteadyClock::time_point> awaitingOpen; // accepted, no AMQP open yet: its deadline
+    std::set<pn_connection_t *> closing; // past the cap or the deadline: closed in their own batch
     bool stopping = false;
+    // As the HTTP ports': a client connecting in a loop is not dropped by the kernel.
+    static constexpr int kListenBacklog = 1024;
 };
 
 std::variant<std::unique_ptr<ServiceBusEndpoint>, QString> ServiceBusEndpoint::start(BrokerService &service,
@@ -200,7 +287,7 @@ std::variant<std::unique_ptr<ServiceBusEndpoint>, QString> ServiceBusEndpoint::s
                                                                                     std::shared_ptr<const SharedAccessSignatureCheck> sharedAccess)
 {
     std::unique_ptr<ServiceBusEndpoint> endpoint(new ServiceBusEndpoint);
-    endpoint->m_loop = std::make_unique<Loop>(service, std::move(sharedAccess));
+    endpoint->m_loop = std::make_unique<Loop>(service, std::move(sharedAccess), ports);
     Loop &loop = *endpoint->m_loop;
     if (ports.amqp) {
         const std::variant<quint16, QString> opened = listenOn(loop, address, *ports.amqp, false, ports.freePortWhenTaken);

@@ -4,6 +4,8 @@
 #include <QHostAddress>
 #include <QString>
 
+#include <chrono>
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -23,6 +25,8 @@ class SharedAccessSignatureCheck;
 // The same connections are served on a second port over TLS (AMQPS,
 // docs/behaviour.md §8.7): Proton's SSL layer (OpenSSL) on each accepted
 // transport, under the same limits (amqp_limits.h) and the same SAS checks.
+// A peer holds a connection only within Ports::maxConnections and, until
+// its AMQP open, Ports::openTimeout.
 // Why Proton's C API rather than its C++ messaging handler: docs/architecture.md §3.
 //
 // Ownership: borrows the service, which must outlive it. Thread: made and
@@ -48,6 +52,15 @@ public:
         QString certificateFile;
         QString keyFile;
         bool freePortWhenTaken = false;
+        // Connections open at once on both ports together (docs/reliability.md
+        // "AMQP port"); past it a new connection is closed as soon as it is
+        // accepted. 0: a quarter of the soft descriptor limit, at least 16,
+        // so a flood of AMQP connections leaves the HTTP ports descriptors.
+        std::size_t maxConnections = 0;
+        // From a connection's accept to the peer's AMQP open (TLS handshake,
+        // SASL and both protocol headers included): a connection without its
+        // open by then is closed. Bytes that trickle in do not extend it.
+        std::chrono::milliseconds openTimeout = std::chrono::seconds(30);
     };
     static std::variant<std::unique_ptr<ServiceBusEndpoint>, QString>
     start(BrokerService &service, const QHostAddress &address, const Ports &ports,
