@@ -46,11 +46,14 @@ bash -c 'source /usr/share/bash-completion/completions/relaydesk; COMP_WORDS=(re
 ls /usr/share/relaydesk/examples/
 
 step "relaydesk serve --port 0 --db :memory: --config /usr/share/relaydesk/examples/broker-config.json, and the aws CLI"
-relaydesk serve --port 0 --db :memory: --config /usr/share/relaydesk/examples/broker-config.json >/tmp/serve.out 2>/tmp/serve.err &
+rm -f /tmp/serve.ready
+relaydesk serve --port 0 --db :memory: --config /usr/share/relaydesk/examples/broker-config.json \
+    --ready-file /tmp/serve.ready >/tmp/serve.out 2>/tmp/serve.err &
 serve=$!
-for _ in $(seq 1 300); do grep -q 'listening on' /tmp/serve.out && break; kill -0 $serve 2>/dev/null || break; sleep 0.1; done
+# The ready file is written whole once every port listens: its "http" member is the endpoint.
+for _ in $(seq 1 300); do [ -s /tmp/serve.ready ] && break; kill -0 $serve 2>/dev/null || break; sleep 0.1; done
 cat /tmp/serve.out
-url=$(sed -n 's/^relaydesk: listening on //p' /tmp/serve.out)
+url=$(sed -n 's/.*"http":"\([^"]*\)".*/\1/p' /tmp/serve.ready 2>/dev/null)
 [ -n "$url" ] || { cat /tmp/serve.err; fail "serve did not start"; }
 export AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test AWS_DEFAULT_REGION=us-east-1
 aws --version
