@@ -61,9 +61,50 @@ ConnectionResult<AwsCredentials> AwsCredentialSource::readProcessOutput(const QB
                                                       object.value(QStringLiteral("SessionToken")).toString()});
 }
 
+QStringList AwsCredentialSource::commandWords(const QString &command)
+{
+    QStringList words;
+    QString word;
+    bool inWord = false;
+    QChar quote;
+    for (qsizetype i = 0; i < command.size(); ++i) {
+        const QChar c = command[i];
+        if (quote == QLatin1Char('\'')) {
+            if (c == quote)
+                quote = QChar();
+            else
+                word += c;
+        } else if (quote == QLatin1Char('"')) {
+            if (c == quote)
+                quote = QChar();
+            else if (c == QLatin1Char('\\') && i + 1 < command.size() && QStringLiteral("\"\\$`").contains(command[i + 1]))
+                word += command[++i];
+            else
+                word += c;
+        } else if (c == QLatin1Char('\'') || c == QLatin1Char('"')) {
+            quote = c;
+            inWord = true;
+        } else if (c == QLatin1Char('\\') && i + 1 < command.size()) {
+            word += command[++i];
+            inWord = true;
+        } else if (c.isSpace()) {
+            if (inWord)
+                words << word;
+            word.clear();
+            inWord = false;
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    if (inWord)
+        words << word;
+    return words;
+}
+
 void AwsCredentialSource::runProcess()
 {
-    QStringList words = QProcess::splitCommand(m_profile.credentialProcess);
+    QStringList words = commandWords(m_profile.credentialProcess);
     if (words.isEmpty())
         return finish(ConnectionResult<AwsCredentials>::failure(
             profileError(QStringLiteral("CredentialProcessFailed"), QStringLiteral("credential_process is empty."))));

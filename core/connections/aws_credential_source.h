@@ -40,6 +40,11 @@ public:
     static ConnectionResult<AwsCredentials> readProcessOutput(const QByteArray &output,
                                                               std::optional<QDateTime> *expiration = nullptr);
 
+    // The words of a credential_process command line as a POSIX shell splits
+    // them (as the AWS CLI does): '…' literal, "…" with \" \\ \$ \` escapes,
+    // a backslash outside quotes escapes the next character. Pure.
+    static QStringList commandWords(const QString &command);
+
 private:
     void runProcess();
     void finish(ConnectionResult<AwsCredentials> result);

@@ -7,8 +7,10 @@ void ConnectionCall::cancel()
 {
     if (m_finished)
         return;
-    emit cancelled();   // PendingCall answers its callback with ConnectionError::cancelled()
-    end();
+    m_finished = true;   // first: a reply that an abort delivers at once now finds the call ended
+    emit cancelled();    // PendingCall answers its callback with ConnectionError::cancelled()
+    emit finished();
+    deleteLater();
 }
 
 bool ConnectionCall::end()
