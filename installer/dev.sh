@@ -119,6 +119,7 @@ build() {
 run_tests() {
   local dir=$1
   install_node_modules "$dir/tests/e2e/js"
+  install_node_modules "$dir/tests/core/connections/sqslite"   # sqslite_connection_test's peer
   install_sdk_packages
   ctest --test-dir "$dir" --output-on-failure -j "$((JOBS * 2))"
 }

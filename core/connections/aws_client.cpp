@@ -80,6 +80,9 @@ void AwsClient::sqsJson(const QString &action, const QJsonObject &input, Connect
          {{"Content-Type", "application/x-amz-json-1.0"}, {"X-Amz-Target", "AmazonSQS." + action.toUtf8()}},
          QJsonDocument(input).toJson(QJsonDocument::Compact), call, failed,
          [reply, failed](int status, const QByteArray &contentType, const QByteArray &body) {
+             if (status == 415)   // the JSON protocol's media type refused (sqslite)
+                 return failed({QStringLiteral("SQS"), kQueryProtocolOnly,
+                                QStringLiteral("The service refused the SQS JSON protocol's media type."), status});
              QJsonParseError parse{};
              const QJsonDocument document = QJsonDocument::fromJson(body.isEmpty() ? QByteArray("{}") : body, &parse);
              if (parse.error != QJsonParseError::NoError || !document.isObject()) {

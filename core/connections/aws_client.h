@@ -47,8 +47,9 @@ public:
     void sqsJson(const QString &action, const QJsonObject &input, ConnectionCall *call, JsonReply reply);
     void query(const QString &service, const QString &action, const Form &form, ConnectionCall *call, XmlReply reply);
 
-    // The reply of a JSON-protocol request that came back as XML (a service
-    // that speaks only the query protocol, such as sqslite): code
+    // The reply of a JSON-protocol request that came back as XML or was
+    // refused as an unsupported media type (HTTP 415) — a service that
+    // speaks only the query protocol, such as sqslite: code
     // "QueryProtocolOnly". AwsConnection then speaks the query protocol.
     static const QString kQueryProtocolOnly;
 

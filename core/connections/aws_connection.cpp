@@ -111,6 +111,23 @@ Capability AwsConnection::capability(EntityKind kind, ConnectionFeature feature)
 
 void AwsConnection::sqs(const QString &action, const QJsonObject &input, ConnectionCall *call, AwsClient::JsonReply reply)
 {
+    const QString queue = input.value(QStringLiteral("QueueUrl")).toString();
+    if (!queue.isEmpty() && !queue.contains(QStringLiteral("://"))) {
+        // A listing that gave names, not URLs (sqslite): the URL first, by GetQueueUrl.
+        return sqs(QStringLiteral("GetQueueUrl"), {{QStringLiteral("QueueName"), queue}}, call,
+                   [this, action, input, call, reply](ConnectionResult<QJsonObject> found) {
+                       const QString url = found.value.value(QStringLiteral("QueueUrl")).toString();
+                       if (!found.ok || !url.contains(QStringLiteral("://")))
+                           return reply(found.ok ? ConnectionResult<QJsonObject>::failure(
+                                                       {QStringLiteral("SQS"), QStringLiteral("QueueDoesNotExist"),
+                                                        QStringLiteral("GetQueueUrl gave no URL for ") +
+                                                            input.value(QStringLiteral("QueueUrl")).toString(), 0})
+                                                 : found);
+                       QJsonObject resolved = input;
+                       resolved.insert(QStringLiteral("QueueUrl"), url);
+                       sqs(action, resolved, call, reply);
+                   });
+    }
     const auto asQuery = [this, action, input, call, reply] {
         m_client->query(QStringLiteral("sqs"), action, sqsQueryForm(input), call,
                         [action, reply](ConnectionResult<XmlNode> answer) {
