@@ -75,15 +75,15 @@ std::vector<EntityKind> EmbeddedConnection::entityKinds() const
 Capability EmbeddedConnection::capability(EntityKind kind, ConnectionFeature feature) const
 {
     const bool queue = kind == EntityKind::Queue;
+    if (!queue && kind != EntityKind::Topic && kind != EntityKind::Subscription)
+        return Capability::no(tr("The boundary offers Service Bus and Zaqar entities of this computer later; "
+                                 "the window's own pages show them."));
     switch (feature) {
     case ConnectionFeature::List:
     case ConnectionFeature::Attributes:
     case ConnectionFeature::Create:
     case ConnectionFeature::Delete:
-        return queue || kind == EntityKind::Topic || kind == EntityKind::Subscription
-                   ? Capability::yes()
-                   : Capability::no(tr("The boundary offers Service Bus and Zaqar entities of this computer later; "
-                                       "the window's own pages show them."));
+        return Capability::yes();
     case ConnectionFeature::Send:
         return queue || kind == EntityKind::Topic ? Capability::yes() : Capability::no(tr("Publish to the subscription's topic."));
     case ConnectionFeature::Counts:
