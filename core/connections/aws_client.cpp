@@ -2,7 +2,6 @@
 #include "connections/aws_client.h"
 
 #include <QJsonDocument>
-#include <QMetaEnum>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
@@ -64,9 +63,7 @@ void AwsClient::post(const QString &service, QList<QPair<QByteArray, QByteArray>
                 return;
             const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
             if (!status.isValid()) {
-                const char *name = QMetaEnum::fromType<QNetworkReply::NetworkError>().valueToKey(reply->error());
-                return failed({QStringLiteral("network"), QString::fromLatin1(name ? name : "NetworkError"),
-                               reply->errorString(), 0});
+                    return failed(ConnectionError::network(*reply));
             }
             answered(status.toInt(), reply->header(QNetworkRequest::ContentTypeHeader).toByteArray(), reply->readAll());
         });

@@ -40,8 +40,8 @@ struct Capability {
 
 // The boundary between the window and a broker (docs/architecture.md §10):
 // "This computer" (EmbeddedConnection, the in-process broker), an AWS profile
-// (AwsConnection), another `relaydesk serve` (RelaydeskConnection); Service
-// Bus and Zaqar next. Pages and dialogs talk only to it.
+// (AwsConnection), another `relaydesk serve` (RelaydeskConnection), a Zaqar
+// endpoint (ZaqarConnection); Service Bus next. Pages and dialogs talk only to it.
 //
 // Every call is asynchronous: it returns at once with a ConnectionCall (see
 // connection_call.h: one callback, cancel, progress) and never blocks the

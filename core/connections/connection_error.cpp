@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "connections/connection_error.h"
 
+#include <QMetaEnum>
+#include <QNetworkReply>
+
 namespace relaydesk {
 
 QString ConnectionError::text() const
@@ -18,6 +21,12 @@ QString ConnectionError::text() const
 ConnectionError ConnectionError::cancelled()
 {
     return {QStringLiteral("connection"), QStringLiteral("Cancelled"), QStringLiteral("Cancelled before it finished."), 0};
+}
+
+ConnectionError ConnectionError::network(const QNetworkReply &reply)
+{
+    const char *name = QMetaEnum::fromType<QNetworkReply::NetworkError>().valueToKey(reply.error());
+    return {QStringLiteral("network"), QString::fromLatin1(name ? name : "NetworkError"), reply.errorString(), 0};
 }
 
 ConnectionError ConnectionError::unsupported(const QString &reason)

@@ -3,6 +3,8 @@
 
 #include <QString>
 
+class QNetworkReply;
+
 namespace relaydesk {
 
 // What went wrong on a connection, in the remote service's own words
@@ -30,6 +32,9 @@ struct ConnectionError {
     QString text() const;
 
     static ConnectionError cancelled();
+    // A request that got no HTTP answer: service "network", the
+    // QNetworkReply::NetworkError's name, Qt's sentence.
+    static ConnectionError network(const QNetworkReply &reply);
     static ConnectionError unsupported(const QString &reason);
 };
 

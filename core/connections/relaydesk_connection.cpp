@@ -3,7 +3,6 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QMetaEnum>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QPointer>
@@ -86,9 +85,7 @@ ConnectionCall *RelaydeskConnection::native(const QByteArray &method, const QStr
             return;
         const QVariant status = answer->attribute(QNetworkRequest::HttpStatusCodeAttribute);
         if (!status.isValid()) {
-            const char *name = QMetaEnum::fromType<QNetworkReply::NetworkError>().valueToKey(answer->error());
-            return pending.fail({QStringLiteral("network"), QString::fromLatin1(name ? name : "NetworkError"),
-                                 answer->errorString(), 0});
+            return pending.fail(ConnectionError::network(*answer));
         }
         const QByteArray text = answer->readAll();
         const QJsonObject object = QJsonDocument::fromJson(text).object();

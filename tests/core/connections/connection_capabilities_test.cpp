@@ -5,6 +5,7 @@
 #include "connections/aws_connection.h"
 #include "connections/embedded_connection.h"
 #include "connections/relaydesk_connection.h"
+#include "connections/zaqar_connection.h"
 #include "support/engine_test_support.h"
 #include "support/test_main.h"
 
@@ -50,6 +51,7 @@ void ConnectionCapabilitiesTest::table_data()
     QTest::newRow("This computer") << "embedded" << "LANDPSKOT" << "LANDS" << "LAND";
     QTest::newRow("AWS profile") << "aws" << "LANDPSOT" << "LANDS" << "LAND";
     QTest::newRow("another Relaydesk") << "relaydesk" << "LANDPSKOTW" << "LANDSW" << "LANDW";
+    QTest::newRow("Zaqar endpoint") << "zaqar" << "LANDPSKOT" << "" << "";
 }
 
 void ConnectionCapabilitiesTest::table()
@@ -65,9 +67,11 @@ void ConnectionCapabilitiesTest::table()
         made = std::make_unique<EmbeddedConnection>(bench.service(), bench.identity());
     else if (connection == QLatin1String("aws"))
         made = std::make_unique<AwsConnection>(AwsProfile{});
-    else
+    else if (connection == QLatin1String("relaydesk"))
         made = std::make_unique<RelaydeskConnection>(RelaydeskConnection::Settings{});
-    QCOMPARE(offered(*made, EntityKind::Queue), queue);
+    else
+        made = std::make_unique<ZaqarConnection>(ZaqarConnection::Settings{});
+    QCOMPARE(offered(*made, made->entityKinds().front()), queue);   // the connection's queues
     QCOMPARE(offered(*made, EntityKind::Topic), topic);
     QCOMPARE(offered(*made, EntityKind::Subscription), subscription);
     for (EntityKind kind : {EntityKind::Queue, EntityKind::Topic, EntityKind::Subscription, EntityKind::ServiceBusQueue,

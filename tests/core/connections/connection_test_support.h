@@ -57,6 +57,16 @@ private:
     QProcess m_process;
 };
 
+// `relaydesk serve --credentials FILE` on a free port, in memory, on a virtual
+// clock, without the Service Bus ports; its URL (empty when it did not start).
+inline QString startRelaydeskServe(ServerProcess &server, const QString &credentialsFile)
+{
+    return server.start(QStringLiteral(RELAYDESK_BINARY),
+                        {"serve", "--port", "0", "--amqp-port", "off", "--amqps-port", "off", "--sb-management-port", "off",
+                         "--db", ":memory:", "--clock", "virtual", "--credentials", credentialsFile},
+                        QStringLiteral("relaydesk: listening on "));
+}
+
 // A free TCP port on 127.0.0.1 (for a server that cannot pick its own).
 inline quint16 freePort()
 {

@@ -61,10 +61,7 @@ void RelaydeskServeConnectionsTest::initTestCase()
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(QStringLiteral(R"({"accessKeys": {"%1": "%2"}, "bearerTokens": ["%3"]})").arg(kKeyId, kSecret, kToken).toUtf8());
     file.close();
-    m_url = m_server.start(QStringLiteral(RELAYDESK_BINARY),
-                           {"serve", "--port", "0", "--amqp-port", "off", "--amqps-port", "off", "--sb-management-port", "off",
-                            "--db", ":memory:", "--clock", "virtual", "--credentials", file.fileName()},
-                           QStringLiteral("relaydesk: listening on "));
+    m_url = relaydesk::test::startRelaydeskServe(m_server, file.fileName());
     QVERIFY2(!m_url.isEmpty(), qPrintable(m_server.errors()));
 }
 
