@@ -46,6 +46,7 @@ private slots:
     void relaydeskWithToken();
     void relaydeskWithoutToken();
     void cancelledCallAnswersCancelledOnce();
+    void listsEveryPageOfQueues();
 
 private:
     AwsProfile profile(const QString &config, const QString &credentials) const;
@@ -297,6 +298,25 @@ void RelaydeskServeConnectionsTest::cancelledCallAnswersCancelledOnce()
     QVERIFY(later.ok);
     QTRY_VERIFY(call.isNull());
     QCOMPARE(answers, 1);
+}
+
+// ListQueues answers 1000 a page: a listing follows NextToken to the end,
+// reporting its progress after each page.
+void RelaydeskServeConnectionsTest::listsEveryPageOfQueues()
+{
+    AwsConnection aws(profile({}, QStringLiteral("aws_access_key_id = %1\naws_secret_access_key = %2\n").arg(kKeyId, kSecret)));
+    const std::size_t before = AWAIT(std::vector<EntitySummary>, aws.listEntities(EntityKind::Queue, {}, reply)).value.size();
+    for (std::size_t i = before; i < 1002; ++i)
+        QVERIFY(AWAIT(EntityRef, aws.createEntity(EntityKind::Queue, QStringLiteral("page-%1").arg(i), {}, {}, reply)).ok);
+    QList<qint64> progress;
+    const auto listed = awaitCall<std::vector<EntitySummary>>([&](BrokerConnection::Reply<std::vector<EntitySummary>> reply) {
+        ConnectionCall *call = aws.listEntities(EntityKind::Queue, {}, reply);
+        QObject::connect(call, &ConnectionCall::progress, call, [&progress](qint64 done, qint64) { progress << done; });
+        return call;
+    });
+    QVERIFY2(listed.ok, qPrintable(listed.error.text()));
+    QCOMPARE(listed.value.size(), std::size_t(1002));
+    QCOMPARE(progress, (QList<qint64>{1000, 1002}));
 }
 
 RELAYDESK_TEST_MAIN(RelaydeskServeConnectionsTest)
