@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "connections/aws_client.h"
 
+#include "connections/connection_http.h"
+
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QPointer>
 #include <QUrlQuery>
@@ -50,22 +51,13 @@ void AwsClient::post(const QString &service, QList<QPair<QByteArray, QByteArray>
         const AwsHeaders signedHeaders = signAwsRequest("POST", url, headers, body, credentials.value, region, service,
                                                         QDateTime::currentDateTimeUtc());
         QNetworkRequest request(url);
-        request.setTransferTimeout(30000);
         for (const auto &[name, value] : signedHeaders)
             if (name != "Host")   // QNetworkAccessManager sends the same Host itself
                 request.setRawHeader(name, value);
-        QNetworkReply *reply = m_network->post(request, body);
-        if (guard)
-            connect(guard.data(), &ConnectionCall::cancelled, reply, &QNetworkReply::abort);
-        connect(reply, &QNetworkReply::finished, this, [reply, guard, cancellable, failed, answered] {
-            reply->deleteLater();
-            if (cancellable && (!guard || guard->isFinished()))
-                return;
-            const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
-            if (!status.isValid()) {
-                    return failed(ConnectionError::network(*reply));
-            }
-            answered(status.toInt(), reply->header(QNetworkRequest::ContentTypeHeader).toByteArray(), reply->readAll());
+        sendHttp(*m_network, request, "POST", body, guard.data(), this, [failed, answered](ConnectionResult<HttpAnswer> answer) {
+            if (!answer.ok)
+                return failed(answer.error);
+            answered(answer.value.status, answer.value.contentType, answer.value.body);
         });
     });
 }

@@ -51,8 +51,10 @@ XmlNode readXml(const QByteArray &text, bool *ok)
     while (!reader.atEnd()) {
         switch (reader.readNext()) {
         case QXmlStreamReader::StartElement:
-            open.back()->children.push_back({reader.name().toString(), {}, {}});
+            open.back()->children.push_back({reader.name().toString(), {}, {}, {}});
             open.push_back(&open.back()->children.back());
+            for (const QXmlStreamAttribute &attribute : reader.attributes())
+                open.back()->attributes.insert(attribute.name().toString(), attribute.value().toString());
             break;
         case QXmlStreamReader::Characters:
             open.back()->text += reader.text();

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QMap>
 #include <QString>
 
 #include <vector>
 
 namespace relaydesk {
 
-// An answer of the AWS query protocol (XML) as a tree, namespaces dropped:
-// enough to read SNS answers and SQS query answers by element names.
+// An XML answer as a tree, namespaces dropped: enough to read SNS and SQS
+// query answers and Service Bus's ATOM by element names.
 struct XmlNode {
     QString name;
     QString text;   // the element's own text, trimmed
+    QMap<QString, QString> attributes;   // by local name
     std::vector<XmlNode> children;
 
     // The first descendant named `name` (depth first), or null.

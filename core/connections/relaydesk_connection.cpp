@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "connections/relaydesk_connection.h"
 
+#include "connections/connection_http.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QPointer>
 #include <QUrlQuery>
 
 namespace relaydesk {
@@ -63,13 +63,7 @@ ConnectionCall *RelaydeskConnection::native(const QByteArray &method, const QStr
 {
     ConnectionCall *call = newCall();
     const PendingCall<QJsonObject> pending(call, std::move(reply));
-    QUrl url = m_settings.url;
-    const qsizetype query = path.indexOf(QLatin1Char('?'));
-    url.setPath(QStringLiteral("/api/v1/") + (query < 0 ? path : path.left(query)), QUrl::TolerantMode);
-    if (query >= 0)
-        url.setQuery(path.mid(query + 1));
-    QNetworkRequest request(url);
-    request.setTransferTimeout(30000);
+    QNetworkRequest request(urlWithPath(m_settings.url, QStringLiteral("/api/v1/") + path));
     if (!m_settings.bearerToken.isEmpty())
         request.setRawHeader("Authorization", "Bearer " + m_settings.bearerToken.toUtf8());
     QByteArray data;
@@ -77,23 +71,17 @@ ConnectionCall *RelaydeskConnection::native(const QByteArray &method, const QStr
         request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
         data = QJsonDocument(*body).toJson(QJsonDocument::Compact);
     }
-    QNetworkReply *answer = m_network->sendCustomRequest(request, method, data);
-    connect(call, &ConnectionCall::cancelled, answer, &QNetworkReply::abort);
-    connect(answer, &QNetworkReply::finished, this, [answer, pending] {
-        answer->deleteLater();
-        if (!pending.live())
-            return;
-        const QVariant status = answer->attribute(QNetworkRequest::HttpStatusCodeAttribute);
-        if (!status.isValid()) {
-            return pending.fail(ConnectionError::network(*answer));
-        }
-        const QByteArray text = answer->readAll();
-        const QJsonObject object = QJsonDocument::fromJson(text).object();
-        if (status.toInt() >= 300) {
+    sendHttp(*m_network, request, method, data, call, this, [pending](ConnectionResult<HttpAnswer> answer) {
+        if (!answer.ok)
+            return pending.fail(answer.error);
+        const QJsonObject object = QJsonDocument::fromJson(answer.value.body).object();
+        const int status = answer.value.status;
+        if (status >= 300) {
             if (!object.contains(QStringLiteral("error")))
-                return pending.fail({QStringLiteral("HTTP"), status.toString(), QString::fromUtf8(text.left(300)), status.toInt()});
+                return pending.fail({QStringLiteral("HTTP"), QString::number(status),
+                                     QString::fromUtf8(answer.value.body.left(300)), status});
             return pending.fail({QStringLiteral("Relaydesk"), object.value(QStringLiteral("error")).toString(),
-                                 object.value(QStringLiteral("message")).toString(), status.toInt()});
+                                 object.value(QStringLiteral("message")).toString(), status});
         }
         pending.succeed(object);
     });

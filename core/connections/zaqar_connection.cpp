@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "connections/zaqar_connection.h"
 
+#include "connections/connection_http.h"
+
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QUrlQuery>
 #include <QUuid>
 
@@ -102,13 +103,7 @@ Capability ZaqarConnection::capability(EntityKind kind, ConnectionFeature featur
 void ZaqarConnection::request(const QByteArray &method, const QString &path, const QByteArray &contentType,
                               const QByteArray &body, ConnectionCall *call, Answer answer)
 {
-    QUrl url = m_settings.url;
-    const qsizetype query = path.indexOf(QLatin1Char('?'));
-    url.setPath(query < 0 ? path : path.left(query), QUrl::TolerantMode);
-    if (query >= 0)
-        url.setQuery(path.mid(query + 1));
-    QNetworkRequest request(url);
-    request.setTransferTimeout(30000);
+    QNetworkRequest request(urlWithPath(m_settings.url, path));
     request.setRawHeader("Client-ID", m_clientId.toUtf8());
     if (!m_settings.projectId.isEmpty())
         request.setRawHeader("X-Project-ID", m_settings.projectId.toUtf8());
@@ -116,28 +111,20 @@ void ZaqarConnection::request(const QByteArray &method, const QString &path, con
         request.setRawHeader("X-Auth-Token", m_settings.token.toUtf8());
     if (!contentType.isEmpty())
         request.setHeader(QNetworkRequest::ContentTypeHeader, contentType);
-    QNetworkReply *reply = m_network->sendCustomRequest(request, method, body);
-    QPointer<ConnectionCall> guard(call);
-    connect(call, &ConnectionCall::cancelled, reply, &QNetworkReply::abort);
-    connect(reply, &QNetworkReply::finished, this, [reply, guard, answer] {
-        reply->deleteLater();
-        if (!guard || guard->isFinished())
-            return;
-        const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
-        if (!status.isValid()) {
-            return answer(ConnectionResult<QJsonDocument>::failure(ConnectionError::network(*reply)));
-        }
-        const QByteArray text = reply->readAll();
-        const QJsonDocument document = QJsonDocument::fromJson(text);
-        if (status.toInt() >= 300) {
+    sendHttp(*m_network, request, method, body, call, this, [answer](ConnectionResult<HttpAnswer> reply) {
+        if (!reply.ok)
+            return answer(ConnectionResult<QJsonDocument>::failure(reply.error));
+        const QJsonDocument document = QJsonDocument::fromJson(reply.value.body);
+        const int status = reply.value.status;
+        if (status >= 300) {
             const QJsonObject error = document.object();
             if (!error.contains(QStringLiteral("title")))
                 return answer(ConnectionResult<QJsonDocument>::failure(
-                    {QStringLiteral("HTTP"), status.toString(), QString::fromUtf8(text.left(300)), status.toInt()}));
+                    {QStringLiteral("HTTP"), QString::number(status), QString::fromUtf8(reply.value.body.left(300)), status}));
             return answer(ConnectionResult<QJsonDocument>::failure({QStringLiteral("Zaqar"),
                                                                     error.value(QStringLiteral("title")).toString(),
                                                                     error.value(QStringLiteral("description")).toString(),
-                                                                    status.toInt()}));
+                                                                    status}));
         }
         answer(ConnectionResult<QJsonDocument>::success(document));
     });

@@ -5,6 +5,7 @@
 #include "connections/aws_connection.h"
 #include "connections/embedded_connection.h"
 #include "connections/relaydesk_connection.h"
+#include "connections/servicebus_connection.h"
 #include "connections/zaqar_connection.h"
 #include "support/engine_test_support.h"
 #include "support/test_main.h"
@@ -52,6 +53,8 @@ void ConnectionCapabilitiesTest::table_data()
     QTest::newRow("AWS profile") << "aws" << "LANDPSOT" << "LANDS" << "LAND";
     QTest::newRow("another Relaydesk") << "relaydesk" << "LANDPSKOTW" << "LANDSW" << "LANDW";
     QTest::newRow("Zaqar endpoint") << "zaqar" << "LANDPSKOT" << "" << "";
+    // Service Bus: queue, topic, subscription (its entity kinds, in that order); no messages yet.
+    QTest::newRow("Service Bus namespace") << "servicebus" << "LCAND" << "LAND" << "LCAND";
 }
 
 void ConnectionCapabilitiesTest::table()
@@ -69,13 +72,19 @@ void ConnectionCapabilitiesTest::table()
         made = std::make_unique<AwsConnection>(AwsProfile{});
     else if (connection == QLatin1String("relaydesk"))
         made = std::make_unique<RelaydeskConnection>(RelaydeskConnection::Settings{});
-    else
+    else if (connection == QLatin1String("zaqar"))
         made = std::make_unique<ZaqarConnection>(ZaqarConnection::Settings{});
-    QCOMPARE(offered(*made, made->entityKinds().front()), queue);   // the connection's queues
-    QCOMPARE(offered(*made, EntityKind::Topic), topic);
-    QCOMPARE(offered(*made, EntityKind::Subscription), subscription);
+    else
+        made = std::make_unique<ServiceBusConnection>(ServiceBusConnection::Settings{});
+    // The connection's own kinds: its queues, topics and subscriptions, in that order.
+    std::vector<EntityKind> kinds = made->entityKinds();
+    if (kinds.size() == 1)
+        kinds = {kinds.front(), EntityKind::Topic, EntityKind::Subscription};
+    QCOMPARE(offered(*made, kinds[0]), queue);
+    QCOMPARE(offered(*made, kinds[1]), topic);
+    QCOMPARE(offered(*made, kinds[2]), subscription);
     for (EntityKind kind : {EntityKind::Queue, EntityKind::Topic, EntityKind::Subscription, EntityKind::ServiceBusQueue,
-                            EntityKind::ZaqarQueue})
+                            EntityKind::ServiceBusTopic, EntityKind::ServiceBusSubscription, EntityKind::ZaqarQueue})
         for (F feature : kFeatures) {
             const Capability capability = made->capability(kind, feature);
             QVERIFY2(capability.offered || !capability.reason.isEmpty(), "a feature not offered says why");

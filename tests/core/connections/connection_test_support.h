@@ -36,18 +36,20 @@ public:
         m_process.start(program, arguments);
         if (!m_process.waitForStarted())
             return {};
+        return readyLine(readyPrefix);
+    }
+    // The rest of the next stdout line that starts with `prefix` (a later ready line).
+    QString readyLine(const QString &prefix)
+    {
         QDeadlineTimer limit(60000);   // a safety net for a hung start, not a measure
         while (!limit.hasExpired()) {
-            if (!m_process.canReadLine() && !m_process.waitForReadyRead(1000)) {
-                if (m_process.state() == QProcess::NotRunning)
-                    return {};
-                continue;
-            }
             while (m_process.canReadLine()) {
                 const QString line = QString::fromUtf8(m_process.readLine()).trimmed();
-                if (line.startsWith(readyPrefix))
-                    return line.mid(readyPrefix.size()).trimmed();
+                if (line.startsWith(prefix))
+                    return line.mid(prefix.size()).trimmed();
             }
+            if (!m_process.waitForReadyRead(1000) && m_process.state() == QProcess::NotRunning)
+                return {};
         }
         return {};
     }
@@ -59,11 +61,14 @@ private:
 
 // `relaydesk serve --credentials FILE` on a free port, in memory, on a virtual
 // clock, without the Service Bus ports; its URL (empty when it did not start).
-inline QString startRelaydeskServe(ServerProcess &server, const QString &credentialsFile)
+// With `managementPort` "0" the Service Bus management API listens too: its
+// ready line follows (ServerProcess::readyLine).
+inline QString startRelaydeskServe(ServerProcess &server, const QString &credentialsFile,
+                                   const QString &managementPort = QStringLiteral("off"))
 {
     return server.start(QStringLiteral(RELAYDESK_BINARY),
-                        {"serve", "--port", "0", "--amqp-port", "off", "--amqps-port", "off", "--sb-management-port", "off",
-                         "--db", ":memory:", "--clock", "virtual", "--credentials", credentialsFile},
+                        {"serve", "--port", "0", "--amqp-port", "off", "--amqps-port", "off", "--sb-management-port",
+                         managementPort, "--db", ":memory:", "--clock", "virtual", "--credentials", credentialsFile},
                         QStringLiteral("relaydesk: listening on "));
 }
 
