@@ -43,6 +43,8 @@ private slots:
     void keysThatDoNotMatch();
     void credentialProcess_data();
     void credentialProcess();
+    void credentialProcessRunsAgainNearItsExpiration_data();
+    void credentialProcessRunsAgainNearItsExpiration();
     void relaydeskWithToken();
     void relaydeskWithoutToken();
     void cancelledCallAnswersCancelledOnce();
@@ -227,6 +229,41 @@ void RelaydeskServeConnectionsTest::credentialProcess()
     QCOMPARE(listed.ok, code.isEmpty());
     QVERIFY2(listed.error.code == code, qPrintable(listed.error.text()));
     QVERIFY2(listed.error.message.contains(says), qPrintable(listed.error.text()));
+}
+
+void RelaydeskServeConnectionsTest::credentialProcessRunsAgainNearItsExpiration_data()
+{
+    QTest::addColumn<qint64>("expiresInSeconds");   // 0: no Expiration
+    QTest::addColumn<int>("runs");                  // for two listings
+    QTest::newRow("no Expiration: once") << qint64(0) << 1;
+    QTest::newRow("an hour ahead: once") << qint64(3600) << 1;
+    QTest::newRow("within 5 minutes: every time") << qint64(120) << 2;
+}
+
+void RelaydeskServeConnectionsTest::credentialProcessRunsAgainNearItsExpiration()
+{
+    QFETCH(qint64, expiresInSeconds);
+    QFETCH(int, runs);
+    const QString counter = m_dir.filePath(QStringLiteral("runs-%1").arg(expiresInSeconds));
+    QString output = QStringLiteral(R"({"Version": 1, "AccessKeyId": "%1", "SecretAccessKey": "%2")").arg(kKeyId, kSecret);
+    if (expiresInSeconds > 0)
+        output += QStringLiteral(R"(, "Expiration": "%1")")
+                      .arg(QDateTime::currentDateTimeUtc().addSecs(expiresInSeconds).toString(Qt::ISODate));
+    output += QLatin1Char('}');
+    const QString script = m_dir.filePath(QStringLiteral("helper-%1.sh").arg(expiresInSeconds));
+    QFile file(script);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QStringLiteral("#!/bin/sh\necho run >> '%1'\necho '%2'\n").arg(counter, output).toUtf8());
+    file.close();
+    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    AwsConnection aws(profile(QStringLiteral("credential_process = %1\n").arg(script), {}));
+    for (int i = 0; i < 2; ++i) {
+        const auto listed = AWAIT(std::vector<EntitySummary>, aws.listEntities(EntityKind::Queue, {}, reply));
+        QVERIFY2(listed.ok, qPrintable(listed.error.text()));
+    }
+    QFile ran(counter);
+    QVERIFY(ran.open(QIODevice::ReadOnly));
+    QCOMPARE(ran.readAll().count("run"), runs);
 }
 
 void RelaydeskServeConnectionsTest::relaydeskWithToken()
