@@ -228,6 +228,7 @@ check_sanitizers() {
   sanitizer_configure "$ASAN_BUILD_DIR" asan
   build "$ASAN_BUILD_DIR"
   install_node_modules "$ASAN_BUILD_DIR/tests/e2e/js"
+  install_node_modules "$ASAN_BUILD_DIR/tests/core/connections/sqslite"
   install_sdk_packages
   logs=$ASAN_BUILD_DIR/sanitizer-reports
   rm -rf "$logs" && mkdir -p "$logs"
