@@ -59,8 +59,10 @@ AwsHeaders signAwsRequest(const QByteArray &method, const QUrl &url, AwsHeaders 
                           const AwsCredentials &credentials, const QString &region, const QString &service,
                           const QDateTime &when)
 {
+    // The Host header as QNetworkAccessManager sends it: the port only when not the scheme's own.
     QByteArray host = url.host(QUrl::FullyEncoded).toUtf8();
-    if (url.port() != -1)
+    const int defaultPort = url.scheme() == QLatin1String("https") ? 443 : 80;
+    if (url.port(defaultPort) != defaultPort)
         host += ':' + QByteArray::number(url.port());
     headers.prepend({"Host", host});
     headers.append({"X-Amz-Date", when.toUTC().toString(QStringLiteral("yyyyMMdd'T'HHmmss'Z'")).toLatin1()});

@@ -59,6 +59,8 @@ private slots:
     void publishedSuite();
     void brokerVerifiesWhatItSigns_data();
     void brokerVerifiesWhatItSigns();
+    void signsTheHostQtSends_data();
+    void signsTheHostQtSends();
 };
 
 void AwsRequestSignerTest::publishedSuite_data()
@@ -125,6 +127,28 @@ void AwsRequestSignerTest::brokerVerifiesWhatItSigns()
         },
         when.toSecsSinceEpoch());
     QCOMPARE(int(check.outcome), outcome);
+}
+
+// QNetworkAccessManager sends the port in Host only when it is not the scheme's own.
+void AwsRequestSignerTest::signsTheHostQtSends_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("host");
+    QTest::newRow("AWS") << "https://sqs.eu-west-3.amazonaws.com" << "sqs.eu-west-3.amazonaws.com";
+    QTest::newRow("a port") << "http://127.0.0.1:9911/" << "127.0.0.1:9911";
+    QTest::newRow("http's own port") << "http://broker.internal:80/" << "broker.internal";
+    QTest::newRow("https's own port") << "https://broker.internal:443/" << "broker.internal";
+    QTest::newRow("443 over http") << "http://broker.internal:443/" << "broker.internal:443";
+}
+
+void AwsRequestSignerTest::signsTheHostQtSends()
+{
+    QFETCH(QString, url);
+    QFETCH(QString, host);
+    const AwsHeaders headers = signAwsRequest("POST", QUrl(url), {}, {}, {QStringLiteral("AK"), QStringLiteral("SK"), {}},
+                                              QStringLiteral("us-east-1"), QStringLiteral("sqs"), QDateTime::currentDateTimeUtc());
+    QCOMPARE(QString::fromUtf8(headers.first().second), host);
+    QCOMPARE(headers.first().first, QByteArray("Host"));
 }
 
 RELAYDESK_TEST_MAIN(AwsRequestSignerTest)
