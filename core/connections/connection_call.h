@@ -19,7 +19,9 @@ namespace relaydesk {
 //  - progress(done, total) during long calls (a listing page by page, a
 //    purge): `total` is -1 when unknown.
 //  - cancel() ends the call at once: no further request is made, a reply
-//    still on its way is dropped. Cancelling a finished call does nothing.
+//    still on its way is dropped. It undoes nothing: a request the service
+//    already took (a send, a create) stays done. Cancelling a finished call
+//    does nothing.
 // Not copyable; lives on the thread that made it.
 class ConnectionCall : public QObject {
     Q_OBJECT

@@ -23,6 +23,7 @@ private slots:
     void errorsInTheServicesCodes_data();
     void errorsInTheServicesCodes();
     void listsEveryPage();
+    void cancelledCallAnswersCancelledOnce();
 };
 
 namespace {
@@ -151,6 +152,32 @@ void EmbeddedConnectionTest::listsEveryPage()
     });
     QCOMPARE(topics.value.size(), std::size_t(105));
     QCOMPARE(progress, (QList<qint64>{100, 105}));
+}
+
+// A cancelled call answers Cancelled at once; the broker's reply, already on
+// its way, is dropped, and the send it made stays made (cancel stops waiting,
+// it undoes nothing).
+void EmbeddedConnectionTest::cancelledCallAnswersCancelledOnce()
+{
+    QTemporaryDir dir;
+    relaydesk::testing::ServiceBench bench(dir, "embedded.db", start());
+    EmbeddedConnection connection(bench.service(), bench.identity());
+    const auto queue = AWAIT(EntityRef, connection.createEntity(EntityKind::Queue, QStringLiteral("orders"), {}, {}, reply));
+    int answers = 0;
+    QString code;
+    OutgoingMessage message;
+    message.body = QStringLiteral("sent anyway");
+    QPointer<ConnectionCall> call = connection.send(queue.value, message, [&](ConnectionResult<QString> result) {
+        ++answers;
+        code = result.error.code;
+    });
+    call->cancel();
+    QCOMPARE(answers, 1);
+    QCOMPARE(code, QStringLiteral("Cancelled"));
+    const auto peeked = AWAIT(MessagePage, connection.peek(queue.value, {}, reply));   // after the send's commit
+    QCOMPARE(peeked.value.messages.size(), std::size_t(1));
+    QTRY_VERIFY(call.isNull());
+    QCOMPARE(answers, 1);
 }
 
 RELAYDESK_TEST_MAIN(EmbeddedConnectionTest)
