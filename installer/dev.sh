@@ -119,6 +119,7 @@ build() {
 run_tests() {
   local dir=$1
   install_node_modules "$dir/tests/e2e/js"
+  install_node_modules "$dir/tests/core/connections/sqslite"   # sqslite_connection_test's peer
   install_sdk_packages
   ctest --test-dir "$dir" --output-on-failure -j "$((JOBS * 2))"
 }
@@ -227,6 +228,7 @@ check_sanitizers() {
   sanitizer_configure "$ASAN_BUILD_DIR" asan
   build "$ASAN_BUILD_DIR"
   install_node_modules "$ASAN_BUILD_DIR/tests/e2e/js"
+  install_node_modules "$ASAN_BUILD_DIR/tests/core/connections/sqslite"
   install_sdk_packages
   logs=$ASAN_BUILD_DIR/sanitizer-reports
   rm -rf "$logs" && mkdir -p "$logs"

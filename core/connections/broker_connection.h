@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "connections/connection_call.h"
+#include "connections/connection_entities.h"
+
+#include <QObject>
+#include <QString>
+
+#include <vector>
+
+namespace relaydesk {
+
+// What a page or dialog may ask of a connection, per entity kind.
+enum class ConnectionFeature {
+    List,          // the entities of the kind (with counts where the backend has them)
+    Counts,        // message counts in the listing
+    Attributes,    // get and set the entity's attributes
+    Create,
+    Delete,
+    Purge,
+    Send,          // send (queues) or publish (topics)
+    Peek,          // look at messages without receiving them
+    Poll,          // receive with a short visibility (the messages are hidden while shown)
+    Settle,        // delete (SQS) or complete a received message
+    AttemptLog,    // the deliveries of a subscription and their attempts
+    Mocks,         // mock endpoints
+    Clock,         // the broker's clock (virtual or wall)
+};
+
+// Whether a feature is there, and why not when it is not — the window shows
+// the reason on the disabled action ("Amazon SQS has no peek: …").
+struct Capability {
+    bool offered = false;
+    QString reason;   // empty when offered
+
+    static Capability yes() { return {true, {}}; }
+    static Capability no(QString why) { return {false, std::move(why)}; }
+};
+
+// The boundary between the window and a broker (docs/architecture.md §10):
+// "This computer" (EmbeddedConnection, the in-process broker), an AWS profile
+// (AwsConnection), another `relaydesk serve` (RelaydeskConnection), a Zaqar
+// endpoint (ZaqarConnection); Service Bus next. Pages and dialogs talk only to it.
+//
+// Every call is asynchronous: it returns at once with a ConnectionCall (see
+// connection_call.h: one callback, cancel, progress) and never blocks the
+// thread it was made on, which must be the connection's own (the UI thread);
+// its callback runs there. Errors are the service's own (ConnectionError);
+// a call the backend cannot make answers ConnectionError::unsupported with
+// capability()'s reason and sends nothing. Bad input the service refuses
+// reaches the caller as the service's error and changes nothing there.
+//
+// Listings fetch every page (progress after each; cancel stops between
+// pages), so a caller gets the whole list once.
+class BrokerConnection : public QObject {
+    Q_OBJECT
+public:
+    template <class T>
+    using Reply = std::function<void(ConnectionResult<T>)>;
+
+    using QObject::QObject;
+    ~BrokerConnection() override = default;
+
+    // The name the tree shows ("This computer", the profile's name, …).
+    virtual QString displayName() const = 0;
+    // The entity kinds this connection has, in the order the tree shows them.
+    virtual std::vector<EntityKind> entityKinds() const = 0;
+    virtual Capability capability(EntityKind kind, ConnectionFeature feature) const = 0;
+
+    virtual ConnectionCall *listEntities(EntityKind kind, const QString &parent, Reply<std::vector<EntitySummary>> reply) = 0;
+    virtual ConnectionCall *attributes(const EntityRef &entity, Reply<EntityAttributes> reply) = 0;
+    virtual ConnectionCall *setAttributes(const EntityRef &entity, const EntityAttributes &changes, Reply<Done> reply) = 0;
+    // `parent`: a subscription's topic address; `attributes` as the service names them.
+    virtual ConnectionCall *createEntity(EntityKind kind, const QString &name, const QString &parent,
+                                         const EntityAttributes &attributes, Reply<EntityRef> reply) = 0;
+    virtual ConnectionCall *deleteEntity(const EntityRef &entity, Reply<Done> reply) = 0;
+    virtual ConnectionCall *purge(const EntityRef &entity, Reply<Done> reply) = 0;
+    // Sends to a queue or publishes to a topic; answers the message id.
+    virtual ConnectionCall *send(const EntityRef &entity, const OutgoingMessage &message, Reply<QString> reply) = 0;
+    virtual ConnectionCall *peek(const EntityRef &entity, const PeekRequest &request, Reply<MessagePage> reply) = 0;
+    virtual ConnectionCall *poll(const EntityRef &entity, const PollRequest &request,
+                                 Reply<std::vector<MessageLine>> reply) = 0;
+    // Deletes (SQS) a polled message by its receipt handle.
+    virtual ConnectionCall *settle(const EntityRef &entity, const MessageLine &message, Reply<Done> reply) = 0;
+
+protected:
+    // A call answered at once with `error` (after the caller got the handle).
+    template <class T>
+    ConnectionCall *refuse(Reply<T> reply, ConnectionError error);
+    ConnectionCall *newCall() { return new ConnectionCall(this); }
+};
+
+template <class T>
+ConnectionCall *BrokerConnection::refuse(Reply<T> reply, ConnectionError error)
+{
+    ConnectionCall *call = newCall();
+    PendingCall<T> pending(call, std::move(reply));
+    QMetaObject::invokeMethod(call, [pending, error] { pending.fail(error); }, Qt::QueuedConnection);
+    return call;
+}
+
+} // namespace relaydesk

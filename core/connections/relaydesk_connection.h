@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "connections/aws_connection.h"
+
+#include <QJsonObject>
+#include <QUrl>
+
+class QNetworkAccessManager;
+
+namespace relaydesk {
+
+// Another `relaydesk serve` (a container, a CI job, a colleague's machine)
+// through its own APIs (docs/api.md):
+//  - SQS and SNS as an AwsConnection at its URL, signed with an access key of
+//    its --credentials file (any key on a loopback broker without one);
+//  - its native API (/api/v1) with `Authorization: Bearer TOKEN` (one of the
+//    file's bearerTokens; none without --credentials) for what AWS has not:
+//    peek (the broker's browse, every message in every state, paged) and the
+//    clock. Without the right token those calls answer the broker's own
+//    `Relaydesk Unauthorized (HTTP 401)`; SQS and SNS do not need it.
+// Native errors keep the broker's {"error", "message"} (service "Relaydesk").
+class RelaydeskConnection final : public AwsConnection {
+    Q_OBJECT
+public:
+    struct Settings {
+        QString name;           // the tree's name
+        QUrl url;               // "http://HOST:PORT"
+        AwsCredentials keys;    // empty: "test"/"test" (a loopback broker takes any)
+        QString bearerToken;    // empty: none sent
+    };
+
+    explicit RelaydeskConnection(Settings settings, QObject *parent = nullptr);
+
+    QString displayName() const override { return m_settings.name; }
+    Capability capability(EntityKind kind, ConnectionFeature feature) const override;
+    ConnectionCall *peek(const EntityRef &entity, const PeekRequest &request, Reply<MessagePage> reply) override;
+
+    // GET /api/v1/clock: {"mode", "now", "nowMs", "scale"}.
+    ConnectionCall *clock(Reply<QJsonObject> reply);
+    // POST /api/v1/clock/advance {"seconds": N} (a virtual clock only: ClockNotVirtual otherwise).
+    ConnectionCall *advanceClock(qint64 seconds, Reply<QJsonObject> reply);
+
+private:
+    ConnectionCall *native(const QByteArray &method, const QString &path, const QJsonObject *body, Reply<QJsonObject> reply);
+
+    Settings m_settings;
+    QNetworkAccessManager *m_network = nullptr;
+};
+
+} // namespace relaydesk

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// ZaqarConnection end to end against Relaydesk's Zaqar v2 API (`relaydesk serve
+// --credentials FILE` in a process of its own; the bearer token as X-Auth-Token):
+// queues with metadata and stats, post, peek, claim and delete, purge, and
+// Zaqar's errors in its own words.
+#include "connections/zaqar_connection.h"
+#include "support/test_main.h"
+#include "connection_test_support.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace relaydesk;
+using relaydesk::test::awaitCall;
+
+#define AWAIT(T, expr) awaitCall<T>([&](BrokerConnection::Reply<T> reply) { return (expr); })
+
+namespace {
+
+const QString kToken = QStringLiteral("zaqar-connection-token");
+
+} // namespace
+
+class ZaqarConnectionTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void administersQueues();
+    void errorsInZaqarsWords_data();
+    void errorsInZaqarsWords();
+
+private:
+    QTemporaryDir m_dir;
+    relaydesk::test::ServerProcess m_server;
+    QString m_url;
+};
+
+void ZaqarConnectionTest::initTestCase()
+{
+    QFile file(m_dir.filePath(QStringLiteral("credentials.json")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QStringLiteral(R"({"bearerTokens": ["%1"]})").arg(kToken).toUtf8());
+    file.close();
+    m_url = relaydesk::test::startRelaydeskServe(m_server, file.fileName());
+    QVERIFY2(!m_url.isEmpty(), qPrintable(m_server.errors()));
+}
+
+void ZaqarConnectionTest::administersQueues()
+{
+    ZaqarConnection zaqar({QStringLiteral("zaqar"), QUrl(m_url), QStringLiteral("project-1"), kToken});
+    const auto queue = AWAIT(EntityRef, zaqar.createEntity(EntityKind::ZaqarQueue, QStringLiteral("jobs"), {},
+                                                           {{QStringLiteral("_default_message_ttl"), QStringLiteral("600")},
+                                                            {QStringLiteral("team"), QStringLiteral("billing")}}, reply));
+    QVERIFY2(queue.ok, qPrintable(queue.error.text()));
+    const auto listed = AWAIT(std::vector<EntitySummary>, zaqar.listEntities(EntityKind::ZaqarQueue, {}, reply));
+    QVERIFY2(listed.ok, qPrintable(listed.error.text()));
+    QCOMPARE(listed.value.size(), std::size_t(1));
+    QCOMPARE(listed.value[0].ref.name, QStringLiteral("jobs"));
+
+    QVERIFY(AWAIT(Done, zaqar.setAttributes(queue.value, {{QStringLiteral("team"), QStringLiteral("payments")}}, reply)).ok);
+    OutgoingMessage task;
+    task.body = QStringLiteral(R"({"task": "invoice"})");
+    const auto sent = AWAIT(QString, zaqar.send(queue.value, task, reply));
+    QVERIFY2(sent.ok && !sent.value.isEmpty(), qPrintable(sent.error.text()));
+    OutgoingMessage refund;
+    refund.body = QStringLiteral("refund");
+    QVERIFY(AWAIT(QString, zaqar.send(queue.value, refund, reply)).ok);
+    const auto attributes = AWAIT(EntityAttributes, zaqar.attributes(queue.value, reply));
+    QVERIFY2(attributes.ok, qPrintable(attributes.error.text()));
+    QCOMPARE(attributes.value.value(QStringLiteral("team")), QStringLiteral("payments"));
+    QCOMPARE(attributes.value.value(QStringLiteral("_default_message_ttl")), QStringLiteral("600"));
+    QCOMPARE(attributes.value.value(QStringLiteral("messages.total")), QStringLiteral("2"));
+
+    const auto first = AWAIT(MessagePage, zaqar.peek(queue.value, {std::nullopt, 1}, reply));
+    QVERIFY2(first.ok, qPrintable(first.error.text()));
+    QCOMPARE(first.value.messages.size(), std::size_t(1));
+    QCOMPARE(first.value.messages[0].messageId, sent.value);
+    QCOMPARE(first.value.messages[0].body, QStringLiteral(R"({"task":"invoice"})"));
+    const auto second = AWAIT(MessagePage, zaqar.peek(queue.value, {first.value.next, 1}, reply));
+    QCOMPARE(second.value.messages.at(0).body, QStringLiteral("refund"));
+
+    const auto claimed = AWAIT(std::vector<MessageLine>, zaqar.poll(queue.value, {1, 30}, reply));
+    QVERIFY2(claimed.ok, qPrintable(claimed.error.text()));
+    QCOMPARE(claimed.value.size(), std::size_t(1));
+    QVERIFY(claimed.value[0].receiptHandle.contains(QStringLiteral("claim_id=")));
+    QVERIFY(AWAIT(Done, zaqar.settle(queue.value, claimed.value[0], reply)).ok);
+    QCOMPARE(AWAIT(EntityAttributes, zaqar.attributes(queue.value, reply)).value.value(QStringLiteral("messages.total")),
+             QStringLiteral("1"));
+    QVERIFY(AWAIT(Done, zaqar.purge(queue.value, reply)).ok);
+    QCOMPARE(AWAIT(EntityAttributes, zaqar.attributes(queue.value, reply)).value.value(QStringLiteral("messages.total")),
+             QStringLiteral("0"));
+    QVERIFY(AWAIT(Done, zaqar.deleteEntity(queue.value, reply)).ok);
+    QVERIFY(AWAIT(std::vector<EntitySummary>, zaqar.listEntities(EntityKind::ZaqarQueue, {}, reply)).value.empty());
+}
+
+void ZaqarConnectionTest::errorsInZaqarsWords_data()
+{
+    QTest::addColumn<QString>("token");
+    QTest::addColumn<int>("status");
+    QTest::newRow("without the token") << "" << 401;
+    QTest::newRow("with another token") << "not-the-token" << 401;
+    QTest::newRow("a queue name Zaqar refuses") << kToken << 400;
+}
+
+void ZaqarConnectionTest::errorsInZaqarsWords()
+{
+    QFETCH(QString, token);
+    QFETCH(int, status);
+    ZaqarConnection zaqar({QStringLiteral("zaqar"), QUrl(m_url), {}, token});
+    // Zaqar's queue names are 1–64 of [a-zA-Z0-9_-]; the token is checked first.
+    const auto answer = AWAIT(EntityRef, zaqar.createEntity(EntityKind::ZaqarQueue, QStringLiteral("no spaces allowed"), {}, {}, reply));
+    QVERIFY(!answer.ok);
+    QCOMPARE(answer.error.service, QStringLiteral("Zaqar"));
+    QCOMPARE(answer.error.httpStatus, status);
+    QVERIFY2(!answer.error.code.isEmpty() && !answer.error.message.isEmpty(), qPrintable(answer.error.text()));
+}
+
+RELAYDESK_TEST_MAIN(ZaqarConnectionTest)
+#include "zaqar_connection_test.moc"
