@@ -95,3 +95,7 @@ ConnectionResult<T> awaitCall(const std::function<ConnectionCall *(BrokerConnect
 }
 
 } // namespace relaydesk::test
+
+// `AWAIT(T, connection.call(…, reply))`: the call made with a callback named
+// `reply`, and its result once it has answered.
+#define AWAIT(T, expr) ::relaydesk::test::awaitCall<T>([&](::relaydesk::BrokerConnection::Reply<T> reply) { return (expr); })

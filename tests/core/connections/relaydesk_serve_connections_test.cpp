@@ -24,7 +24,6 @@ const QString kSecret = QStringLiteral("connections-test-secret");
 const QString kToken = QStringLiteral("connections-test-token");
 
 // The call `expr` (which names its reply `reply`), waited for.
-#define AWAIT(T, expr) awaitCall<T>([&](BrokerConnection::Reply<T> reply) { return (expr); })
 
 bool lists(const std::vector<EntitySummary> &entities, const QString &name)
 {

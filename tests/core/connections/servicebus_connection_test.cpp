@@ -15,7 +15,6 @@
 using namespace relaydesk;
 using relaydesk::test::awaitCall;
 
-#define AWAIT(T, expr) awaitCall<T>([&](BrokerConnection::Reply<T> reply) { return (expr); })
 
 namespace {
 

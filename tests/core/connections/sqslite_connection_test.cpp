@@ -17,7 +17,6 @@
 using namespace relaydesk;
 using relaydesk::test::awaitCall;
 
-#define AWAIT(T, expr) awaitCall<T>([&](BrokerConnection::Reply<T> reply) { return (expr); })
 
 class SqsliteConnectionTest : public QObject {
     Q_OBJECT

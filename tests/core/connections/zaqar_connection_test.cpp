@@ -13,7 +13,6 @@
 using namespace relaydesk;
 using relaydesk::test::awaitCall;
 
-#define AWAIT(T, expr) awaitCall<T>([&](BrokerConnection::Reply<T> reply) { return (expr); })
 
 namespace {
 
