@@ -17,6 +17,22 @@
 
 using namespace relaydesk;
 
+namespace {
+
+// Counts the queued calls (QEvent::MetaCall) the main thread's objects receive.
+class QueuedCallCounter final : public QObject {
+public:
+    int calls = 0;
+    bool eventFilter(QObject *, QEvent *event) override
+    {
+        if (event->type() == QEvent::MetaCall)
+            ++calls;
+        return false;
+    }
+};
+
+} // namespace
+
 class ReplyTargetTest : public QObject {
     Q_OBJECT
 
@@ -44,6 +60,37 @@ private slots:
         producer.join();
         QCOMPARE(ranOn.load(), nullptr); // queued, not run on the producer
         QTRY_COMPARE(ranOn.load(), QThread::currentThread());
+    }
+
+    // docs/architecture.md "Replies": the replies one commit sends to one
+    // thread wake it once, in the order they were posted; a context deleted
+    // meanwhile still gets none.
+    void repliesHeldByABatch_reachTheirThreadAsOneQueuedCall()
+    {
+        QObject context;
+        auto gone = std::make_unique<QObject>();
+        const ReplyTarget target(&context);
+        const ReplyTarget goneTarget(gone.get());
+        QueuedCallCounter counter;
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::instance()->installEventFilter(&counter);
+        std::vector<int> order;
+        bool ranForGone = false;
+        std::thread producer([&] {
+            const ReplyBatch batch;
+            for (int i = 0; i < 5; ++i) {
+                target.post([&order, i] { order.push_back(i); });
+                if (i == 2)
+                    goneTarget.post([&] { ranForGone = true; });
+            }
+        });
+        producer.join();
+        gone.reset();
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::instance()->removeEventFilter(&counter);
+        QCOMPARE(order, (std::vector<int>{0, 1, 2, 3, 4}));
+        QVERIFY(!ranForGone);
+        QCOMPARE(counter.calls, 1);
     }
 
     void contextDeletedBeforeThePost_replyDropped()
