@@ -4,6 +4,7 @@
 // memory — when the context or its thread is gone first.
 #include "engine/reply_target.h"
 #include "engine/sanitizer_handoff.h"
+#include "support/queued_call_counter.h"
 #include "support/test_main.h"
 
 #include <QCoreApplication>
@@ -14,24 +15,10 @@
 #include <atomic>
 #include <memory>
 #include <thread>
+#include <vector>
 
 using namespace relaydesk;
-
-namespace {
-
-// Counts the queued calls (QEvent::MetaCall) the main thread's objects receive.
-class QueuedCallCounter final : public QObject {
-public:
-    int calls = 0;
-    bool eventFilter(QObject *, QEvent *event) override
-    {
-        if (event->type() == QEvent::MetaCall)
-            ++calls;
-        return false;
-    }
-};
-
-} // namespace
+using relaydesk::testing::QueuedCallCounter;
 
 class ReplyTargetTest : public QObject {
     Q_OBJECT
@@ -62,9 +49,9 @@ private slots:
         QTRY_COMPARE(ranOn.load(), QThread::currentThread());
     }
 
-    // docs/architecture.md "Replies": the replies one commit sends to one
-    // thread wake it once, in the order they were posted; a context deleted
-    // meanwhile still gets none.
+    // docs/architecture.md "Replies and contexts": the replies one commit
+    // sends to one thread wake it once, in the order they were posted; a
+    // context deleted meanwhile still gets none.
     void repliesHeldByABatch_reachTheirThreadAsOneQueuedCall()
     {
         QObject context;
