@@ -2,6 +2,7 @@
 #include "engine/broker_thread.h"
 
 #include "broker/clock_mark.h"
+#include "engine/reply_target.h"
 #include "engine/sanitizer_handoff.h"
 #include "store/commit_queue.h"
 #include "store/database.h"
@@ -101,8 +102,11 @@ std::shared_ptr<void> BrokerThread::acquireWork()
     return std::shared_ptr<void>(counter.get(), [counter](WorkCounter *) { counter->release(); });
 }
 
+// The replies of one drain (one batch: they all follow its COMMIT) leave as
+// one queued call per receiving thread (ReplyBatch).
 void BrokerThread::drain()
 {
+    const ReplyBatch replies;
     if (m_queue)
         m_queue->drainOnce();
 }

@@ -6,7 +6,9 @@
 #include <QObject>
 #include <QThread>
 
+#include <algorithm>
 #include <mutex>
+#include <vector>
 
 namespace relaydesk {
 
@@ -47,6 +49,29 @@ std::shared_ptr<Mailbox> currentThreadMailbox()
 
 } // namespace reply_mailbox
 
+// The replies a ReplyBatch holds, per receiving thread's mailbox in the
+// order each mailbox was first posted to.
+struct ReplyBatch::Held {
+    struct ForMailbox {
+        std::shared_ptr<reply_mailbox::Mailbox> mailbox;
+        std::vector<std::function<void()>> calls;
+    };
+    std::vector<ForMailbox> mailboxes;
+
+    void add(const std::shared_ptr<reply_mailbox::Mailbox> &mailbox, std::function<void()> call)
+    {
+        auto it = std::find_if(mailboxes.begin(), mailboxes.end(),
+                               [&](const ForMailbox &held) { return held.mailbox == mailbox; });
+        if (it == mailboxes.end())
+            it = mailboxes.insert(mailboxes.end(), ForMailbox{mailbox, {}});
+        it->calls.push_back(std::move(call));
+    }
+};
+
+namespace {
+thread_local ReplyBatch::Held *t_heldReplies = nullptr; // the outermost ReplyBatch of this thread
+}
+
 ReplyTarget::ReplyTarget(QObject *context)
     : m_context(context),
       m_hasContext(context != nullptr)
@@ -69,13 +94,47 @@ void ReplyTarget::post(std::function<void()> call) const
             sanitizer_handoff::queue(object, std::move(call));
         return;
     }
+    auto guarded = [context = m_context, call = std::move(call)] {
+        if (context) // on the context's thread: it cannot be deleted meanwhile
+            call();
+    };
+    if (t_heldReplies != nullptr) {
+        t_heldReplies->add(m_mailbox, std::move(guarded));
+        return;
+    }
     std::lock_guard lock(m_mailbox->mutex);
     if (m_mailbox->anchor == nullptr)
         return; // the context's thread has ended
-    sanitizer_handoff::queue(m_mailbox->anchor, [context = m_context, call = std::move(call)] {
-        if (context) // on the context's thread: it cannot be deleted meanwhile
-            call();
-    });
+    sanitizer_handoff::queue(m_mailbox->anchor, std::move(guarded));
+}
+
+ReplyBatch::ReplyBatch()
+{
+    if (t_heldReplies != nullptr)
+        return; // joins the outer scope
+    m_held = std::make_unique<Held>();
+    t_heldReplies = m_held.get();
+}
+
+ReplyBatch::~ReplyBatch()
+{
+    if (!m_held)
+        return;
+    t_heldReplies = nullptr;
+    for (Held::ForMailbox &held : m_held->mailboxes) {
+        std::lock_guard lock(held.mailbox->mutex);
+        if (held.mailbox->anchor == nullptr)
+            continue; // the receiving thread has ended
+        sanitizer_handoff::queue(held.mailbox->anchor, [calls = std::move(held.calls)] {
+            for (const std::function<void()> &call : calls) {
+                try {
+                    call();
+                } catch (...) {
+                    // a reply is caller code: one that throws does not cost the others theirs
+                }
+            }
+        });
+    }
 }
 
 } // namespace relaydesk

@@ -53,4 +53,27 @@ private:
     bool m_hasContext = false;
 };
 
+// While one lives on a thread, the replies that thread posts through
+// ReplyTargets are held, and handed over when it ends: one queued call per
+// receiving thread, running that thread's replies in the order they were
+// posted (each still only while its context lives). The broker thread opens
+// one around each drain of the commit queue, so a thread that waits on many
+// replies of one commit (an HTTP thread serving many connections) is woken
+// once per commit, not once per reply; the replies still leave only after
+// their commit. Replies to targets made off their context's thread are not
+// held. A scope opened inside another joins the outer one. Thread: used only
+// on the thread that made it.
+class ReplyBatch final {
+public:
+    ReplyBatch();
+    ~ReplyBatch();
+    ReplyBatch(const ReplyBatch &) = delete;
+    ReplyBatch &operator=(const ReplyBatch &) = delete;
+
+    struct Held;
+
+private:
+    std::unique_ptr<Held> m_held; // null for a scope inside another
+};
+
 } // namespace relaydesk

@@ -9,6 +9,7 @@
 #include "engine/broker_engine.h"
 #include "engine/waiter_registry.h"
 #include "support/engine_test_support.h"
+#include "support/queued_call_counter.h"
 #include "support/test_main.h"
 
 #include <QCoreApplication>
@@ -17,6 +18,9 @@
 
 #include <future>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -128,6 +132,30 @@ private slots:
         QCOMPARE((*m_received)->messages.size(), std::size_t(1));
         QCOMPARE((*m_received)->messages.front().body, std::string("first order"));
         QCOMPARE(engine().clock().now(), kBenchStart);
+    }
+
+    // docs/architecture.md "Replies and contexts": the replies of one commit
+    // reach their thread in one queued call, in the order of the units.
+    void sendsOfOneCommit_repliesReachTheirThreadInOneQueuedCall()
+    {
+        QVERIFY(createQueue("orders"));
+        std::promise<void> release;
+        std::shared_future<void> held = release.get_future().share();
+        engine().post([held] { held.wait(); }); // the sends below wait together: one batch, one commit
+        QueuedCallCounter counter;
+        QCoreApplication::instance()->installEventFilter(&counter);
+        std::vector<std::pair<std::string, int>> replies; // body, the queued call it came in
+        for (const char *body : {"a", "b", "c", "d"})
+            service().sendMessage("orders", message(body), this, [&replies, &counter, body](Result<SendReceipt> sent) {
+                if (sent)
+                    replies.emplace_back(body, counter.calls);
+            });
+        release.set_value();
+        QTRY_COMPARE_WITH_TIMEOUT(replies.size(), std::size_t(4), kWaitMs);
+        QCoreApplication::instance()->removeEventFilter(&counter);
+        const int call = replies.front().second;
+        const std::vector<std::pair<std::string, int>> expected{{"a", call}, {"b", call}, {"c", call}, {"d", call}};
+        QCOMPARE(replies, expected);
     }
 
     // a waiting receive whose context (the client's

@@ -4,6 +4,7 @@
 // memory — when the context or its thread is gone first.
 #include "engine/reply_target.h"
 #include "engine/sanitizer_handoff.h"
+#include "support/queued_call_counter.h"
 #include "support/test_main.h"
 
 #include <QCoreApplication>
@@ -14,8 +15,10 @@
 #include <atomic>
 #include <memory>
 #include <thread>
+#include <vector>
 
 using namespace relaydesk;
+using relaydesk::testing::QueuedCallCounter;
 
 class ReplyTargetTest : public QObject {
     Q_OBJECT
@@ -44,6 +47,37 @@ private slots:
         producer.join();
         QCOMPARE(ranOn.load(), nullptr); // queued, not run on the producer
         QTRY_COMPARE(ranOn.load(), QThread::currentThread());
+    }
+
+    // docs/architecture.md "Replies and contexts": the replies one commit
+    // sends to one thread wake it once, in the order they were posted; a
+    // context deleted meanwhile still gets none.
+    void repliesHeldByABatch_reachTheirThreadAsOneQueuedCall()
+    {
+        QObject context;
+        auto gone = std::make_unique<QObject>();
+        const ReplyTarget target(&context);
+        const ReplyTarget goneTarget(gone.get());
+        QueuedCallCounter counter;
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::instance()->installEventFilter(&counter);
+        std::vector<int> order;
+        bool ranForGone = false;
+        std::thread producer([&] {
+            const ReplyBatch batch;
+            for (int i = 0; i < 5; ++i) {
+                target.post([&order, i] { order.push_back(i); });
+                if (i == 2)
+                    goneTarget.post([&] { ranForGone = true; });
+            }
+        });
+        producer.join();
+        gone.reset();
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::instance()->removeEventFilter(&counter);
+        QCOMPARE(order, (std::vector<int>{0, 1, 2, 3, 4}));
+        QVERIFY(!ranForGone);
+        QCOMPARE(counter.calls, 1);
     }
 
     void contextDeletedBeforeThePost_replyDropped()
