@@ -84,7 +84,11 @@ class Run:
         return [item.name for item in pages]
 
     def do(self, step):
-        admin, op, name = self.admin(step), step["op"], step.get("name")
+        with self.admin(step) as admin:
+            return self.operate(admin, step)
+
+    def operate(self, admin, step):
+        op, name = step["op"], step.get("name")
         path = [step[k] for k in ("topic", "subscription") if k in step] + ([name] if name else [])
         paged = {"max_page_size": step["pageSize"]} if "pageSize" in step else {}
         if op == "namespace":
@@ -94,7 +98,7 @@ class Run:
         if op.startswith("create"):
             if kind == "rule":
                 action = SqlRuleAction(step["action"]["sql"]) if "action" in step else None
-                return getattr(admin, "create_rule")(*path, filter=rule_filter(step["filter"]), action=action)
+                return admin.create_rule(*path, filter=rule_filter(step["filter"]), action=action)
             if kind == "topic":
                 self.topics.add(name)
             return getattr(admin, "create_" + kind)(*path, **sdk_options(step.get("options")))
@@ -106,7 +110,7 @@ class Run:
                 setattr(entity, field, value)
             getattr(admin, "update_" + kind)(*path[:-1], entity)
             return getattr(admin, "get_" + kind)(*path)
-        if op.endswith("Exists"):
+        if op.endswith("Exists"):   # this SDK has no exists call: a get, or its 404
             try:
                 getattr(admin, "get_" + kind)(*path)
                 return True
