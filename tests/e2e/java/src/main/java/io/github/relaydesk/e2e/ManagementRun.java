@@ -100,6 +100,7 @@ final class ManagementRun {
             case "queueRuntime" -> admin.getQueueRuntimeProperties(name);
             case "createTopic" -> { topics.add(name); yield admin.createTopic(name, applied(new CreateTopicOptions(), options)); }
             case "getTopic" -> admin.getTopic(name);
+            case "updateTopic" -> admin.updateTopic(applied(admin.getTopic(name), (Map<?, ?>) step.get("set")));
             case "deleteTopic" -> { admin.deleteTopic(name); yield null; }
             case "topicExists" -> admin.getTopicExists(name);
             case "listTopics" -> names(admin.listTopics(), step, p -> p.getName());
