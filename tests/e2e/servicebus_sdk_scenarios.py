@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Azure Service Bus end to end with the unchanged Python SDK, azure-servicebus (its own
 pure-Python AMQP stack), over plain AMQP with the official emulator's connection string,
-against `relaydesk serve --clock virtual`. The scenarios are the shared table
+against `relaydesk serve --clock virtual` (and over AMQPS with RELAYDESK_SB_TRANSPORT=amqps). The scenarios are the shared table
 servicebus_sdk_scenarios.json (the Java and JavaScript SDKs run the same one); this file
 only says how each step is done with this SDK. It runs in the virtual environment
 installer/dev.sh makes from installer/requirements-e2e.txt (docs/harness.md).
@@ -14,10 +14,11 @@ import unittest
 import urllib.parse
 
 from azure.servicebus import (NEXT_AVAILABLE_SESSION, ServiceBusClient, ServiceBusMessage,
-                              ServiceBusReceiveMode, ServiceBusSubQueue)
-from azure.servicebus.exceptions import ServiceBusAuthenticationError, ServiceBusError
+                              ServiceBusReceiveMode, ServiceBusSubQueue, TransportType)
+from azure.servicebus.exceptions import ServiceBusAuthenticationError, ServiceBusConnectionError, ServiceBusError
 
-from relaydesk_harness import RelaydeskServer, binary_from_environment
+from relaydesk_harness import binary_from_environment
+from servicebus_namespace import NamespaceServer, run_steps, trust_local_ca
 
 BINARY = binary_from_environment()
 TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "servicebus_sdk_scenarios.json")
@@ -25,15 +26,27 @@ WAIT = 2        # seconds a receive waits for messages it expects
 NO_WAIT = 0.3   # seconds a receive that expects none waits
 
 
-class ServiceBusServer(RelaydeskServer):
-    """The server with its AMQP port: serve's second ready line."""
+# RELAYDESK_SB_TRANSPORT=amqps runs the same table over TLS, with the connection string production
+# code has (no UseDevelopmentEmulator) and the local CA trusted: the SDK strips the port of such a
+# string (5671), so serve's port comes as the documented custom_endpoint_address, and the SDK's own
+# TLS trusts certifi's bundle unless connection_verify names the CA (docs/harness.md).
+AMQPS = os.environ.get("RELAYDESK_SB_TRANSPORT") == "amqps"
+
+
+class ServiceBusServer(NamespaceServer):
+    """The server with its AMQP port (AMQPS when AMQPS), and the SDK's client options for it."""
+
+    def __init__(self, binary, *extra_args):
+        super().__init__(binary, *extra_args, amqps=AMQPS)
 
     def __enter__(self):
         super().__enter__()
-        line = self.process.stdout.readline().strip()
-        port = urllib.parse.urlparse(line.split(" on ", 1)[1]).port
-        self.connection_string = ("Endpoint=sb://localhost:%d;SharedAccessKeyName=RootManageSharedAccessKey;"
-                                  "SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true" % port)
+        self.connection_string = super().connection_string("amqps" if AMQPS else "amqp")
+        self.client_options = {}
+        if AMQPS:
+            self.client_options = {"custom_endpoint_address": "sb://localhost:%d" % self.ports["amqps"],
+                                   "transport_type": TransportType.Amqp,
+                                   "connection_verify": os.environ["RELAYDESK_TEST_CA"]}
         return self
 
 
@@ -219,16 +232,11 @@ def add_scenario(scenario):
             self.skipTest(scenario["skip"]["python"])
         with ServiceBusServer(BINARY) as server:
             create_entities(self, server, scenario.get("entities", {}))
-            with ServiceBusClient.from_connection_string(server.connection_string) as client:
+            with ServiceBusClient.from_connection_string(server.connection_string, **server.client_options) as client:
                 topics = {topic["Name"] for topic in scenario.get("entities", {}).get("topics", [])}
                 run = Run(self, server, client, topics)
                 try:
-                    for number, step in enumerate(scenario["steps"]):
-                        try:
-                            run.run(step)
-                        except Exception as error:
-                            error.add_note("step %d: %s" % (number, json.dumps(step)))
-                            raise
+                    run_steps(run, scenario["steps"])
                 finally:
                     run.close()
     test.__doc__ = scenario["name"]
@@ -249,11 +257,16 @@ class SharedAccessSignatures(unittest.TestCase):
                 json.dump({"UserConfig": {"Namespaces": [{"Name": "sbemulatorns", "Queues": [{"Name": "orders"}]}]}}, out)
             with ServiceBusServer(BINARY, "--credentials", credentials, "--servicebus-config", config) as server:
                 wrong = server.connection_string.replace("SAS_KEY_VALUE", "not-the-key")
-                with ServiceBusClient.from_connection_string(wrong, retry_total=0) as client:
-                    with self.assertRaises(ServiceBusAuthenticationError):
+                with ServiceBusClient.from_connection_string(wrong, retry_total=0, **server.client_options) as client:
+                    # With a custom_endpoint_address the SDK raises a refused token as a
+                    # ServiceBusConnectionError ("for uamqp parity", _pyamqp_transport.py): its
+                    # inner exception is the broker's 401.
+                    refused = ServiceBusConnectionError if AMQPS else ServiceBusAuthenticationError
+                    with self.assertRaises(refused) as raised:
                         with client.get_queue_sender("orders") as sender:
                             sender.send_messages(ServiceBusMessage("refused"))
-                with ServiceBusClient.from_connection_string(server.connection_string) as client:
+                    self.assertIn("InvalidSignature", str(raised.exception.inner_exception))
+                with ServiceBusClient.from_connection_string(server.connection_string, **server.client_options) as client:
                     with client.get_queue_sender("orders") as sender:
                         sender.send_messages(ServiceBusMessage("accepted"))
                     with client.get_queue_receiver("orders", receive_mode=ServiceBusReceiveMode.RECEIVE_AND_DELETE) as receiver:
@@ -261,6 +274,8 @@ class SharedAccessSignatures(unittest.TestCase):
                         self.assertEqual([b"".join(m.body).decode() for m in got], ["accepted"])
 
 
+if AMQPS:
+    trust_local_ca(BINARY)   # before any server starts: they make their certificates from it
 with open(TABLE) as table:
     for each in json.load(table)["scenarios"]:
         add_scenario(each)

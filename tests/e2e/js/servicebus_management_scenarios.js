@@ -3,58 +3,21 @@
 // the unchanged ServiceBusAdministrationClient of @azure/service-bus 7.9.5, against
 // `relaydesk serve --sb-management-port 0`: queues, topics, subscriptions and rules are
 // created, read, updated, listed page by page and deleted; the runtime counts follow what
-// ServiceBusClient sends over AMQP to the same entities; the service's 409, 404, 400 and 401
-// come back as the SDK's error codes.
+// ServiceBusClient sends over AMQP to the same entities (dead letters, rule actions); the service's
+// 409 and 404 come back as the SDK's error codes. These are the scenarios particular to this SDK;
+// servicebus_management_table_scenarios.js runs the rows every administration client shares
+// (../servicebus_management_scenarios.json: the namespace, refusals by name, checked signatures...).
 'use strict';
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
 const { scenario } = require('./relaydesk_harness');
-const { ServiceBusAdministrationClient, ServiceBusClient } = require('@azure/service-bus');
+const { adminClient, all, refusal, runTrustingLocalCa } = require('./servicebus_management_client');
+const { ServiceBusClient } = require('@azure/service-bus');
 
 const QUICK = { maxWaitTimeInMs: 2000 };
 
 // 7.9.5 always builds https:// URLs (getUrl): the management port answers TLS with a
-// certificate of the local CA (docs/behaviour.md §8.7). Node reads NODE_EXTRA_CA_CERTS only at
-// its start, so this file first makes a CA in a scratch XDG_DATA_HOME (`relaydesk tls ca`) and
-// runs itself again trusting it, as a user does once; the servers inherit that XDG_DATA_HOME.
-if (!process.env.RELAYDESK_TRUSTS_LOCAL_CA) {   // (NODE_EXTRA_CA_CERTS may be set already: replaced)
-  const { execFileSync, spawnSync } = require('node:child_process');
-  const dataHome = fs.mkdtempSync(path.join(os.tmpdir(), 'relaydesk-management-ca-'));
-  const env = { ...process.env, XDG_DATA_HOME: dataHome };
-  const binary = process.env.RELAYDESK_BINARY;
-  env.NODE_EXTRA_CA_CERTS = execFileSync(binary, ['tls', 'ca'], { env, encoding: 'utf8' }).trim();
-  env.RELAYDESK_TRUSTS_LOCAL_CA = '1';
-  const run = spawnSync(process.execPath, process.argv.slice(1), { env, stdio: 'inherit' });
-  fs.rmSync(dataHome, { recursive: true, force: true });
-  process.exit(run.status === null ? 1 : run.status);
-}
-
-function managementConnectionString(server, key = 'SAS_KEY_VALUE') {
-  return `Endpoint=sb://localhost:${server.managementPort};SharedAccessKeyName=RootManageSharedAccessKey;` +
-         `SharedAccessKey=${key};UseDevelopmentEmulator=true`;
-}
-
-function adminClient(server, key) {
-  return new ServiceBusAdministrationClient(managementConnectionString(server, key));
-}
-
-// The SDK's error of a rejected call: { code, statusCode, message }.
-async function refusal(promise) {
-  try {
-    await promise;
-  } catch (error) {
-    return { code: error.code, statusCode: error.statusCode, message: error.message };
-  }
-  throw new Error('the call succeeded; an error was expected');
-}
-
-async function all(iterator) {
-  const items = [];
-  for await (const item of iterator) items.push(item);
-  return items;
-}
+// certificate of the local CA (docs/behaviour.md §8.7), trusted through NODE_EXTRA_CA_CERTS.
+runTrustingLocalCa();
 
 // A scenario with an administration client and a ServiceBusClient on the same server.
 function managementScenario(name, body, serverOptions) {
@@ -67,12 +30,6 @@ function managementScenario(name, body, serverOptions) {
     }
   }, serverOptions);
 }
-
-managementScenario('the namespace', async (server, admin) => {
-  const namespace = await admin.getNamespaceProperties();
-  assert.equal(namespace.messagingSku, 'Standard');
-  assert.equal(namespace.name, 'localhost');
-});
 
 managementScenario('a queue: create, get, update, list by page, its counts, delete', async (server, admin, client) => {
   const created = await admin.createQueue('orders', { lockDuration: 'PT30S', maxDeliveryCount: 5 });
@@ -165,25 +122,3 @@ managementScenario('a topic, its subscriptions and rules, then sends through the
   assert.equal((await refusal(admin.getTopic('events'))).code, 'MessageEntityNotFoundError');
   assert.equal(await admin.topicExists('events'), false);
 });
-
-managementScenario('what Relaydesk does not implement is refused by name', async (server, admin) => {
-  const size = await refusal(admin.createQueue('big', { maxSizeInMegabytes: 2048 }));
-  assert.equal(size.statusCode, 400);
-  assert.match(size.message, /MaxSizeInMegabytes/);
-  const lock = await refusal(admin.createQueue('slow', { lockDuration: 'PT10M' }));
-  assert.equal(lock.statusCode, 400);
-  assert.match(lock.message, /LockDuration/);
-  assert.equal(await admin.queueExists('big'), false);
-});
-
-const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'relaydesk-management-'));
-const credentials = path.join(folder, 'credentials.json');
-const SAS_KEY = 'js-management-key-7Qm2';
-fs.writeFileSync(credentials, JSON.stringify({ sharedAccessKeys: { RootManageSharedAccessKey: SAS_KEY } }));
-
-scenario('with --credentials the signature is checked', async (server) => {
-  await adminClient(server, SAS_KEY).createQueue('signed');
-  const forged = await refusal(adminClient(server, 'not-the-key').getQueue('signed'));
-  assert.equal(forged.code, 'UnauthorizedRequestError');
-  assert.equal(forged.statusCode, 401);
-}, { args: ['--credentials', credentials] });

@@ -16,13 +16,15 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
  * `relaydesk serve --port 0 --amqp-port 0 --amqps-port off --sb-management-port 0 --db :memory: --clock virtual` for one scenario: the
- * Java twin of ../relaydesk_harness.py. Its two ready lines give the HTTP endpoint (the native
- * API, the clock) and the AMQP port of the emulator's connection string. close() stops it with
+ * Java twin of ../relaydesk_harness.py. Its ready lines give the HTTP endpoint (the native
+ * API, the clock), the AMQP port of the emulator's connection string and the management port. close() stops it with
  * SIGTERM and fails unless it exits with status 0.
  */
 final class RelaydeskServer implements AutoCloseable {
@@ -32,28 +34,49 @@ final class RelaydeskServer implements AutoCloseable {
     private final HttpClient http = HttpClient.newHttpClient();
     final String endpoint;
     final int amqpPort;
+    final int managementPort;
+    final int amqpsPort;   // 0 unless extraArgs turn --amqps-port on
 
     RelaydeskServer(String binary) throws IOException {
+        this(binary, Map.of(), List.of());
+    }
+
+    /** With `environment` added to serve's (XDG_DATA_HOME: where its local CA is) and `extraArgs` after the defaults. */
+    RelaydeskServer(String binary, Map<String, String> environment, List<String> extraArgs) throws IOException {
         errors = File.createTempFile("relaydesk-serve-", ".log");
         errors.deleteOnExit();
-        process = new ProcessBuilder(binary, "serve", "--port", "0", "--amqp-port", "0", "--amqps-port", "off", "--sb-management-port", "0", "--db", ":memory:",
-                                     "--clock", "virtual")
-                      .redirectError(errors).start();
+        List<String> command = new ArrayList<>(List.of(binary, "serve", "--port", "0", "--amqp-port", "0", "--amqps-port", "off",
+                                                       "--sb-management-port", "0", "--db", ":memory:", "--clock", "virtual"));
+        command.addAll(extraArgs);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(errors);
+        builder.environment().putAll(environment);
+        process = builder.start();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         String httpLine = out.readLine();
         String amqpLine = out.readLine();
-        if (httpLine == null || amqpLine == null || !httpLine.startsWith(READY) || !amqpLine.startsWith(READY + "amqp://")) {
+        String managementLine = out.readLine();
+        if (httpLine == null || amqpLine == null || managementLine == null || !httpLine.startsWith(READY)
+            || !amqpLine.startsWith(READY + "amqp://") || !managementLine.startsWith(READY + "https://")) {
             process.destroyForcibly();
-            throw new IOException("no ready lines, got " + httpLine + " / " + amqpLine + "; stderr: " + errors());
+            throw new IOException("no ready lines, got " + httpLine + " / " + amqpLine + " / " + managementLine + "; stderr: " + errors());
         }
         endpoint = httpLine.substring(READY.length());
         amqpPort = Integer.parseInt(amqpLine.substring(amqpLine.lastIndexOf(':') + 1));
+        managementPort = Integer.parseInt(managementLine.substring(managementLine.lastIndexOf(':') + 1));
+        String amqpsLine = extraArgs.contains("--amqps-port") ? out.readLine() : null;   // the last ready line
+        if (amqpsLine != null && !amqpsLine.startsWith(READY + "amqps://"))
+            throw new IOException("no amqps ready line, got " + amqpsLine);
+        amqpsPort = amqpsLine == null ? 0 : Integer.parseInt(amqpsLine.substring(amqpsLine.lastIndexOf(':') + 1));
     }
 
     /** The connection string the official Service Bus emulator documents, with this server's AMQP port. */
     String connectionString() {
-        return "Endpoint=sb://localhost:" + amqpPort + ";SharedAccessKeyName=RootManageSharedAccessKey;"
-            + "SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true";
+        return connectionString(amqpPort, "SAS_KEY_VALUE");
+    }
+
+    static String connectionString(int port, String key) {
+        return "Endpoint=sb://localhost:" + port + ";SharedAccessKeyName=RootManageSharedAccessKey;"
+            + "SharedAccessKey=" + key + ";UseDevelopmentEmulator=true";
     }
 
     /** Calls the native API (/api/v1 + path); returns the status and the parsed JSON body. */
