@@ -88,6 +88,8 @@ EntityPage::EntityPage(BrokerHost &host, EntityTreeModel &model, EntityActions &
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("entityTabs"));
     m_tabs->setDocumentMode(true);
+    // Its tab bar takes the focus, but AT-SPI reports the tab widget focused too: it needs a name.
+    m_tabs->setAccessibleName(tr("Tabs of %1").arg(ref.name));
     addEntityTabs(*m_tabs, host, model, actions, ref);
     layout->addWidget(m_tabs, 1);
     // The tab last chosen on a page of this kind opens again (a link to a
