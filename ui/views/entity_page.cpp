@@ -6,6 +6,8 @@
 #include "models/entity_tree_model.h"
 #include "views/entity_actions.h"
 #include "views/entity_page_tabs.h"
+#include "views/servicebus_message_actions.h"
+#include "views/servicebus_messages_page.h"
 #include "widgets/flow_layout.h"
 
 #include <QAction>
@@ -164,6 +166,12 @@ void EntityPage::refreshHeader()
                                 .arg(QString::fromStdString(s->topicName), s->pending ? tr(" · pending") : QString()));
         return;
     }
+}
+
+void EntityPage::leave()
+{
+    for (ServiceBusMessagesPage *messages : findChildren<ServiceBusMessagesPage *>())
+        messages->actions()->releaseSession();
 }
 
 } // namespace relaydesk

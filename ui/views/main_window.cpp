@@ -401,6 +401,7 @@ void MainWindow::showEntity(const EntityRef &ref)
     if (m_page && m_page->entity() == ref)
         return;
     if (m_page) {
+        m_page->leave();
         m_pages->removeWidget(m_page);
         m_page->deleteLater();
         m_page = nullptr;
