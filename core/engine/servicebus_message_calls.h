@@ -2,10 +2,12 @@
 #pragma once
 
 #include "broker/queues/message_sender.h"
+#include "broker/queues/servicebus_session.h"
 #include "engine/broker_service.h"
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +45,29 @@ struct Resubmitted {
 void resubmit(BrokerService &service, std::string fromQueue, std::string entityQueue,
               std::vector<Resubmission> messages, QObject *context,
               std::function<void(Result<Resubmitted>)> reply);
+
+// A session the window holds, as the SDKs' acceptNextSession/acceptSession
+// give one (docs/window.md "Service Bus"): `hold` goes with each receive
+// (ReceiveRequest::session) and settlement (ServiceBusSettlement::session)
+// until releaseSession.
+struct SessionLock {
+    servicebus_sessions::Acceptance acceptance; // Locked, HeldByAnother or NoneAvailable
+    ServiceBusSessionHold hold;                 // the session and a new lock token; when Locked
+};
+
+// Locks session `sessionId` of `queue` (a queue's or subscription's broker
+// queue) for a new token, or without one the next available session
+// (servicebus_sessions::accept). InvalidParameterValue when the entity does
+// not require sessions (a dead-letter sub-queue never does), and for a
+// SessionId longer than 128 characters; QueueDoesNotExist for an unknown one.
+void acceptSession(BrokerService &service, std::string queue, std::optional<std::string> sessionId,
+                   QObject *context, std::function<void(Result<SessionLock>)> reply);
+
+// Lets the session go: its messages in flight are available again at once
+// (reports CountsChanged, wakes the queue's receives). A lock that no longer
+// holds changes nothing. `context` may be null (a page closing: nobody waits).
+void releaseSession(BrokerService &service, std::string queue, ServiceBusSessionHold hold, QObject *context,
+                    std::function<void(Status)> reply);
 
 } // namespace servicebus_message_calls
 

@@ -30,7 +30,7 @@
 #include <QAbstractItemModelTester>
 #include <QToolButton>
 #include <QBarSet>
-#include <QDateTimeAxis>
+#include <QCategoryAxis>
 #include <QLineSeries>
 #include <QFont>
 #include <QClipboard>
@@ -42,6 +42,8 @@
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
+
+#include <set>
 
 using namespace relaydesk;
 using namespace relaydesk::testing;
@@ -234,22 +236,21 @@ private slots:
         QCOMPARE(sendsNow->points().back().y(), qreal(1));
         QCOMPARE(sendsNow->pen().style(), Qt::DashLine);
         QCOMPARE(sendsNow->pen().color(), sends->pen().color());
-        QCOMPARE(QDateTime::fromMSecsSinceEpoch(qint64(sendsNow->points().back().x())),
-                 m_page->activityChart()->timeAxis()->max());
+        QCOMPARE(sendsNow->points().back().x(), m_page->activityChart()->timeAxis()->max()); // the right edge is now
         // Fit all: the hour the broker keeps per minute; + zooms in; a window button follows now again.
         ActivityChart *activity = m_page->activityChart();
-        const QDateTime max = activity->timeAxis()->max();
+        const qreal max = activity->timeAxis()->max();
         QTest::mouseClick(activity->navigation()->fitButton(), Qt::LeftButton);
         QCOMPARE(sends->count(), MinuteRing::kMinutes - 1);
-        QVERIFY(activity->timeAxis()->min() <= max.addSecs(-59 * 60));
+        QVERIFY(activity->timeAxis()->min() <= max - 59 * 60'000);
         QVERIFY(activity->timeAxis()->max() >= max);
         activity->setFocus();
         QTest::keyClick(activity, Qt::Key_Plus);
-        QVERIFY(activity->timeAxis()->min().secsTo(activity->timeAxis()->max()) < 40 * 60);
+        QVERIFY(activity->timeAxis()->max() - activity->timeAxis()->min() < 40 * 60'000);
         QTest::mouseClick(m_page->findChild<QAbstractButton *>(QStringLiteral("rateWindow5")), Qt::LeftButton);
         QCOMPARE(activity->navigation()->mode(), TimeNavigation::Mode::FollowNow);
         QCOMPARE(activity->timeAxis()->max(), max);
-        QCOMPARE(activity->timeAxis()->min(), max.addSecs(-4 * 60));
+        QCOMPARE(activity->timeAxis()->min(), max - 4 * 60'000);
         QVERIFY(engine().advanceClockAndWait(61min).ok());
         QCOMPARE(figure(QStringLiteral("Sends")), qint64(0));
         QCOMPARE(figure(QStringLiteral("Sends"), RateTableModel::TotalColumn), qint64(7));
@@ -372,9 +373,50 @@ private slots:
         }
         QCOMPARE(activity.lines()[1]->count(), 59);
         QCOMPARE(activity.currentMinuteLines()[1]->count(), 2);
-        QCOMPARE(activity.timeAxis()->max(), QDateTime::fromMSecsSinceEpoch(qint64(utcAxisValue(
-                                                   fromEpochMilliseconds(MinuteRing::minuteOf(clock.now()) * 60'000)))));
+        QCOMPARE(activity.timeAxis()->max(), qreal(MinuteRing::minuteOf(clock.now()) * 60'000));
         QCOMPARE(depths.queues().size(), DepthChart::kMaxQueues);
+    }
+
+    // Issue 34: ticks at 16:02, 16:04, 16:06, 16:09. At any width and window the
+    // activity chart's ticks fall on round minutes at one even step, each
+    // labelled with its UTC time, and the right edge stays now.
+    void activityChart_ticksAreRoundAndEven_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("window"); // index into kRateWindowMinutes
+        for (int width : {420, 700, 1000, 1500})
+            for (int window = 0; window < 3; ++window)
+                QTest::addRow("%d px, %d min", width, kRateWindowMinutes[std::size_t(window)]) << width << window;
+    }
+    void activityChart_ticksAreRoundAndEven()
+    {
+        QFETCH(int, width);
+        QFETCH(int, window);
+        ManualWallTimeSource wall;
+        Clock clock(wall, ClockMode::Virtual);
+        BrokerMetrics metrics(clock);
+        QVERIFY(clock.advanceBy(16h + 9min + 17s).ok()); // a "now" that is not round
+        ActivityChart activity;
+        activity.resize(width, 320);
+        activity.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&activity));
+        activity.showMetrics(metrics.snapshot(), std::size_t(window));
+        QCoreApplication::processEvents(); // the plot area follows the size; ticks follow the plot area
+        activity.showMetrics(metrics.snapshot(), std::size_t(window));
+        const std::vector<std::int64_t> ticks = activity.tickTimesMs();
+        QVERIFY2(ticks.size() >= 2, qPrintable(QString::number(ticks.size())));
+        const std::int64_t step = ticks[1] - ticks[0];
+        QVERIFY(std::set<std::int64_t>({60'000, 120'000, 300'000, 600'000, 900'000, 1'800'000}).count(step) == 1);
+        const QStringList labels = activity.timeAxis()->categoriesLabels();
+        for (std::size_t i = 0; i < ticks.size(); ++i) {
+            QCOMPARE(ticks[i] % step, std::int64_t(0));
+            if (i > 0)
+                QCOMPARE(ticks[i] - ticks[i - 1], step);
+            QVERIFY(qreal(ticks[i]) >= activity.timeAxis()->min() && qreal(ticks[i]) <= activity.timeAxis()->max());
+            QCOMPARE(labels[int(i)], QDateTime::fromMSecsSinceEpoch(ticks[i], Qt::UTC).toString(QStringLiteral("HH:mm")));
+        }
+        QCOMPARE(activity.timeAxis()->max(), qreal(MinuteRing::minuteOf(clock.now()) * 60'000));
+        QCOMPARE(activity.lines()[0]->count() + 1, kRateWindowMinutes[std::size_t(window)]);
     }
 
     void rateModel_marksDeadLettersBold_andSignalsOnlyWhatChanged()

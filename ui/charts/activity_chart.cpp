@@ -4,10 +4,11 @@
 #include "charts/chart_style.h"
 #include "charts/metric_series.h"
 #include "charts/time_navigation.h"
+#include "charts/time_ticks.h"
 
+#include <QCategoryAxis>
 #include <QChart>
 #include <QDateTime>
-#include <QDateTimeAxis>
 #include <QEvent>
 #include <QLegend>
 #include <QLegendMarker>
@@ -15,26 +16,22 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 
 namespace relaydesk {
-
-qreal utcAxisValue(ClockTime time)
-{
-    const qint64 ms = toEpochMilliseconds(time);
-    return qreal(ms + qint64(QDateTime::fromMSecsSinceEpoch(ms).offsetFromUtc()) * 1000);
-}
 
 ActivityChart::ActivityChart(QWidget *parent) : QChartView(parent)
 {
     setObjectName(QStringLiteral("activityChart"));
     setAccessibleName(tr("Activity per minute"));
+    viewport()->setAccessibleName(accessibleName()); // a Tab or click stop of its own: AT-SPI reads it, so it carries the view's name
     setRenderHint(QPainter::Antialiasing);
     auto *chart = new QChart;
     chart->setTitle(tr("Activity per clock minute (UTC)"));
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->setBackgroundRoundness(0);
-    m_time = new QDateTimeAxis(chart);
-    m_time->setFormat(QStringLiteral("HH:mm"));
+    m_time = new QCategoryAxis(chart);
+    m_time->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     m_count = new QValueAxis(chart);
     m_count->setLabelFormat(QStringLiteral("%d"));
     m_count->setRange(0, 5);
@@ -83,7 +80,7 @@ void ActivityChart::showMetrics(const MetricsSnapshot &snapshot, std::size_t win
         for (int back = minutes - 1; back >= 0; --back) {
             const std::int64_t value = counts[std::size_t(MinuteRing::kMinutes - 1 - back)];
             highest = std::max(highest, value);
-            points.append(QPointF(utcAxisValue(minuteStart(currentMinute - back)), qreal(value)));
+            points.append(QPointF(qreal(toEpochMilliseconds(minuteStart(currentMinute - back))), qreal(value)));
         }
         m_current[i]->replace(points.mid(points.size() - 2));
         points.removeLast();
@@ -93,8 +90,7 @@ void ActivityChart::showMetrics(const MetricsSnapshot &snapshot, std::size_t win
     const TimeNavigation::Range shown = m_navigation->rangeFor(
         {nowMs - std::int64_t(kRateWindowMinutes[window] - 1) * 60'000, nowMs},
         TimeNavigation::Range{nowMs - std::int64_t(MinuteRing::kMinutes - 1) * 60'000, nowMs});
-    m_time->setRange(QDateTime::fromMSecsSinceEpoch(qint64(utcAxisValue(fromEpochMilliseconds(shown.fromMs)))),
-                     QDateTime::fromMSecsSinceEpoch(qint64(utcAxisValue(fromEpochMilliseconds(shown.toMs)))));
+    m_time->setRange(qreal(shown.fromMs), qreal(shown.toMs));
     fitTicks();
     m_count->setRange(0, double(std::max<std::int64_t>(highest, 4)) * 1.1);
     m_count->applyNiceNumbers();
@@ -120,10 +116,26 @@ void ActivityChart::fitTicks()
     const QFontMetrics metrics(m_time->labelsFont());
     const double label = metrics.horizontalAdvance(QStringLiteral("00:00")) * 2.0;
     const double room = chart()->plotArea().width() > 0 ? chart()->plotArea().width() : double(width()) * 0.7;
-    const std::int64_t minutes = (qint64(m_time->max().toMSecsSinceEpoch()) - qint64(m_time->min().toMSecsSinceEpoch())) / 60'000;
-    const int ticks = int(std::clamp<double>(std::min(room / label, double(minutes + 1)), 2, 7));
-    if (m_time->tickCount() != ticks)
-        m_time->setTickCount(ticks);
+    const TicksWithin ticks = roundTicksWithin(std::llround(m_time->min()), std::llround(m_time->max()),
+                                               int(std::clamp<double>(room / label, 2, 7)), 60'000);
+    if (ticks.atMs == m_ticks)
+        return;
+    m_ticks = ticks.atMs;
+    for (const QString &old : m_time->categoriesLabels())
+        m_time->remove(old);
+    // Category i ends on tick i, where its label is written (AxisLabelsPositionOnValue);
+    // the first starts a step before, off the plot, so no line is drawn there.
+    m_time->setStartValue(qreal((m_ticks.empty() ? 0 : m_ticks.front()) - ticks.stepMs));
+    for (std::int64_t at : m_ticks)
+        m_time->append(QDateTime::fromMSecsSinceEpoch(at, Qt::UTC).toString(QStringLiteral("HH:mm")), qreal(at));
+}
+
+std::vector<std::int64_t> ActivityChart::tickTimesMs() const
+{
+    std::vector<std::int64_t> times;
+    for (const QString &label : m_time->categoriesLabels())
+        times.push_back(std::llround(m_time->endValue(label)));
+    return times;
 }
 
 void ActivityChart::resizeEvent(QResizeEvent *event)

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-class QDateTimeAxis;
+class QCategoryAxis;
 class QToolButton;
 class QLineSeries;
 class QValueAxis;
@@ -46,7 +46,10 @@ public:
     // current minute (2 points: the last whole minute, the current one).
     const std::vector<QLineSeries *> &lines() const { return m_lines; }
     const std::vector<QLineSeries *> &currentMinuteLines() const { return m_current; }
-    QDateTimeAxis *timeAxis() const { return m_time; }
+    // x = broker clock time, ms since the epoch (UTC); the range's right edge is now.
+    QCategoryAxis *timeAxis() const { return m_time; }
+    // The times the axis has a tick and a label at ("HH:mm", UTC), ascending.
+    std::vector<std::int64_t> tickTimesMs() const;
     QValueAxis *countAxis() const { return m_count; }
     TimeNavigation *navigation() const { return m_navigation; }
 
@@ -55,20 +58,21 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
-    // As many time labels as fit the plot's width whole at the axis font (2 to 7).
+    // Ticks on round minutes at an even step (charts/time_ticks.h), as many
+    // as fit the plot's width whole at the axis font (2 to 7); the range is
+    // left as it is, so its right edge stays now. A Qt 6.4 QDateTimeAxis only
+    // spaces its ticks evenly from its minimum, hence a QCategoryAxis whose
+    // boundaries are the round times.
     void fitTicks();
 
     std::vector<QLineSeries *> m_lines;
     std::vector<QLineSeries *> m_current;
-    QDateTimeAxis *m_time = nullptr;
+    QCategoryAxis *m_time = nullptr;
+    std::vector<std::int64_t> m_ticks; // what the axis shows now
     QValueAxis *m_count = nullptr;
     TimeNavigation *m_navigation = nullptr;
     MetricsSnapshot m_shown;       // the last snapshot drawn, for a zoom or pan
     std::size_t m_window = 0;
 };
-
-// The x value that makes a QDateTimeAxis (which formats in local time) show
-// the UTC time of `time`: msecs since the epoch, shifted by the local offset.
-qreal utcAxisValue(ClockTime time);
 
 } // namespace relaydesk

@@ -97,6 +97,7 @@ AttemptChart::AttemptChart(const Clock *clock, QWidget *parent)
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(180);
     m_view->setAccessibleName(tr("Attempts over time"));
+    m_view->viewport()->setAccessibleName(m_view->accessibleName()); // a Tab or click stop of its own: AT-SPI reads it, so it carries the view's name
     m_navigation = new TimeNavigation(m_view, this);
     bar->addWidget(m_navigation->followButton());
     bar->addWidget(m_navigation->fitButton());

@@ -30,6 +30,7 @@ DepthChart::DepthChart(QWidget *parent) : QChartView(parent)
 {
     setObjectName(QStringLiteral("depthChart"));
     setAccessibleName(tr("Queue depths"));
+    viewport()->setAccessibleName(accessibleName()); // a Tab or click stop of its own: AT-SPI reads it, so it carries the view's name
     setRenderHint(QPainter::Antialiasing);
     auto *chart = new QChart;
     chart->setTitle(tr("Queue depths"));

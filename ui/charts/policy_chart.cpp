@@ -32,6 +32,9 @@ public:
         setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
         setMinimumSize(360, 240);
+        // A picture, not a control: no Tab or click stop (AT-SPI read the view and its viewport as unnamed ones).
+        setFocusPolicy(Qt::NoFocus);
+        viewport()->setFocusPolicy(Qt::NoFocus);
     }
 
     void relayout()

@@ -2,6 +2,7 @@
 #include "charts/time_ticks.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace relaydesk {
 
@@ -34,6 +35,24 @@ TimeTicks roundTimeTicks(std::int64_t fromMs, std::int64_t toMs, int maxTicks)
         if (ticks.count <= maxTicks)
             break;
     }
+    return ticks;
+}
+
+TicksWithin roundTicksWithin(std::int64_t fromMs, std::int64_t toMs, int maxTicks, std::int64_t minStepMs)
+{
+    maxTicks = std::max(maxTicks, 1);
+    TicksWithin ticks;
+    std::int64_t first = 0;
+    for (std::int64_t step : kSteps) {
+        if (step < minStepMs && step != kSteps[std::size(kSteps) - 1])
+            continue;
+        ticks.stepMs = step;
+        first = floorTo(fromMs, step) + (floorTo(fromMs, step) < fromMs ? step : 0);
+        if (toMs < first || (toMs - first) / step + 1 <= maxTicks)
+            break;
+    }
+    for (std::int64_t at = first; at <= toMs; at += ticks.stepMs)
+        ticks.atMs.push_back(at);
     return ticks;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace relaydesk {
 
@@ -20,5 +21,16 @@ struct TimeTicks {
 // The smallest round step that shows [fromMs, toMs] with at most `maxTicks`
 // ticks (at least 2); the largest step when none does.
 TimeTicks roundTimeTicks(std::int64_t fromMs, std::int64_t toMs, int maxTicks);
+
+// Ticks at round times inside a range that stays as it is (the dashboard's
+// activity chart, whose right edge is "now"): every multiple of the smallest
+// round step ≥ minStepMs that puts at most `maxTicks` of them in [fromMs, toMs]
+// (the largest step when none does). Even spacing; may be empty when the
+// range is shorter than the step.
+struct TicksWithin {
+    std::int64_t stepMs = 0;
+    std::vector<std::int64_t> atMs; // ascending, each a multiple of stepMs
+};
+TicksWithin roundTicksWithin(std::int64_t fromMs, std::int64_t toMs, int maxTicks, std::int64_t minStepMs = 0);
 
 } // namespace relaydesk

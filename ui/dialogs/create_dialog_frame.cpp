@@ -20,6 +20,7 @@ CreateDialogFrame buildCreateDialogFrame(QDialog *dialog, QWidget *top, QList<QW
         contentLayout->addWidget(widget);
     contentLayout->addStretch(1);
     auto *scroll = new QScrollArea(dialog);
+    scroll->setFocusPolicy(Qt::NoFocus); // its fields are the Tab stops (scrolled into view); the area is none: AT-SPI read it as an unnamed stop
     scroll->setObjectName(QStringLiteral("createScroll"));
     scroll->setWidget(content);
     scroll->setWidgetResizable(true);

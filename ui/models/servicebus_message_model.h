@@ -84,6 +84,8 @@ public:
 
     void refresh();
     const std::vector<ServiceBusMessageRow> &rows() const { return m_rows; }
+    // The broker queues read: the entity's, then its dead-letter sub-queue's when shown.
+    const QStringList &queues() const { return m_queues; }
     void apply(std::vector<ServiceBusMessageRow> rows);
 
     int rowCount(const QModelIndex &parent = {}) const override;

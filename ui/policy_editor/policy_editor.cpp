@@ -62,6 +62,7 @@ PolicyEditor::PolicyEditor(QWidget *parent)
     m_form = new PolicyFieldForm(this);
     connect(m_form, &PolicyFieldForm::edited, this, &PolicyEditor::onFormEdited);
     auto *formScroll = new QScrollArea(this);
+    formScroll->setFocusPolicy(Qt::NoFocus); // its fields are the Tab stops (scrolled into view); the area is none: AT-SPI read it as an unnamed stop
     formScroll->setObjectName(QStringLiteral("formScroll"));
     formScroll->setWidget(m_form);
     formScroll->setWidgetResizable(true);

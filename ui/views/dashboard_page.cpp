@@ -81,6 +81,7 @@ DashboardPage::DashboardPage(EntityActions &actions, QWidget *parent)
     setObjectName(QStringLiteral("dashboardPage"));
     installAccessibleChoiceButtons(); // the rate windows are radio buttons
     auto *scroll = new QScrollArea(this);
+    scroll->setFocusPolicy(Qt::NoFocus); // its fields are the Tab stops (scrolled into view); the area is none: AT-SPI read it as an unnamed stop
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     auto *content = new QWidget(scroll);

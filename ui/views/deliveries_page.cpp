@@ -78,6 +78,7 @@ DeliveriesPage::DeliveriesPage(BrokerHost &host, EntityActions &actions, const E
     m_status->setObjectName(QStringLiteral("deliveriesStatus"));
     m_status->setTextFormat(Qt::PlainText);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setFocusPolicy(Qt::NoFocus); // until it says something (setStatus): an empty focusable label is an unnamed stop
     m_copy = new QPushButton(tr("&Copy Rows"), this);
     m_copy->setObjectName(QStringLiteral("copyAttemptRows"));
     m_copy->setToolTip(tr("Copy the selected attempts as tab-separated text (Ctrl+C in the table)"));
@@ -318,6 +319,7 @@ void DeliveriesPage::setStatus(const QString &message, bool isError)
     m_status->setText(message);
     showAsError(m_status, isError);
     m_status->setAccessibleName(message);
+    m_status->setFocusPolicy(message.isEmpty() ? Qt::NoFocus : Qt::ClickFocus);
 }
 
 } // namespace relaydesk

@@ -192,6 +192,7 @@ DeliveryPolicyPage::DeliveryPolicyPage(BrokerService &service, BrokerEngine &eng
     // The editor scrolls inside the page, so the Apply bar below stays in
     // sight at any font size or window height.
     auto *scroll = new QScrollArea(this);
+    scroll->setFocusPolicy(Qt::NoFocus); // its fields are the Tab stops (scrolled into view); the area is none: AT-SPI read it as an unnamed stop
     scroll->setObjectName(QStringLiteral("policyScroll"));
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);

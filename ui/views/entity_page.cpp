@@ -6,6 +6,8 @@
 #include "models/entity_tree_model.h"
 #include "views/entity_actions.h"
 #include "views/entity_page_tabs.h"
+#include "views/servicebus_message_actions.h"
+#include "views/servicebus_messages_page.h"
 #include "widgets/flow_layout.h"
 
 #include <QAction>
@@ -88,6 +90,8 @@ EntityPage::EntityPage(BrokerHost &host, EntityTreeModel &model, EntityActions &
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("entityTabs"));
     m_tabs->setDocumentMode(true);
+    // Its tab bar takes the focus, but AT-SPI reports the tab widget focused too: it needs a name.
+    m_tabs->setAccessibleName(tr("Tabs of %1").arg(ref.name));
     addEntityTabs(*m_tabs, host, model, actions, ref);
     layout->addWidget(m_tabs, 1);
     // The tab last chosen on a page of this kind opens again (a link to a
@@ -162,6 +166,12 @@ void EntityPage::refreshHeader()
                                 .arg(QString::fromStdString(s->topicName), s->pending ? tr(" · pending") : QString()));
         return;
     }
+}
+
+void EntityPage::leave()
+{
+    for (ServiceBusMessagesPage *messages : findChildren<ServiceBusMessagesPage *>())
+        messages->actions()->releaseSession();
 }
 
 } // namespace relaydesk

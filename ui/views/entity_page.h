@@ -26,6 +26,10 @@ public:
                QWidget *parent = nullptr);
 
     const EntityRef &entity() const { return m_ref; }
+    // Lets go of what the page holds on the broker — the Service Bus session
+    // its Messages tab accepted — while the broker is still there: MainWindow
+    // calls it before it lets the page go (deleteLater, or the broker stopping).
+    void leave();
     QTabWidget *tabs() const { return m_tabs; }
     // The chip labels (available, in flight, delayed, scheduled, dead-lettered), for tests.
     QList<QLabel *> chips() const { return m_chips; }

@@ -107,6 +107,7 @@ MainWindow::MainWindow(QWidget *parent)
     // space left beside the tree scrolls; it never grows the window or
     // squeezes the tree.
     auto *pageScroll = new QScrollArea(this);
+    pageScroll->setFocusPolicy(Qt::NoFocus); // its fields are the Tab stops (scrolled into view); the area is none: AT-SPI read it as an unnamed stop
     pageScroll->setObjectName(QStringLiteral("entityPageScroll"));
     pageScroll->setFrameShape(QFrame::NoFrame);
     pageScroll->setWidgetResizable(true);
@@ -400,6 +401,7 @@ void MainWindow::showEntity(const EntityRef &ref)
     if (m_page && m_page->entity() == ref)
         return;
     if (m_page) {
+        m_page->leave();
         m_pages->removeWidget(m_page);
         m_page->deleteLater();
         m_page = nullptr;

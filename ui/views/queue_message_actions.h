@@ -18,7 +18,6 @@
 
 class QAction;
 class QMenu;
-class QSaveFile;
 class QTableView;
 class QWidget;
 
@@ -44,7 +43,8 @@ class MessageBrowseModel;
 //  - Redrive to Source (a dead-letter queue) moves the selected dead letters
 //    back to the queues they came from (BrokerService::redriveDeadLetters).
 //  - Export Selected… / Export All… write JSON lines (message_lines) — all:
-//    the whole queue, read page by page; Import… sends such a file into this
+//    the whole queue, read page by page with progress and Cancel
+//    (PagedExport); Import… sends such a file into this
 //    queue (queue_message_transfer.cpp).
 // Every broker call is asynchronous; each ends with a statusMessage in plural-
 // correct words and `finished`. Ownership: borrows service, engine, model and
@@ -109,7 +109,7 @@ private:
     void sendBatch(const QString &queue, std::shared_ptr<std::vector<SendRequest>> requests,
                    std::shared_ptr<QStringList> labels, std::size_t from, std::shared_ptr<Sent> sent,
                    std::function<void(const Sent &)> done);
-    void exportAllFrom(std::shared_ptr<QSaveFile> file, std::optional<std::int64_t> after, qint64 written);
+    void exportEveryMessage(const QString &path);
     void report(const QString &message);
     // On the GUI thread, with what a pool thread read from `path` (or why it could not).
     void importRead(const QString &path, message_lines::ImportFile read, const QString &failure);

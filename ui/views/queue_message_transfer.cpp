@@ -6,6 +6,7 @@
 #include "engine/broker_service.h"
 #include "engine/reply_target.h"
 #include "models/message_lines.h"
+#include "views/paged_export.h"
 
 #include <QFile>
 #include <QFileDialog>
@@ -19,8 +20,6 @@
 namespace relaydesk {
 
 namespace {
-
-constexpr int kExportPageSize = 1000;
 
 QString fileFilter()
 {
@@ -55,11 +54,11 @@ void QueueMessageActions::openExportDialog(bool selectedOnly)
 
 void QueueMessageActions::exportMessages(const QString &path, bool selectedOnly)
 {
+    if (!selectedOnly)
+        return exportEveryMessage(path);
     auto file = std::make_shared<QSaveFile>(path);
     if (!file->open(QIODevice::WriteOnly))
         return report(tr("Cannot write %1: %2").arg(path, file->errorString()));
-    if (!selectedOnly)
-        return exportAllFrom(file, std::nullopt, 0);
     const std::vector<BrowsedMessage> selected = selectedMessages();
     for (const BrowsedMessage &message : selected)
         file->write(message_lines::write(message) + '\n');
@@ -68,31 +67,14 @@ void QueueMessageActions::exportMessages(const QString &path, bool selectedOnly)
     report(tr("Exported %1 to %2").arg(messageCount(static_cast<qint64>(selected.size())), QFileInfo(path).fileName()));
 }
 
-// The whole queue, a page at a time (browseQueue: nothing is received); the
-// file appears only when every page was written.
-void QueueMessageActions::exportAllFrom(std::shared_ptr<QSaveFile> file, std::optional<std::int64_t> after,
-                                        qint64 written)
+// The whole queue, a page at a time, with progress and Cancel (PagedExport).
+void QueueMessageActions::exportEveryMessage(const QString &path)
 {
-    BrowseRequest request;
-    request.after = after;
-    request.pageSize = kExportPageSize;
-    m_service->browseQueue(m_queueName.toStdString(), request, this, [this, file, written](Result<BrowsePage> page) {
-        const QString name = QFileInfo(file->fileName()).fileName();
-        if (!page) {
-            file->cancelWriting();
-            return report(tr("Nothing exported: %1").arg(QString::fromStdString(page.error().message)));
-        }
-        for (const BrowsedMessage &message : page->messages)
-            file->write(message_lines::write(message) + '\n');
-        const qint64 now = written + static_cast<qint64>(page->messages.size());
-        if (page->nextPageToken) {
-            emit statusMessage(tr("Exporting %1: %2 so far…").arg(name, messageCount(now)));
-            return exportAllFrom(file, page->nextPageToken, now);
-        }
-        if (!file->commit())
-            return report(tr("Cannot write %1: %2").arg(name, file->errorString()));
-        report(tr("Exported %1 to %2").arg(messageCount(now), name));
-    });
+    PagedExport *exporter = PagedExport::start(
+        *m_service, {m_queueName}, path,
+        [](const QString &, const BrowsedMessage &message) { return message_lines::write(message) + '\n'; }, m_page);
+    connect(exporter, &PagedExport::progressed, this, &QueueMessageActions::statusMessage);
+    connect(exporter, &PagedExport::finished, this, &QueueMessageActions::report);
 }
 
 void QueueMessageActions::openImportDialog()

@@ -6,6 +6,7 @@
 #include "engine/reply_target.h"
 #include "engine/servicebus_message_calls.h"
 #include "models/servicebus_message_lines.h"
+#include "views/paged_export.h"
 #include "views/queue_message_actions.h"
 
 #include <QAction>
@@ -24,6 +25,7 @@
 #include <QPointer>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QSpinBox>
 #include <QTableView>
 #include <QThreadPool>
 
@@ -57,6 +59,16 @@ QString settledWords(Kind kind)
     }
 }
 
+// OK (named `ok`) and Cancel as the form's last row, accepting and rejecting `dialog`.
+void addOkCancel(QDialog &dialog, QFormLayout &form, const QString &ok)
+{
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    buttons->button(QDialogButtonBox::Ok)->setText(ok);
+    form.addRow(buttons);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+}
+
 } // namespace
 
 ServiceBusMessageActions::ServiceBusMessageActions(BrokerService &service, const QString &queue,
@@ -72,6 +84,8 @@ ServiceBusMessageActions::ServiceBusMessageActions(BrokerService &service, const
 {
     m_receive = makeAction(this, tr("&Receive…"), "receiveServiceBus", QKeySequence(tr("Ctrl+R")));
     m_receive->setToolTip(tr("Peek-lock the next messages, as a receiver would"));
+    m_closeSession = makeAction(this, tr("Close &Session"), "closeServiceBusSession");
+    m_closeSession->setToolTip(tr("Let the session go: its locked messages are available again"));
     m_complete = makeAction(this, tr("&Complete"), "completeMessages", QKeySequence(tr("Ctrl+Shift+C")));
     m_abandon = makeAction(this, tr("A&bandon"), "abandonMessages", QKeySequence(tr("Ctrl+Shift+A")));
     m_deadLetter = makeAction(this, tr("Dead-le&tter…"), "deadLetterMessages", QKeySequence(tr("Ctrl+Shift+L")));
@@ -89,6 +103,7 @@ ServiceBusMessageActions::ServiceBusMessageActions(BrokerService &service, const
         m_page->addAction(action);
 
     connect(m_receive, &QAction::triggered, this, &ServiceBusMessageActions::openReceiveDialog);
+    connect(m_closeSession, &QAction::triggered, this, &ServiceBusMessageActions::releaseSession);
     connect(m_complete, &QAction::triggered, this, [this] { settleSelected(Kind::Complete); });
     connect(m_abandon, &QAction::triggered, this, [this] { settleSelected(Kind::Abandon); });
     connect(m_deadLetter, &QAction::triggered, this, &ServiceBusMessageActions::openDeadLetterDialog);
@@ -118,12 +133,17 @@ ServiceBusMessageActions::ServiceBusMessageActions(BrokerService &service, const
         }
         updateEnabled();
     });
+    m_service->findServiceBusEntity(queue.toStdString(), this, [this](Result<ServiceBusEntity> entity) {
+        m_sessionful = entity && entity->properties.requiresSession && !entity->deadLetterQueue;
+        updateEnabled();
+        emit sessionChanged();
+    });
     updateEnabled();
 }
 
 QList<QAction *> ServiceBusMessageActions::toolActions() const
 {
-    return {m_receive, m_complete, m_abandon, m_deadLetter, m_defer, m_resubmit, m_delete,
+    return {m_receive, m_closeSession, m_complete, m_abandon, m_deadLetter, m_defer, m_resubmit, m_delete,
             m_exportSelected, m_exportAll, m_import};
 }
 
@@ -131,7 +151,10 @@ QMenu *ServiceBusMessageActions::contextMenu(QWidget *parent)
 {
     updateEnabled();
     auto *menu = new QMenu(parent);
-    menu->addActions({m_receive, m_complete, m_abandon, m_deadLetter, m_defer});
+    menu->addAction(m_receive);
+    if (m_sessionful)
+        menu->addAction(m_closeSession);
+    menu->addActions({m_complete, m_abandon, m_deadLetter, m_defer});
     menu->addSeparator();
     menu->addActions({m_resubmit, m_delete});
     menu->addSeparator();
@@ -166,6 +189,10 @@ void ServiceBusMessageActions::updateEnabled()
     for (QAction *action : {m_resubmit, m_delete, m_exportSelected, m_copyBody, m_copyId, m_copyJson})
         action->setEnabled(any);
     m_exportAll->setEnabled(m_model->rowCount() > 0);
+    m_closeSession->setVisible(m_sessionful);
+    m_closeSession->setEnabled(m_session.has_value());
+    m_closeSession->setText(m_session ? tr("Close &Session %1").arg(QString::fromStdString(m_session->sessionId))
+                                      : tr("Close &Session"));
 }
 
 QString ServiceBusMessageActions::entityQueue() const
@@ -184,32 +211,126 @@ void ServiceBusMessageActions::report(const QString &message)
 
 void ServiceBusMessageActions::openReceiveDialog()
 {
+    int count = std::clamp(int(selectedRows().size()), 1, 10);
+    QString sessionId;
+    if (m_sessionful) {
+        if (askReceive(count, sessionId))
+            receiveInSession(count, sessionId);
+        return;
+    }
     bool ok = false;
-    const int count = QInputDialog::getInt(m_page, tr("Receive"), tr("&Messages to peek-lock (1–10):"),
-                                           std::clamp(int(selectedRows().size()), 1, 10), 1, 10, 1, &ok);
+    count = QInputDialog::getInt(m_page, tr("Receive"), tr("&Messages to peek-lock (1–10):"), count, 1, 10, 1, &ok);
     if (ok)
         receiveMessages(count);
 }
 
+// The Receive dialog of an entity with sessions: how many, and from which session.
+bool ServiceBusMessageActions::askReceive(int &count, QString &sessionId)
+{
+    QDialog dialog(m_page);
+    dialog.setObjectName(QStringLiteral("sessionReceiveDialog"));
+    dialog.setWindowTitle(tr("Receive from a Session"));
+    auto *number = new QSpinBox(&dialog);
+    number->setObjectName(QStringLiteral("receiveCount"));
+    number->setRange(1, 10);
+    number->setValue(count);
+    auto *session = new QLineEdit(&dialog);
+    session->setObjectName(QStringLiteral("receiveSessionId"));
+    session->setMaxLength(128);
+    session->setPlaceholderText(tr("empty: the next available session"));
+    if (m_session)
+        session->setText(QString::fromStdString(m_session->sessionId));
+    auto *form = new QFormLayout(&dialog);
+    form->addRow(tr("&Messages to peek-lock (1–10):"), number);
+    form->addRow(tr("&Session ID:"), session);
+    addOkCancel(dialog, *form, tr("Receive"));
+    number->setFocus();
+    number->selectAll();
+    if (dialog.exec() != QDialog::Accepted)
+        return false;
+    count = number->value();
+    sessionId = session->text().trimmed();
+    return true;
+}
+
 void ServiceBusMessageActions::receiveMessages(int count)
+{
+    if (m_sessionful)
+        return receiveInSession(count, {});
+    receiveLocked(count, std::nullopt);
+}
+
+void ServiceBusMessageActions::receiveInSession(int count, const QString &sessionId)
+{
+    if (m_session && (sessionId.isEmpty() || sessionId.toStdString() == m_session->sessionId))
+        return receiveLocked(count, m_session);
+    if (m_session)
+        releaseSession();
+    std::optional<std::string> wanted;
+    if (!sessionId.isEmpty())
+        wanted = sessionId.toStdString();
+    servicebus_message_calls::acceptSession(
+        *m_service, m_queue.toStdString(), wanted, this,
+        [this, count](Result<servicebus_message_calls::SessionLock> lock) {
+            using Outcome = servicebus_sessions::Acceptance::Outcome;
+            if (!lock)
+                return report(tr("Receive refused: %1").arg(QString::fromStdString(lock.error().message)));
+            const QString id = QString::fromStdString(lock->acceptance.sessionId);
+            if (lock->acceptance.outcome == Outcome::HeldByAnother)
+                return report(tr("Session %1 is locked by another receiver").arg(id));
+            if (lock->acceptance.outcome == Outcome::NoneAvailable)
+                return report(tr("No session of %1 has a message to receive now").arg(m_queue));
+            m_session = lock->hold;
+            updateEnabled();
+            emit sessionChanged();
+            receiveLocked(count, m_session);
+        });
+}
+
+void ServiceBusMessageActions::releaseSession()
+{
+    if (!m_session)
+        return;
+    const ServiceBusSessionHold hold = *std::exchange(m_session, std::nullopt);
+    for (auto it = m_locks.begin(); it != m_locks.end();)
+        it = it->second.session == hold ? m_locks.erase(it) : std::next(it);
+    updateEnabled();
+    emit sessionChanged();
+    const QString id = QString::fromStdString(hold.sessionId);
+    servicebus_message_calls::releaseSession(*m_service, m_queue.toStdString(), hold, this, [this, id](Status released) {
+        m_model->refresh();
+        report(released ? tr("Closed session %1: its locked messages are available again").arg(id)
+                        : tr("Closing session %1 failed: %2").arg(id, QString::fromStdString(released.error().message)));
+    });
+}
+
+void ServiceBusMessageActions::receiveLocked(int count, std::optional<ServiceBusSessionHold> session)
 {
     ReceiveRequest request;
     request.maxNumberOfMessages = std::clamp(count, 1, 10);   // locked for the entity's LockDuration
+    request.session = session;
     const QString queue = m_queue;
-    m_service->receiveMessage(queue.toStdString(), request, this, [this, queue](Result<ReceiveResult> received) {
-        if (!received)
+    m_service->receiveMessage(queue.toStdString(), request, this, [this, queue, session](Result<ReceiveResult> received) {
+        if (!received) {
+            if (session && m_session == session && received.error().code == BrokerErrorCode::MessageNotInflight) {
+                m_session.reset(); // the session's lock ended: receive again to accept one
+                updateEnabled();
+                emit sessionChanged();
+            }
             return report(tr("Receive refused: %1").arg(QString::fromStdString(received.error().message)));
+        }
         for (const ReceivedMessage &message : received->messages)
-            m_locks[QString::fromStdString(message.messageId)] = {queue, message.receiptHandle};
+            m_locks[QString::fromStdString(message.messageId)] = {queue, message.receiptHandle, session};
         m_model->refresh();
-        report(received->messages.empty() ? tr("Nothing to receive from %1").arg(queue)
-                                          : tr("Locked %1 from %2").arg(messageCount(qint64(received->messages.size())), queue));
+        const QString from = session ? tr("%1 (session %2)").arg(queue, QString::fromStdString(session->sessionId)) : queue;
+        report(received->messages.empty() ? tr("Nothing to receive from %1").arg(from)
+                                          : tr("Locked %1 from %2").arg(messageCount(qint64(received->messages.size())), from));
     });
 }
 
 void ServiceBusMessageActions::settleSelected(Kind kind, const QString &reason, const QString &description)
 {
-    std::vector<std::pair<QString, std::pair<QString, std::string>>> locks;
+    std::vector<std::pair<QString, Lock>> locks;
     for (const ServiceBusMessageRow &row : selectedRows())
         if (auto lock = m_locks.find(row.storedId); lock != m_locks.end())
             locks.push_back(*lock);
@@ -223,8 +344,9 @@ void ServiceBusMessageActions::settleSelected(Kind kind, const QString &reason, 
         settlement.kind = kind;
         settlement.deadLetterReason = reason.toStdString();
         settlement.deadLetterDescription = description.toStdString();
+        settlement.session = lock.session;
         m_service->settleServiceBusMessage(
-            lock.first.toStdString(), lock.second, settlement, this,
+            lock.queue.toStdString(), lock.token, settlement, this,
             [this, kind, storedId = storedId, left, settled, errors](Result<ClockTime> done) {
                 m_locks.erase(storedId);
                 if (done)
@@ -254,11 +376,7 @@ void ServiceBusMessageActions::openDeadLetterDialog()
     auto *form = new QFormLayout(&dialog);
     form->addRow(tr("&Reason:"), reason);
     form->addRow(tr("D&escription:"), description);
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Dead-letter"));
-    form->addRow(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    addOkCancel(dialog, *form, tr("Dead-letter"));
     if (dialog.exec() == QDialog::Accepted)
         settleSelected(Kind::DeadLetter, reason->text().trimmed(), description->text().trimmed());
 }
@@ -351,7 +469,19 @@ void ServiceBusMessageActions::openExportDialog(bool selectedOnly)
 
 void ServiceBusMessageActions::exportMessages(const QString &path, bool selectedOnly)
 {
-    const std::vector<ServiceBusMessageRow> rows = selectedOnly ? selectedRows() : m_model->rows();
+    if (!selectedOnly) { // every message of the entity (and its dead letters), page by page
+        PagedExport *exporter = PagedExport::start(
+            *m_service, m_model->queues(), path,
+            [](const QString &queue, const BrowsedMessage &message) {
+                return servicebus_message_lines::line(
+                    serviceBusMessageRow(queue, isServiceBusDeadLetterQueue(queue.toStdString()), message));
+            },
+            m_page);
+        connect(exporter, &PagedExport::progressed, this, &ServiceBusMessageActions::statusMessage);
+        connect(exporter, &PagedExport::finished, this, &ServiceBusMessageActions::report);
+        return;
+    }
+    const std::vector<ServiceBusMessageRow> rows = selectedRows();
     QSaveFile file(path);   // the file appears only once complete
     if (!file.open(QIODevice::WriteOnly))
         return report(tr("Cannot write %1: %2").arg(path, file.errorString()));

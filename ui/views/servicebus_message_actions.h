@@ -9,6 +9,7 @@
 #include <QString>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,13 +31,22 @@ class ServiceBusMessageFilter;
 //    (BrokerService::receiveMessage with the entity's lock duration); this
 //    page keeps their lock tokens, so Complete, Abandon, Dead-letter… and
 //    Defer settle them (BrokerService::settleServiceBusMessage) — only
-//    messages this page locked and whose lock holds.
+//    messages this page locked and whose lock holds. On an entity that
+//    requires sessions, Receive… first accepts a session, as the SDKs'
+//    acceptNextSession / acceptSession do (servicebus_message_calls::
+//    acceptSession): the next available one, or the session id typed; the
+//    page holds its lock for the receives and settlements that follow and
+//    lets it go on Close Session, on accepting another, and when the page
+//    goes (EntityPage::leave; releaseSession: its locked messages are
+//    available again).
 //  - Resubmit sends copies to the entity (servicebus_message_calls::resubmit);
 //    a dead letter leaves the sub-queue in the same unit.
 //  - Delete… (Del) asks, then removes the messages whatever their state
 //    (BrokerService::deleteMessagesById on each queue).
 //  - Export Selected… / Export All… write JSON lines (servicebus_message_lines)
-//    of the selected or every shown message; Import… sends such a file to
+//    of the selected messages, or of every message of the entity and of its
+//    dead-letter sub-queue, read a page at a time with progress and Cancel
+//    (PagedExport); Import… sends such a file to
 //    the entity in one send (all or nothing), read on a pool thread.
 //  - Copy Body, Copy Message ID, Copy as JSON (serviceBusMessageJson).
 // Each broker call ends with a statusMessage in plural-correct words and
@@ -50,6 +60,11 @@ public:
                              ServiceBusMessageFilter *filter, QTableView *table, QWidget *page);
 
     QAction *receive() const { return m_receive; }
+    QAction *closeSession() const { return m_closeSession; }
+    // Whether the entity requires sessions (known once the engine answered).
+    bool sessionful() const { return m_sessionful; }
+    // The session this page holds the lock of, if any.
+    const std::optional<ServiceBusSessionHold> &session() const { return m_session; }
     QAction *complete() const { return m_complete; }
     QAction *abandon() const { return m_abandon; }
     QAction *deadLetter() const { return m_deadLetter; }
@@ -75,6 +90,10 @@ public:
 public slots:
     void openReceiveDialog();
     void receiveMessages(int count);
+    // Receives in a session: `sessionId`, or the next available one when
+    // empty; the held session when it is that one (or none is named).
+    void receiveInSession(int count, const QString &sessionId);
+    void releaseSession();
     void settleSelected(ServiceBusSettlement::Kind kind, const QString &reason = {}, const QString &description = {});
     void openDeadLetterDialog();
     void resubmitSelected();
@@ -86,12 +105,15 @@ public slots:
     void importMessages(const QString &path);
 
 signals:
+    void sessionChanged();
     void statusMessage(const QString &message);
     void finished();
 
 private:
     void report(const QString &message);
     QString entityQueue() const;
+    void receiveLocked(int count, std::optional<ServiceBusSessionHold> session);
+    bool askReceive(int &count, QString &sessionId);
 
     BrokerService *m_service = nullptr;
     QString m_queue;
@@ -99,7 +121,15 @@ private:
     ServiceBusMessageFilter *m_filter = nullptr;
     QTableView *m_table = nullptr;
     QWidget *m_page = nullptr;
-    std::map<QString, std::pair<QString, std::string>> m_locks;   // stored id -> {queue, lock token}
+    struct Lock {
+        QString queue;
+        std::string token;
+        std::optional<ServiceBusSessionHold> session; // received in a session: settled under its lock
+    };
+    std::map<QString, Lock> m_locks;   // stored id -> its lock
+    bool m_sessionful = false;
+    std::optional<ServiceBusSessionHold> m_session;
+    QAction *m_closeSession = nullptr;
     QAction *m_receive = nullptr;
     QAction *m_complete = nullptr;
     QAction *m_abandon = nullptr;

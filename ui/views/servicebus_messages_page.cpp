@@ -93,6 +93,8 @@ ServiceBusMessagesPage::ServiceBusMessagesPage(BrokerService &service, BrokerEng
         button->setDefaultAction(action);
         button->setToolButtonStyle(Qt::ToolButtonTextOnly);
         button->setAccessibleName(action->text().remove(QLatin1Char('&')).remove(QStringLiteral("…")));
+        button->setVisible(action->isVisible()); // Close Session: only on an entity with sessions
+        connect(action, &QAction::visibleChanged, button, [button, action] { button->setVisible(action->isVisible()); });
         tools->addWidget(button);
     }
     m_status = new QLabel(this);

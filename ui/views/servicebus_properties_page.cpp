@@ -67,6 +67,7 @@ ServiceBusPropertiesPage::ServiceBusPropertiesPage(BrokerService &service, const
     column->addWidget(m_extra);
     column->addStretch(1);
     auto *scroll = new QScrollArea(this);
+    scroll->setFocusPolicy(Qt::NoFocus); // its fields are the Tab stops (scrolled into view); the area is none: AT-SPI read it as an unnamed stop
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidget(content);

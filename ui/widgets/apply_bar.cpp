@@ -17,6 +17,7 @@ ApplyBar::ApplyBar(const QString &applyTip, QWidget *parent)
     m_message->setObjectName(QStringLiteral("applyMessage"));
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->setFocusPolicy(Qt::NoFocus); // until it says something: an empty focusable label is an unnamed stop
     m_revert = new QPushButton(tr("Re&vert"), this);
     m_revert->setObjectName(QStringLiteral("revertButton"));
     m_revert->setToolTip(tr("Show the stored values again, dropping your edits."));
@@ -38,6 +39,7 @@ ApplyBar::~ApplyBar() = default;
 void ApplyBar::showMessage(const QString &text, bool isError)
 {
     m_message->setText(text);
+    m_message->setFocusPolicy(text.isEmpty() ? Qt::NoFocus : Qt::ClickFocus);
     showAsError(m_message, isError);
 }
 
