@@ -98,6 +98,7 @@ RemoteEntityPage::RemoteEntityPage(BrokerConnection *connection, RemoteEntity en
     m_attributes->setObjectName(QStringLiteral("remoteAttributes"));
     m_attributes->setAccessibleName(tr("Attributes"));
     m_attributes->setHorizontalHeaderLabels({tr("Attribute"), tr("Value")});
+    m_attributes->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);   // names whole
     m_attributes->horizontalHeader()->setStretchLastSection(true);
     m_attributes->verticalHeader()->hide();
     m_apply = new QPushButton(tr("&Apply"), attributeBox);

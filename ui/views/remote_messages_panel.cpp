@@ -51,7 +51,10 @@ RemoteMessagesPanel::RemoteMessagesPanel(BrokerConnection *connection, RemoteEnt
     m_table->setObjectName(QStringLiteral("remoteMessageTable"));
     m_table->setAccessibleName(tr("Messages"));
     m_table->setHorizontalHeaderLabels({tr("Message ID"), tr("Body"), tr("State"), tr("Receives")});
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // The body takes the room; the id, state and receive count are as wide as they are.
+    for (int column : {0, 2, 3})
+        m_table->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
