@@ -203,6 +203,45 @@ private slots:
         confirm->reject();
     }
 
+    // An AWS profile added through the dialog: into the AWS files (their own
+    // format, where the AWS CLI sees it) or kept by the window alone.
+    void awsProfileAdded_inTheAwsFilesOrTheWindow_data()
+    {
+        QTest::addColumn<bool>("awsFiles");
+        QTest::addColumn<QString>("id");
+        QTest::newRow("AWS files") << true << QStringLiteral("aws:added");
+        QTest::newRow("window only") << false << QStringLiteral("window:added");
+    }
+    void awsProfileAdded_inTheAwsFilesOrTheWindow()
+    {
+        QFETCH(bool, awsFiles);
+        QFETCH(QString, id);
+        AddConnectionDialog *dialog = openAddConnection();
+        QVERIFY(!dialog->regionEdit()->isHidden());
+        dialog->nameEdit()->setText(QStringLiteral("added"));
+        dialog->regionEdit()->setText(QStringLiteral("ap-south-1"));
+        dialog->urlEdit()->setText(m_url);
+        dialog->accessKeyEdit()->setText(kKeyId);
+        dialog->secretEdit()->setText(kSecret);
+        dialog->awsFilesBox()->setChecked(awsFiles);
+        QCOMPARE(dialog->secretsNote()->isHidden(), awsFiles);   // the keys go to the AWS files, not the secret store
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("connectionOk")), Qt::LeftButton);
+        QVERIFY2(dialog->isHidden(), qPrintable(dialog->nameError()->message()));
+        QFile config(m_settings->filePath(QStringLiteral("aws-config")));
+        QVERIFY(config.open(QIODevice::ReadOnly));
+        QCOMPARE(config.readAll().contains("[profile added]\nregion = ap-south-1\n"), awsFiles);
+        QFile credentials(m_settings->filePath(QStringLiteral("aws-credentials")));
+        QVERIFY(credentials.open(QIODevice::ReadOnly));
+        QCOMPARE(credentials.readAll().contains(kSecret.toUtf8()), true);   // the two profiles of init() have it
+        QCOMPARE(m_window->entityModel()->connectionIndex(id).data().toString(), QStringLiteral("added (ap-south-1)"));
+        expand(id);
+        RemoteEntityPage *page = open(id, QStringLiteral("orders"));
+        QVERIFY(page);
+        QVERIFY(settled(page));
+        QVERIFY2(page->messages()->error()->isHidden(), qPrintable(page->messages()->error()->text()));
+        QVERIFY(page->attributeTable()->rowCount() > 0);   // signed with the keys given
+    }
+
     void badConnection_theDialogSaysWhy_staysOpen()
     {
         AddConnectionDialog *dialog = openAddConnection();

@@ -95,6 +95,9 @@ void AddConnectionDialog::showKind()
 void AddConnectionDialog::setSettings(const ConnectionSettings &s)
 {
     setWindowTitle(tr("Edit Connection"));
+    m_name->setReadOnly(true);   // the name is the connection's key
+    m_secret->setPlaceholderText(tr("unchanged when empty"));
+    m_token->setPlaceholderText(tr("unchanged when empty"));
     m_kind->setCurrentIndex(s.kind == ConnectionSettings::Kind::Relaydesk ? 1 : 0);
     m_name->setText(s.name);
     m_region->setText(s.region);

@@ -138,8 +138,11 @@ QString ConnectionRegistry::add(const ConnectionSettings &s)
         store.setValue(QStringLiteral("url"), s.endpointUrl);
         store.setValue(QStringLiteral("accessKeyId"), s.accessKeyId);
         store.setValue(QStringLiteral("credentialProcess"), s.credentialProcess);
-        m_secrets->store(id, s.secretAccessKey);
-        m_secrets->store(id + QStringLiteral("/token"), s.bearerToken);
+        // Edit Connection… shows no secret: an empty field keeps the one kept.
+        if (!s.secretAccessKey.isEmpty())
+            m_secrets->store(id, s.secretAccessKey);
+        if (!s.bearerToken.isEmpty())
+            m_secrets->store(id + QStringLiteral("/token"), s.bearerToken);
     }
     setProduction(id, s.production);   // reloads
     return {};
