@@ -68,7 +68,10 @@ void ConnectionSecrets::store(const QString &id, const QString &secret)
     auto *job = new QKeychain::WritePasswordJob(kService);
     job->setKey(id);
     job->setTextData(secret);
-    connect(job, &QKeychain::Job::finished, this, [this](QKeychain::Job *finished) { m_persistent = answered(*finished); });
+    connect(job, &QKeychain::Job::finished, this, [this, id](QKeychain::Job *finished) {
+        m_persistent = answered(*finished);
+        emit written(id);
+    });
     job->start();
 }
 

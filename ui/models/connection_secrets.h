@@ -38,6 +38,10 @@ public:
     QString find(const QString &id) const { return m_memory.value(id); }
     void forget(const QString &id);
 
+signals:
+    // A store() reached the secret service (or found none: persistent() says which).
+    void written(const QString &id);
+
 private:
     bool m_persistent = false;   // until the secret service answers
     QHash<QString, QString> m_memory;
