@@ -40,6 +40,9 @@ PACKAGES=(
   # build
   cmake ninja-build g++ pkg-config ccache mold
   qt6-base-dev qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
+  # the window's connections keep their secrets in the desktop's secret service (tested with
+  # gnome-keyring under a D-Bus session of its own: tests/ui/with_secret_service.sh)
+  qtkeychain-qt6-dev dbus gnome-keyring
   nlohmann-json3-dev libsqlite3-dev libssl-dev
   # Azure Service Bus over AMQP 1.0: framing, links, flow control and SASL
   libqpid-proton-cpp12-dev

@@ -66,7 +66,9 @@ private slots:
 
     void emptyBroker_showsThreeEmptyGroups()
     {
-        QCOMPARE(m_model->rowCount(), 3);
+        QCOMPARE(m_model->rowCount(), 1);   // This computer alone (no other connection given)
+        QCOMPARE(m_model->localConnection().data().toString(), QStringLiteral("This computer"));
+        QCOMPARE(m_model->rowCount(m_model->localConnection()), 3);
         QCOMPARE(m_model->topicsGroup().data().toString(), QStringLiteral("Topics (0)"));
         QCOMPARE(m_model->queuesGroup().data().toString(), QStringLiteral("Queues (0)"));
         QCOMPARE(m_model->serviceBusGroup().data().toString(), QStringLiteral("Service Bus (0)"));

@@ -102,12 +102,13 @@ private slots:
         showNarrowest(panel);
         QTreeView *tree = panel.treeView();
         // Group rows, the topic and its subscription span; queue rows do not.
-        const QModelIndex topics = tree->model()->index(0, 0);
+        const QModelIndex local = tree->model()->index(0, 0);   // This computer
+        const QModelIndex topics = tree->model()->index(0, 0, local);
         const QModelIndex topic = tree->model()->index(0, 0, topics);
-        QVERIFY(tree->isFirstColumnSpanned(0, {}));
+        QVERIFY(tree->isFirstColumnSpanned(0, local));
         QVERIFY(tree->isFirstColumnSpanned(0, topics));
         QVERIFY(tree->isFirstColumnSpanned(0, topic));
-        const QModelIndex queues = tree->model()->index(1, 0);
+        const QModelIndex queues = tree->model()->index(1, 0, local);
         QVERIFY(!tree->isFirstColumnSpanned(0, queues));
         // In flight, delayed and scheduled are empty everywhere: hidden; Avail and DLQ shown.
         QHeaderView *header = tree->header();

@@ -86,8 +86,9 @@ private slots:
     {
         MainWindow window;
         QCOMPARE(actionTexts(window.menuBar()->actions()),
-                 (QStringList{QStringLiteral("File"), QStringLiteral("Edit"), QStringLiteral("View"),
-                              QStringLiteral("Broker"), QStringLiteral("Tools"), QStringLiteral("Help")}));
+                 (QStringList{QStringLiteral("File"), QStringLiteral("Edit"), QStringLiteral("Connection"),
+                              QStringLiteral("View"), QStringLiteral("Broker"), QStringLiteral("Tools"),
+                              QStringLiteral("Help")}));
         QMenu *file = menuNamed(window, QStringLiteral("File"));
         QVERIFY(file);
         QCOMPARE(actionTexts(file->actions()),

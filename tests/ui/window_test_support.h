@@ -22,9 +22,12 @@
 
 namespace relaydesk::testing {
 
-// The window's settings (recent files, layout) go to `dir`, not the user's.
+// The window's settings (recent files, layout) go to `dir`, not the user's;
+// so do the AWS files the tree lists connections from (none there).
 inline void keepSettingsIn(const QTemporaryDir &dir)
 {
+    qputenv("AWS_CONFIG_FILE", dir.filePath(QStringLiteral("aws-config")).toUtf8());
+    qputenv("AWS_SHARED_CREDENTIALS_FILE", dir.filePath(QStringLiteral("aws-credentials")).toUtf8());
     QStandardPaths::setTestModeEnabled(true);
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.path());
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "models/entity_tree_model.h"
+#include "models/entity_tree_node.h"
 
 #include "engine/broker_engine.h"
 #include "engine/entity_overview_reader.h"
@@ -27,27 +28,6 @@
 #include <map>
 
 namespace relaydesk {
-
-struct EntityTreeModel::Node {
-    enum class Type { Root, TopicsGroup, QueuesGroup, ServiceBusGroup, Topic, Subscription, Queue, ServiceBusTopic };
-    Type type = Type::Root;
-    QString key; // name, or ARN for a subscription
-    Node *parent = nullptr;
-    std::vector<std::unique_ptr<Node>> children;
-    TopicOverview topic;
-    SubscriptionOverview subscription;
-    QueueOverview queue;
-
-    int row() const
-    {
-        if (!parent)
-            return 0;
-        for (std::size_t i = 0; i < parent->children.size(); ++i)
-            if (parent->children[i].get() == this)
-                return static_cast<int>(i);
-        return 0;
-    }
-};
 
 namespace {
 
@@ -147,11 +127,17 @@ EntityTreeModel::EntityTreeModel(BrokerEngine *engine, BrokerIdentity identity, 
     , m_root(std::make_unique<Node>())
 {
     ensureUiResources();
+    auto local = std::make_unique<Node>();
+    local->type = Node::Type::Connection;
+    local->key = tr("This computer");
+    local->parent = m_root.get();
+    m_local = local.get();
+    m_root->children.push_back(std::move(local));
     for (auto type : {Node::Type::TopicsGroup, Node::Type::QueuesGroup, Node::Type::ServiceBusGroup}) {
         auto group = std::make_unique<Node>();
         group->type = type;
-        group->parent = m_root.get();
-        m_root->children.push_back(std::move(group));
+        group->parent = m_local;
+        m_local->children.push_back(std::move(group));
     }
     m_dueTimer = new QTimer(this);
     m_dueTimer->setSingleShot(true);
@@ -243,8 +229,8 @@ void EntityTreeModel::sync(Node *parent, const std::vector<const Item *> &items,
 
 void EntityTreeModel::apply(const EntityOverview &overview)
 {
-    Node *topics = m_root->children[0].get();
-    Node *queues = m_root->children[1].get();
+    Node *topics = m_local->children[0].get();
+    Node *queues = m_local->children[1].get();
     const std::size_t topicCount = topics->children.size();
     const std::size_t queueCount = queues->children.size();
 
@@ -282,14 +268,14 @@ void EntityTreeModel::apply(const EntityOverview &overview)
              node.type = Node::Type::Queue;
              return fillQueue(q, node.queue) || changed;
          });
-    const std::size_t serviceBusCount = m_root->children[2]->children.size();
+    const std::size_t serviceBusCount = m_local->children[2]->children.size();
     syncServiceBus(overview);
     m_overview = overview;
     if (topicCount != topics->children.size())
         emit dataChanged(topicsGroup(), topicsGroup());
     if (queueCount != queues->children.size())
         emit dataChanged(queuesGroup(), queuesGroup());
-    if (serviceBusCount != m_root->children[2]->children.size())
+    if (serviceBusCount != m_local->children[2]->children.size())
         emit dataChanged(serviceBusGroup(), serviceBusGroup());
     emit refreshed();
 }
@@ -321,7 +307,7 @@ void EntityTreeModel::syncServiceBus(const EntityOverview &overview)
     std::vector<const ServiceBusItem *> itemPointers;
     for (const ServiceBusItem &item : items)
         itemPointers.push_back(&item);
-    Node *group = m_root->children[2].get();
+    Node *group = m_local->children[2].get();
     sync(group, itemPointers, [](const ServiceBusItem &item) { return item.name; },
          [&](Node &node, const ServiceBusItem &item) {
              if (item.queue)
@@ -452,6 +438,8 @@ EntityRef EntityTreeModel::refOf(const Node &node) const
 QVariant EntityTreeModel::nodeData(const Node &node, int column, int role) const
 {
     using Type = Node::Type;
+    if (node.type == Type::Connection || node.type == Type::Remote || node.type == Type::Status)
+        return connectionData(node, column, role);
     if (role == EntityRefRole)
         return QVariant::fromValue(refOf(node));
     if (role == UrlOrArnRole) {

@@ -53,12 +53,19 @@ EntityTreePanel::EntityTreePanel(QWidget *parent)
                                                Qt::QueuedConnection); });
     connect(m_tree, &QAbstractItemView::activated, this, [this](const QModelIndex &index) {
         const EntityRef ref = qvariant_cast<EntityRef>(index.siblingAtColumn(0).data(EntityTreeModel::EntityRefRole));
-        if (!ref.isNull()) {
+        if (index.siblingAtColumn(0).data(EntityTreeModel::StatusRole).toBool()) {
+            activateStatusRow(index.siblingAtColumn(0));
+        } else if (!ref.isNull()) {
             onCurrentChanged(index);
             emit entityOpened(ref);
         } else if (m_tree->model()->hasChildren(index.siblingAtColumn(0))) {
             m_tree->setExpanded(index.siblingAtColumn(0), !m_tree->isExpanded(index.siblingAtColumn(0)));
         }
+    });
+    // Expanding a connection not listed yet lists it (a view may not ask the model itself).
+    connect(m_tree, &QTreeView::expanded, this, [this](const QModelIndex &index) {
+        if (m_tree->model()->canFetchMore(index))
+            m_tree->model()->fetchMore(index);
     });
     connect(m_tree, &QWidget::customContextMenuRequested, this, [this](const QPoint &position) {
         const QModelIndex at = m_tree->indexAt(position);
@@ -66,6 +73,10 @@ EntityTreePanel::EntityTreePanel(QWidget *parent)
             return;
         EntityRef ref = qvariant_cast<EntityRef>(at.siblingAtColumn(0).data(EntityTreeModel::EntityRefRole));
         const QModelIndex source = m_proxy->mapToSource(at.siblingAtColumn(0));
+        if (const QString id = source.data(EntityTreeModel::ConnectionIdRole).toString(); !id.isEmpty()) {
+            emit connectionMenuRequested(id, m_tree->viewport()->mapToGlobal(position));
+            return;
+        }
         // The Service Bus group: a null ref marked Service Bus (its own New… actions).
         if (ref.isNull() && m_model && source == m_model->serviceBusGroup())
             ref.serviceBus = true;
@@ -96,7 +107,7 @@ void EntityTreePanel::setModel(EntityTreeModel *model)
     if (!m_headerState.isEmpty())
         header->restoreState(m_headerState);
     header->setSectionResizeMode(EntityTreeModel::NameColumn, QHeaderView::Stretch); // whatever was saved
-    m_tree->expandAll();
+    expandOpen();
     fitColumns();
     // Every change of rows or counts: spans, hidden columns and the room for names follow.
     connect(model, &EntityTreeModel::refreshed, this, &EntityTreePanel::fitColumns);
@@ -124,8 +135,9 @@ void EntityTreePanel::applyFilter(const QString &text)
             if (m_model->hasChildren(source) && !m_tree->isExpanded(m_proxy->mapFromSource(source)))
                 m_collapsedBeforeFilter << QPersistentModelIndex(source);
         };
-        for (int group = 0; group < m_model->rowCount(); ++group) {
-            const QModelIndex groupIndex = m_model->index(group, 0);
+        const QModelIndex local = m_model->localConnection();
+        for (int group = 0; group < m_model->rowCount(local); ++group) {
+            const QModelIndex groupIndex = m_model->index(group, 0, local);
             remember(groupIndex);
             for (int row = 0; row < m_model->rowCount(groupIndex); ++row)
                 remember(m_model->index(row, 0, groupIndex));
@@ -136,7 +148,7 @@ void EntityTreePanel::applyFilter(const QString &text)
     EntityRef wanted = kept;
     if (text.isEmpty() && m_filtering) {
         m_filtering = false;
-        m_tree->expandAll();
+        expandOpen();
         for (const QPersistentModelIndex &source : std::as_const(m_collapsedBeforeFilter))
             if (source.isValid())
                 m_tree->collapse(m_proxy->mapFromSource(source));
@@ -145,7 +157,7 @@ void EntityTreePanel::applyFilter(const QString &text)
             wanted = m_beforeFilter;
         m_beforeFilter = {};
     } else if (!text.isEmpty()) {
-        m_tree->expandAll();
+        expandOpen();
     }
     const QModelIndex index = wanted.isNull() || !m_model ? QModelIndex() : m_proxy->mapFromSource(m_model->indexOf(wanted));
     if (index.isValid()) {
@@ -181,10 +193,52 @@ void EntityTreePanel::selectNothing()
     onCurrentChanged(QModelIndex());
 }
 
+void EntityTreePanel::expandOpen()
+{
+    if (!m_model)
+        return;
+    m_tree->expandRecursively(m_proxy->mapFromSource(m_model->localConnection()));
+    for (int row = 1; row < m_model->rowCount(); ++row) {
+        const QModelIndex connection = m_model->index(row, 0);
+        if (!m_model->canFetchMore(connection) && m_model->rowCount(connection) > 0)
+            m_tree->expand(m_proxy->mapFromSource(connection));
+    }
+}
+
+void EntityTreePanel::activateStatusRow(const QModelIndex &status)
+{
+    const QModelIndex connection = m_proxy->mapToSource(status).parent();
+    if (status.data(Qt::DecorationRole).isNull())
+        m_model->cancelLoading(connection);   // "Loading…": Enter cancels
+    else
+        m_model->reloadConnection(connection); // the error: Enter tries again
+}
+
+bool EntityTreePanel::selectRemote(const RemoteEntity &entity)
+{
+    const QModelIndex index = m_model ? m_proxy->mapFromSource(m_model->indexOfRemote(entity)) : QModelIndex();
+    if (!index.isValid())
+        return false;
+    m_tree->setCurrentIndex(index);
+    onCurrentChanged(index);
+    return true;
+}
+
 void EntityTreePanel::onCurrentChanged(const QModelIndex &current)
 {
+    const RemoteEntity remote = qvariant_cast<RemoteEntity>(current.siblingAtColumn(0).data(EntityTreeModel::RemoteEntityRole));
+    const bool wasRemote = !m_remote.isNull();
+    if (!remote.isNull()) {
+        if (remote == m_remote)
+            return;
+        m_remote = remote;
+        m_current = {};
+        emit remoteEntityChanged(remote);
+        return;
+    }
+    m_remote = {};
     const EntityRef ref = qvariant_cast<EntityRef>(current.siblingAtColumn(0).data(EntityTreeModel::EntityRefRole));
-    if (ref == m_current)
+    if (ref == m_current && !wasRemote)
         return;
     m_current = ref;
     emit currentEntityChanged(ref);

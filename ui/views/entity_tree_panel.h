@@ -2,6 +2,7 @@
 #pragma once
 
 #include "models/entity_ref.h"
+#include "models/remote_entity.h"
 
 #include <QList>
 #include <QPersistentModelIndex>
@@ -32,6 +33,8 @@ public:
     EntityRef currentEntity() const;
     // Selects `ref` (and shows it); false when it is not in the tree (yet).
     bool selectEntity(const EntityRef &ref);
+    // Selects another connection's entity (listed already); false when it is not in the tree.
+    bool selectRemote(const RemoteEntity &entity);
     // Selects nothing: the window shows the dashboard.
     void selectNothing();
     QLineEdit *filterEdit() const { return m_filter; }
@@ -51,7 +54,17 @@ signals:
     void contextMenuRequested(const relaydesk::EntityRef &ref, relaydesk::EntityChange::Entity group,
                               const QPoint &globalPosition);
 
+    // The current row is another connection's entity (its page replaces the current entity's).
+    void remoteEntityChanged(const relaydesk::RemoteEntity &entity);
+    // Right click or the menu key on a row of a connection other than This computer.
+    void connectionMenuRequested(const QString &connectionId, const QPoint &globalPosition);
+
 private:
+    // Expands This computer's rows and the connections already listed
+    // (expanding one not listed yet would list it).
+    void expandOpen();
+    // Enter on a "Loading…" row cancels the listing; on an error row lists again.
+    void activateStatusRow(const QModelIndex &status);
     void onCurrentChanged(const QModelIndex &current);
     // Filtering keeps the selected entity (and so its page) unless the
     // filter hides it; clearing the filter brings back the selection and
@@ -75,6 +88,7 @@ private:
     QTreeView *m_tree = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;
     EntityRef m_current;
+    RemoteEntity m_remote;
     QByteArray m_headerState;
     bool m_filtering = false;
     EntityRef m_beforeFilter;

@@ -149,6 +149,7 @@ MainWindow::MainWindow(QWidget *parent)
 
     createToolbars();
     createMenus();
+    installConnections();
     createStatusBar();
     resize(1280, 800);
     restoreSettings();
@@ -392,11 +393,13 @@ void MainWindow::showBrokerState()
     const QString file = m_host->databasePath() == QLatin1String(":memory:")
                              ? tr("in memory")
                              : QFileInfo(m_host->databasePath()).absoluteFilePath();
-    setWindowTitle(tr("Relaydesk — %1").arg(file));
+    if (!m_remotePage)   // another connection's page names its connection (main_window_connections.cpp)
+        setWindowTitle(tr("Relaydesk — %1").arg(file));
 }
 
 void MainWindow::showEntity(const EntityRef &ref)
 {
+    closeRemotePage();
     m_actions->setCurrent(ref);
     if (m_page && m_page->entity() == ref)
         return;

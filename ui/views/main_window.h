@@ -19,6 +19,9 @@ class QToolButton;
 namespace relaydesk {
 
 class BrokerHost;
+class ConnectionRegistry;
+class RemoteEntityPage;
+struct RemoteEntity;
 class ClockToolbar;
 class DashboardPage;
 class DatabaseProblemDialog;
@@ -67,6 +70,9 @@ public:
     ClockToolbar *clockToolbar() const { return m_clock; }
     // The page of the selected entity; null when the dashboard shows.
     EntityPage *currentPage() const { return m_page; }
+    // The connections after This computer, and the page of another connection's entity (null when none).
+    ConnectionRegistry *connections() const { return m_connections; }
+    RemoteEntityPage *remotePage() const { return m_remotePage; }
     DatabaseProblemDialog *problemDialog() const;
     QStringList recentDatabases() const;
 
@@ -104,6 +110,12 @@ private:
     void showPolicyEditor();
     void showMockEndpoints();
     void showEntity(const EntityRef &ref);
+    // main_window_connections.cpp: the Connection menu, another connection's pages.
+    void installConnections();
+    void showRemote(const RemoteEntity &entity);
+    void closeRemotePage();
+    QMenu *connectionMenu(const QString &connectionId, QWidget *parent);
+    void addConnection(const QString &editedId = {});
     void showWantedTab();
     void showBrokerState();
     void rebuildRecentMenu();
@@ -128,6 +140,8 @@ private:
     QStackedWidget *m_pages = nullptr;
     DashboardPage *m_dashboard = nullptr;
     EntityPage *m_page = nullptr;
+    ConnectionRegistry *m_connections = nullptr;   // owned (child)
+    RemoteEntityPage *m_remotePage = nullptr;
     EntityRef m_wantedEntity; // restored from the settings; selected once it is in the tree
     QString m_wantedTab;      // the tab openEntity asked for
     bool m_fitOnShow = false; // a restored geometry, checked against the screen again once the frame is known

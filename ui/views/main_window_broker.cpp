@@ -75,6 +75,7 @@ bool MainWindow::startBroker(const ServeOptions &options)
     });
     connect(m_model, &EntityTreeModel::readFailed, this,
             [this](const QString &message) { statusBar()->showMessage(tr("Reading the broker failed: %1").arg(message), 8000); });
+    m_model->setConnections(m_connections);
     m_panel->setModel(m_model);
     m_actions->setBroker(m_host.get(), m_model);
     m_dashboard->setBroker(m_host.get(), m_model);

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: MIT
+// The window administers another broker (docs/window.md "Connections"), end
+// to end against `relaydesk serve --credentials --config` in a process of its
+// own, as a person would: an AWS profile of the AWS files whose keys match
+// (expand, open a queue, send, poll, delete the polled message) and one whose
+// keys do not (the broker's words on the row); another Relaydesk added with
+// Add Connection… as "production" (peek, purge only after the name is typed)
+// and one without its bearer token (the broker's 401 beside Peek).
+#include "dialogs/add_connection_dialog.h"
+#include "dialogs/confirm_name_dialog.h"
+#include "models/connection_registry.h"
+#include "models/entity_tree_model.h"
+#include "support/server_process.h"
+#include "support/test_main.h"
+#include "views/entity_tree_panel.h"
+#include "views/main_window.h"
+#include "views/remote_entity_page.h"
+#include "views/remote_messages_panel.h"
+#include "widgets/connection_call_bar.h"
+#include "widgets/field_error.h"
+#include "window_test_support.h"
+
+#include <QAbstractProxyModel>
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTest>
+#include <QTreeView>
+
+using namespace relaydesk;
+
+namespace {
+
+const QString kKeyId = QStringLiteral("AKIDWINDOWTEST");
+const QString kSecret = QStringLiteral("window-test-secret");
+const QString kToken = QStringLiteral("window-test-token");
+
+void writeFile(const QString &path, const QString &text)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text.toUtf8());
+}
+
+// Waits until the page's call (and any it started) has answered.
+bool settled(RemoteEntityPage *page)
+{
+    return QTest::qWaitFor([page] { return !page->callBar()->busy(); }, 60000);
+}
+
+} // namespace
+
+class RemoteConnectionWindowTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        const QString credentials = m_dir.filePath(QStringLiteral("credentials.json"));
+        writeFile(credentials, QStringLiteral(R"({"accessKeys": {"%1": "%2"}, "bearerTokens": ["%3"]})").arg(kKeyId, kSecret, kToken));
+        const QString config = m_dir.filePath(QStringLiteral("config.json"));
+        writeFile(config, QStringLiteral(R"({"version": 1, "queues": [{"name": "orders"}], "topics": [{"name": "events"}]})"));
+        m_url = m_server.start(QStringLiteral(RELAYDESK_BINARY),
+                               {"serve", "--port", "0", "--amqp-port", "off", "--amqps-port", "off", "--sb-management-port",
+                                "off", "--db", ":memory:", "--clock", "virtual", "--credentials", credentials, "--config", config},
+                               QStringLiteral("relaydesk: listening on "));
+        QVERIFY2(!m_url.isEmpty(), qPrintable(m_server.errors()));
+    }
+
+    void init()
+    {
+        m_settings = std::make_unique<QTemporaryDir>();
+        testing::keepSettingsIn(*m_settings);
+        QSettings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk")).clear();
+        writeFile(m_settings->filePath(QStringLiteral("aws-config")),
+                  QStringLiteral("[profile shared-ok]\nregion = eu-west-3\nendpoint_url = %1\n\n"
+                                 "[profile shared-wrong]\nregion = eu-west-3\nendpoint_url = %1\n").arg(m_url));
+        writeFile(m_settings->filePath(QStringLiteral("aws-credentials")),
+                  QStringLiteral("[shared-ok]\naws_access_key_id = %1\naws_secret_access_key = %2\n\n"
+                                 "[shared-wrong]\naws_access_key_id = %1\naws_secret_access_key = not-the-secret\n")
+                      .arg(kKeyId, kSecret));
+        m_window = std::make_unique<MainWindow>();
+        QVERIFY(m_window->startBroker(testing::testBrokerOptions(m_settings->filePath(QStringLiteral("broker.db")))));
+        m_window->show();
+    }
+
+    void cleanup() { m_window.reset(); }
+
+    void awsProfile_matchingKeys_sendPollDelete()
+    {
+        expand(QStringLiteral("aws:shared-ok"));
+        RemoteEntityPage *page = open(QStringLiteral("aws:shared-ok"), QStringLiteral("orders"));
+        QVERIFY(page);
+        QVERIFY(settled(page));
+        QVERIFY(page->attributeTable()->rowCount() > 0);   // the queue's attributes, as SQS names them
+        page->bodyEdit()->setPlainText(QStringLiteral("hello from the window"));
+        QTest::mouseClick(page->sendButton(), Qt::LeftButton);
+        QVERIFY(settled(page));
+        QVERIFY2(page->actionError()->isHidden(), qPrintable(page->actionError()->text()));
+        // SQS has no peek: the Messages part polls, and says so.
+        RemoteMessagesPanel *messages = page->messages();
+        QVERIFY(messages->polls());
+        QCOMPARE(messages->lookButton()->text(), QStringLiteral("P&oll messages"));
+        QTest::mouseClick(messages->lookButton(), Qt::LeftButton);
+        QVERIFY(settled(page));
+        QCOMPARE(messages->table()->rowCount(), 1);
+        QCOMPARE(messages->table()->item(0, 1)->text(), QStringLiteral("hello from the window"));
+        QVERIFY(!messages->deleteButton()->isEnabled());   // nothing selected
+        messages->table()->selectRow(0);
+        QVERIFY(messages->deleteButton()->isEnabled());
+        QTest::mouseClick(messages->deleteButton(), Qt::LeftButton);
+        QVERIFY(settled(page));
+        QVERIFY2(messages->error()->isHidden(), qPrintable(messages->error()->text()));
+        QCOMPARE(messages->table()->rowCount(), 0);
+    }
+
+    void awsProfile_keysThatDoNotMatch_theBrokersWordsOnTheRow()
+    {
+        const QModelIndex row = expand(QStringLiteral("aws:shared-wrong"));
+        const QModelIndex status = row.model()->index(0, 0, row);
+        QVERIFY(status.data(EntityTreeModel::StatusRole).toBool());
+        QVERIFY2(status.data().toString().startsWith(QStringLiteral("SQS SignatureDoesNotMatch (HTTP 403): ")),
+                 qPrintable(status.data().toString()));
+    }
+
+    void relaydesk_production_peekAndPurgeAfterTypingTheName()
+    {
+        AddConnectionDialog *dialog = openAddConnection();
+        dialog->kindBox()->setCurrentIndex(1);   // Another Relaydesk
+        QVERIFY(!dialog->tokenEdit()->isHidden());
+        QVERIFY(dialog->secretsNote()->text().contains(QStringLiteral("memory for this session only")));
+        dialog->nameEdit()->setText(QStringLiteral("team-broker"));
+        dialog->urlEdit()->setText(m_url);
+        dialog->accessKeyEdit()->setText(kKeyId);
+        dialog->secretEdit()->setText(kSecret);
+        dialog->tokenEdit()->setText(kToken);
+        dialog->productionBox()->setChecked(true);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("connectionOk")), Qt::LeftButton);
+        QVERIFY(dialog->isHidden());
+
+        const QModelIndex row = expand(QStringLiteral("window:team-broker"));
+        QVERIFY(row.data(Qt::AccessibleTextRole).toString().endsWith(QStringLiteral("— production")));
+        RemoteEntityPage *page = open(QStringLiteral("window:team-broker"), QStringLiteral("orders"));
+        QVERIFY(page);
+        QVERIFY(m_window->windowTitle().contains(QStringLiteral("PRODUCTION")));
+        QVERIFY(settled(page));
+        page->bodyEdit()->setPlainText(QStringLiteral("to be purged"));
+        QTest::mouseClick(page->sendButton(), Qt::LeftButton);
+        QVERIFY(settled(page));
+        RemoteMessagesPanel *messages = page->messages();
+        QVERIFY(!messages->polls());   // Relaydesk peeks with its bearer token
+        QTest::mouseClick(messages->lookButton(), Qt::LeftButton);
+        QVERIFY(settled(page));
+        QVERIFY2(messages->error()->isHidden(), qPrintable(messages->error()->text()));
+        QCOMPARE(messages->table()->rowCount(), 1);
+        QCOMPARE(messages->table()->item(0, 1)->text(), QStringLiteral("to be purged"));
+
+        QTest::mouseClick(page->purgeButton(), Qt::LeftButton);
+        auto *confirm = page->findChild<ConfirmNameDialog *>();
+        QVERIFY(confirm && confirm->isVisible());
+        QVERIFY(!confirm->acceptButton()->isEnabled());
+        QTest::keyClicks(confirm->nameField(), QStringLiteral("order"));
+        QVERIFY(!confirm->acceptButton()->isEnabled());   // not yet the name
+        QTest::keyClicks(confirm->nameField(), QStringLiteral("s"));
+        QVERIFY(confirm->acceptButton()->isEnabled());
+        QTest::mouseClick(confirm->acceptButton(), Qt::LeftButton);
+        QVERIFY(settled(page));
+        QVERIFY2(page->actionError()->isHidden(), qPrintable(page->actionError()->text()));
+        QTest::mouseClick(messages->lookButton(), Qt::LeftButton);
+        QVERIFY(settled(page));
+        QCOMPARE(messages->table()->rowCount(), 0);
+    }
+
+    void relaydesk_withoutToken_theBrokers401BesidePeek()
+    {
+        AddConnectionDialog *dialog = openAddConnection();
+        dialog->kindBox()->setCurrentIndex(1);
+        dialog->nameEdit()->setText(QStringLiteral("no-token"));
+        dialog->urlEdit()->setText(m_url);
+        dialog->accessKeyEdit()->setText(kKeyId);
+        dialog->secretEdit()->setText(kSecret);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("connectionOk")), Qt::LeftButton);
+        expand(QStringLiteral("window:no-token"));
+        RemoteEntityPage *page = open(QStringLiteral("window:no-token"), QStringLiteral("orders"));
+        QVERIFY(page);
+        QVERIFY(settled(page));
+        QVERIFY(!m_window->windowTitle().contains(QStringLiteral("PRODUCTION")));
+        QTest::mouseClick(page->messages()->lookButton(), Qt::LeftButton);
+        QVERIFY(settled(page));
+        QVERIFY(!page->messages()->error()->isHidden());
+        QVERIFY2(page->messages()->error()->text().startsWith(QStringLiteral("Relaydesk Unauthorized (HTTP 401)")),
+                 qPrintable(page->messages()->error()->text()));
+        // Not production: Delete asks, but no name is to be typed.
+        QTest::mouseClick(page->deleteButton(), Qt::LeftButton);
+        auto *confirm = page->findChild<ConfirmNameDialog *>();
+        QVERIFY(confirm && !confirm->nameField());
+        QVERIFY(confirm->acceptButton()->isEnabled());
+        confirm->reject();
+    }
+
+    // An AWS profile added through the dialog: into the AWS files (their own
+    // format, where the AWS CLI sees it) or kept by the window alone.
+    void awsProfileAdded_inTheAwsFilesOrTheWindow_data()
+    {
+        QTest::addColumn<bool>("awsFiles");
+        QTest::addColumn<QString>("id");
+        QTest::newRow("AWS files") << true << QStringLiteral("aws:added");
+        QTest::newRow("window only") << false << QStringLiteral("window:added");
+    }
+    void awsProfileAdded_inTheAwsFilesOrTheWindow()
+    {
+        QFETCH(bool, awsFiles);
+        QFETCH(QString, id);
+        AddConnectionDialog *dialog = openAddConnection();
+        QVERIFY(!dialog->regionEdit()->isHidden());
+        dialog->nameEdit()->setText(QStringLiteral("added"));
+        dialog->regionEdit()->setText(QStringLiteral("ap-south-1"));
+        dialog->urlEdit()->setText(m_url);
+        dialog->accessKeyEdit()->setText(kKeyId);
+        dialog->secretEdit()->setText(kSecret);
+        dialog->awsFilesBox()->setChecked(awsFiles);
+        QCOMPARE(dialog->secretsNote()->isHidden(), awsFiles);   // the keys go to the AWS files, not the secret store
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("connectionOk")), Qt::LeftButton);
+        QVERIFY2(dialog->isHidden(), qPrintable(dialog->nameError()->message()));
+        QFile config(m_settings->filePath(QStringLiteral("aws-config")));
+        QVERIFY(config.open(QIODevice::ReadOnly));
+        QCOMPARE(config.readAll().contains("[profile added]\nregion = ap-south-1\n"), awsFiles);
+        QFile credentials(m_settings->filePath(QStringLiteral("aws-credentials")));
+        QVERIFY(credentials.open(QIODevice::ReadOnly));
+        QCOMPARE(credentials.readAll().contains(kSecret.toUtf8()), true);   // the two profiles of init() have it
+        QCOMPARE(m_window->entityModel()->connectionIndex(id).data().toString(), QStringLiteral("added (ap-south-1)"));
+        expand(id);
+        RemoteEntityPage *page = open(id, QStringLiteral("orders"));
+        QVERIFY(page);
+        QVERIFY(settled(page));
+        QVERIFY2(page->messages()->error()->isHidden(), qPrintable(page->messages()->error()->text()));
+        QVERIFY(page->attributeTable()->rowCount() > 0);   // signed with the keys given
+    }
+
+    void badConnection_theDialogSaysWhy_staysOpen()
+    {
+        AddConnectionDialog *dialog = openAddConnection();
+        dialog->kindBox()->setCurrentIndex(1);
+        dialog->nameEdit()->setText(QStringLiteral("has space"));
+        dialog->urlEdit()->setText(m_url);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("connectionOk")), Qt::LeftButton);
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(dialog->nameError()->message(),
+                 QStringLiteral("A connection's name cannot be empty or contain spaces, brackets or slashes."));
+        QVERIFY(m_window->connections()->entries().size() == 2);   // the two profiles only
+        dialog->reject();
+    }
+
+private:
+    // The connection's row, expanded in the tree as a click would, once listed.
+    QModelIndex expand(const QString &id)
+    {
+        EntityTreeModel *model = m_window->entityModel();
+        const QModelIndex row = model->connectionIndex(id);
+        if (!row.isValid())
+            return {};
+        QSignalSpy loaded(model, &EntityTreeModel::connectionLoaded);
+        QTreeView *tree = m_window->entityPanel()->treeView();
+        auto *proxy = qobject_cast<QAbstractProxyModel *>(tree->model());
+        tree->expand(proxy->mapFromSource(row));
+        [&] { QVERIFY(loaded.wait(60000)); }();
+        return model->connectionIndex(id);
+    }
+
+    RemoteEntityPage *open(const QString &id, const QString &name)
+    {
+        RemoteEntity entity;
+        const QModelIndex row = m_window->entityModel()->connectionIndex(id);
+        for (int i = 0; i < row.model()->rowCount(row); ++i) {
+            const auto candidate = qvariant_cast<RemoteEntity>(row.model()->index(i, 0, row).data(EntityTreeModel::RemoteEntityRole));
+            if (candidate.name == name && !candidate.isTopic())
+                entity = candidate;
+        }
+        if (entity.isNull() || !m_window->entityPanel()->selectRemote(entity))
+            return nullptr;
+        return m_window->remotePage();
+    }
+
+    AddConnectionDialog *openAddConnection()
+    {
+        m_window->findChild<QAction *>(QStringLiteral("addConnectionAction"))->trigger();
+        auto *dialog = m_window->findChild<AddConnectionDialog *>();
+        return dialog;
+    }
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<QTemporaryDir> m_settings;
+    relaydesk::test::ServerProcess m_server;
+    QString m_url;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+RELAYDESK_TEST_MAIN(RemoteConnectionWindowTest)
+#include "remote_connection_window_test.moc"

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "models/connection_registry.h"
+
+#include <QDialog>
+
+#include <functional>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+
+namespace relaydesk {
+
+class FieldError;
+
+// Connection ▸ Add Connection… (and Edit Connection…), docs/window.md
+// "Connections": an AWS profile (name, region, endpoint_url, keys or
+// credential_process; written into the AWS files in their own format or
+// kept in the window's settings — the user chooses) or another Relaydesk
+// (URL, bearer token, access keys), and whether it is "production". Secret
+// fields say where their secret goes (ConnectionSecrets::whereText()).
+// OK calls the apply function: its error (in the product's words) shows
+// under the name and the dialog stays open; empty closes it. GUI thread.
+class AddConnectionDialog final : public QDialog {
+    Q_OBJECT
+public:
+    explicit AddConnectionDialog(const QString &secretsNote, QWidget *parent = nullptr);
+
+    void setSettings(const ConnectionSettings &settings);
+    ConnectionSettings settings() const;
+    void setApply(std::function<QString(const ConnectionSettings &)> apply) { m_apply = std::move(apply); }
+
+    QComboBox *kindBox() const { return m_kind; }
+    QLineEdit *nameEdit() const { return m_name; }
+    QLineEdit *regionEdit() const { return m_region; }
+    QLineEdit *urlEdit() const { return m_url; }
+    QLineEdit *accessKeyEdit() const { return m_accessKey; }
+    QLineEdit *secretEdit() const { return m_secret; }
+    QLineEdit *credentialProcessEdit() const { return m_credentialProcess; }
+    QLineEdit *tokenEdit() const { return m_token; }
+    QCheckBox *awsFilesBox() const { return m_awsFiles; }
+    QCheckBox *productionBox() const { return m_production; }
+    FieldError *nameError() const { return m_nameError; }
+    QLabel *secretsNote() const { return m_secretsNote; }
+
+    void accept() override;
+
+private:
+    void showKind();
+
+    QComboBox *m_kind = nullptr;
+    QLineEdit *m_name = nullptr;
+    QLineEdit *m_region = nullptr;
+    QLineEdit *m_url = nullptr;
+    QLineEdit *m_accessKey = nullptr;
+    QLineEdit *m_secret = nullptr;
+    QLineEdit *m_credentialProcess = nullptr;
+    QLineEdit *m_token = nullptr;
+    QCheckBox *m_awsFiles = nullptr;
+    QCheckBox *m_production = nullptr;
+    FieldError *m_nameError = nullptr;
+    QLabel *m_secretsNote = nullptr;
+    std::function<QString(const ConnectionSettings &)> m_apply;
+};
+
+} // namespace relaydesk

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "models/remote_entity.h"
+
+#include <QWidget>
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTableWidget;
+
+namespace relaydesk {
+
+class BrokerConnection;
+class ConnectionCallBar;
+class RemoteMessagesPanel;
+
+// The page of a queue or topic of a connection other than This computer
+// (docs/window.md "Connections", "A remote entity's page"). It works only
+// through the BrokerConnection boundary:
+//  - Attributes: every attribute the service gives, editable where the
+//    connection offers setting them (Apply sends the changed ones);
+//  - Messages (RemoteMessagesPanel): Peek, else "Poll messages";
+//  - Send (a queue) or Publish (a topic) of the body typed on the page;
+//  - Purge…, Delete…: confirmed first (ConfirmNameDialog; the name typed on a
+//    "production" connection).
+// Each action is disabled with the connection's reason (its tooltip and
+// accessible description) where the backend cannot do it; its error shows
+// beside it in the service's own words; a call in flight shows in the call
+// bar with Cancel, the actions disabled meanwhile.
+//
+// Ownership: borrows the connection (the window closes the page before the
+// registry replaces its connections). GUI thread.
+class RemoteEntityPage final : public QWidget {
+    Q_OBJECT
+public:
+    RemoteEntityPage(BrokerConnection *connection, RemoteEntity entity, QString connectionName, bool production,
+                     QWidget *parent = nullptr);
+    ~RemoteEntityPage() override;
+
+    const RemoteEntity &entity() const { return m_entity; }
+    QPushButton *sendButton() const { return m_send; }
+    QPushButton *purgeButton() const { return m_purge; }
+    QPushButton *deleteButton() const { return m_delete; }
+    QPlainTextEdit *bodyEdit() const { return m_body; }
+    QLabel *actionError() const { return m_actionError; }
+    QTableWidget *attributeTable() const { return m_attributes; }
+    RemoteMessagesPanel *messages() const { return m_messages; }
+    ConnectionCallBar *callBar() const { return m_callBar; }
+
+signals:
+    // The entity was deleted: the tree lists the connection again.
+    void entityDeleted();
+
+private:
+    void loadAttributes();
+    void applyAttributes();
+    void sendBody();
+    // Asks (ConfirmNameDialog), then purges or deletes.
+    void confirmThen(const QString &question, const QString &action, std::function<void()> run);
+    void purge();
+    void deleteEntity();
+    void setBusy(bool busy);
+
+    BrokerConnection *m_connection = nullptr;
+    RemoteEntity m_entity;
+    bool m_production = false;
+    ConnectionCallBar *m_callBar = nullptr;
+    QTableWidget *m_attributes = nullptr;
+    QPushButton *m_apply = nullptr;
+    QLabel *m_attributeError = nullptr;
+    QPlainTextEdit *m_body = nullptr;
+    QPushButton *m_send = nullptr;
+    QPushButton *m_purge = nullptr;
+    QPushButton *m_delete = nullptr;
+    QLabel *m_actionError = nullptr;
+    RemoteMessagesPanel *m_messages = nullptr;
+};
+
+} // namespace relaydesk

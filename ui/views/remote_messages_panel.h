@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "models/remote_entity.h"
+
+#include <QGroupBox>
+
+#include <vector>
+
+class QLabel;
+class QPushButton;
+class QTableWidget;
+
+namespace relaydesk {
+
+class BrokerConnection;
+class ConnectionCallBar;
+struct MessageLine;
+
+// Shows `text` (a ConnectionError's text) in an error label beside an
+// action, or hides it when empty; the accessible name starts "Error:".
+void showConnectionError(QLabel *label, const QString &text);
+// Enables `action`, or disables it with `reason` as its tooltip and accessible description.
+void offerAction(QWidget *action, bool offered, const QString &reason);
+
+// The Messages part of a remote entity's page (docs/window.md "Connections"):
+//  - where the connection offers peek: "Peek" lists the first messages
+//    without changing them;
+//  - else "Poll messages": receives up to ten with a visibility of
+//    kPollVisibilitySeconds and says so above the list (the messages are
+//    hidden from other receivers until then, their receive count goes up);
+//  - "Delete message" deletes the selected polled message (settle).
+// Calls go through the page's call bar (progress and Cancel). GUI thread.
+class RemoteMessagesPanel final : public QGroupBox {
+    Q_OBJECT
+public:
+    static constexpr int kPollVisibilitySeconds = 30;
+
+    RemoteMessagesPanel(BrokerConnection *connection, RemoteEntity entity, ConnectionCallBar *callBar,
+                        QWidget *parent = nullptr);
+    ~RemoteMessagesPanel() override;
+
+    QPushButton *lookButton() const { return m_look; }
+    QPushButton *deleteButton() const { return m_delete; }
+    QTableWidget *table() const { return m_table; }
+    QLabel *error() const { return m_error; }
+    // Whether the look is a poll (no peek on this connection).
+    bool polls() const { return !m_peek; }
+    void setBusy(bool busy);
+
+signals:
+    void busyChanged(bool busy);
+
+private:
+    void look();
+    void showLines(std::vector<MessageLine> messages);
+    void deleteSelected();
+
+    BrokerConnection *m_connection = nullptr;
+    RemoteEntity m_entity;
+    ConnectionCallBar *m_callBar = nullptr;
+    bool m_peek = false;
+    QLabel *m_note = nullptr;
+    QPushButton *m_look = nullptr;
+    QPushButton *m_delete = nullptr;
+    QTableWidget *m_table = nullptr;
+    QLabel *m_error = nullptr;
+    std::vector<MessageLine> m_lines;
+};
+
+} // namespace relaydesk
