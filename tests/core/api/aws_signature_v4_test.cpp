@@ -8,6 +8,7 @@
 // body's, host left unsigned, presigned URLs).
 #include "api/wire/aws_signature_v4.h"
 #include "http/http_request.h"
+#include "support/aws_sigv4_suite.h"
 #include "support/test_main.h"
 
 #include <QCryptographicHash>
@@ -23,16 +24,7 @@ namespace {
 
 using Outcome = SignatureCheck::Outcome;
 
-const nlohmann::json &suite()
-{
-    static const nlohmann::json loaded = [] {
-        QFile file(QStringLiteral(RELAYDESK_SIGV4_SUITE));
-        if (!file.open(QIODevice::ReadOnly))
-            qFatal("cannot read %s", RELAYDESK_SIGV4_SUITE);
-        return nlohmann::json::parse(file.readAll().toStdString());
-    }();
-    return loaded;
-}
+const nlohmann::json &suite() { return relaydesk::test::sigv4Suite(); }
 
 constexpr std::int64_t kSuiteTime = 1440938160;   // 2015-08-30T12:36:00Z, the suite's X-Amz-Date
 
@@ -40,18 +32,14 @@ constexpr std::int64_t kSuiteTime = 1440938160;   // 2015-08-30T12:36:00Z, the s
 // lines, an empty line, the body.
 HttpRequest parseRequest(const std::string &text, const std::string &authorization = {})
 {
-    const QList<QByteArray> lines = QByteArray::fromStdString(text).split('\n');
-    const QList<QByteArray> start = lines.first().split(' ');
+    const relaydesk::test::SuiteRequest suiteText = relaydesk::test::suiteRequest(text);
     HttpRequest::Headers headers;
-    qsizetype line = 1;
-    for (; line < lines.size() && !lines[line].isEmpty(); ++line) {
-        const qsizetype colon = lines[line].indexOf(':');
-        headers.emplace_back(lines[line].left(colon), lines[line].mid(colon + 1).trimmed());
-    }
+    for (const auto &[name, value] : suiteText.headers)
+        headers.emplace_back(name, value);
     if (!authorization.empty())
         headers.emplace_back("Authorization", QByteArray::fromStdString(authorization));
-    HttpRequest request(start[0], start[1], false, headers);
-    request.setBody(line + 1 < lines.size() ? lines.mid(line + 1).join('\n') : QByteArray());
+    HttpRequest request(suiteText.method, suiteText.target, false, headers);
+    request.setBody(suiteText.body);
     return request;
 }
 

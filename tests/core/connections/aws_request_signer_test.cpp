@@ -6,9 +6,9 @@
 #include "api/wire/aws_signature_v4.h"
 #include "connections/aws_request_signer.h"
 #include "http/http_request.h"
+#include "support/aws_sigv4_suite.h"
 #include "support/test_main.h"
 
-#include <QFile>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -17,29 +17,12 @@ using namespace relaydesk;
 
 namespace {
 
-const nlohmann::json &suite()
-{
-    static const nlohmann::json cases = [] {
-        QFile file(QStringLiteral(RELAYDESK_SIGV4_SUITE));
-        if (!file.open(QIODevice::ReadOnly))
-            qFatal("cannot read %s", RELAYDESK_SIGV4_SUITE);
-        return nlohmann::json::parse(file.readAll().toStdString());
-    }();
-    return cases;
-}
+using relaydesk::test::sigv4Suite;
 
 AwsSigningInput inputOf(const std::string &text)
 {
-    const QList<QByteArray> lines = QByteArray::fromStdString(text).split('\n');
-    const QList<QByteArray> start = lines.first().split(' ');
-    AwsSigningInput input{start[0], start[1], {}, {}};
-    qsizetype line = 1;
-    for (; line < lines.size() && !lines[line].isEmpty(); ++line) {
-        const qsizetype colon = lines[line].indexOf(':');
-        input.headers.append({lines[line].left(colon), lines[line].mid(colon + 1).trimmed()});
-    }
-    input.body = line + 1 < lines.size() ? lines.mid(line + 1).join('\n') : QByteArray();
-    return input;
+    const relaydesk::test::SuiteRequest request = relaydesk::test::suiteRequest(text);
+    return {request.method, request.target, request.headers, request.body};
 }
 
 // "AKIDEXAMPLE/20150830/us-east-1/service/aws4_request" → region, service
@@ -67,7 +50,7 @@ void AwsRequestSignerTest::publishedSuite_data()
 {
     QTest::addColumn<QString>("request");
     QTest::addColumn<QString>("authorization");
-    for (const nlohmann::json &item : suite()["cases"])
+    for (const nlohmann::json &item : sigv4Suite()["cases"])
         QTest::newRow(item["name"].get<std::string>().c_str())
             << QString::fromStdString(item["request"].get<std::string>())
             << QString::fromStdString(item["authorization"].get<std::string>());
@@ -78,8 +61,8 @@ void AwsRequestSignerTest::publishedSuite()
     QFETCH(QString, request);
     QFETCH(QString, authorization);
     const QStringList scope = scopeOf(authorization.toStdString());
-    const AwsCredentials credentials{QString::fromStdString(suite()["accessKeyId"].get<std::string>()),
-                                     QString::fromStdString(suite()["secretAccessKey"].get<std::string>()), {}};
+    const AwsCredentials credentials{QString::fromStdString(sigv4Suite()["accessKeyId"].get<std::string>()),
+                                     QString::fromStdString(sigv4Suite()["secretAccessKey"].get<std::string>()), {}};
     QCOMPARE(QString::fromUtf8(awsAuthorization(inputOf(request.toStdString()), credentials, scope[2], scope[3])),
              authorization);
 }
