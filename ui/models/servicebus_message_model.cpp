@@ -173,6 +173,7 @@ void ServiceBusMessageModel::refresh()
         return;
     }
     m_reading = true;
+    ++m_readsStarted;
     readQueue(0, {});
 }
 

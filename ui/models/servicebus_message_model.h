@@ -83,6 +83,9 @@ public:
     ServiceBusMessageModel(BrokerService &service, const QString &queue, QObject *parent = nullptr);
 
     void refresh();
+    // How many reads have begun; during `refreshed`, the number of the read
+    // that just ended (reads run one at a time).
+    quint64 readsStarted() const { return m_readsStarted; }
     const std::vector<ServiceBusMessageRow> &rows() const { return m_rows; }
     // The broker queues read: the entity's, then its dead-letter sub-queue's when shown.
     const QStringList &queues() const { return m_queues; }
@@ -105,6 +108,7 @@ private:
     std::vector<ServiceBusMessageRow> m_rows;
     bool m_reading = false;
     bool m_again = false;
+    quint64 m_readsStarted = 0;
 };
 
 // The Messages page's filters: by state (none: every state) and by session id (empty: every session).

@@ -124,11 +124,13 @@ ServiceBusMessageActions::ServiceBusMessageActions(BrokerService &service, const
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &ServiceBusMessageActions::updateEnabled);
     connect(m_model, &ServiceBusMessageModel::refreshed, this, [this] {
-        // A lock this page held that is gone (settled elsewhere, ended) is forgotten.
+        // A lock this page held that is gone (settled elsewhere, ended) is
+        // forgotten — by a read begun after it was taken, not an older one.
         for (auto it = m_locks.begin(); it != m_locks.end();) {
             const auto row = std::find_if(m_model->rows().begin(), m_model->rows().end(),
                                           [&](const auto &r) { return r.storedId == it->first; });
-            const bool held = row != m_model->rows().end() && row->state == ServiceBusMessageState::Locked;
+            const bool held = m_model->readsStarted() <= it->second.readsBefore ||
+                              (row != m_model->rows().end() && row->state == ServiceBusMessageState::Locked);
             it = held ? std::next(it) : m_locks.erase(it);
         }
         updateEnabled();
@@ -320,7 +322,8 @@ void ServiceBusMessageActions::receiveLocked(int count, std::optional<ServiceBus
             return report(tr("Receive refused: %1").arg(QString::fromStdString(received.error().message)));
         }
         for (const ReceivedMessage &message : received->messages)
-            m_locks[QString::fromStdString(message.messageId)] = {queue, message.receiptHandle, session};
+            m_locks[QString::fromStdString(message.messageId)] = {queue, message.receiptHandle, session,
+                                                                  m_model->readsStarted()};
         m_model->refresh();
         const QString from = session ? tr("%1 (session %2)").arg(queue, QString::fromStdString(session->sessionId)) : queue;
         report(received->messages.empty() ? tr("Nothing to receive from %1").arg(from)

@@ -125,6 +125,9 @@ private:
         QString queue;
         std::string token;
         std::optional<ServiceBusSessionHold> session; // received in a session: settled under its lock
+        // The model's reads begun before the lock was taken: what they show
+        // may predate it, so only a later read can tell the lock is gone.
+        quint64 readsBefore = 0;
     };
     std::map<QString, Lock> m_locks;   // stored id -> its lock
     bool m_sessionful = false;
