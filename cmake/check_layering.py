@@ -13,6 +13,12 @@ headers or broker/store_calls.h, so SQL lives in core/broker and units run
 through the engine. Prints each offending include as
 "file:line: FOLDER must not include FOLDER (header)" and exits 1; touches
 STAMP on success. Tests (tests/) may include anything.
+
+Some folders are reachable but not includable: FORBIDDEN names, for a
+folder, the folders it must never include directly although it reaches them
+(ui/ reaches the protocols and the host through what it uses, but includes
+only the boundary, core/connections, and the shared model types below it),
+with the few headers of one that are its door.
 """
 import os
 import re
@@ -42,15 +48,34 @@ LAYERS = {
     "core/api/native": ["core/api/sqs", "core/config", "core/mock"],
     "core/api/zaqar": ["core/api/wire"],
     "core/api/servicebus": ["core/api/wire"],
-    "core/host": ["core/api/native", "core/api/query", "core/api/servicebus", "core/api/zaqar", "core/scan"],
+    "core/host": ["core/api/native", "core/api/query", "core/api/servicebus", "core/api/zaqar", "core/scan",
+                  "core/connections/embedded"],   # BrokerHost is the EmbeddedBroker
     "core/connections": ["core/api/wire"],
-    "ui/charts": ["core/host", "core/connections"],
-    "ui/widgets": ["core/host", "core/connections"],
+    # What the window needs of the embedded broker's protocols (SQS's message
+    # JSON, Service Bus's AMQP encoding) and the EmbeddedBroker its pages use.
+    "core/connections/embedded": ["core/connections", "core/api/sqs", "core/api/servicebus"],
+    "ui/charts": ["core/host", "core/connections/embedded"],
+    "ui/widgets": ["core/host", "core/connections/embedded"],
     "ui/models": ["ui/charts"],
     "ui/policy_editor": ["ui/models", "ui/widgets"],
     "ui/dialogs": ["ui/models", "ui/widgets"],
     "ui/views": ["ui/dialogs", "ui/policy_editor"],
     "app": ["ui/views"],
+}
+# folder -> {folder it must not include: the headers of that folder it may (its door)}.
+# Applies to the folder's subfolders too; reaching a forbidden folder stays
+# allowed (ui's models show the broker's types, which the protocols also use).
+FORBIDDEN = {
+    "ui": {
+        # Protocol code: the window reaches it through core/connections (embedded/embedded_messages.h).
+        "core/api": (),
+        # The host: the window starts the in-process servers in one place, MainWindow
+        # (views/main_window_broker.cpp, BrokerHost::start with ServeOptions; the database
+        # dialog shows a BrokerHostProblem), and hands its pages the EmbeddedBroker; the
+        # `policy render` and `policy scan --charts` commands draw with ui/charts.
+        "core/host": ("core/host/broker_host.h", "core/host/serve_options.h", "core/host/command_help.h",
+                      "core/host/policy_command.h", "core/host/policy_input.h", "core/host/policy_scan_command.h"),
+    },
 }
 INCLUDE_ROOTS = ["core", "ui", ""]   # the include directories, in the order the build searches them
 INCLUDE = re.compile(r'^\s*#\s*include\s+(?:"([^"]+)"|<([^>]+)>)')
@@ -75,6 +100,20 @@ def folder_of(root, path):
             if best is None or len(folder) > len(best):
                 best = folder
     return best
+
+
+def under(path, folder):
+    return path == folder or path.startswith(folder + "/")
+
+
+def forbidden(here, target):
+    """The folder `here` must not include `target` from although it reaches it, or None."""
+    for folder, rules in FORBIDDEN.items():
+        if under(here, folder):
+            for there, door in rules.items():
+                if under(target, there) and target not in door:
+                    return there
+    return None
 
 
 def main():
@@ -109,6 +148,10 @@ def main():
                         there = folder_of(root, target)
                         if there is not None and there not in allowed[here]:
                             problems.append("%s:%d: %s must not include %s (%s)" % (path, number, here, there, header))
+                        elif forbidden(here, target):
+                            problems.append("%s:%d: %s must not include %s (%s): it includes the boundary, "
+                                            "core/connections, and the shared model types"
+                                            % (path, number, here, forbidden(here, target), header))
                         elif target.startswith(STORE_HEADERS) and not here.startswith(STORE_DOOR):
                             problems.append("%s:%d: %s must not include %s: the store's one door is core/broker "
                                             "(SQL) and core/engine (units)" % (path, number, here, header))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "host/broker_host.h"
 
-#include "api/servicebus/servicebus_config.h"
+#include "config/servicebus_config.h"
 #include "api/servicebus/servicebus_endpoint.h"
 #include "broker/id_source.h"
 #include "broker/deliveries/notification_signer.h"

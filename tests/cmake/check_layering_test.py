@@ -2,7 +2,8 @@
 """cmake/check_layering.py on small trees made for each case
 (docs/architecture.md §2): a wrong-way include fails the build whether it is
 "quoted" or <angled>, the store's headers and broker/store_calls.h are only
-for core/store, core/broker and core/engine, and the right-way includes pass.
+for core/store, core/broker and core/engine, ui/ includes no protocol code
+(core/api) and of core/host only its door, and the right-way includes pass.
 Usage: check_layering_test.py PATH/TO/check_layering.py
 """
 import os
@@ -14,7 +15,10 @@ import unittest
 SCRIPT = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "../../cmake/check_layering.py")
 
 HEADERS = ["core/store/database.h", "core/broker/store_calls.h", "core/broker/result.h",
-           "core/engine/broker_engine.h", "core/host/broker_host.h", "core/api/zaqar/zaqar_api.h"]
+           "core/engine/broker_engine.h", "core/host/broker_host.h", "core/api/zaqar/zaqar_api.h",
+           "core/api/sqs/sqs_messages.h", "core/api/servicebus/amqp_message.h", "core/host/broker_http_server.h",
+           "core/connections/broker_connection.h", "core/connections/embedded/embedded_messages.h",
+           "core/broker/zaqar/zaqar_limits.h", "core/mock/mock_endpoints.h"]
 
 
 def check(source, includes):
@@ -43,6 +47,21 @@ class CheckLayeringTest(unittest.TestCase):
         ("core/host/a.cpp", '"store/database.h"', False),
         ("core/host/a.cpp", '"engine/broker_engine.h"', True),
         ("core/api/zaqar/a.cpp", "<QObject>", True),                # not ours
+        # ui/ includes the boundary and the shared model types, never protocol code or the host
+        ("ui/models/a.cpp", '"api/sqs/sqs_messages.h"', False),
+        ("ui/dialogs/a.cpp", "<api/servicebus/amqp_message.h>", False),
+        ("ui/views/a.cpp", '"api/zaqar/zaqar_api.h"', False),
+        ("ui/views/a.cpp", '"host/broker_http_server.h"', False),
+        ("ui/views/a.cpp", '"host/broker_host.h"', True),           # the host's door: the in-process servers
+        ("ui/models/a.cpp", '"connections/embedded/embedded_messages.h"', True),
+        ("ui/widgets/a.cpp", '"connections/broker_connection.h"', True),
+        ("ui/views/a.cpp", '"broker/zaqar/zaqar_limits.h"', True),
+        ("ui/views/a.cpp", '"mock/mock_endpoints.h"', True),
+        ("ui/views/a.cpp", '"engine/broker_engine.h"', True),
+        ("app/a.cpp", '"host/broker_http_server.h"', True),         # the rule is ui's
+        # a remote connection speaks to a broker as any client would; embedded/ is the window's way in
+        ("core/connections/a.cpp", '"api/sqs/sqs_messages.h"', False),
+        ("core/connections/embedded/a.cpp", '"api/sqs/sqs_messages.h"', True),
     ]
 
     def test_cases(self):

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "dialogs/servicebus_send_dialog.h"
 
-#include "api/servicebus/amqp_rule_copy.h"
-#include "api/servicebus/servicebus_window_message.h"
+#include "connections/embedded/embedded_messages.h"
 #include "broker/clock.h"
 #include "dialogs/dialog_form.h"
 #include "engine/broker_service.h"
@@ -124,7 +123,7 @@ void ServiceBusSendDialog::accept()
     }
     if (m_schedule->isChecked())
         text.scheduledEnqueueTime = fromEpochMilliseconds(m_scheduledTime->dateTime().toMSecsSinceEpoch());
-    Result<ServiceBusSend> send = serviceBusSend(text);
+    Result<ServiceBusSend> send = embedded::serviceBusSend(text);
     if (!send)
         return m_message->setMessage(QString::fromStdString(send.error().message));
     m_sending = true;
@@ -142,7 +141,7 @@ void ServiceBusSendDialog::accept()
     };
     if (m_topic)
         m_service.publishServiceBusMessages(m_entity.toStdString(), {send->request}, {send->facts},
-                                           amqp_message::withPropertyChanges, this, sent);
+                                           embedded::serviceBusRuleCopy(), this, sent);
     else
         m_service.sendServiceBusMessages(m_entity.toStdString(), {send->request}, this, sent);
 }

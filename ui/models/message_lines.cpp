@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "models/message_lines.h"
 
-#include "api/sqs/sqs_messages.h"
-#include "api/wire/action_input.h"
+#include "connections/embedded/embedded_messages.h"
 
 #include <nlohmann/json.hpp>
 
@@ -19,7 +18,7 @@ QByteArray write(const BrowsedMessage &message)
     nlohmann::json line = {{"MessageId", message.messageId},
                            {"Body", message.body},
                            {"Attributes", std::move(system)},
-                           {"MessageAttributes", writeMessageAttributes(message.attributes)}};
+                           {"MessageAttributes", embedded::sqsMessageAttributes(message.attributes)}};
     if (message.groupId)
         line["MessageGroupId"] = *message.groupId;
     if (message.deduplicationId)
@@ -50,8 +49,7 @@ Result<SendRequest> readLine(nlohmann::json object)
     nlohmann::json body = object["Body"];
     object["MessageBody"] = std::move(body);
     object.erase("DelaySeconds");   // not part of the format: a line is sent as it is, at once
-    return readSendRequest(ActionInput(std::move(object), BrokerErrorCode::InvalidParameterValue,
-                                       BrokerErrorCode::MissingParameter));
+    return embedded::sqsSendRequest(std::move(object));
 }
 
 } // namespace

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "models/servicebus_message_lines.h"
 
-#include "api/servicebus/amqp_message.h"
-#include "api/servicebus/servicebus_window_message.h"
+#include "connections/embedded/embedded_messages.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -39,7 +38,7 @@ Result<SendRequest> fromFields(const QJsonObject &object)
     const QJsonObject properties = object.value(QStringLiteral("applicationProperties")).toObject();
     for (auto it = properties.begin(); it != properties.end(); ++it)
         text.applicationProperties[it.key().toStdString()] = propertyText(it.value());
-    Result<ServiceBusSend> send = serviceBusSend(text);
+    Result<ServiceBusSend> send = embedded::serviceBusSend(text);
     if (!send)
         return send.error();
     return send->request;
@@ -49,10 +48,7 @@ Result<SendRequest> fromFields(const QJsonObject &object)
 
 Result<SendRequest> resend(const std::string &storedBody)
 {
-    Result<amqp_message::Bytes> sections = amqp_message::storedSections(storedBody);
-    if (!sections)
-        return sections.error();
-    Result<SendRequest> request = amqp_message::sendRequest(*sections);
+    Result<SendRequest> request = embedded::serviceBusStoredSend(storedBody);
     if (request)
         request->scheduledEnqueueTime.reset();
     return request;

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "models/servicebus_message_model.h"
 
-#include "api/servicebus/amqp_message.h"
-#include "api/servicebus/servicebus_window_message.h"
+#include "connections/embedded/embedded_messages.h"
 #include "broker/queues/message_browser.h"
 #include "broker/queues/servicebus_queue.h"
 #include "engine/broker_service.h"
@@ -66,10 +65,10 @@ ServiceBusMessageRow serviceBusMessageRow(const QString &queue, bool deadLetters
     if (row.state == ServiceBusMessageState::Locked || row.state == ServiceBusMessageState::Scheduled)
         row.until = utc(message.visibleAt);
     if (message.deadLetterReason)
-        row.deadLetterReason = QString::fromStdString(amqp_message::serviceBusReason(*message.deadLetterReason));
+        row.deadLetterReason = QString::fromStdString(embedded::serviceBusReason(*message.deadLetterReason));
     if (message.deadLetterDescription)
         row.deadLetterDescription = QString::fromStdString(*message.deadLetterDescription);
-    Result<ServiceBusMessageText> text = readServiceBusMessage(message.body);
+    Result<ServiceBusMessageText> text = embedded::readServiceBusMessage(message.body);
     if (text) {
         row.messageId = QString::fromStdString(text->messageId);
         row.sessionId = QString::fromStdString(text->sessionId);

@@ -9,7 +9,7 @@
 #include "dialogs/database_problem_dialog.h"
 #include "engine/broker_engine.h"
 #include "models/entity_tree_model.h"
-#include "api/servicebus/servicebus_config.h"
+#include "config/servicebus_config.h"
 #include "config/broker_config.h"
 #include "host/broker_host.h"
 #include "mock/mock_endpoints.h"

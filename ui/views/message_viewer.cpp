@@ -2,7 +2,7 @@
 #include "views/message_viewer.h"
 
 #include "models/message_text.h"
-#include "api/sqs/sqs_messages.h"
+#include "connections/embedded/embedded_messages.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -168,7 +168,7 @@ void MessageViewer::resizeEvent(QResizeEvent *event)
 
 QString MessageViewer::messageJson() const
 {
-    return m_message ? QString::fromStdString(writeBrowsedMessage(*m_message).dump(2)) : QString();
+    return m_message ? QString::fromStdString(embedded::sqsBrowsedMessage(*m_message).dump(2)) : QString();
 }
 
 } // namespace relaydesk

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/zaqar_overview.h"
 
-#include "api/zaqar/zaqar_rules.h"
+#include "broker/zaqar/zaqar_limits.h"
 #include "broker/metrics/entity_overview.h"
 
 #include <QCoreApplication>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "api/servicebus/servicebus_config.h"
+#include "config/servicebus_config.h"
 
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
