@@ -2,6 +2,7 @@
 #pragma once
 
 #include "broker/broker_identity.h"
+#include "connections/embedded/embedded_broker.h"
 #include "host/serve_options.h"
 #include "engine/broker_database.h"
 
@@ -49,41 +50,44 @@ struct BrokerHostProblem {
 // further), the signing key; then it applies the config as one unit and
 // starts the worker. The caller prints the ready line itself.
 //
+// The window's pages see it as the EmbeddedBroker it is
+// (connections/embedded/embedded_broker.h); only MainWindow starts it.
+//
 // Ownership: owns every part. Thread: the thread with the Qt event loop that
 // made it (the HTTP server and the engine's change signal live there); a
 // QCoreApplication must exist. The destructor stops the HTTP server first,
 // then the worker (requests in flight are dropped, their rows stay pending),
 // the service and last the engine, which commits everything pending.
-class BrokerHost final {
+class BrokerHost final : public EmbeddedBroker {
 public:
     static std::variant<std::unique_ptr<BrokerHost>, BrokerHostProblem> start(const ServeOptions &options,
                                                                             bool nextFreePort = false);
-    ~BrokerHost();
+    ~BrokerHost() override;
     BrokerHost(const BrokerHost &) = delete;
     BrokerHost &operator=(const BrokerHost &) = delete;
 
-    BrokerEngine &engine() const { return *m_engine; }
-    BrokerService &service() const { return *m_service; }
-    MockEndpoints &mocks() const { return *m_mocks; }
+    BrokerEngine &engine() const override { return *m_engine; }
+    BrokerService &service() const override { return *m_service; }
+    MockEndpoints &mocks() const override { return *m_mocks; }
     // The engine's counters and depths (any thread; see broker/metrics/broker_metrics.h):
     // the window's dashboard reads snapshot(), GET /metrics renders them.
-    BrokerMetrics &metrics() const;
-    const BrokerIdentity &identity() const { return m_identity; }
+    BrokerMetrics &metrics() const override;
+    const BrokerIdentity &identity() const override { return m_identity; }
     // "http://HOST:PORT", the endpoint clients use and the ready line prints.
     // (127.0.0.1 for a wildcard bind; the identity's endpoint may be --advertised-url).
-    const QString &endpointUrl() const { return m_endpointUrl; }
+    const QString &endpointUrl() const override { return m_endpointUrl; }
     quint16 port() const { return m_port; }
     // The database file as given (":memory:" for an in-memory database).
-    const QString &databasePath() const { return m_databasePath; }
+    const QString &databasePath() const override { return m_databasePath; }
     // "amqp://HOST:PORT" of the Service Bus endpoint; empty when it is off.
-    const QString &amqpUrl() const { return m_amqpUrl; }
+    const QString &amqpUrl() const override { return m_amqpUrl; }
     // "amqps://HOST:PORT" of Service Bus over TLS; empty when it is off.
-    const QString &amqpsUrl() const { return m_amqpsUrl; }
+    const QString &amqpsUrl() const override { return m_amqpsUrl; }
     // The local CA's certificate clients trust for amqpsUrl (docs/behaviour.md §8.7);
     // empty when the user's own certificate (--tls-cert) is presented or TLS is off.
-    const QString &tlsAuthorityPath() const { return m_tlsAuthorityPath; }
+    const QString &tlsAuthorityPath() const override { return m_tlsAuthorityPath; }
     // "http://HOST:PORT" of the Service Bus management API; empty when it is off.
-    const QString &managementUrl() const { return m_managementUrl; }
+    const QString &managementUrl() const override { return m_managementUrl; }
     // Whether the port is another than the one asked for (it was taken).
     bool portMoved() const { return m_portMoved; }
 

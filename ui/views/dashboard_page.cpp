@@ -10,7 +10,8 @@
 #include "engine/metrics_recording.h"
 #include "models/entity_tree_model.h"
 #include "models/rate_table_model.h"
-#include "host/broker_host.h"
+#include "broker/broker_identity.h"
+#include "connections/embedded/embedded_broker.h"
 #include "views/connection_help.h"
 #include "views/dead_letter_list.h"
 #include "views/entity_actions.h"
@@ -219,7 +220,7 @@ QWidget *DashboardPage::buildMetricsPart()
     return part;
 }
 
-void DashboardPage::setBroker(BrokerHost *host, EntityTreeModel *model)
+void DashboardPage::setBroker(EmbeddedBroker *host, EntityTreeModel *model)
 {
     if (m_model)
         disconnect(m_model, nullptr, this, nullptr);

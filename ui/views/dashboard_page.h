@@ -19,7 +19,7 @@ class QVBoxLayout;
 namespace relaydesk {
 
 class ActivityChart;
-class BrokerHost;
+class EmbeddedBroker;
 class ConnectionHelp;
 class DeadLetterList;
 class DepthChart;
@@ -53,7 +53,7 @@ public:
     static constexpr int kRepaintIntervalMs = 250;
 
     DashboardPage(EntityActions &actions, QWidget *parent = nullptr);
-    void setBroker(BrokerHost *host, EntityTreeModel *model);
+    void setBroker(EmbeddedBroker *host, EntityTreeModel *model);
 
     // Takes a snapshot now and shows it if anything changed; what the timer calls.
     void tick();
@@ -90,7 +90,7 @@ private:
     void fillQueueMenu();
     void refreshStaleDepths(const MetricsSnapshot &snapshot);
 
-    BrokerHost *m_host = nullptr;
+    EmbeddedBroker *m_host = nullptr;
     EntityTreeModel *m_model = nullptr;
     QLabel *m_title = nullptr;
     QLabel *m_summary = nullptr;

@@ -5,7 +5,8 @@
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
 #include "models/attempt_log_model.h"
-#include "host/broker_host.h"
+#include "broker/broker_identity.h"
+#include "connections/embedded/embedded_broker.h"
 #include "policy/policy_json.h"
 #include "views/attempt_filter_bar.h"
 #include "views/entity_actions.h"
@@ -55,7 +56,7 @@ std::optional<RetrySchedule> scheduleOf(const std::string &effectivePolicy)
 
 } // namespace
 
-DeliveriesPage::DeliveriesPage(BrokerHost &host, EntityActions &actions, const EntityRef &ref, QWidget *parent)
+DeliveriesPage::DeliveriesPage(EmbeddedBroker &host, EntityActions &actions, const EntityRef &ref, QWidget *parent)
     : QWidget(parent), m_host(host), m_actions(actions), m_ref(ref)
 {
     setObjectName(QStringLiteral("deliveriesPage"));

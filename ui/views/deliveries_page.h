@@ -17,7 +17,7 @@ namespace relaydesk {
 class AttemptChart;
 class AttemptFilterBar;
 class AttemptLogModel;
-class BrokerHost;
+class EmbeddedBroker;
 class EntityActions;
 class MessageTimelinePanel;
 
@@ -36,7 +36,7 @@ class MessageTimelinePanel;
 class DeliveriesPage final : public QWidget {
     Q_OBJECT
 public:
-    DeliveriesPage(BrokerHost &host, EntityActions &actions, const EntityRef &ref, QWidget *parent = nullptr);
+    DeliveriesPage(EmbeddedBroker &host, EntityActions &actions, const EntityRef &ref, QWidget *parent = nullptr);
     ~DeliveriesPage() override;
     DeliveriesPage(const DeliveriesPage &) = delete;
     DeliveriesPage &operator=(const DeliveriesPage &) = delete;
@@ -73,7 +73,7 @@ private:
     void showCount();
     void setStatus(const QString &text, bool isError = false);
 
-    BrokerHost &m_host;
+    EmbeddedBroker &m_host;
     EntityActions &m_actions;
     EntityRef m_ref;
     QString m_topicName;

@@ -3,7 +3,8 @@
 
 #include "engine/broker_service.h"
 #include "models/entity_tree_model.h"
-#include "host/broker_host.h"
+#include "broker/broker_identity.h"
+#include "connections/embedded/embedded_broker.h"
 #include "views/entity_dialogs.h"
 
 #include <QAction>
@@ -63,7 +64,7 @@ QAction *EntityActions::make(const QString &text, const QString &objectName, con
     return action;
 }
 
-void EntityActions::setBroker(BrokerHost *host, EntityTreeModel *model)
+void EntityActions::setBroker(EmbeddedBroker *host, EntityTreeModel *model)
 {
     m_host = host;
     m_model = model;

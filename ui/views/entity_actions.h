@@ -13,7 +13,7 @@ class QWidget;
 
 namespace relaydesk {
 
-class BrokerHost;
+class EmbeddedBroker;
 class EntityTreeModel;
 struct EntityOverview;
 
@@ -33,7 +33,7 @@ class EntityActions final : public QObject {
 public:
     explicit EntityActions(QWidget *dialogParent);
 
-    void setBroker(BrokerHost *host, EntityTreeModel *model);
+    void setBroker(EmbeddedBroker *host, EntityTreeModel *model);
     void setCurrent(const EntityRef &ref);
     const EntityRef &current() const { return m_current; }
 
@@ -102,7 +102,7 @@ private:
     QString currentServiceBusTopic() const;
 
     QWidget *m_parent = nullptr;
-    BrokerHost *m_host = nullptr;
+    EmbeddedBroker *m_host = nullptr;
     EntityTreeModel *m_model = nullptr;
     EntityRef m_current;
     std::function<bool(const QString &)> m_confirm;

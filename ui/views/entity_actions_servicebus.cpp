@@ -7,7 +7,7 @@
 #include "broker/servicebus/servicebus_topic.h"
 #include "dialogs/servicebus_create_dialog.h"
 #include "engine/servicebus_admin_calls.h"
-#include "host/broker_host.h"
+#include "connections/embedded/embedded_broker.h"
 #include "models/entity_tree_model.h"
 #include "views/entity_dialogs.h"
 

@@ -13,7 +13,8 @@
 #include "dialogs/try_policy_dialog.h"
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
-#include "host/broker_host.h"
+#include "broker/broker_identity.h"
+#include "connections/embedded/embedded_broker.h"
 #include "mock/policy_trial.h"
 #include "views/entity_actions.h"
 
@@ -59,43 +60,43 @@ QDialog *reportingCreation(Dialog *dialog, Name createdName, CreatedCallback cre
 
 } // namespace
 
-QDialog *openCreateQueueDialog(BrokerHost &host, QWidget *parent, CreatedCallback created)
+QDialog *openCreateQueueDialog(EmbeddedBroker &host, QWidget *parent, CreatedCallback created)
 {
     return reportingCreation(new CreateQueueDialog(host.service(), parent), &CreateQueueDialog::createdName,
                              std::move(created));
 }
 
-QDialog *openCreateTopicDialog(BrokerHost &host, QWidget *parent, CreatedCallback created)
+QDialog *openCreateTopicDialog(EmbeddedBroker &host, QWidget *parent, CreatedCallback created)
 {
     return reportingCreation(new CreateTopicDialog(host.service(), parent), &CreateTopicDialog::createdName,
                              std::move(created));
 }
 
-QDialog *openSubscribeDialog(BrokerHost &host, const QString &topicName, QWidget *parent, CreatedCallback created)
+QDialog *openSubscribeDialog(EmbeddedBroker &host, const QString &topicName, QWidget *parent, CreatedCallback created)
 {
     return reportingCreation(
         new CreateSubscriptionDialog(host.service(), &host.mocks(), host.endpointUrl(), topicName, parent),
         &CreateSubscriptionDialog::createdArn, std::move(created));
 }
 
-QDialog *openSendDialog(BrokerHost &host, const QString &queueName, QWidget *parent)
+QDialog *openSendDialog(EmbeddedBroker &host, const QString &queueName, QWidget *parent)
 {
     auto *dialog = new SendMessageDialog(host.service(), queueName, parent);
     dialog->setClock(&host.engine().clock());
     return showDialog(dialog);
 }
 
-QDialog *openPublishDialog(BrokerHost &host, const QString &topicName, QWidget *parent)
+QDialog *openPublishDialog(EmbeddedBroker &host, const QString &topicName, QWidget *parent)
 {
     return showDialog(new PublishDialog(host.service(), topicName, parent));
 }
 
-QDialog *openMoveDeadLettersDialog(BrokerHost &host, const QString &deadLetterQueueName, QWidget *parent)
+QDialog *openMoveDeadLettersDialog(EmbeddedBroker &host, const QString &deadLetterQueueName, QWidget *parent)
 {
     return showDialog(new MoveDeadLettersDialog(host.service(), host.engine(), deadLetterQueueName, parent));
 }
 
-QDialog *openServiceBusCreateDialog(BrokerHost &host, int kind, const QString &topic, QWidget *parent,
+QDialog *openServiceBusCreateDialog(EmbeddedBroker &host, int kind, const QString &topic, QWidget *parent,
                                     CreatedCallback created)
 {
     return reportingCreation(
@@ -103,12 +104,12 @@ QDialog *openServiceBusCreateDialog(BrokerHost &host, int kind, const QString &t
         &ServiceBusCreateDialog::createdName, std::move(created));
 }
 
-QDialog *openServiceBusSendDialog(BrokerHost &host, const QString &entity, bool toTopic, QWidget *parent)
+QDialog *openServiceBusSendDialog(EmbeddedBroker &host, const QString &entity, bool toTopic, QWidget *parent)
 {
     return showDialog(new ServiceBusSendDialog(host.service(), entity, toTopic, &host.engine().clock(), parent));
 }
 
-QDialog *openTryPolicyDialog(BrokerHost &host, EntityActions &actions, const QString &policyJson, QWidget *parent)
+QDialog *openTryPolicyDialog(EmbeddedBroker &host, EntityActions &actions, const QString &policyJson, QWidget *parent)
 {
     auto *dialog = new TryPolicyDialog(host.endpointUrl(), parent);
     QObject::connect(dialog, &TryPolicyDialog::tryRequested, dialog, [&host, &actions, dialog, policyJson] {

@@ -10,7 +10,7 @@ class QWidget;
 
 namespace relaydesk {
 
-class BrokerHost;
+class EmbeddedBroker;
 class EntityActions;
 
 // The one place that chooses the dialog of each operation on an entity
@@ -22,23 +22,23 @@ class EntityActions;
 // calls `created` with the new entity's name (a subscription: its ARN) once
 // the broker made it.
 using CreatedCallback = std::function<void(const QString &)>;
-QDialog *openCreateQueueDialog(BrokerHost &host, QWidget *parent, CreatedCallback created = {});
-QDialog *openCreateTopicDialog(BrokerHost &host, QWidget *parent, CreatedCallback created = {});
-QDialog *openSubscribeDialog(BrokerHost &host, const QString &topicName, QWidget *parent,
+QDialog *openCreateQueueDialog(EmbeddedBroker &host, QWidget *parent, CreatedCallback created = {});
+QDialog *openCreateTopicDialog(EmbeddedBroker &host, QWidget *parent, CreatedCallback created = {});
+QDialog *openSubscribeDialog(EmbeddedBroker &host, const QString &topicName, QWidget *parent,
                              CreatedCallback created = {});
-QDialog *openSendDialog(BrokerHost &host, const QString &queueName, QWidget *parent);
-QDialog *openPublishDialog(BrokerHost &host, const QString &topicName, QWidget *parent);
-QDialog *openMoveDeadLettersDialog(BrokerHost &host, const QString &deadLetterQueueName, QWidget *parent);
+QDialog *openSendDialog(EmbeddedBroker &host, const QString &queueName, QWidget *parent);
+QDialog *openPublishDialog(EmbeddedBroker &host, const QString &topicName, QWidget *parent);
+QDialog *openMoveDeadLettersDialog(EmbeddedBroker &host, const QString &deadLetterQueueName, QWidget *parent);
 // Service Bus (docs/window.md "Service Bus"): a new queue, topic or (of
 // `topic`) subscription — `created` gets the new queue's or topic's name, a
 // subscription's queue name — and a send to a queue or (`toTopic`) a topic.
-QDialog *openServiceBusCreateDialog(BrokerHost &host, int kind, const QString &topic, QWidget *parent,
+QDialog *openServiceBusCreateDialog(EmbeddedBroker &host, int kind, const QString &topic, QWidget *parent,
                                     CreatedCallback created = {});
-QDialog *openServiceBusSendDialog(BrokerHost &host, const QString &entity, bool toTopic, QWidget *parent);
+QDialog *openServiceBusSendDialog(EmbeddedBroker &host, const QString &entity, bool toTopic, QWidget *parent);
 // "Try a policy" (TryPolicyDialog, then policy_trial::start) with `policyJson`; on success
 // the dialog closes and the new subscription's Deliveries tab opens
 // (EntityActions::requestOpen).
-QDialog *openTryPolicyDialog(BrokerHost &host, EntityActions &actions, const QString &policyJson, QWidget *parent);
+QDialog *openTryPolicyDialog(EmbeddedBroker &host, EntityActions &actions, const QString &policyJson, QWidget *parent);
 
 // "QueueDoesNotExist: The specified queue does not exist." — a broker
 // error's text for a person.

@@ -4,7 +4,8 @@
 #include "widgets/flow_layout.h"
 
 #include "models/entity_tree_model.h"
-#include "host/broker_host.h"
+#include "broker/broker_identity.h"
+#include "connections/embedded/embedded_broker.h"
 #include "views/connection_help.h"
 #include "views/entity_actions.h"
 #include "views/zaqar_overview.h"
@@ -35,7 +36,7 @@ QToolButton *buttonFor(QAction *action, QWidget *parent)
 
 } // namespace
 
-EntityOverviewTab::EntityOverviewTab(BrokerHost &host, EntityTreeModel &model, EntityActions &actions,
+EntityOverviewTab::EntityOverviewTab(EmbeddedBroker &host, EntityTreeModel &model, EntityActions &actions,
                                      const EntityRef &ref, Content content, QWidget *parent)
     : QWidget(parent)
     , m_host(host)

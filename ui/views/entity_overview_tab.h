@@ -13,7 +13,7 @@ class QLabel;
 
 namespace relaydesk {
 
-class BrokerHost;
+class EmbeddedBroker;
 class EntityActions;
 class EntityTreeModel;
 
@@ -27,7 +27,7 @@ class EntityOverviewTab final : public QWidget {
     Q_OBJECT
 public:
     enum class Content { Facts, Sources };
-    EntityOverviewTab(BrokerHost &host, EntityTreeModel &model, EntityActions &actions, const EntityRef &ref,
+    EntityOverviewTab(EmbeddedBroker &host, EntityTreeModel &model, EntityActions &actions, const EntityRef &ref,
                       Content content, QWidget *parent = nullptr);
 
 private:
@@ -38,7 +38,7 @@ private:
     void showRows();
     void showRow(const QString &label, const QString &value);
 
-    BrokerHost &m_host;
+    EmbeddedBroker &m_host;
     EntityTreeModel &m_model;
     const EntityRef m_ref;
     const Content m_content;

@@ -10,7 +10,7 @@ class QTabWidget;
 
 namespace relaydesk {
 
-class BrokerHost;
+class EmbeddedBroker;
 class EntityActions;
 class EntityTreeModel;
 
@@ -22,7 +22,7 @@ class EntityTreeModel;
 class EntityPage final : public QWidget {
     Q_OBJECT
 public:
-    EntityPage(BrokerHost &host, EntityTreeModel &model, EntityActions &actions, const EntityRef &ref,
+    EntityPage(EmbeddedBroker &host, EntityTreeModel &model, EntityActions &actions, const EntityRef &ref,
                QWidget *parent = nullptr);
 
     const EntityRef &entity() const { return m_ref; }

@@ -2,7 +2,7 @@
 #include "views/entity_page_tabs.h"
 
 #include "models/entity_tree_model.h"
-#include "host/broker_host.h"
+#include "connections/embedded/embedded_broker.h"
 #include "views/deliveries_page.h"
 #include "views/entity_dialogs.h"
 #include "views/delivery_policy_page.h"
@@ -25,7 +25,7 @@ using Content = EntityOverviewTab::Content;
 // A Service Bus entity's tabs (docs/window.md "Service Bus"): Properties
 // and Messages for a queue or subscription, Messages for a dead-letter
 // sub-queue, Properties for a topic. False for any other entity.
-bool addServiceBusTabs(QTabWidget &tabs, BrokerHost &host, EntityTreeModel &model, const EntityRef &ref)
+bool addServiceBusTabs(QTabWidget &tabs, EmbeddedBroker &host, EntityTreeModel &model, const EntityRef &ref)
 {
     if (ref.serviceBus && ref.kind == Entity::Topic) {
         tabs.addTab(new ServiceBusPropertiesPage(host.service(), ref.name, true, &tabs), QObject::tr("&Properties"));
@@ -42,7 +42,7 @@ bool addServiceBusTabs(QTabWidget &tabs, BrokerHost &host, EntityTreeModel &mode
 
 } // namespace
 
-void addEntityTabs(QTabWidget &tabs, BrokerHost &host, EntityTreeModel &model, EntityActions &actions,
+void addEntityTabs(QTabWidget &tabs, EmbeddedBroker &host, EntityTreeModel &model, EntityActions &actions,
                    const EntityRef &ref)
 {
     auto attributes = [&] { return new EntityAttributesPage(host.service(), host.engine(), ref.kind, ref.name, &tabs); };

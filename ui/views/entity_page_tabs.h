@@ -7,7 +7,7 @@ class QTabWidget;
 
 namespace relaydesk {
 
-class BrokerHost;
+class EmbeddedBroker;
 class EntityActions;
 class EntityTreeModel;
 
@@ -18,7 +18,7 @@ class EntityTreeModel;
 //   Service Bus queue or subscription: Properties, Messages; its dead-letter
 //   sub-queue: Messages; Service Bus topic: Properties
 // Tabs are children of `tabs`; each keeps itself current. GUI thread.
-void addEntityTabs(QTabWidget &tabs, BrokerHost &host, EntityTreeModel &model, EntityActions &actions,
+void addEntityTabs(QTabWidget &tabs, EmbeddedBroker &host, EntityTreeModel &model, EntityActions &actions,
                    const EntityRef &ref);
 
 } // namespace relaydesk

@@ -3,7 +3,7 @@
 
 #include "engine/broker_engine.h"
 #include "engine/broker_service.h"
-#include "host/broker_host.h"
+#include "connections/embedded/embedded_broker.h"
 #include "models/entity_tree_model.h"
 #include "views/entity_actions.h"
 #include "views/entity_dialogs.h"
@@ -46,7 +46,7 @@ private:
 
 } // namespace
 
-TopicSubscriptionsTab::TopicSubscriptionsTab(BrokerHost &host, EntityTreeModel &model, EntityActions &actions,
+TopicSubscriptionsTab::TopicSubscriptionsTab(EmbeddedBroker &host, EntityTreeModel &model, EntityActions &actions,
                                              const QString &topic, QWidget *parent)
     : QWidget(parent)
     , m_host(host)

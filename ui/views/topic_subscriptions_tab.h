@@ -11,7 +11,7 @@ class QTableView;
 
 namespace relaydesk {
 
-class BrokerHost;
+class EmbeddedBroker;
 class EntityActions;
 class EntityTreeModel;
 
@@ -27,7 +27,7 @@ class TopicSubscriptionsTab final : public QWidget {
     Q_OBJECT
 public:
     enum Column { ProtocolColumn, EndpointColumn, StatusColumn, FilterColumn, RawColumn, ColumnCount };
-    TopicSubscriptionsTab(BrokerHost &host, EntityTreeModel &model, EntityActions &actions, const QString &topic,
+    TopicSubscriptionsTab(EmbeddedBroker &host, EntityTreeModel &model, EntityActions &actions, const QString &topic,
                           QWidget *parent = nullptr);
 
     QTableView *table() const { return m_table; }
@@ -44,7 +44,7 @@ private:
     void readAttributes(const QString &arn);
     void openRow(int row);
 
-    BrokerHost &m_host;
+    EmbeddedBroker &m_host;
     EntityTreeModel &m_model;
     EntityActions &m_actions;
     const QString m_topic;
