@@ -318,8 +318,8 @@ private slots:
         list->show();
         QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(list->item(0)).center());
         QCOMPARE(chosen.count(), 1);
-        QCOMPARE(chosen.front().front().value<EntityRef>(),
-                 (EntityRef{EntityChange::Entity::Queue, QStringLiteral("orders-dlq")}));
+        QCOMPARE(chosen.front().front().value<LocalEntity>(),
+                 (LocalEntity{EntityChange::Entity::Queue, QStringLiteral("orders-dlq")}));
     }
 
     void chosenQueues_replaceTheBusiest()

@@ -93,7 +93,7 @@ private:
         return callAndWait<PublishReceipt>([&](auto r) { service().publish("events", request, nullptr, r); }).ok();
     }
 
-    std::unique_ptr<DeliveriesPage> openPage(const EntityRef &ref)
+    std::unique_ptr<DeliveriesPage> openPage(const LocalEntity &ref)
     {
         auto page = std::make_unique<DeliveriesPage>(*m_host, *m_actions, ref);
         page->resize(1200, 800);
@@ -418,7 +418,7 @@ private slots:
         QSignalSpy open(m_actions.get(), &EntityActions::openRequested);
         timeline->deadLetterButton()->click();
         QCOMPARE(open.count(), 1);
-        QCOMPARE(open.first().at(0).value<EntityRef>(), (EntityRef{EntityChange::Entity::Queue, QStringLiteral("events-dlq")}));
+        QCOMPARE(open.first().at(0).value<LocalEntity>(), (LocalEntity{EntityChange::Entity::Queue, QStringLiteral("events-dlq")}));
     }
 
     void export_writesWhatTheFiltersShow_andCopyRows()

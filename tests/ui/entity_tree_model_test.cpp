@@ -21,7 +21,7 @@ namespace {
 
 qint64 countAt(const EntityTreeModel &model, const QString &queue, int column)
 {
-    const QModelIndex index = model.indexOf(EntityRef{EntityChange::Entity::Queue, queue});
+    const QModelIndex index = model.indexOf(LocalEntity{EntityChange::Entity::Queue, queue});
     return index.isValid() ? index.siblingAtColumn(column).data(EntityTreeModel::CountRole).toLongLong() : -1;
 }
 
@@ -107,7 +107,7 @@ private slots:
         QCOMPARE(countAt(*m_model, QStringLiteral("orders"), EntityTreeModel::InFlightColumn), 0);
         QVERIFY(changed.count() >= 1);
         QCOMPARE(inserted.count(), 0); // the row changed in place
-        const QModelIndex row = m_model->indexOf(EntityRef{EntityChange::Entity::Queue, QStringLiteral("orders")});
+        const QModelIndex row = m_model->indexOf(LocalEntity{EntityChange::Entity::Queue, QStringLiteral("orders")});
         QCOMPARE(row.siblingAtColumn(EntityTreeModel::AvailableColumn).data().toString(), QStringLiteral("2"));
     }
 
@@ -152,7 +152,7 @@ private slots:
         const QModelIndex subscription = m_model->index(0, 0, topic);
         QCOMPARE(subscription.data().toString(), QStringLiteral("sqs → orders"));
         QCOMPARE(subscription.data(EntityTreeModel::PendingRole).toBool(), false);
-        const auto ref = qvariant_cast<EntityRef>(subscription.data(EntityTreeModel::EntityRefRole));
+        const auto ref = qvariant_cast<LocalEntity>(subscription.data(EntityTreeModel::EntityRefRole));
         QCOMPARE(ref.kind, EntityChange::Entity::Subscription);
         QCOMPARE(ref.name, QString::fromStdString(subscribed->subscriptionArn));
         QCOMPARE(m_model->indexOf(ref), subscription);
@@ -171,7 +171,7 @@ private slots:
         QCOMPARE(removed.count(), 1);
         QCOMPARE(removed.first().at(0).value<QModelIndex>(), m_model->topicsGroup());
         QCOMPARE(gone.count(), 2); // the topic and its subscription
-        QCOMPARE(gone.first().at(0).value<EntityRef>(), (EntityRef{EntityChange::Entity::Topic, QStringLiteral("events")}));
+        QCOMPARE(gone.first().at(0).value<LocalEntity>(), (LocalEntity{EntityChange::Entity::Topic, QStringLiteral("events")}));
         QCOMPARE(m_model->rowCount(m_model->queuesGroup()), 1); // the queue stays
     }
 
@@ -182,8 +182,8 @@ private slots:
         QVERIFY(m_broker->createQueue("orders", {{"RedrivePolicy", "{\"deadLetterTargetArn\":\"" + target +
                                                                        "\",\"maxReceiveCount\":\"3\"}"}}).ok());
         QVERIFY(refreshedUntil([&] { return m_model->rowCount(m_model->queuesGroup()) == 2; }));
-        const QModelIndex dlq = m_model->indexOf(EntityRef{EntityChange::Entity::Queue, QStringLiteral("orders-dlq")});
-        const QModelIndex source = m_model->indexOf(EntityRef{EntityChange::Entity::Queue, QStringLiteral("orders")});
+        const QModelIndex dlq = m_model->indexOf(LocalEntity{EntityChange::Entity::Queue, QStringLiteral("orders-dlq")});
+        const QModelIndex source = m_model->indexOf(LocalEntity{EntityChange::Entity::Queue, QStringLiteral("orders")});
         QVERIFY(dlq.data(EntityTreeModel::DeadLetterQueueRole).toBool());
         QVERIFY(!source.data(EntityTreeModel::DeadLetterQueueRole).toBool());
         QVERIFY(dlq.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Dead-letter queue of: orders")));
@@ -201,18 +201,18 @@ private slots:
         QCOMPARE(sendJson("PUT", base, metadata, client), 201);
         QCOMPARE(sendJson("POST", base + QStringLiteral("/subscriptions"), subscription, client), 201);
         QVERIFY(m_broker->createQueue("plain").ok());
-        const EntityRef jobs{EntityChange::Entity::Queue, QStringLiteral("jobs")};
-        const EntityRef topic{EntityChange::Entity::Topic, QStringLiteral("zaqar-jobs")};
+        const LocalEntity jobs{EntityChange::Entity::Queue, QStringLiteral("jobs")};
+        const LocalEntity topic{EntityChange::Entity::Topic, QStringLiteral("zaqar-jobs")};
         QVERIFY(refreshedUntil([&] {
             return m_model->indexOf(jobs).isValid() && m_model->indexOf(topic).isValid()
                    && m_model->rowCount(m_model->indexOf(topic)) == 1
-                   && m_model->indexOf(EntityRef{EntityChange::Entity::Queue, QStringLiteral("plain")}).isValid();
+                   && m_model->indexOf(LocalEntity{EntityChange::Entity::Queue, QStringLiteral("plain")}).isValid();
         }));
         QCOMPARE(m_model->indexOf(jobs).data().toString(), QStringLiteral("jobs (Zaqar)"));
         QVERIFY(m_model->indexOf(jobs).data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("Zaqar queue jobs")));
         QCOMPARE(m_model->indexOf(topic).data().toString(), QStringLiteral("zaqar-jobs (Zaqar)"));
         QVERIFY(m_model->indexOf(topic).data(Qt::ToolTipRole).toString().contains(QStringLiteral("queue jobs")));
-        QCOMPARE(m_model->indexOf(EntityRef{EntityChange::Entity::Queue, QStringLiteral("plain")}).data().toString(),
+        QCOMPARE(m_model->indexOf(LocalEntity{EntityChange::Entity::Queue, QStringLiteral("plain")}).data().toString(),
                  QStringLiteral("plain"));
     }
 };

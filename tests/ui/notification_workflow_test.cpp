@@ -90,7 +90,7 @@ private slots:
         QVERIFY(m_window->startBroker(testBrokerOptions(m_dir.filePath(QStringLiteral("notify.db")))));
         BrokerHost &host = *m_window->broker();
         QCOMPARE(postNative(host.endpointUrl(), QStringLiteral("/api/v1/topics"), R"({"name":"events"})"), 201);
-        const EntityRef topic{EntityChange::Entity::Topic, QStringLiteral("events")};
+        const LocalEntity topic{EntityChange::Entity::Topic, QStringLiteral("events")};
         QTRY_VERIFY_WITH_TIMEOUT(m_window->entityModel()->indexOf(topic).isValid(), kWait);
 
         // Subscribe: the real dialog, from the topic's action, to a new mock endpoint that answers 200.
@@ -112,7 +112,7 @@ private slots:
         const SubscriptionOverview subscribed = *subscriptionOf(*m_window, "events");
         QCOMPARE(subscribed.protocol, std::string("http"));
         QVERIFY(!subscribed.pending);
-        const EntityRef subscription{EntityChange::Entity::Subscription, QString::fromStdString(subscribed.arn)};
+        const LocalEntity subscription{EntityChange::Entity::Subscription, QString::fromStdString(subscribed.arn)};
         QVERIFY(m_window->entityModel()->indexOf(subscription).isValid());
 
         // Publish: the real dialog, from the topic's action.

@@ -106,8 +106,8 @@ private slots:
                     service.sendServiceBusMessages("billing", {message}, nullptr, reply);
                 }).ok());
 
-        const EntityRef audit{EntityChange::Entity::Queue, QStringLiteral("events/Subscriptions/audit")};
-        const EntityRef billingRef{EntityChange::Entity::Queue, QStringLiteral("billing")};
+        const LocalEntity audit{EntityChange::Entity::Queue, QStringLiteral("events/Subscriptions/audit")};
+        const LocalEntity billingRef{EntityChange::Entity::Queue, QStringLiteral("billing")};
         QTRY_VERIFY_WITH_TIMEOUT(model->indexOf(audit).isValid() && model->rowCount(model->serviceBusGroup()) == 2
                                      && model->indexOf(billingRef).siblingAtColumn(EntityTreeModel::AvailableColumn)
                                                 .data(EntityTreeModel::CountRole).toLongLong() == 1,
@@ -125,11 +125,11 @@ private slots:
         const QModelIndex billingRow = childLabelled(model->serviceBusGroup(), QStringLiteral("billing"));
         QCOMPARE(billingRow, model->indexOf(billingRef));
         QCOMPARE(childLabels(billingRow), QStringList{deadLetters});
-        QCOMPARE(qvariant_cast<EntityRef>(model->index(0, 0, billingRow).data(EntityTreeModel::EntityRefRole)),
-                 (EntityRef{EntityChange::Entity::Queue, QStringLiteral("billing/$DeadLetterQueue")}));
+        QCOMPARE(qvariant_cast<LocalEntity>(model->index(0, 0, billingRow).data(EntityTreeModel::EntityRefRole)),
+                 (LocalEntity{EntityChange::Entity::Queue, QStringLiteral("billing/$DeadLetterQueue")}));
         const QModelIndex topic = childLabelled(model->serviceBusGroup(), QStringLiteral("events"));
-        QCOMPARE(qvariant_cast<EntityRef>(topic.data(EntityTreeModel::EntityRefRole)),
-                 (EntityRef{EntityChange::Entity::Topic, QStringLiteral("events"), true})); // its own page
+        QCOMPARE(qvariant_cast<LocalEntity>(topic.data(EntityTreeModel::EntityRefRole)),
+                 (LocalEntity{EntityChange::Entity::Topic, QStringLiteral("events"), true})); // its own page
         QCOMPARE(childLabels(topic), (QStringList{QStringLiteral("audit"), QStringLiteral("mail")}));
         const QModelIndex auditRow = childLabelled(topic, QStringLiteral("audit"));
         QCOMPARE(auditRow, model->indexOf(audit));
@@ -156,7 +156,7 @@ private slots:
         QCOMPARE(menus.count(), 1);
         emit tree->customContextMenuRequested(tree->visualRect(proxy->mapFromSource(auditRow)).center());
         QCOMPARE(menus.count(), 2);
-        QCOMPARE(menus.last().at(0).value<EntityRef>(), audit);
+        QCOMPARE(menus.last().at(0).value<LocalEntity>(), audit);
         tree->setCurrentIndex(proxy->mapFromSource(auditRow));
         QTRY_VERIFY_WITH_TIMEOUT(window.currentPage() && window.currentPage()->entity() == audit, kWait);
         QStringList tabs;

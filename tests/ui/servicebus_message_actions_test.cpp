@@ -77,7 +77,7 @@ private:
         }
         if (!callAndWaitStatus([&](auto reply) { service().sendServiceBusMessages("work", sends, nullptr, reply); }))
             return false;
-        m_window->openEntity(EntityRef{EntityChange::Entity::Queue, QStringLiteral("work")});
+        m_window->openEntity(LocalEntity{EntityChange::Entity::Queue, QStringLiteral("work")});
         if (!QTest::qWaitFor([&] { return m_window->currentPage() && m_window->currentPage()->findChild<ServiceBusMessagesPage *>(); }, kWait))
             return false;
         m_page = m_window->currentPage()->findChild<ServiceBusMessagesPage *>();

@@ -83,7 +83,7 @@ private:
 
     ServiceBusMessagesPage *openPage(const QString &queue)
     {
-        m_window->openEntity(EntityRef{EntityChange::Entity::Queue, queue});
+        m_window->openEntity(LocalEntity{EntityChange::Entity::Queue, queue});
         ServiceBusMessagesPage *page = nullptr;
         const bool opened = QTest::qWaitFor([&] {
             page = m_window->currentPage() ? m_window->currentPage()->findChild<ServiceBusMessagesPage *>() : nullptr;

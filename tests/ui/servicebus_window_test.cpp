@@ -348,13 +348,13 @@ private slots:
                                      model->queue(QStringLiteral("orders")),
                                  kWait);
 
-        EntityRef ref;
+        LocalEntity ref;
         if (row.isEmpty())
             ref.serviceBus = true;   // the group row
         else if (row == QLatin1String("events"))
-            ref = EntityRef{EntityChange::Entity::Topic, row, true};
+            ref = LocalEntity{EntityChange::Entity::Topic, row, true};
         else
-            ref = EntityRef{EntityChange::Entity::Queue, row};
+            ref = LocalEntity{EntityChange::Entity::Queue, row};
         if (!row.isEmpty())
             QVERIFY(model->indexOf(ref).isValid());
         std::unique_ptr<QMenu> menu(window.entityActions()->contextMenu(ref, EntityChange::Entity::Queue, &window));
@@ -414,7 +414,7 @@ private slots:
         QVERIFY(settle(receiveOne(), defer));
         QVERIFY(!receiveOne().empty());
 
-        window.openEntity(EntityRef{EntityChange::Entity::Queue, QStringLiteral("work")});
+        window.openEntity(LocalEntity{EntityChange::Entity::Queue, QStringLiteral("work")});
         QTRY_VERIFY_WITH_TIMEOUT(window.currentPage() && window.currentPage()->entity().name == QLatin1String("work"),
                                  kWait);
         QStringList tabs;
@@ -525,7 +525,7 @@ private slots:
         QVERIFY(start(window));
         BrokerService &service = window.broker()->service();
         QVERIFY(makeQueue(service, "work"));
-        window.openEntity(EntityRef{EntityChange::Entity::Queue, QStringLiteral("work")});
+        window.openEntity(LocalEntity{EntityChange::Entity::Queue, QStringLiteral("work")});
         QTRY_VERIFY_WITH_TIMEOUT(window.currentPage() && window.currentPage()->findChild<ServiceBusPropertiesPage *>(),
                                  kWait);
         auto *page = window.currentPage()->findChild<ServiceBusPropertiesPage *>();
@@ -576,19 +576,19 @@ private slots:
             return true;
         });
 
-        actions->setCurrent(EntityRef{EntityChange::Entity::Queue, QStringLiteral("billing")});
+        actions->setCurrent(LocalEntity{EntityChange::Entity::Queue, QStringLiteral("billing")});
         actions->deleteEntity()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!model->queue(QStringLiteral("billing")) &&
                                      !model->queue(QStringLiteral("billing/$DeadLetterQueue")),
                                  kWait);
         QVERIFY(questions.last().contains(QStringLiteral("billing")));
 
-        actions->setCurrent(EntityRef{EntityChange::Entity::Queue, QStringLiteral("events/Subscriptions/audit")});
+        actions->setCurrent(LocalEntity{EntityChange::Entity::Queue, QStringLiteral("events/Subscriptions/audit")});
         actions->deleteEntity()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!model->queue(QStringLiteral("events/Subscriptions/audit")), kWait);
         QCOMPARE(findTopic(service, "events")->subscriptions.size(), std::size_t(1));
 
-        const EntityRef topic{EntityChange::Entity::Topic, QStringLiteral("events"), true};
+        const LocalEntity topic{EntityChange::Entity::Topic, QStringLiteral("events"), true};
         QVERIFY(model->indexOf(topic).isValid());
         actions->setCurrent(topic);
         actions->deleteEntity()->trigger();
@@ -620,7 +620,7 @@ private slots:
         EntityTreeModel *model = window.entityModel();
         QTRY_VERIFY_WITH_TIMEOUT(model->queue(QStringLiteral("queue.1")) &&
                                      model->queue(QStringLiteral("topic.1/Subscriptions/subscription.1")) &&
-                                     model->indexOf(EntityRef{EntityChange::Entity::Topic, QStringLiteral("topic.1"), true})
+                                     model->indexOf(LocalEntity{EntityChange::Entity::Topic, QStringLiteral("topic.1"), true})
                                          .isValid(),
                                  kWait);
         BrokerService &service = window.broker()->service();

@@ -91,7 +91,7 @@ private slots:
         else
             QVERIFY(callAndWait<std::string>([&](auto reply) { service.createTopic("orders", {}, {}, nullptr, reply); }).ok());
         window.show();
-        window.openEntity(EntityRef{kindOf, QStringLiteral("orders")});
+        window.openEntity(LocalEntity{kindOf, QStringLiteral("orders")});
         QTRY_VERIFY_WITH_TIMEOUT(window.currentPage(), 10000);
         QTabWidget *tabs = window.currentPage()->tabs();
         for (int i = 0; i < tabs->count(); ++i)
@@ -138,7 +138,7 @@ private slots:
         QWidget *area = &window;
         if (kind >= 0) {
             const auto kindOf = EntityChange::Entity(kind);
-            window.openEntity(EntityRef{kindOf, kindOf == EntityChange::Entity::Queue ? QStringLiteral("orders")
+            window.openEntity(LocalEntity{kindOf, kindOf == EntityChange::Entity::Queue ? QStringLiteral("orders")
                                                                                       : QStringLiteral("hooks")});
             QTRY_VERIFY_WITH_TIMEOUT(window.currentPage(), 10000);
             QTabWidget *tabs = window.currentPage()->tabs();

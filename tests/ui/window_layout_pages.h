@@ -223,7 +223,7 @@ inline bool fillPageMatrix(MainWindow &window, QHash<QString, QString> &arns)
 }
 
 // The entities the matrix opens, by the key of its rows.
-inline EntityRef entityOf(const QString &key, const QHash<QString, QString> &arns)
+inline LocalEntity entityOf(const QString &key, const QHash<QString, QString> &arns)
 {
     using Entity = EntityChange::Entity;
     if (key.startsWith(QLatin1String("topic:")))

@@ -99,7 +99,7 @@ private:
         if (!window->startBroker(testBrokerOptions(m_dir.filePath(QStringLiteral("matrix.db"))))
             || !fillPageMatrix(*window, m_arns))
             return nullptr;
-        const EntityRef last{EntityChange::Entity::Queue, QStringLiteral("demo")};
+        const LocalEntity last{EntityChange::Entity::Queue, QStringLiteral("demo")};
         if (!QTest::qWaitFor([&] { return window->entityModel()->indexOf(last).isValid()
                                           && window->entityModel()->indexOf(entityOf(QStringLiteral("payments/Subscriptions/audit"), m_arns)).isValid(); },
                              kWait))
@@ -189,7 +189,7 @@ private slots:
         const auto receipt = callAndWait<SubscribeReceipt>(
             [&](auto r) { service.subscribe("events", "sqs", queueArn, {}, false, nullptr, r); });
         QVERIFY(receipt.ok());
-        const EntityRef subscription{EntityChange::Entity::Subscription, QString::fromStdString(receipt->subscriptionArn)};
+        const LocalEntity subscription{EntityChange::Entity::Subscription, QString::fromStdString(receipt->subscriptionArn)};
         QTRY_VERIFY_WITH_TIMEOUT(window.entityModel()->indexOf(subscription).isValid(), kWait);
 
         window.resize(1280, 800);
@@ -454,16 +454,16 @@ private slots:
         SendRequest send;
         send.body = "{\"order\": 1000, \"item\": \"book\"}";
         QVERIFY(callAndWait<SendReceipt>([&](auto r) { service.sendMessage("orders", send, nullptr, r); }).ok());
-        const EntityRef subscription{EntityChange::Entity::Subscription, QString::fromStdString(receipt->subscriptionArn)};
+        const LocalEntity subscription{EntityChange::Entity::Subscription, QString::fromStdString(receipt->subscriptionArn)};
         QTRY_VERIFY_WITH_TIMEOUT(window.entityModel()->indexOf(subscription).isValid(), kWait);
 
         window.resize(1280, 800);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         if (!entity.isEmpty()) {
-            const EntityRef ref = entity == QLatin1String("subscription")
+            const LocalEntity ref = entity == QLatin1String("subscription")
                                       ? subscription
-                                      : EntityRef{EntityChange::Entity::Queue, entity};
+                                      : LocalEntity{EntityChange::Entity::Queue, entity};
             QVERIFY(window.entityPanel()->selectEntity(ref));
             QTabWidget *tabs = window.currentPage()->tabs();
             for (int i = 0; i < tabs->count(); ++i)

@@ -68,7 +68,7 @@ private:
     }
 
     template <class Tab>
-    Tab *openTab(MainWindow &window, const EntityRef &ref)
+    Tab *openTab(MainWindow &window, const LocalEntity &ref)
     {
         window.openEntity(ref);
         if (!QTest::qWaitFor([&] { return window.currentPage() && window.currentPage()->entity() == ref; }, kWait))
@@ -97,7 +97,7 @@ private slots:
         QVERIFY(http);
         QTRY_VERIFY_WITH_TIMEOUT(window.entityModel()->overview().subscriptions.size() == 2, kWait);
 
-        auto *tab = openTab<TopicSubscriptionsTab>(window, EntityRef{EntityChange::Entity::Topic, QStringLiteral("orders")});
+        auto *tab = openTab<TopicSubscriptionsTab>(window, LocalEntity{EntityChange::Entity::Topic, QStringLiteral("orders")});
         QVERIFY2(tab, "the topic's Subscriptions tab is no table");
         QTableView *table = tab->table();
         QCOMPARE(table->model()->rowCount(), 2);
@@ -130,10 +130,10 @@ private slots:
         table->setFocus();
         table->setCurrentIndex(table->model()->index(0, 0));
         QTest::keyClick(table, Qt::Key_Return);
-        const EntityRef subscription{EntityChange::Entity::Subscription, arn};
+        const LocalEntity subscription{EntityChange::Entity::Subscription, arn};
         QTRY_VERIFY_WITH_TIMEOUT(window.currentPage() && window.currentPage()->entity() == subscription, kWait);
         window.show();
-        QVERIFY(openTab<TopicSubscriptionsTab>(window, EntityRef{EntityChange::Entity::Topic, QStringLiteral("orders")}));
+        QVERIFY(openTab<TopicSubscriptionsTab>(window, LocalEntity{EntityChange::Entity::Topic, QStringLiteral("orders")}));
         window.currentPage()->tabs()->setCurrentWidget(window.currentPage()->findChild<TopicSubscriptionsTab *>());
         shootSizesAndThemes(window, QStringLiteral("parity-topic-subscriptions"));
     }
@@ -159,7 +159,7 @@ private slots:
                  201);
         QCOMPARE(sendJson("POST", base + QStringLiteral("/claims"), "{\"ttl\": 60, \"grace\": 60}", kClient), 201);
 
-        const EntityRef jobs{EntityChange::Entity::Queue, QStringLiteral("jobs")};
+        const LocalEntity jobs{EntityChange::Entity::Queue, QStringLiteral("jobs")};
         EntityTreeModel *model = window.entityModel();
         QTRY_VERIFY_WITH_TIMEOUT(model->indexOf(jobs).isValid(), kWait);
         const QImage icon = model->indexOf(jobs).data(Qt::DecorationRole).value<QIcon>().pixmap(16).toImage();

@@ -122,7 +122,7 @@ int main(int argc, char **argv)
     bool ok = true;
     // Every page and tab a picture is meant to show must be there: a missing one fails the run.
     auto select = [&](EntityChange::Entity kind, const QString &name, int tab) {
-        if (!window.entityPanel()->selectEntity(EntityRef{kind, name}) || !window.currentPage() ||
+        if (!window.entityPanel()->selectEntity(LocalEntity{kind, name}) || !window.currentPage() ||
             tab >= window.currentPage()->tabs()->count()) {
             std::fprintf(stderr, "window_screenshot: no page for %s, tab %d\n", qPrintable(name), tab);
             ok = false;
@@ -166,7 +166,7 @@ int main(int argc, char **argv)
         {QStringLiteral("subscription-policy"), [&] { select(EntityChange::Entity::Subscription, subscriptionArn, 2); }},
         {QStringLiteral("filtered"),
          [&] {
-             window.entityPanel()->selectEntity(EntityRef{EntityChange::Entity::Queue, QStringLiteral("jobs.fifo")});
+             window.entityPanel()->selectEntity(LocalEntity{EntityChange::Entity::Queue, QStringLiteral("jobs.fifo")});
              window.findChild<QAction *>(QStringLiteral("findAction"))->trigger();
              QTest::keyClicks(window.entityPanel()->filterEdit(), QStringLiteral("order"));
          }},

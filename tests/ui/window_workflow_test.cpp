@@ -61,7 +61,7 @@ QByteArray fingerprint(const QString &path)
 
 qint64 treeCount(MainWindow &window, const QString &queue, int column)
 {
-    const QModelIndex index = window.entityModel()->indexOf(EntityRef{EntityChange::Entity::Queue, queue});
+    const QModelIndex index = window.entityModel()->indexOf(LocalEntity{EntityChange::Entity::Queue, queue});
     return index.isValid() ? index.siblingAtColumn(column).data(EntityTreeModel::CountRole).toLongLong() : -1;
 }
 
@@ -133,10 +133,10 @@ private slots:
         startWindow(path("api.db"));
         QCOMPARE(postNative(endpoint(), QStringLiteral("/api/v1/queues"), R"({"name":"orders"})"), 201);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->entityModel()
-                                     ->indexOf(EntityRef{EntityChange::Entity::Queue, QStringLiteral("orders")})
+                                     ->indexOf(LocalEntity{EntityChange::Entity::Queue, QStringLiteral("orders")})
                                      .isValid(),
                                  kWait);
-        QVERIFY(m_window->entityPanel()->selectEntity(EntityRef{EntityChange::Entity::Queue, QStringLiteral("orders")}));
+        QVERIFY(m_window->entityPanel()->selectEntity(LocalEntity{EntityChange::Entity::Queue, QStringLiteral("orders")}));
         QVERIFY(m_window->currentPage());
         QCOMPARE(postNative(endpoint(), QStringLiteral("/api/v1/queues/orders/messages"), R"({"body":"hello"})"), 201);
         QCOMPARE(postNative(endpoint(), QStringLiteral("/api/v1/queues/orders/messages"), R"({"body":"again"})"), 201);
@@ -166,7 +166,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(m_window->entityModel()->queue(QStringLiteral("jobs")) != nullptr, kWait);
         QCOMPARE(m_window->entityModel()->overview().queues.size(), std::size_t(1));
         // The new queue's page opens by itself once it is in the tree.
-        const EntityRef jobs{EntityChange::Entity::Queue, QStringLiteral("jobs")};
+        const LocalEntity jobs{EntityChange::Entity::Queue, QStringLiteral("jobs")};
         QTRY_VERIFY_WITH_TIMEOUT(m_window->currentPage() && m_window->currentPage()->entity() == jobs, kWait);
         QCOMPARE(m_window->entityPanel()->currentEntity(), jobs);
         // In the database: a second broker on the same file after the window let go sees it.
@@ -190,7 +190,7 @@ private slots:
             QVERIFY(callAndWait<SendReceipt>([&](auto r) { service.sendMessage("orders", request, nullptr, r); }).ok());
         }
         QTRY_COMPARE_WITH_TIMEOUT(treeCount(*m_window, QStringLiteral("orders"), EntityTreeModel::AvailableColumn), 3, kWait);
-        QVERIFY(m_window->entityPanel()->selectEntity(EntityRef{EntityChange::Entity::Queue, QStringLiteral("orders")}));
+        QVERIFY(m_window->entityPanel()->selectEntity(LocalEntity{EntityChange::Entity::Queue, QStringLiteral("orders")}));
         QStringList questions;
         bool answer = false;
         m_window->entityActions()->setConfirmForTesting([&](const QString &question) {
@@ -225,7 +225,7 @@ private slots:
         startWindow(path("delete.db"));
         QCOMPARE(postNative(endpoint(), QStringLiteral("/api/v1/queues"), R"({"name":"orders"})"), 201);
         QCOMPARE(postNative(endpoint(), QStringLiteral("/api/v1/queues"), R"({"name":"other"})"), 201);
-        const EntityRef orders{EntityChange::Entity::Queue, QStringLiteral("orders")};
+        const LocalEntity orders{EntityChange::Entity::Queue, QStringLiteral("orders")};
         QTRY_VERIFY_WITH_TIMEOUT(m_window->entityModel()->indexOf(orders).isValid() &&
                                      m_window->entityModel()->queue(QStringLiteral("other")),
                                  kWait);
@@ -252,7 +252,7 @@ private slots:
     {
         startWindow(path("home.db"));
         QCOMPARE(postNative(endpoint(), QStringLiteral("/api/v1/queues"), R"({"name":"orders"})"), 201);
-        const EntityRef orders{EntityChange::Entity::Queue, QStringLiteral("orders")};
+        const LocalEntity orders{EntityChange::Entity::Queue, QStringLiteral("orders")};
         QTRY_VERIFY_WITH_TIMEOUT(m_window->entityModel()->indexOf(orders).isValid(), kWait);
         QVERIFY(m_window->entityPanel()->selectEntity(orders));
         QVERIFY(m_window->currentPage() != nullptr);
@@ -275,8 +275,8 @@ private slots:
         startWindow(path("remember.db"));
         for (const char *name : {"first", "second"})
             QCOMPARE(postNative(endpoint(), QStringLiteral("/api/v1/queues"), "{\"name\":\"" + QByteArray(name) + "\"}"), 201);
-        const EntityRef first{EntityChange::Entity::Queue, QStringLiteral("first")};
-        const EntityRef second{EntityChange::Entity::Queue, QStringLiteral("second")};
+        const LocalEntity first{EntityChange::Entity::Queue, QStringLiteral("first")};
+        const LocalEntity second{EntityChange::Entity::Queue, QStringLiteral("second")};
         QTRY_VERIFY_WITH_TIMEOUT(m_window->entityModel()->indexOf(second).isValid(), kWait);
         QVERIFY(m_window->entityPanel()->selectEntity(first));
         QTabWidget *tabs = m_window->currentPage()->tabs();
@@ -310,7 +310,7 @@ private slots:
     {
         startWindow(path("delete-key.db"));
         QCOMPARE(postNative(endpoint(), QStringLiteral("/api/v1/queues"), R"({"name":"orders"})"), 201);
-        const EntityRef orders{EntityChange::Entity::Queue, QStringLiteral("orders")};
+        const LocalEntity orders{EntityChange::Entity::Queue, QStringLiteral("orders")};
         QTRY_VERIFY_WITH_TIMEOUT(m_window->entityModel()->indexOf(orders).isValid(), kWait);
         m_window->show();
         QApplication::setActiveWindow(m_window.get());
@@ -362,9 +362,9 @@ private slots:
                         [&](auto r) { service.subscribe(topic, "sqs", invoicesArn, {}, false, nullptr, r); })
                         .ok());
         }
-        const EntityRef orders{EntityChange::Entity::Queue, QStringLiteral("orders")};
-        const EntityRef events{EntityChange::Entity::Topic, QStringLiteral("events")};
-        const EntityRef alerts{EntityChange::Entity::Topic, QStringLiteral("alerts")};
+        const LocalEntity orders{EntityChange::Entity::Queue, QStringLiteral("orders")};
+        const LocalEntity events{EntityChange::Entity::Topic, QStringLiteral("events")};
+        const LocalEntity alerts{EntityChange::Entity::Topic, QStringLiteral("alerts")};
         EntityTreeModel *model = m_window->entityModel();
         QTRY_VERIFY_WITH_TIMEOUT(model->indexOf(orders).isValid() && model->rowCount(model->indexOf(events)) == 1 &&
                                      model->rowCount(model->indexOf(alerts)) == 1,
@@ -372,7 +372,7 @@ private slots:
         QTreeView *tree = m_window->entityPanel()->treeView();
         auto *proxy = qobject_cast<QSortFilterProxyModel *>(tree->model());
         QVERIFY(proxy);
-        auto expanded = [&](const EntityRef &ref) { return tree->isExpanded(proxy->mapFromSource(model->indexOf(ref))); };
+        auto expanded = [&](const LocalEntity &ref) { return tree->isExpanded(proxy->mapFromSource(model->indexOf(ref))); };
         QTRY_VERIFY_WITH_TIMEOUT(expanded(events) && expanded(alerts), kWait);
         tree->collapse(proxy->mapFromSource(model->indexOf(events)));
 

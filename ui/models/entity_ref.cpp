@@ -16,7 +16,7 @@ QString entityKindWord(EntityChange::Entity kind)
     return {};
 }
 
-QString entityRefKey(const EntityRef &ref)
+QString entityRefKey(const LocalEntity &ref)
 {
     if (ref.isNull())
         return {};
@@ -24,7 +24,7 @@ QString entityRefKey(const EntityRef &ref)
            ref.name;
 }
 
-EntityRef entityRefFromKey(const QString &key)
+LocalEntity entityRefFromKey(const QString &key)
 {
     const qsizetype colon = key.indexOf(QLatin1Char(':'));
     if (colon <= 0)
@@ -35,7 +35,7 @@ EntityRef entityRefFromKey(const QString &key)
         word = word.mid(11);
     for (auto kind : {EntityChange::Entity::Queue, EntityChange::Entity::Topic, EntityChange::Entity::Subscription}) {
         if (entityKindWord(kind) == word)
-            return EntityRef{kind, key.mid(colon + 1), serviceBus};
+            return LocalEntity{kind, key.mid(colon + 1), serviceBus};
     }
     return {};
 }

@@ -13,21 +13,23 @@ namespace relaydesk {
 // Service Bus topic is kind Topic with `serviceBus` set (its queues and
 // subscriptions are broker queues: kind Queue by queue name); a null ref
 // with `serviceBus` set is the tree's "Service Bus" group. Plain value type.
-struct EntityRef {
+// (core/connections' EntityRef names an entity of any connection; RemoteEntity
+// one of a connection other than This computer.)
+struct LocalEntity {
     EntityChange::Entity kind = EntityChange::Entity::Queue;
     QString name;
     bool serviceBus = false;
 
     bool isNull() const { return name.isEmpty(); }
-    bool operator==(const EntityRef &) const = default;
+    bool operator==(const LocalEntity &) const = default;
 };
 
 // "queue", "topic", "subscription".
 QString entityKindWord(EntityChange::Entity kind);
 // The settings form "queue:orders" and back (null for an unknown text).
-QString entityRefKey(const EntityRef &ref);
-EntityRef entityRefFromKey(const QString &key);
+QString entityRefKey(const LocalEntity &ref);
+LocalEntity entityRefFromKey(const QString &key);
 
 } // namespace relaydesk
 
-Q_DECLARE_METATYPE(relaydesk::EntityRef)
+Q_DECLARE_METATYPE(relaydesk::LocalEntity)

@@ -199,7 +199,7 @@ QVariant EntityTreeModel::connectionData(const Node &node, int column, int role)
     case RemoteEntityRole:
         return node.type == Type::Remote ? QVariant::fromValue(node.remote) : QVariant::fromValue(RemoteEntity{});
     case EntityRefRole:
-        return QVariant::fromValue(EntityRef{});
+        return QVariant::fromValue(LocalEntity{});
     case ProductionRole:
         return node.production;
     case StatusRole:

@@ -191,9 +191,9 @@ void EntityTreeModel::sync(Node *parent, const std::vector<const Item *> &items,
         Node *child = parent->children[static_cast<std::size_t>(row)].get();
         if (wanted.count(child->key))
             continue;
-        std::vector<EntityRef> gone;
+        std::vector<LocalEntity> gone;
         const auto collect = [&](const auto &self, const Node &node) -> void {
-            if (const EntityRef ref = refOf(node); !ref.isNull())
+            if (const LocalEntity ref = refOf(node); !ref.isNull())
                 gone.push_back(ref);
             for (const auto &grandChild : node.children)
                 self(self, *grandChild);
@@ -202,7 +202,7 @@ void EntityTreeModel::sync(Node *parent, const std::vector<const Item *> &items,
         beginRemoveRows(parentIndex, row, row);
         parent->children.erase(parent->children.begin() + row);
         endRemoveRows();
-        for (const EntityRef &ref : gone)
+        for (const LocalEntity &ref : gone)
             emit entityRemoved(ref);
     }
     // Then new rows at their place (both lists are ordered by key), and changes in place.
@@ -348,12 +348,12 @@ void EntityTreeModel::armDueRead()
     m_dueTimer->start(std::clamp(*delay, kShortest, kLongest));
 }
 
-QModelIndex EntityTreeModel::indexOf(const EntityRef &ref) const
+QModelIndex EntityTreeModel::indexOf(const LocalEntity &ref) const
 {
     return ref.isNull() ? QModelIndex() : indexOfNode(find(*m_root, ref));
 }
 
-const EntityTreeModel::Node *EntityTreeModel::find(const Node &from, const EntityRef &ref) const
+const EntityTreeModel::Node *EntityTreeModel::find(const Node &from, const LocalEntity &ref) const
 {
     for (const auto &node : from.children) {
         if (refOf(*node) == ref)
@@ -366,13 +366,13 @@ const EntityTreeModel::Node *EntityTreeModel::find(const Node &from, const Entit
 
 const QueueOverview *EntityTreeModel::queue(const QString &name) const
 {
-    const Node *node = find(*m_root, EntityRef{EntityChange::Entity::Queue, name});
+    const Node *node = find(*m_root, LocalEntity{EntityChange::Entity::Queue, name});
     return node ? &node->queue : nullptr;
 }
 
 const SubscriptionOverview *EntityTreeModel::subscription(const QString &arn) const
 {
-    const QModelIndex found = indexOf(EntityRef{EntityChange::Entity::Subscription, arn});
+    const QModelIndex found = indexOf(LocalEntity{EntityChange::Entity::Subscription, arn});
     return found.isValid() ? &nodeOf(found)->subscription : nullptr;
 }
 
@@ -419,19 +419,19 @@ QVariant EntityTreeModel::data(const QModelIndex &index, int role) const
     return nodeData(*nodeOf(index), index.column(), role);
 }
 
-EntityRef EntityTreeModel::refOf(const Node &node) const
+LocalEntity EntityTreeModel::refOf(const Node &node) const
 {
     switch (node.type) {
     case Node::Type::Topic:
-        return EntityRef{EntityChange::Entity::Topic, node.key};
+        return LocalEntity{EntityChange::Entity::Topic, node.key};
     case Node::Type::Queue:
-        return EntityRef{EntityChange::Entity::Queue, node.key};
+        return LocalEntity{EntityChange::Entity::Queue, node.key};
     case Node::Type::Subscription:
-        return EntityRef{EntityChange::Entity::Subscription, node.key};
+        return LocalEntity{EntityChange::Entity::Subscription, node.key};
     case Node::Type::ServiceBusTopic:
-        return EntityRef{EntityChange::Entity::Topic, node.key, true};
+        return LocalEntity{EntityChange::Entity::Topic, node.key, true};
     default:
-        return EntityRef{};
+        return LocalEntity{};
     }
 }
 

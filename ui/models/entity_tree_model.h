@@ -27,7 +27,7 @@ class ConnectionRegistry;
 // as children, "Queues", and "Service Bus" (docs/window.md): its queues and
 // topics, a topic's subscriptions as its children, and a queue's or
 // subscription's dead-letter sub-queue as their child. Queues, subscriptions
-// of Service Bus and sub-queues are broker queues (EntityRef kind Queue, by
+// of Service Bus and sub-queues are broker queues (LocalEntity kind Queue, by
 // queue name), each with live counts in columns (available, in flight,
 // delayed, scheduled, dead-lettered); a Service Bus topic is a Topic ref with serviceBus set. Fed by the engine: every
 // changesPublished (coalesced, a few per second) asks readEntityOverview for
@@ -52,7 +52,7 @@ public:
     enum Column { NameColumn, AvailableColumn, InFlightColumn, DelayedColumn, ScheduledColumn, DeadLetteredColumn,
                   ColumnCount };
     enum Role {
-        EntityRefRole = Qt::UserRole + 1, // EntityRef (null on group rows)
+        EntityRefRole = Qt::UserRole + 1, // LocalEntity (null on group rows)
         CountRole,                        // qint64 of a count column
         UrlOrArnRole,                     // queue URL, topic or subscription ARN
         DeadLetterQueueRole,              // bool: another queue's dead-letter queue
@@ -76,7 +76,7 @@ public:
     void apply(const EntityOverview &overview);
     const EntityOverview &overview() const { return m_overview; }
     // The node of `ref`, or an invalid index.
-    QModelIndex indexOf(const EntityRef &ref) const;
+    QModelIndex indexOf(const LocalEntity &ref) const;
     QModelIndex localConnection() const { return index(0, 0); }
     QModelIndex topicsGroup() const { return index(0, 0, localConnection()); }
     QModelIndex queuesGroup() const { return index(1, 0, localConnection()); }
@@ -108,7 +108,7 @@ signals:
     // After each apply(): the tree is current.
     void refreshed();
     // An entity left the tree (deleted through the window, the API or as idle).
-    void entityRemoved(const relaydesk::EntityRef &ref);
+    void entityRemoved(const relaydesk::LocalEntity &ref);
     // A read of the overview failed (the message, for the status bar).
     void readFailed(const QString &message);
     // A connection's listing ended (listed, failed or cancelled).
@@ -123,9 +123,9 @@ private:
     template <class Item, class KeyOf, class Fill>
     void sync(Node *parent, const std::vector<const Item *> &items, KeyOf keyOf, Fill fill);
     QVariant nodeData(const Node &node, int column, int role) const;
-    EntityRef refOf(const Node &node) const;
+    LocalEntity refOf(const Node &node) const;
     // The node whose ref is `ref` (depth first), or nullptr.
-    const Node *find(const Node &from, const EntityRef &ref) const;
+    const Node *find(const Node &from, const LocalEntity &ref) const;
     void syncServiceBus(const EntityOverview &overview);
     // entity_tree_connections.cpp
     QVariant connectionData(const Node &node, int column, int role) const;

@@ -10,9 +10,9 @@ namespace relaydesk {
 
 // An entity of a connection other than This computer, as the tree and the
 // remote entity page name it (docs/window.md "Connections"). The window's
-// own EntityRef (models/entity_ref.h) names This computer's entities; this
+// own LocalEntity (models/entity_ref.h) names This computer's entities; this
 // one carries what core/connections' EntityRef carries, with the connection's
-// id, in types the rest of ui/ can include beside EntityRef.
+// id, in types the rest of ui/ can include beside LocalEntity.
 //  - kind: core/connections' EntityKind as an int (Queue 0, Topic 1, …).
 struct RemoteEntity {
     QString connectionId;

@@ -76,7 +76,7 @@ public:
 
 signals:
     // A dead-letter entry was clicked: select `ref` in the tree.
-    void entityChosen(const relaydesk::EntityRef &ref);
+    void entityChosen(const relaydesk::LocalEntity &ref);
 
 protected:
     void showEvent(QShowEvent *event) override;

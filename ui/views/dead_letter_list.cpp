@@ -73,7 +73,7 @@ void DeadLetterList::choose(QListWidgetItem *item)
 {
     if (!item || item->data(EntityNameRole).toString().isEmpty())
         return;
-    emit entityChosen(EntityRef{EntityChange::Entity(item->data(EntityKindRole).toInt()),
+    emit entityChosen(LocalEntity{EntityChange::Entity(item->data(EntityKindRole).toInt()),
                                 item->data(EntityNameRole).toString()});
 }
 

@@ -25,7 +25,7 @@ public:
     void showMetrics(const MetricsSnapshot &snapshot);
 
 signals:
-    void entityChosen(const relaydesk::EntityRef &ref);
+    void entityChosen(const relaydesk::LocalEntity &ref);
 
 private:
     void choose(QListWidgetItem *item);

@@ -56,7 +56,7 @@ std::optional<RetrySchedule> scheduleOf(const std::string &effectivePolicy)
 
 } // namespace
 
-DeliveriesPage::DeliveriesPage(EmbeddedBroker &host, EntityActions &actions, const EntityRef &ref, QWidget *parent)
+DeliveriesPage::DeliveriesPage(EmbeddedBroker &host, EntityActions &actions, const LocalEntity &ref, QWidget *parent)
     : QWidget(parent), m_host(host), m_actions(actions), m_ref(ref)
 {
     setObjectName(QStringLiteral("deliveriesPage"));
@@ -163,7 +163,7 @@ DeliveriesPage::DeliveriesPage(EmbeddedBroker &host, EntityActions &actions, con
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &DeliveriesPage::onCurrentRowChanged);
     connect(m_timeline, &MessageTimelinePanel::deadLetterQueueRequested, this,
-            [this](const QString &queue) { m_actions.requestOpen(EntityRef{Entity::Queue, queue}); });
+            [this](const QString &queue) { m_actions.requestOpen(LocalEntity{Entity::Queue, queue}); });
     connect(m_timeline, &MessageTimelinePanel::redeliverRequested, this, &DeliveriesPage::redeliver);
     connect(&host.engine(), &BrokerEngine::changesPublished, this, [this](const QList<EntityChange> &changes) {
         for (const EntityChange &change : changes)

@@ -36,7 +36,7 @@ class MessageTimelinePanel;
 class DeliveriesPage final : public QWidget {
     Q_OBJECT
 public:
-    DeliveriesPage(EmbeddedBroker &host, EntityActions &actions, const EntityRef &ref, QWidget *parent = nullptr);
+    DeliveriesPage(EmbeddedBroker &host, EntityActions &actions, const LocalEntity &ref, QWidget *parent = nullptr);
     ~DeliveriesPage() override;
     DeliveriesPage(const DeliveriesPage &) = delete;
     DeliveriesPage &operator=(const DeliveriesPage &) = delete;
@@ -75,7 +75,7 @@ private:
 
     EmbeddedBroker &m_host;
     EntityActions &m_actions;
-    EntityRef m_ref;
+    LocalEntity m_ref;
     QString m_topicName;
     AttemptLogModel *m_model = nullptr;
     AttemptChart *m_chart = nullptr;

@@ -74,7 +74,7 @@ void EntityActions::setBroker(EmbeddedBroker *host, EntityTreeModel *model)
     updateEnabled();
 }
 
-void EntityActions::setCurrent(const EntityRef &ref)
+void EntityActions::setCurrent(const LocalEntity &ref)
 {
     m_current = ref;
     updateEnabled();
@@ -99,7 +99,7 @@ void EntityActions::updateEnabled()
     updateServiceBusEnabled();
 }
 
-QMenu *EntityActions::contextMenu(const EntityRef &ref, EntityChange::Entity group, QWidget *parent)
+QMenu *EntityActions::contextMenu(const LocalEntity &ref, EntityChange::Entity group, QWidget *parent)
 {
     setCurrent(ref);
     auto *menu = new QMenu(parent);
@@ -152,7 +152,7 @@ bool EntityActions::confirm(const QString &question, const QString &acceptText)
     return box.clickedButton() == static_cast<QAbstractButton *>(accept);
 }
 
-QString EntityActions::arnOf(const EntityRef &ref) const
+QString EntityActions::arnOf(const LocalEntity &ref) const
 {
     if (!m_host || ref.isNull())
         return {};
@@ -172,21 +172,21 @@ void EntityActions::runNewQueue()
     // The new entity's page opens once the broker made it (when it reaches the tree).
     if (m_host)
         openCreateQueueDialog(*m_host, m_parent,
-                              [this](const QString &name) { requestOpen(EntityRef{Entity::Queue, name}); });
+                              [this](const QString &name) { requestOpen(LocalEntity{Entity::Queue, name}); });
 }
 
 void EntityActions::runNewTopic()
 {
     if (m_host)
         openCreateTopicDialog(*m_host, m_parent,
-                              [this](const QString &name) { requestOpen(EntityRef{Entity::Topic, name}); });
+                              [this](const QString &name) { requestOpen(LocalEntity{Entity::Topic, name}); });
 }
 
 void EntityActions::runSubscribe()
 {
     if (m_host && m_current.kind == Entity::Topic && !m_current.isNull())
         openSubscribeDialog(*m_host, m_current.name, m_parent,
-                            [this](const QString &arn) { requestOpen(EntityRef{Entity::Subscription, arn}); });
+                            [this](const QString &arn) { requestOpen(LocalEntity{Entity::Subscription, arn}); });
 }
 
 void EntityActions::runSend()
@@ -230,7 +230,7 @@ void EntityActions::runDelete()
 {
     if (!m_host || m_current.isNull() || deleteServiceBus(m_current))
         return;
-    const EntityRef ref = m_current;
+    const LocalEntity ref = m_current;
     BrokerService &service = m_host->service();
     auto report = [this, ref](Status status) {
         emit statusMessage(status ? tr("Deleted %1 %2.").arg(entityKindWord(ref.kind), ref.name)

@@ -34,11 +34,11 @@ public:
     explicit EntityActions(QWidget *dialogParent);
 
     void setBroker(EmbeddedBroker *host, EntityTreeModel *model);
-    void setCurrent(const EntityRef &ref);
-    const EntityRef &current() const { return m_current; }
+    void setCurrent(const LocalEntity &ref);
+    const LocalEntity &current() const { return m_current; }
 
     // A menu for a tree node (`ref` null: the group of `group`); caller owns it.
-    QMenu *contextMenu(const EntityRef &ref, EntityChange::Entity group, QWidget *parent);
+    QMenu *contextMenu(const LocalEntity &ref, EntityChange::Entity group, QWidget *parent);
 
     QAction *newQueue() const { return m_newQueue; }
     QAction *newTopic() const { return m_newTopic; }
@@ -61,11 +61,11 @@ public:
 
     // What kind of Service Bus entity `ref` is in the tree now.
     enum class ServiceBusKind { None, Queue, Topic, Subscription, DeadLetters };
-    ServiceBusKind serviceBusKind(const EntityRef &ref) const;
+    ServiceBusKind serviceBusKind(const LocalEntity &ref) const;
 
     // Asks the window to show `ref`'s page, on the tab whose objectName is
     // `tab` when given (e.g. "deliveriesPage"): emits openRequested.
-    void requestOpen(const EntityRef &ref, const QString &tab = {}) { emit openRequested(ref, tab); }
+    void requestOpen(const LocalEntity &ref, const QString &tab = {}) { emit openRequested(ref, tab); }
 
     // Test hook: answers confirmations instead of a message box.
     void setConfirmForTesting(std::function<bool(const QString &question)> confirm) { m_confirm = std::move(confirm); }
@@ -73,7 +73,7 @@ public:
 signals:
     void statusMessage(const QString &message);
     // A page wants another entity shown (requestOpen).
-    void openRequested(const relaydesk::EntityRef &ref, const QString &tab);
+    void openRequested(const relaydesk::LocalEntity &ref, const QString &tab);
 
 private:
     QAction *make(const QString &text, const QString &objectName, const QKeySequence &shortcut, void (EntityActions::*run)());
@@ -89,11 +89,11 @@ private:
     void runMoveDeadLetters();
     void runCopyUrl();
     void runCopyArn();
-    QString arnOf(const EntityRef &ref) const;
+    QString arnOf(const LocalEntity &ref) const;
     void makeServiceBusActions();
     void updateServiceBusEnabled();
-    void addServiceBusItems(QMenu *menu, const EntityRef &ref);
-    bool deleteServiceBus(const EntityRef &ref);
+    void addServiceBusItems(QMenu *menu, const LocalEntity &ref);
+    bool deleteServiceBus(const LocalEntity &ref);
     void runNewServiceBusQueue();
     void runNewServiceBusTopic();
     void runNewServiceBusSubscription();
@@ -104,7 +104,7 @@ private:
     QWidget *m_parent = nullptr;
     EmbeddedBroker *m_host = nullptr;
     EntityTreeModel *m_model = nullptr;
-    EntityRef m_current;
+    LocalEntity m_current;
     std::function<bool(const QString &)> m_confirm;
     QAction *m_newQueue = nullptr;
     QAction *m_newTopic = nullptr;

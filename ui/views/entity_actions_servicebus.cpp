@@ -36,7 +36,7 @@ void EntityActions::makeServiceBusActions()
                     &EntityActions::runSendServiceBus);
 }
 
-EntityActions::ServiceBusKind EntityActions::serviceBusKind(const EntityRef &ref) const
+EntityActions::ServiceBusKind EntityActions::serviceBusKind(const LocalEntity &ref) const
 {
     if (ref.isNull())
         return Kind::None;
@@ -81,7 +81,7 @@ void EntityActions::updateServiceBusEnabled()
     m_delete->setEnabled(kind != Kind::DeadLetters);   // a sub-queue goes with its entity
 }
 
-void EntityActions::addServiceBusItems(QMenu *menu, const EntityRef &ref)
+void EntityActions::addServiceBusItems(QMenu *menu, const LocalEntity &ref)
 {
     switch (serviceBusKind(ref)) {
     case Kind::None:   // the group
@@ -115,7 +115,7 @@ void EntityActions::addServiceBusItems(QMenu *menu, const EntityRef &ref)
     menu->addAction(m_delete);
 }
 
-bool EntityActions::deleteServiceBus(const EntityRef &ref)
+bool EntityActions::deleteServiceBus(const LocalEntity &ref)
 {
     const Kind kind = serviceBusKind(ref);
     if (kind == Kind::None)
@@ -162,14 +162,14 @@ void EntityActions::runNewServiceBusQueue()
 {
     if (m_host)
         openServiceBusCreateDialog(*m_host, int(ServiceBusCreateDialog::Kind::Queue), {}, m_parent,
-                                   [this](const QString &name) { requestOpen(EntityRef{Entity::Queue, name}); });
+                                   [this](const QString &name) { requestOpen(LocalEntity{Entity::Queue, name}); });
 }
 
 void EntityActions::runNewServiceBusTopic()
 {
     if (m_host)
         openServiceBusCreateDialog(*m_host, int(ServiceBusCreateDialog::Kind::Topic), {}, m_parent,
-                                   [this](const QString &name) { requestOpen(EntityRef{Entity::Topic, name, true}); });
+                                   [this](const QString &name) { requestOpen(LocalEntity{Entity::Topic, name, true}); });
 }
 
 void EntityActions::runNewServiceBusSubscription()
@@ -177,7 +177,7 @@ void EntityActions::runNewServiceBusSubscription()
     const QString topic = currentServiceBusTopic();
     if (m_host && !topic.isEmpty())
         openServiceBusCreateDialog(*m_host, int(ServiceBusCreateDialog::Kind::Subscription), topic, m_parent,
-                                   [this](const QString &queue) { requestOpen(EntityRef{Entity::Queue, queue}); });
+                                   [this](const QString &queue) { requestOpen(LocalEntity{Entity::Queue, queue}); });
 }
 
 void EntityActions::runSendServiceBus()

@@ -37,7 +37,7 @@ QToolButton *buttonFor(QAction *action, QWidget *parent)
 } // namespace
 
 EntityOverviewTab::EntityOverviewTab(EmbeddedBroker &host, EntityTreeModel &model, EntityActions &actions,
-                                     const EntityRef &ref, Content content, QWidget *parent)
+                                     const LocalEntity &ref, Content content, QWidget *parent)
     : QWidget(parent)
     , m_host(host)
     , m_model(model)

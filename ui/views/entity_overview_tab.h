@@ -27,7 +27,7 @@ class EntityOverviewTab final : public QWidget {
     Q_OBJECT
 public:
     enum class Content { Facts, Sources };
-    EntityOverviewTab(EmbeddedBroker &host, EntityTreeModel &model, EntityActions &actions, const EntityRef &ref,
+    EntityOverviewTab(EmbeddedBroker &host, EntityTreeModel &model, EntityActions &actions, const LocalEntity &ref,
                       Content content, QWidget *parent = nullptr);
 
 private:
@@ -40,7 +40,7 @@ private:
 
     EmbeddedBroker &m_host;
     EntityTreeModel &m_model;
-    const EntityRef m_ref;
+    const LocalEntity m_ref;
     const Content m_content;
     QFormLayout *m_form = nullptr;
     QList<QPair<QString, QString>> m_rows;  // being collected

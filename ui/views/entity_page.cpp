@@ -40,7 +40,7 @@ QLabel *chip(QWidget *parent)
 
 } // namespace
 
-EntityPage::EntityPage(EmbeddedBroker &host, EntityTreeModel &model, EntityActions &actions, const EntityRef &ref,
+EntityPage::EntityPage(EmbeddedBroker &host, EntityTreeModel &model, EntityActions &actions, const LocalEntity &ref,
                        QWidget *parent)
     : QWidget(parent)
     , m_model(model)

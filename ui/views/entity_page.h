@@ -22,10 +22,10 @@ class EntityTreeModel;
 class EntityPage final : public QWidget {
     Q_OBJECT
 public:
-    EntityPage(EmbeddedBroker &host, EntityTreeModel &model, EntityActions &actions, const EntityRef &ref,
+    EntityPage(EmbeddedBroker &host, EntityTreeModel &model, EntityActions &actions, const LocalEntity &ref,
                QWidget *parent = nullptr);
 
-    const EntityRef &entity() const { return m_ref; }
+    const LocalEntity &entity() const { return m_ref; }
     // Lets go of what the page holds on the broker — the Service Bus session
     // its Messages tab accepted — while the broker is still there: MainWindow
     // calls it before it lets the page go (deleteLater, or the broker stopping).
@@ -38,7 +38,7 @@ private:
     void refreshHeader();
 
     EntityTreeModel &m_model;
-    const EntityRef m_ref;
+    const LocalEntity m_ref;
     QLabel *m_kind = nullptr;
     QList<QLabel *> m_chips;
     QTabWidget *m_tabs = nullptr;

@@ -25,7 +25,7 @@ using Content = EntityOverviewTab::Content;
 // A Service Bus entity's tabs (docs/window.md "Service Bus"): Properties
 // and Messages for a queue or subscription, Messages for a dead-letter
 // sub-queue, Properties for a topic. False for any other entity.
-bool addServiceBusTabs(QTabWidget &tabs, EmbeddedBroker &host, EntityTreeModel &model, const EntityRef &ref)
+bool addServiceBusTabs(QTabWidget &tabs, EmbeddedBroker &host, EntityTreeModel &model, const LocalEntity &ref)
 {
     if (ref.serviceBus && ref.kind == Entity::Topic) {
         tabs.addTab(new ServiceBusPropertiesPage(host.service(), ref.name, true, &tabs), QObject::tr("&Properties"));
@@ -43,7 +43,7 @@ bool addServiceBusTabs(QTabWidget &tabs, EmbeddedBroker &host, EntityTreeModel &
 } // namespace
 
 void addEntityTabs(QTabWidget &tabs, EmbeddedBroker &host, EntityTreeModel &model, EntityActions &actions,
-                   const EntityRef &ref)
+                   const LocalEntity &ref)
 {
     auto attributes = [&] { return new EntityAttributesPage(host.service(), host.engine(), ref.kind, ref.name, &tabs); };
     auto policy = [&] {

@@ -19,6 +19,6 @@ class EntityTreeModel;
 //   sub-queue: Messages; Service Bus topic: Properties
 // Tabs are children of `tabs`; each keeps itself current. GUI thread.
 void addEntityTabs(QTabWidget &tabs, EmbeddedBroker &host, EntityTreeModel &model, EntityActions &actions,
-                   const EntityRef &ref);
+                   const LocalEntity &ref);
 
 } // namespace relaydesk

@@ -52,7 +52,7 @@ EntityTreePanel::EntityTreePanel(QWidget *parent)
             [this] { QMetaObject::invokeMethod(this, [this] { onCurrentChanged(m_tree->currentIndex()); },
                                                Qt::QueuedConnection); });
     connect(m_tree, &QAbstractItemView::activated, this, [this](const QModelIndex &index) {
-        const EntityRef ref = qvariant_cast<EntityRef>(index.siblingAtColumn(0).data(EntityTreeModel::EntityRefRole));
+        const LocalEntity ref = qvariant_cast<LocalEntity>(index.siblingAtColumn(0).data(EntityTreeModel::EntityRefRole));
         if (index.siblingAtColumn(0).data(EntityTreeModel::StatusRole).toBool()) {
             activateStatusRow(index.siblingAtColumn(0));
         } else if (!ref.isNull()) {
@@ -71,7 +71,7 @@ EntityTreePanel::EntityTreePanel(QWidget *parent)
         const QModelIndex at = m_tree->indexAt(position);
         if (!at.isValid())
             return;
-        EntityRef ref = qvariant_cast<EntityRef>(at.siblingAtColumn(0).data(EntityTreeModel::EntityRefRole));
+        LocalEntity ref = qvariant_cast<LocalEntity>(at.siblingAtColumn(0).data(EntityTreeModel::EntityRefRole));
         const QModelIndex source = m_proxy->mapToSource(at.siblingAtColumn(0));
         if (const QString id = source.data(EntityTreeModel::ConnectionIdRole).toString(); !id.isEmpty()) {
             emit connectionMenuRequested(id, m_tree->viewport()->mapToGlobal(position));
@@ -116,7 +116,7 @@ void EntityTreePanel::setModel(EntityTreeModel *model)
     connect(model, &QAbstractItemModel::rowsInserted, m_tree, [this](const QModelIndex &parent) {
         m_tree->expand(m_proxy->mapFromSource(parent));
     });
-    connect(model, &EntityTreeModel::entityRemoved, this, [this](const EntityRef &ref) {
+    connect(model, &EntityTreeModel::entityRemoved, this, [this](const LocalEntity &ref) {
         if (ref == m_current) {
             m_tree->selectionModel()->clear();
             m_current = {};
@@ -143,9 +143,9 @@ void EntityTreePanel::applyFilter(const QString &text)
                 remember(m_model->index(row, 0, groupIndex));
         }
     }
-    const EntityRef kept = m_current;
+    const LocalEntity kept = m_current;
     m_proxy->setFilterFixedString(text);
-    EntityRef wanted = kept;
+    LocalEntity wanted = kept;
     if (text.isEmpty() && m_filtering) {
         m_filtering = false;
         expandOpen();
@@ -172,9 +172,9 @@ void EntityTreePanel::applyFilter(const QString &text)
     }
 }
 
-EntityRef EntityTreePanel::currentEntity() const { return m_current; }
+LocalEntity EntityTreePanel::currentEntity() const { return m_current; }
 
-bool EntityTreePanel::selectEntity(const EntityRef &ref)
+bool EntityTreePanel::selectEntity(const LocalEntity &ref)
 {
     if (!m_model)
         return false;
@@ -237,7 +237,7 @@ void EntityTreePanel::onCurrentChanged(const QModelIndex &current)
         return;
     }
     m_remote = {};
-    const EntityRef ref = qvariant_cast<EntityRef>(current.siblingAtColumn(0).data(EntityTreeModel::EntityRefRole));
+    const LocalEntity ref = qvariant_cast<LocalEntity>(current.siblingAtColumn(0).data(EntityTreeModel::EntityRefRole));
     if (ref == m_current && !wasRemote)
         return;
     m_current = ref;

@@ -30,9 +30,9 @@ public:
     explicit EntityTreePanel(QWidget *parent = nullptr);
 
     void setModel(EntityTreeModel *model);
-    EntityRef currentEntity() const;
+    LocalEntity currentEntity() const;
     // Selects `ref` (and shows it); false when it is not in the tree (yet).
-    bool selectEntity(const EntityRef &ref);
+    bool selectEntity(const LocalEntity &ref);
     // Selects another connection's entity (listed already); false when it is not in the tree.
     bool selectRemote(const RemoteEntity &entity);
     // Selects nothing: the window shows the dashboard.
@@ -44,14 +44,14 @@ public:
     void restoreHeaderState(const QByteArray &state);
 
 signals:
-    void currentEntityChanged(const relaydesk::EntityRef &ref);
+    void currentEntityChanged(const relaydesk::LocalEntity &ref);
     // Enter (or a double click) on an entity's row: its page should take the
     // keyboard. On a group row Enter folds or unfolds it instead.
-    void entityOpened(const relaydesk::EntityRef &ref);
+    void entityOpened(const relaydesk::LocalEntity &ref);
     // Right click or the menu key on a node (`ref` null on a group row:
     // `group` is then the kind of that group; the Service Bus group: a null
     // ref with serviceBus set).
-    void contextMenuRequested(const relaydesk::EntityRef &ref, relaydesk::EntityChange::Entity group,
+    void contextMenuRequested(const relaydesk::LocalEntity &ref, relaydesk::EntityChange::Entity group,
                               const QPoint &globalPosition);
 
     // The current row is another connection's entity (its page replaces the current entity's).
@@ -87,11 +87,11 @@ private:
     QLineEdit *m_filter = nullptr;
     QTreeView *m_tree = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;
-    EntityRef m_current;
+    LocalEntity m_current;
     RemoteEntity m_remote;
     QByteArray m_headerState;
     bool m_filtering = false;
-    EntityRef m_beforeFilter;
+    LocalEntity m_beforeFilter;
     QList<QPersistentModelIndex> m_collapsedBeforeFilter; // source model, column 0
     int m_widestName = 0; // the widest queue row's name, as fitColumns() last measured it
 };

@@ -20,7 +20,7 @@ int EntityTreePanel::spanRowsWithoutCounts(const QModelIndex &parent, int depth,
     const QFontMetrics metrics = m_tree->fontMetrics();
     for (int row = 0; row < m_proxy->rowCount(parent); ++row) {
         const QModelIndex name = m_proxy->index(row, EntityTreeModel::NameColumn, parent);
-        const EntityRef ref = qvariant_cast<EntityRef>(name.data(EntityTreeModel::EntityRefRole));
+        const LocalEntity ref = qvariant_cast<LocalEntity>(name.data(EntityTreeModel::EntityRefRole));
         const bool counts = !ref.isNull() && ref.kind == EntityChange::Entity::Queue;
         if (m_tree->isFirstColumnSpanned(row, parent) == counts)
             m_tree->setFirstColumnSpanned(row, parent, !counts);

@@ -98,7 +98,7 @@ MainWindow::MainWindow(QWidget *parent)
             m_pages->widget(i)->setSizePolicy(policy, policy);
         }
     });
-    connect(m_dashboard, &DashboardPage::entityChosen, this, [this](const EntityRef &ref) {
+    connect(m_dashboard, &DashboardPage::entityChosen, this, [this](const LocalEntity &ref) {
         m_entityDock->show();
         if (!m_panel->selectEntity(ref))
             statusBar()->showMessage(tr("The %1 %2 is not in the tree (yet).").arg(entityKindWord(ref.kind), ref.name), 6000);
@@ -130,13 +130,13 @@ MainWindow::MainWindow(QWidget *parent)
     addDockWidget(Qt::LeftDockWidgetArea, m_entityDock);
     resizeDocks({m_entityDock}, {kDockWidth}, Qt::Horizontal);   // 30 % of the default 1280-pixel window
     connect(m_panel, &EntityTreePanel::currentEntityChanged, this, &MainWindow::showEntity);
-    connect(m_panel, &EntityTreePanel::entityOpened, this, [this](const EntityRef &ref) {
+    connect(m_panel, &EntityTreePanel::entityOpened, this, [this](const LocalEntity &ref) {
         showEntity(ref);
         if (m_page && m_page->entity() == ref)
             m_page->tabs()->setFocus(Qt::OtherFocusReason);
     });
     connect(m_panel, &EntityTreePanel::contextMenuRequested, this,
-            [this](const EntityRef &ref, EntityChange::Entity group, const QPoint &at) {
+            [this](const LocalEntity &ref, EntityChange::Entity group, const QPoint &at) {
                 QMenu *menu = m_actions->contextMenu(ref, group, this);
                 menu->setAttribute(Qt::WA_DeleteOnClose);
                 menu->popup(at);
@@ -397,7 +397,7 @@ void MainWindow::showBrokerState()
         setWindowTitle(tr("Relaydesk — %1").arg(file));
 }
 
-void MainWindow::showEntity(const EntityRef &ref)
+void MainWindow::showEntity(const LocalEntity &ref)
 {
     closeRemotePage();
     m_actions->setCurrent(ref);
@@ -420,7 +420,7 @@ void MainWindow::showEntity(const EntityRef &ref)
     QSettings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk")).setValue(QLatin1String(kEntityKey), entityRefKey(ref));
 }
 
-void MainWindow::openEntity(const EntityRef &ref, const QString &tab)
+void MainWindow::openEntity(const LocalEntity &ref, const QString &tab)
 {
     m_wantedTab = tab;
     if (m_panel->selectEntity(ref)) {
@@ -442,7 +442,7 @@ void MainWindow::showWantedTab()
     m_wantedTab.clear();
 }
 
-void MainWindow::onEntityRemoved(const EntityRef &ref)
+void MainWindow::onEntityRemoved(const LocalEntity &ref)
 {
     if (m_page && m_page->entity() == ref)
         statusBar()->showMessage(tr("The %1 %2 was deleted; its page is closed.").arg(entityKindWord(ref.kind), ref.name),

@@ -79,7 +79,7 @@ public:
     // Selects `ref` in the tree and shows its page on the tab whose
     // objectName is `tab` (when given); an entity not in the tree yet is
     // selected when it appears. EntityActions::requestOpen comes here.
-    void openEntity(const EntityRef &ref, const QString &tab = {});
+    void openEntity(const LocalEntity &ref, const QString &tab = {});
     // File ▸ Import Configuration… of `path`: the Service Bus emulator's
     // Config.json when it has that shape (its queues and topics, all or
     // nothing), else the broker's own configuration (docs/window.md
@@ -109,7 +109,7 @@ private:
     void showAbout();
     void showPolicyEditor();
     void showMockEndpoints();
-    void showEntity(const EntityRef &ref);
+    void showEntity(const LocalEntity &ref);
     // main_window_connections.cpp: the Connection menu, another connection's pages.
     void installConnections();
     void showRemote(const RemoteEntity &entity);
@@ -128,7 +128,7 @@ private:
     void importConfiguration();
     bool importServiceBusConfig(const QString &path);
     void exportConfiguration();
-    void onEntityRemoved(const EntityRef &ref);
+    void onEntityRemoved(const LocalEntity &ref);
 
     ServeOptions m_options;
     std::unique_ptr<BrokerHost> m_host;
@@ -142,7 +142,7 @@ private:
     EntityPage *m_page = nullptr;
     ConnectionRegistry *m_connections = nullptr;   // owned (child)
     RemoteEntityPage *m_remotePage = nullptr;
-    EntityRef m_wantedEntity; // restored from the settings; selected once it is in the tree
+    LocalEntity m_wantedEntity; // restored from the settings; selected once it is in the tree
     QString m_wantedTab;      // the tab openEntity asked for
     bool m_fitOnShow = false; // a restored geometry, checked against the screen again once the frame is known
     bool m_fitWhenFramed = false; // shown before the window manager's frame was known: checked again when it is

@@ -178,7 +178,7 @@ void TopicSubscriptionsTab::openRow(int row)
 {
     if (row < 0 || row >= m_rows->rowCount())
         return;
-    m_actions.requestOpen(EntityRef{EntityChange::Entity::Subscription, arnAt(row)});
+    m_actions.requestOpen(LocalEntity{EntityChange::Entity::Subscription, arnAt(row)});
 }
 
 void TopicSubscriptionsTab::confirmUnsubscribe()
