@@ -62,19 +62,20 @@ LAYERS = {
     "ui/views": ["ui/dialogs", "ui/policy_editor"],
     "app": ["ui/views"],
 }
-# folder -> {folder it must not include: the headers of that folder it may (its door)}.
+# folder -> {folder it must not include: (the headers of that folder it may: its door, why)}.
 # Applies to the folder's subfolders too; reaching a forbidden folder stays
 # allowed (ui's models show the broker's types, which the protocols also use).
 FORBIDDEN = {
     "ui": {
         # Protocol code: the window reaches it through core/connections (embedded/embedded_messages.h).
-        "core/api": (),
+        "core/api": ((), "protocol code: the window reaches it through core/connections/embedded"),
         # The host: the window starts the in-process servers in one place, MainWindow
         # (views/main_window_broker.cpp, BrokerHost::start with ServeOptions; the database
         # dialog shows a BrokerHostProblem), and hands its pages the EmbeddedBroker; the
         # `policy render` and `policy scan --charts` commands draw with ui/charts.
-        "core/host": ("core/host/broker_host.h", "core/host/serve_options.h", "core/host/command_help.h",
-                      "core/host/policy_command.h", "core/host/policy_input.h", "core/host/policy_scan_command.h"),
+        "core/host": (("core/host/broker_host.h", "core/host/serve_options.h", "core/host/command_help.h",
+                       "core/host/policy_command.h", "core/host/policy_input.h", "core/host/policy_scan_command.h"),
+                      "the pages take the EmbeddedBroker; only MainWindow starts the host"),
     },
 }
 INCLUDE_ROOTS = ["core", "ui", ""]   # the include directories, in the order the build searches them
@@ -107,12 +108,12 @@ def under(path, folder):
 
 
 def forbidden(here, target):
-    """The folder `here` must not include `target` from although it reaches it, or None."""
+    """(folder, why) when `here` must not include `target` although it reaches it, else None."""
     for folder, rules in FORBIDDEN.items():
         if under(here, folder):
-            for there, door in rules.items():
+            for there, (door, why) in rules.items():
                 if under(target, there) and target not in door:
-                    return there
+                    return there, why
     return None
 
 
@@ -149,9 +150,9 @@ def main():
                         if there is not None and there not in allowed[here]:
                             problems.append("%s:%d: %s must not include %s (%s)" % (path, number, here, there, header))
                         elif forbidden(here, target):
-                            problems.append("%s:%d: %s must not include %s (%s): it includes the boundary, "
-                                            "core/connections, and the shared model types"
-                                            % (path, number, here, forbidden(here, target), header))
+                            there, why = forbidden(here, target)
+                            problems.append("%s:%d: %s must not include %s (%s): %s"
+                                            % (path, number, here, there, header, why))
                         elif target.startswith(STORE_HEADERS) and not here.startswith(STORE_DOOR):
                             problems.append("%s:%d: %s must not include %s: the store's one door is core/broker "
                                             "(SQL) and core/engine (units)" % (path, number, here, header))

@@ -71,6 +71,8 @@ class CheckLayeringTest(unittest.TestCase):
                 self.assertEqual(status == 0, passes, output)
                 if not passes:
                     self.assertIn(source + ":1:", output)
+                    if source.startswith("ui/"):   # named by the folder it reached, with the way in
+                        self.assertRegex(output, r"must not include core/(api|host) \(.*\): \w")
 
 
 if __name__ == "__main__":
