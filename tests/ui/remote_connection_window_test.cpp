@@ -5,8 +5,14 @@
 // (expand, open a queue, send, poll, delete the polled message) and one whose
 // keys do not (the broker's words on the row); another Relaydesk added with
 // Add Connection… as "production" (peek, purge only after the name is typed)
-// and one without its bearer token (the broker's 401 beside Peek).
+// and one without its bearer token (the broker's 401 beside Peek); a Service
+// Bus namespace added by its connection string (the management API: list,
+// attributes, delete after the name is typed; a wrong key's 401 on the row);
+// a Zaqar endpoint with its project and token (send, peek, purge).
+#include "core/connections/connection_test_support.h"
 #include "dialogs/add_connection_dialog.h"
+#include "connections/servicebus_connection.h"
+#include "connections/zaqar_connection.h"
 #include "dialogs/confirm_name_dialog.h"
 #include "models/connection_registry.h"
 #include "models/entity_tree_model.h"
@@ -40,6 +46,7 @@ namespace {
 const QString kKeyId = QStringLiteral("AKIDWINDOWTEST");
 const QString kSecret = QStringLiteral("window-test-secret");
 const QString kToken = QStringLiteral("window-test-token");
+const QString kSasKey = QStringLiteral("d2luZG93LXRlc3Qtc2FzLWtleQ==");
 
 void writeFile(const QString &path, const QString &text)
 {
@@ -54,6 +61,19 @@ bool settled(RemoteEntityPage *page)
     return QTest::qWaitFor([page] { return !page->callBar()->busy(); }, 60000);
 }
 
+// Presses a destructive action of a production connection's page, types the
+// entity's name where it asks for it, confirms and waits for the call.
+void confirmByTypingTheName(RemoteEntityPage *page, QAbstractButton *action, const QString &name)
+{
+    QTest::mouseClick(action, Qt::LeftButton);
+    auto *confirm = page->findChild<ConfirmNameDialog *>();
+    QVERIFY(confirm && confirm->nameField());
+    QTest::keyClicks(confirm->nameField(), name);
+    QVERIFY(confirm->acceptButton()->isEnabled());
+    QTest::mouseClick(confirm->acceptButton(), Qt::LeftButton);
+    QVERIFY(settled(page));
+}
+
 } // namespace
 
 class RemoteConnectionWindowTest : public QObject {
@@ -62,14 +82,20 @@ private slots:
     void initTestCase()
     {
         const QString credentials = m_dir.filePath(QStringLiteral("credentials.json"));
-        writeFile(credentials, QStringLiteral(R"({"accessKeys": {"%1": "%2"}, "bearerTokens": ["%3"]})").arg(kKeyId, kSecret, kToken));
+        writeFile(credentials, QStringLiteral(R"({"accessKeys": {"%1": "%2"}, "bearerTokens": ["%3"],
+                                                 "sharedAccessKeys": {"RootManageSharedAccessKey": "%4"}})")
+                                   .arg(kKeyId, kSecret, kToken, kSasKey));
         const QString config = m_dir.filePath(QStringLiteral("config.json"));
         writeFile(config, QStringLiteral(R"({"version": 1, "queues": [{"name": "orders"}], "topics": [{"name": "events"}]})"));
         m_url = m_server.start(QStringLiteral(RELAYDESK_BINARY),
                                {"serve", "--port", "0", "--amqp-port", "off", "--amqps-port", "off", "--sb-management-port",
-                                "off", "--db", ":memory:", "--clock", "virtual", "--credentials", credentials, "--config", config},
+                                "0", "--db", ":memory:", "--clock", "virtual", "--credentials", credentials, "--config", config},
                                QStringLiteral("relaydesk: listening on "));
         QVERIFY2(!m_url.isEmpty(), qPrintable(m_server.errors()));
+        // The management port answers TLS or plain HTTP by the first byte: plain here.
+        m_management = m_server.readyLine(QStringLiteral("relaydesk: listening on "));
+        QVERIFY2(!m_management.isEmpty(), qPrintable(m_server.errors()));
+        m_management.replace(QStringLiteral("https://"), QStringLiteral("http://"));
     }
 
     void init()
@@ -256,6 +282,109 @@ private slots:
         dialog->reject();
     }
 
+    void serviceBus_production_attributesAndDeleteAfterTypingTheName()
+    {
+        ServiceBusConnection bus({QStringLiteral("fixture"), serviceBusString(kSasKey), QUrl(m_management)});
+        QVERIFY(relaydesk::test::awaitCall<EntityRef>([&](BrokerConnection::Reply<EntityRef> reply) {
+                    return bus.createEntity(EntityKind::ServiceBusQueue, QStringLiteral("invoices"), {},
+                                            {{QStringLiteral("MaxDeliveryCount"), QStringLiteral("7")}}, reply);
+                }).ok);
+        addServiceBus(QStringLiteral("team-bus"), kSasKey, true);
+        const QString id = QStringLiteral("window:team-bus");
+        QCOMPARE(m_window->connections()->find(id)->kindWord, QStringLiteral("Service Bus"));
+        const QModelIndex row = expand(id);
+        QVERIFY(row.data(Qt::AccessibleTextRole).toString().endsWith(QStringLiteral("— production")));
+        RemoteEntityPage *page = open(id, QStringLiteral("invoices"));
+        QVERIFY(page);
+        QVERIFY(settled(page));
+        QVERIFY(m_window->windowTitle().contains(QStringLiteral("PRODUCTION")));
+        const auto attributes = page->attributeTable()->findItems(QStringLiteral("MaxDeliveryCount"), Qt::MatchExactly);
+        QCOMPARE(attributes.size(), 1);
+        QCOMPARE(page->attributeTable()->item(attributes[0]->row(), 1)->text(), QStringLiteral("7"));
+        // Messages go over AMQP, which this connection does not speak yet: Send says so.
+        QVERIFY(!page->sendButton()->isEnabled());
+        QCOMPARE(page->sendButton()->toolTip(), bus.capability(EntityKind::ServiceBusQueue, ConnectionFeature::Send).reason);
+
+        confirmByTypingTheName(page, page->deleteButton(), QStringLiteral("invoices"));
+        QVERIFY2(page->actionError()->isHidden(), qPrintable(page->actionError()->text()));
+        const auto gone = relaydesk::test::awaitCall<std::vector<EntitySummary>>([&](BrokerConnection::Reply<std::vector<EntitySummary>> reply) {
+            return bus.listEntities(EntityKind::ServiceBusQueue, {}, reply);
+        });
+        QVERIFY(gone.ok);
+        QVERIFY(std::none_of(gone.value.begin(), gone.value.end(), [](const EntitySummary &e) { return e.ref.name == "invoices"; }));
+    }
+
+    void serviceBus_wrongKey_theServicesWordsOnTheRow()
+    {
+        addServiceBus(QStringLiteral("wrong-bus"), QStringLiteral("bm90LXRoZS1rZXk="), false);
+        const QModelIndex row = expand(QStringLiteral("window:wrong-bus"));
+        const QModelIndex status = row.model()->index(0, 0, row);
+        QVERIFY(status.data(EntityTreeModel::StatusRole).toBool());
+        QVERIFY2(status.data().toString().startsWith(QStringLiteral("Service Bus 401 (HTTP 401): ")),
+                 qPrintable(status.data().toString()));
+        QVERIFY(!status.data().toString().contains(kSasKey));
+    }
+
+    void serviceBus_withoutConnectionString_theDialogSaysWhy()
+    {
+        AddConnectionDialog *dialog = openAddConnection();
+        dialog->kindBox()->setCurrentIndex(2);
+        dialog->nameEdit()->setText(QStringLiteral("no-string"));
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("connectionOk")), Qt::LeftButton);
+        QVERIFY(dialog->isVisible());
+        QVERIFY(dialog->nameError()->message().startsWith(QStringLiteral("A Service Bus connection needs its connection string")));
+        dialog->connectionStringEdit()->setText(QStringLiteral("Endpoint=https://h/;SharedAccessKeyName=K;SharedAccessKey=v"));
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("connectionOk")), Qt::LeftButton);
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(dialog->nameError()->message(), QStringLiteral("The connection string: Endpoint must be sb://HOST/."));
+        QVERIFY(!m_window->connections()->find(QStringLiteral("window:no-string")));
+        dialog->reject();
+    }
+
+    void zaqar_production_sendPeekPurgeAfterTypingTheName()
+    {
+        ZaqarConnection fixture({QStringLiteral("fixture"), QUrl(m_url), QStringLiteral("window-project"), kToken});
+        QVERIFY(relaydesk::test::awaitCall<EntityRef>([&](BrokerConnection::Reply<EntityRef> reply) {
+                    return fixture.createEntity(EntityKind::ZaqarQueue, QStringLiteral("jobs"), {}, {}, reply);
+                }).ok);
+        AddConnectionDialog *dialog = openAddConnection();
+        dialog->kindBox()->setCurrentIndex(3);   // OpenStack Zaqar
+        QVERIFY(dialog->projectIdEdit()->isVisibleTo(dialog));
+        QVERIFY(dialog->keystoneTokenEdit()->isVisibleTo(dialog));
+        QVERIFY(!dialog->connectionStringEdit()->isVisibleTo(dialog));
+        QVERIFY(!dialog->tokenEdit()->isVisibleTo(dialog));
+        dialog->nameEdit()->setText(QStringLiteral("team-zaqar"));
+        dialog->urlEdit()->setText(m_url);
+        dialog->projectIdEdit()->setText(QStringLiteral("window-project"));
+        dialog->keystoneTokenEdit()->setText(kToken);
+        dialog->productionBox()->setChecked(true);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("connectionOk")), Qt::LeftButton);
+        QVERIFY2(dialog->isHidden(), qPrintable(dialog->nameError()->message()));
+
+        const QString id = QStringLiteral("window:team-zaqar");
+        QCOMPARE(m_window->connections()->find(id)->kindWord, QStringLiteral("Zaqar"));
+        expand(id);
+        RemoteEntityPage *page = open(id, QStringLiteral("jobs"));
+        QVERIFY(page);
+        QVERIFY(settled(page));
+        page->bodyEdit()->setPlainText(QStringLiteral("{\"job\": 1}"));
+        QTest::mouseClick(page->sendButton(), Qt::LeftButton);
+        QVERIFY(settled(page));
+        QVERIFY2(page->actionError()->isHidden(), qPrintable(page->actionError()->text()));
+        RemoteMessagesPanel *messages = page->messages();
+        QVERIFY(!messages->polls());   // Zaqar lists messages without claiming them
+        QTest::mouseClick(messages->lookButton(), Qt::LeftButton);
+        QVERIFY(settled(page));
+        QVERIFY2(messages->error()->isHidden(), qPrintable(messages->error()->text()));
+        QCOMPARE(messages->table()->rowCount(), 1);
+
+        confirmByTypingTheName(page, page->purgeButton(), QStringLiteral("jobs"));
+        QVERIFY2(page->actionError()->isHidden(), qPrintable(page->actionError()->text()));
+        QTest::mouseClick(messages->lookButton(), Qt::LeftButton);
+        QVERIFY(settled(page));
+        QCOMPARE(messages->table()->rowCount(), 0);
+    }
+
 private:
     // The connection's row, expanded in the tree as a click would, once listed.
     QModelIndex expand(const QString &id)
@@ -293,10 +422,35 @@ private:
         return dialog;
     }
 
+    QString serviceBusString(const QString &key) const
+    {
+        return QStringLiteral("Endpoint=sb://%1/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=%2;"
+                              "UseDevelopmentEmulator=true")
+            .arg(QUrl(m_management).host(), key);
+    }
+
+    // Fills the dialog for a Service Bus namespace and presses OK.
+    void addServiceBus(const QString &name, const QString &key, bool production)
+    {
+        AddConnectionDialog *dialog = openAddConnection();
+        dialog->kindBox()->setCurrentIndex(2);   // Azure Service Bus namespace
+        QVERIFY(dialog->connectionStringEdit()->isVisibleTo(dialog));
+        QVERIFY(!dialog->regionEdit()->isVisibleTo(dialog));   // only the kind's rows show
+        QVERIFY(!dialog->accessKeyEdit()->isVisibleTo(dialog));
+        QVERIFY(!dialog->projectIdEdit()->isVisibleTo(dialog));
+        dialog->nameEdit()->setText(name);
+        dialog->connectionStringEdit()->setText(serviceBusString(key));
+        dialog->urlEdit()->setText(m_management);
+        dialog->productionBox()->setChecked(production);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("connectionOk")), Qt::LeftButton);
+        QVERIFY2(dialog->isHidden(), qPrintable(dialog->nameError()->message()));
+    }
+
     QTemporaryDir m_dir;
     std::unique_ptr<QTemporaryDir> m_settings;
     relaydesk::test::ServerProcess m_server;
     QString m_url;
+    QString m_management;
     std::unique_ptr<MainWindow> m_window;
 };
 

@@ -35,6 +35,8 @@ AddConnectionDialog::AddConnectionDialog(const QString &secretsNote, QWidget *pa
     m_kind->setObjectName(QStringLiteral("connectionKind"));
     m_kind->addItem(tr("AWS profile"));
     m_kind->addItem(tr("Another Relaydesk"));
+    m_kind->addItem(tr("Azure Service Bus namespace"));
+    m_kind->addItem(tr("OpenStack Zaqar"));
     m_name = field("connectionName", this, tr("as the tree shows it, e.g. staging"));
     m_region = field("connectionRegion", this, QStringLiteral("us-east-1"));
     m_url = field("connectionUrl", this);
@@ -44,6 +46,11 @@ AddConnectionDialog::AddConnectionDialog(const QString &secretsNote, QWidget *pa
     m_credentialProcess = field("connectionCredentialProcess", this, tr("a command printing the credentials as JSON"));
     m_token = field("connectionToken", this, tr("one of its --credentials file's bearerTokens"));
     m_token->setEchoMode(QLineEdit::Password);
+    m_connectionString = field("connectionString", this, QStringLiteral("Endpoint=sb://…;SharedAccessKeyName=…;SharedAccessKey=…"));
+    m_connectionString->setEchoMode(QLineEdit::Password);
+    m_projectId = field("connectionProjectId", this, tr("X-Project-ID (empty: none)"));
+    m_keystoneToken = field("connectionKeystoneToken", this, tr("X-Auth-Token (empty: no authentication)"));
+    m_keystoneToken->setEchoMode(QLineEdit::Password);
     m_awsFiles = new QCheckBox(tr("&Write the profile into the AWS files (~/.aws/config, ~/.aws/credentials)"), this);
     m_awsFiles->setObjectName(QStringLiteral("connectionAwsFiles"));
     m_awsFiles->setToolTip(tr("Other AWS tools then see it too; otherwise the window alone keeps it"));
@@ -57,7 +64,10 @@ AddConnectionDialog::AddConnectionDialog(const QString &secretsNote, QWidget *pa
     addFormRow(form, tr("&Kind:"), m_kind);
     m_nameError = addFormRow(form, tr("&Name:"), m_name);
     addFormRow(form, tr("Re&gion:"), m_region);
+    addFormRow(form, tr("Connection s&tring:"), m_connectionString);
     addFormRow(form, tr("&URL:"), m_url);
+    addFormRow(form, tr("&Project ID:"), m_projectId);
+    addFormRow(form, tr("Keystone t&oken:"), m_keystoneToken);
     addFormRow(form, tr("&Access key ID:"), m_accessKey);
     addFormRow(form, tr("&Secret access key:"), m_secret);
     addFormRow(form, tr("&Bearer token:"), m_token);
@@ -78,17 +88,33 @@ AddConnectionDialog::AddConnectionDialog(const QString &secretsNote, QWidget *pa
     setMinimumWidth(fontMetrics().averageCharWidth() * 70);
 }
 
-// Rows of the other kind hide; an AWS profile written into the AWS files
-// keeps its keys there (the secrets note then says so).
+ConnectionSettings::Kind AddConnectionDialog::kind() const
+{
+    return static_cast<ConnectionSettings::Kind>(m_kind->currentIndex());   // the box lists the kinds in their order
+}
+
+// Rows of the other kinds hide (each field sits in its row's cell, with its
+// error line); an AWS profile written into the AWS files keeps its keys there
+// (the secrets note then says so).
 void AddConnectionDialog::showKind()
 {
-    const bool aws = m_kind->currentIndex() == 0;
+    using Kind = ConnectionSettings::Kind;
+    const Kind k = kind();
+    const bool aws = k == Kind::AwsProfile;
     auto *form = findChild<QFormLayout *>();
-    form->setRowVisible(m_region, aws);
-    form->setRowVisible(m_credentialProcess, aws);
-    form->setRowVisible(m_token, !aws);
+    const auto showRow = [form](QWidget *field, bool visible) { form->setRowVisible(field->parentWidget(), visible); };
+    showRow(m_region, aws);
+    showRow(m_credentialProcess, aws);
+    showRow(m_accessKey, aws || k == Kind::Relaydesk);
+    showRow(m_secret, aws || k == Kind::Relaydesk);
+    showRow(m_token, k == Kind::Relaydesk);
+    showRow(m_connectionString, k == Kind::ServiceBus);
+    showRow(m_projectId, k == Kind::Zaqar);
+    showRow(m_keystoneToken, k == Kind::Zaqar);
     form->setRowVisible(m_awsFiles, aws);
-    m_url->setPlaceholderText(aws ? tr("endpoint_url (empty: AWS itself)") : QStringLiteral("http://ci-host:9324"));
+    const QString urlHint[] = {tr("endpoint_url (empty: AWS itself)"), QStringLiteral("http://ci-host:9324"),
+                               tr("management API (empty: from the connection string)"), QStringLiteral("http://zaqar-host:8888")};
+    m_url->setPlaceholderText(urlHint[m_kind->currentIndex()]);
     m_secretsNote->setVisible(!(aws && m_awsFiles->isChecked()));
 }
 
@@ -98,26 +124,33 @@ void AddConnectionDialog::setSettings(const ConnectionSettings &s)
     m_name->setReadOnly(true);   // the name is the connection's key
     m_secret->setPlaceholderText(tr("unchanged when empty"));
     m_token->setPlaceholderText(tr("unchanged when empty"));
-    m_kind->setCurrentIndex(s.kind == ConnectionSettings::Kind::Relaydesk ? 1 : 0);
+    m_connectionString->setPlaceholderText(tr("unchanged when empty"));
+    m_keystoneToken->setPlaceholderText(tr("unchanged when empty"));
+    m_kind->setCurrentIndex(static_cast<int>(s.kind));
+    m_kind->setEnabled(false);   // the kind is the connection's, as its name
     m_name->setText(s.name);
     m_region->setText(s.region);
     m_url->setText(s.endpointUrl);
     m_accessKey->setText(s.accessKeyId);
     m_credentialProcess->setText(s.credentialProcess);
+    m_projectId->setText(s.projectId);
     m_production->setChecked(s.production);
 }
 
 ConnectionSettings AddConnectionDialog::settings() const
 {
     ConnectionSettings s;
-    s.kind = m_kind->currentIndex() == 1 ? ConnectionSettings::Kind::Relaydesk : ConnectionSettings::Kind::AwsProfile;
+    s.kind = kind();
     s.name = m_name->text().trimmed();
     s.region = m_region->text().trimmed();
     s.endpointUrl = m_url->text().trimmed();
-    s.accessKeyId = m_accessKey->text().trimmed();
-    s.secretAccessKey = m_secret->text();
+    const bool keys = s.kind == ConnectionSettings::Kind::AwsProfile || s.kind == ConnectionSettings::Kind::Relaydesk;
+    s.accessKeyId = keys ? m_accessKey->text().trimmed() : QString();
+    s.secretAccessKey = keys ? m_secret->text() : QString();
     s.credentialProcess = m_credentialProcess->text().trimmed();
-    s.bearerToken = m_token->text();
+    s.bearerToken = s.kind == ConnectionSettings::Kind::Zaqar ? m_keystoneToken->text() : m_token->text();
+    s.connectionString = s.kind == ConnectionSettings::Kind::ServiceBus ? m_connectionString->text().trimmed() : QString();
+    s.projectId = s.kind == ConnectionSettings::Kind::Zaqar ? m_projectId->text().trimmed() : QString();
     s.writeAwsFiles = s.kind == ConnectionSettings::Kind::AwsProfile && m_awsFiles->isChecked();
     s.production = m_production->isChecked();
     return s;

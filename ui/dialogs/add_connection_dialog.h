@@ -19,8 +19,11 @@ class FieldError;
 // Connection ▸ Add Connection… (and Edit Connection…), docs/window.md
 // "Connections": an AWS profile (name, region, endpoint_url, keys or
 // credential_process; written into the AWS files in their own format or
-// kept in the window's settings — the user chooses) or another Relaydesk
-// (URL, bearer token, access keys), and whether it is "production". Secret
+// kept in the window's settings — the user chooses), another Relaydesk
+// (URL, bearer token, access keys), a Service Bus namespace (connection
+// string, optional management URL) or a Zaqar endpoint (URL, project id,
+// Keystone token), and whether it is "production". Only the rows of the
+// chosen kind show. Secret
 // fields say where their secret goes (ConnectionSecrets::whereText()).
 // OK calls the apply function: its error (in the product's words) shows
 // under the name and the dialog stays open; empty closes it. GUI thread.
@@ -41,6 +44,9 @@ public:
     QLineEdit *secretEdit() const { return m_secret; }
     QLineEdit *credentialProcessEdit() const { return m_credentialProcess; }
     QLineEdit *tokenEdit() const { return m_token; }
+    QLineEdit *connectionStringEdit() const { return m_connectionString; }
+    QLineEdit *projectIdEdit() const { return m_projectId; }
+    QLineEdit *keystoneTokenEdit() const { return m_keystoneToken; }
     QCheckBox *awsFilesBox() const { return m_awsFiles; }
     QCheckBox *productionBox() const { return m_production; }
     FieldError *nameError() const { return m_nameError; }
@@ -50,6 +56,7 @@ public:
 
 private:
     void showKind();
+    ConnectionSettings::Kind kind() const;
 
     QComboBox *m_kind = nullptr;
     QLineEdit *m_name = nullptr;
@@ -59,6 +66,9 @@ private:
     QLineEdit *m_secret = nullptr;
     QLineEdit *m_credentialProcess = nullptr;
     QLineEdit *m_token = nullptr;
+    QLineEdit *m_connectionString = nullptr;
+    QLineEdit *m_projectId = nullptr;
+    QLineEdit *m_keystoneToken = nullptr;
     QCheckBox *m_awsFiles = nullptr;
     QCheckBox *m_production = nullptr;
     FieldError *m_nameError = nullptr;

@@ -5,6 +5,8 @@
 #include "connections/aws_profile_writer.h"
 #include "connections/aws_profiles.h"
 #include "connections/relaydesk_connection.h"
+#include "connections/servicebus_connection.h"
+#include "connections/zaqar_connection.h"
 
 #include <QRegularExpression>
 #include <QSettings>
@@ -20,6 +22,30 @@ const QString kProduction = QStringLiteral("production");
 QSettings settings() { return QSettings(QStringLiteral("Relaydesk"), QStringLiteral("Relaydesk")); }
 
 QString windowId(const QString &name) { return QStringLiteral("window:") + name; }
+
+// The kinds as the settings name them (group "connections/NAME", key "kind").
+constexpr std::pair<ConnectionSettings::Kind, const char *> kKindNames[] = {
+    {ConnectionSettings::Kind::AwsProfile, "aws"},
+    {ConnectionSettings::Kind::Relaydesk, "relaydesk"},
+    {ConnectionSettings::Kind::ServiceBus, "servicebus"},
+    {ConnectionSettings::Kind::Zaqar, "zaqar"},
+};
+
+QString kindName(ConnectionSettings::Kind kind)
+{
+    for (const auto &[k, name] : kKindNames)
+        if (k == kind)
+            return QLatin1String(name);
+    return QStringLiteral("aws");
+}
+
+ConnectionSettings::Kind kindNamed(const QString &name)
+{
+    for (const auto &[k, known] : kKindNames)
+        if (name == QLatin1String(known))
+            return k;
+    return ConnectionSettings::Kind::AwsProfile;
+}
 
 AwsProfile profileOf(const ConnectionSettings &s)
 {
@@ -78,19 +104,35 @@ void ConnectionRegistry::reload()
         const QString id = windowId(name);
         std::unique_ptr<BrokerConnection> connection;
         QString detail = s.endpointUrl;
-        if (s.kind == ConnectionSettings::Kind::Relaydesk) {
-            RelaydeskConnection::Settings r{s.name, QUrl(s.endpointUrl), {s.accessKeyId, m_secrets->find(id), {}},
-                                            m_secrets->find(id + QStringLiteral("/token"))};
-            connection = std::make_unique<RelaydeskConnection>(r);
-        } else {
+        QString word;
+        switch (s.kind) {
+        case ConnectionSettings::Kind::Relaydesk:
+            connection = std::make_unique<RelaydeskConnection>(RelaydeskConnection::Settings{
+                s.name, QUrl(s.endpointUrl), {s.accessKeyId, m_secrets->find(id), {}}, m_secrets->find(id + QStringLiteral("/token"))});
+            word = tr("Relaydesk");
+            break;
+        case ConnectionSettings::Kind::ServiceBus:
+            // Until the secret service answers the string is empty: the connection then says so on every call.
+            connection = std::make_unique<ServiceBusConnection>(
+                ServiceBusConnection::Settings{s.name, m_secrets->find(id), QUrl(s.endpointUrl)});
+            detail = store.value(s.name + QStringLiteral("/host")).toString();
+            word = tr("Service Bus");
+            break;
+        case ConnectionSettings::Kind::Zaqar:
+            connection = std::make_unique<ZaqarConnection>(ZaqarConnection::Settings{
+                s.name, QUrl(s.endpointUrl), s.projectId, m_secrets->find(id + QStringLiteral("/token"))});
+            word = tr("Zaqar");
+            break;
+        case ConnectionSettings::Kind::AwsProfile: {
             ConnectionSettings withSecret = s;
             withSecret.secretAccessKey = m_secrets->find(id);
             connection = std::make_unique<AwsConnection>(profileOf(withSecret));
             detail = s.region;
+            word = tr("AWS profile");
+            break;
         }
-        m_entries.push_back({id, s.name, detail,
-                             s.kind == ConnectionSettings::Kind::Relaydesk ? tr("Relaydesk") : tr("AWS profile"),
-                             production.contains(id), false, connection.get()});
+        }
+        m_entries.push_back({id, s.name, detail, word, production.contains(id), false, connection.get()});
         m_owned.push_back(std::move(connection));
     }
     emit changed();
@@ -103,13 +145,13 @@ ConnectionSettings ConnectionRegistry::settingsOf(const QString &id) const
         return s;
     QSettings store = settings();
     store.beginGroup(kGroup + QLatin1Char('/') + id.mid(7));
-    s.kind = store.value(QStringLiteral("kind")).toString() == QLatin1String("relaydesk") ? ConnectionSettings::Kind::Relaydesk
-                                                                                           : ConnectionSettings::Kind::AwsProfile;
+    s.kind = kindNamed(store.value(QStringLiteral("kind")).toString());
     s.name = id.mid(7);
     s.region = store.value(QStringLiteral("region")).toString();
     s.endpointUrl = store.value(QStringLiteral("url")).toString();
     s.accessKeyId = store.value(QStringLiteral("accessKeyId")).toString();
     s.credentialProcess = store.value(QStringLiteral("credentialProcess")).toString();
+    s.projectId = store.value(QStringLiteral("projectId")).toString();
     s.production = find(id) && find(id)->production;
     return s;
 }
@@ -120,11 +162,21 @@ QString ConnectionRegistry::add(const ConnectionSettings &s)
     if (s.name.isEmpty() || s.name.contains(bad))
         return tr("A connection's name cannot be empty or contain spaces, brackets or slashes.");
     const QUrl url(s.endpointUrl, QUrl::StrictMode);
-    const bool needsUrl = s.kind == ConnectionSettings::Kind::Relaydesk || !s.endpointUrl.isEmpty();
+    const bool needsUrl = s.kind == ConnectionSettings::Kind::Relaydesk || s.kind == ConnectionSettings::Kind::Zaqar ||
+                          !s.endpointUrl.isEmpty();
     if (needsUrl && (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")) ||
                      url.host().isEmpty()))
         return tr("The URL must be http:// or https:// with a host, as http://localhost:9324.");
     QString id = windowId(s.name);
+    ServiceBusConnectionString string;
+    if (s.kind == ConnectionSettings::Kind::ServiceBus) {
+        // Edit Connection… shows no secret: an empty string keeps the one kept.
+        if (s.connectionString.isEmpty() && m_secrets->find(id).isEmpty())
+            return tr("A Service Bus connection needs its connection string (Endpoint=sb://…;SharedAccessKeyName=…;SharedAccessKey=…).");
+        string = readServiceBusConnectionString(s.connectionString.isEmpty() ? m_secrets->find(id) : s.connectionString);
+        if (!string.error.isEmpty())
+            return tr("The connection string: %1.").arg(string.error);
+    }
     if (s.kind == ConnectionSettings::Kind::AwsProfile && s.writeAwsFiles) {
         if (const QString error = addAwsProfile(AwsProfileFiles::fromEnvironment(), profileOf(s)); !error.isEmpty())
             return error;
@@ -132,15 +184,18 @@ QString ConnectionRegistry::add(const ConnectionSettings &s)
     } else {
         QSettings store = settings();
         store.beginGroup(kGroup + QLatin1Char('/') + s.name);
-        store.setValue(QStringLiteral("kind"),
-                       s.kind == ConnectionSettings::Kind::Relaydesk ? QStringLiteral("relaydesk") : QStringLiteral("aws"));
+        store.setValue(QStringLiteral("kind"), kindName(s.kind));
         store.setValue(QStringLiteral("region"), s.region);
         store.setValue(QStringLiteral("url"), s.endpointUrl);
         store.setValue(QStringLiteral("accessKeyId"), s.accessKeyId);
         store.setValue(QStringLiteral("credentialProcess"), s.credentialProcess);
+        store.setValue(QStringLiteral("projectId"), s.projectId);
+        store.setValue(QStringLiteral("host"), string.host);   // the tree's detail of a Service Bus namespace
         // Edit Connection… shows no secret: an empty field keeps the one kept.
         if (!s.secretAccessKey.isEmpty())
             m_secrets->store(id, s.secretAccessKey);
+        if (!s.connectionString.isEmpty())
+            m_secrets->store(id, s.connectionString);
         if (!s.bearerToken.isEmpty())
             m_secrets->store(id + QStringLiteral("/token"), s.bearerToken);
     }

@@ -15,15 +15,17 @@ class BrokerConnection;
 
 // What the user gives to add (or edit) a connection (the Add Connection dialog).
 struct ConnectionSettings {
-    enum class Kind { AwsProfile, Relaydesk };
+    enum class Kind { AwsProfile, Relaydesk, ServiceBus, Zaqar };   // the dialog's Kind box, in this order
     Kind kind = Kind::AwsProfile;
     QString name;
     QString region;             // AWS
-    QString endpointUrl;        // AWS: endpoint_url; Relaydesk: its URL
+    QString endpointUrl;        // AWS: endpoint_url; Relaydesk, Zaqar: its URL; Service Bus: the management URL (empty: the string's)
     QString accessKeyId;
     QString secretAccessKey;    // a secret: ConnectionSecrets, never settings
     QString credentialProcess;  // AWS
-    QString bearerToken;        // Relaydesk; a secret
+    QString bearerToken;        // Relaydesk's bearer token, Zaqar's Keystone token (X-Auth-Token); a secret
+    QString connectionString;   // Service Bus; a secret
+    QString projectId;          // Zaqar: X-Project-ID
     bool writeAwsFiles = false; // AWS: into ~/.aws (their own format) instead of the window's settings
     bool production = false;
 };
@@ -32,8 +34,8 @@ struct ConnectionSettings {
 struct ConnectionEntry {
     QString id;          // "aws:NAME" (the AWS files), "window:NAME" (the window's settings)
     QString name;        // the tree's name: the profile's or the user's
-    QString detail;      // the region, or the URL
-    QString kindWord;    // "AWS profile", "Relaydesk"
+    QString detail;      // the region, the URL, or the namespace's host
+    QString kindWord;    // "AWS profile", "Relaydesk", "Service Bus", "Zaqar"
     bool production = false;
     bool inAwsFiles = false;   // read from the AWS files: removed there, not here
     BrokerConnection *connection = nullptr;   // owned by the registry
@@ -41,7 +43,8 @@ struct ConnectionEntry {
 
 // The connections the window offers besides This computer (docs/window.md
 // "Connections"): every profile of the AWS files (AWS_CONFIG_FILE and
-// AWS_SHARED_CREDENTIALS_FILE honoured), then the ones the user added,
+// AWS_SHARED_CREDENTIALS_FILE honoured), then the ones the user added (AWS
+// profiles, other Relaydesks, Service Bus namespaces, Zaqar endpoints),
 // kept in the window's settings (QSettings group "connections") without
 // their secrets (ConnectionSecrets). Which connections are "production" is
 // a setting too, for profiles of the AWS files as well.
