@@ -19,8 +19,8 @@ namespace relaydesk {
 //    following the feed's `next` link) with their counts (CountDetails:
 //    available = ActiveMessageCount, delayed = ScheduledMessageCount);
 //  - attributes: the description's elements by name (LockDuration,
-//    MaxDeliveryCount, …, the counts among them); setting them is not
-//    written yet (an update sends the whole description back);
+//    MaxDeliveryCount, …, the counts among them); setting them sends the
+//    whole description back with the changed values (If-Match: *);
 //  - create (a description with the given elements, in the given order:
 //    Relaydesk takes any order, Azure wants its schema's) and delete.
 // Every request carries `Authorization: SharedAccessSignature …` signed with
@@ -61,8 +61,9 @@ public:
 
 private:
     using Answer = std::function<void(ConnectionResult<XmlNode>)>;
+    // `update`: a PUT with If-Match: * (change an entity, never create one).
     void request(const QByteArray &method, const QString &pathAndQuery, const QByteArray &body, ConnectionCall *call,
-                 Answer answer);
+                 Answer answer, bool update = false);
     void listPage(EntityKind kind, const QString &parent, const QString &pathAndQuery,
                   std::shared_ptr<std::vector<EntitySummary>> found, PendingCall<std::vector<EntitySummary>> pending);
     QString authorization() const;

@@ -301,6 +301,20 @@ private slots:
         const auto attributes = page->attributeTable()->findItems(QStringLiteral("MaxDeliveryCount"), Qt::MatchExactly);
         QCOMPARE(attributes.size(), 1);
         QCOMPARE(page->attributeTable()->item(attributes[0]->row(), 1)->text(), QStringLiteral("7"));
+        // Apply sends the changed property (the whole description goes back).
+        page->attributeTable()->item(attributes[0]->row(), 1)->setText(QStringLiteral("8"));
+        QTest::mouseClick(page->findChild<QPushButton *>(QStringLiteral("remoteApply")), Qt::LeftButton);
+        QVERIFY(settled(page));
+        // Then the page reads the attributes again: 8 is what it read.
+        QVERIFY(QTest::qWaitFor([page] {
+            const auto rows = page->attributeTable()->findItems(QStringLiteral("MaxDeliveryCount"), Qt::MatchExactly);
+            return rows.size() == 1 && page->attributeTable()->item(rows[0]->row(), 1)->data(Qt::UserRole) == QStringLiteral("8");
+        }, 60000));
+        QVERIFY(settled(page));
+        const auto applied = relaydesk::test::awaitCall<EntityAttributes>([&](BrokerConnection::Reply<EntityAttributes> reply) {
+            return bus.attributes({EntityKind::ServiceBusQueue, QStringLiteral("invoices"), QStringLiteral("/invoices"), {}}, reply);
+        });
+        QCOMPARE(applied.value.value(QStringLiteral("MaxDeliveryCount")), QStringLiteral("8"));
         // Messages go over AMQP, which this connection does not speak yet: Send says so.
         QVERIFY(!page->sendButton()->isEnabled());
         QCOMPARE(page->sendButton()->toolTip(), bus.capability(EntityKind::ServiceBusQueue, ConnectionFeature::Send).reason);

@@ -3,7 +3,8 @@
 // table), and the management API end to end against `relaydesk serve
 // --credentials FILE --sb-management-port 0` in a process of its own: queues,
 // topics and subscriptions listed with their counts, created, read and
-// deleted under a Shared Access Signature; a wrong key refused in the
+// deleted under a Shared Access Signature; properties changed (the whole
+// description sent back, a bad value refused naming it, nothing changed); a wrong key refused in the
 // service's words; messages said to be not there yet.
 #include "connections/servicebus_connection.h"
 #include "support/test_main.h"
@@ -129,6 +130,28 @@ void ServiceBusConnectionTest::managesEntities()
     QCOMPARE(again.error.httpStatus, 409);
     const auto peeked = AWAIT(MessagePage, bus.peek(queue.value, {}, reply));
     QCOMPARE(peeked.error.code, QStringLiteral("Unsupported"));
+
+    // An update sends the whole description back: the changed element, the others as they were.
+    const auto changed = AWAIT(Done, bus.setAttributes(queue.value, {{QStringLiteral("MaxDeliveryCount"), QStringLiteral("9")},
+                                                                     {QStringLiteral("LockDuration"), QStringLiteral("PT45S")}},
+                                                       reply));
+    QVERIFY2(changed.ok, qPrintable(changed.error.text()));
+    auto after = AWAIT(EntityAttributes, bus.attributes(queue.value, reply)).value;
+    QCOMPARE(after.value(QStringLiteral("MaxDeliveryCount")), QStringLiteral("9"));
+    QCOMPARE(after.value(QStringLiteral("LockDuration")), QStringLiteral("PT45S"));
+    QCOMPARE(after.value(QStringLiteral("DefaultMessageTimeToLive")), attributes.value.value(QStringLiteral("DefaultMessageTimeToLive")));
+    const auto refused = AWAIT(Done, bus.setAttributes(queue.value, {{QStringLiteral("MaxDeliveryCount"), QStringLiteral("many")},
+                                                                     {QStringLiteral("LockDuration"), QStringLiteral("PT50S")}},
+                                                       reply));
+    QVERIFY(!refused.ok);
+    QCOMPARE(refused.error.httpStatus, 400);
+    QVERIFY2(refused.error.message.contains(QStringLiteral("MaxDeliveryCount")), qPrintable(refused.error.text()));
+    after = AWAIT(EntityAttributes, bus.attributes(queue.value, reply)).value;   // nothing changed
+    QCOMPARE(after.value(QStringLiteral("MaxDeliveryCount")), QStringLiteral("9"));
+    QCOMPARE(after.value(QStringLiteral("LockDuration")), QStringLiteral("PT45S"));
+    const EntityRef missing{EntityKind::ServiceBusQueue, QStringLiteral("missing"), QStringLiteral("/missing"), {}};
+    QCOMPARE(AWAIT(Done, bus.setAttributes(missing, {{QStringLiteral("MaxDeliveryCount"), QStringLiteral("3")}}, reply)).error.httpStatus,
+             404);
 
     QVERIFY(AWAIT(Done, bus.deleteEntity(subscription.value, reply)).ok);
     QVERIFY(AWAIT(Done, bus.deleteEntity(topic.value, reply)).ok);
