@@ -83,12 +83,29 @@ public:
                                  Reply<std::vector<MessageLine>> reply) = 0;
     // Deletes (SQS) a polled message by its receipt handle.
     virtual ConnectionCall *settle(const EntityRef &entity, const MessageLine &message, Reply<Done> reply) = 0;
+    // The broker's clock, and advancing a virtual one by `seconds` (everything
+    // due up to the new time happens). Where capability(…, Clock) is not
+    // offered these answer its reason and send nothing.
+    virtual ConnectionCall *clock(Reply<BrokerClock> reply) { return refuseClock(std::move(reply)); }
+    virtual ConnectionCall *advanceClock(qint64 seconds, Reply<BrokerClock> reply)
+    {
+        Q_UNUSED(seconds)
+        return refuseClock(std::move(reply));
+    }
 
 protected:
     // A call answered at once with `error` (after the caller got the handle).
     template <class T>
     ConnectionCall *refuse(Reply<T> reply, ConnectionError error);
     ConnectionCall *newCall() { return new ConnectionCall(this); }
+
+private:
+    ConnectionCall *refuseClock(Reply<BrokerClock> reply)
+    {
+        const std::vector<EntityKind> kinds = entityKinds();
+        const EntityKind kind = kinds.empty() ? EntityKind::Queue : kinds.front();
+        return refuse(std::move(reply), ConnectionError::unsupported(capability(kind, ConnectionFeature::Clock).reason));
+    }
 };
 
 template <class T>

@@ -82,6 +82,14 @@ struct MessagePage {
     std::optional<qint64> total;   // the entity's message count, when known
 };
 
+// A broker's clock as another Relaydesk's native API gives it (GET /api/v1/clock).
+struct BrokerClock {
+    QString mode;        // "wall", "virtual" or "scaled"
+    QDateTime now;       // UTC
+    double scale = 1.0;  // broker seconds per wall second (a scaled clock)
+    bool isVirtual() const { return mode == QLatin1String("virtual"); }
+};
+
 // A poll: receives up to `count` (1–10) messages, hiding them for
 // `visibilitySeconds` — on a service without peek the Messages tab's
 // "Poll messages", which says that the messages it shows are received.

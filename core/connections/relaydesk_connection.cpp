@@ -111,15 +111,32 @@ ConnectionCall *RelaydeskConnection::peek(const EntityRef &entity, const PeekReq
     });
 }
 
-ConnectionCall *RelaydeskConnection::clock(Reply<QJsonObject> reply)
+namespace {
+
+BrokerConnection::Reply<QJsonObject> asClock(BrokerConnection::Reply<BrokerClock> reply)
 {
-    return native("GET", QStringLiteral("clock"), nullptr, std::move(reply));
+    return [reply = std::move(reply)](ConnectionResult<QJsonObject> answer) {
+        if (!answer.ok)
+            return reply(ConnectionResult<BrokerClock>::failure(answer.error));
+        const QJsonObject &clock = answer.value;   // GET /clock and POST /clock/advance answer the clock
+        reply(ConnectionResult<BrokerClock>::success(
+            {clock.value(QStringLiteral("mode")).toString(),
+             QDateTime::fromMSecsSinceEpoch(clock.value(QStringLiteral("nowMs")).toInteger(), Qt::UTC),
+             clock.value(QStringLiteral("scale")).toDouble(1.0)}));
+    };
 }
 
-ConnectionCall *RelaydeskConnection::advanceClock(qint64 seconds, Reply<QJsonObject> reply)
+} // namespace
+
+ConnectionCall *RelaydeskConnection::clock(Reply<BrokerClock> reply)
+{
+    return native("GET", QStringLiteral("clock"), nullptr, asClock(std::move(reply)));
+}
+
+ConnectionCall *RelaydeskConnection::advanceClock(qint64 seconds, Reply<BrokerClock> reply)
 {
     const QJsonObject body{{QStringLiteral("seconds"), seconds}};
-    return native("POST", QStringLiteral("clock/advance"), &body, std::move(reply));
+    return native("POST", QStringLiteral("clock/advance"), &body, asClock(std::move(reply)));
 }
 
 } // namespace relaydesk

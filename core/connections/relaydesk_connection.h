@@ -36,10 +36,10 @@ public:
     Capability capability(EntityKind kind, ConnectionFeature feature) const override;
     ConnectionCall *peek(const EntityRef &entity, const PeekRequest &request, Reply<MessagePage> reply) override;
 
-    // GET /api/v1/clock: {"mode", "now", "nowMs", "scale"}.
-    ConnectionCall *clock(Reply<QJsonObject> reply);
+    // GET /api/v1/clock ({"mode", "now", "nowMs", "scale"}; the bearer token).
+    ConnectionCall *clock(Reply<BrokerClock> reply) override;
     // POST /api/v1/clock/advance {"seconds": N} (a virtual clock only: ClockNotVirtual otherwise).
-    ConnectionCall *advanceClock(qint64 seconds, Reply<QJsonObject> reply);
+    ConnectionCall *advanceClock(qint64 seconds, Reply<BrokerClock> reply) override;
 
 private:
     ConnectionCall *native(const QByteArray &method, const QString &path, const QJsonObject *body, Reply<QJsonObject> reply);

@@ -20,6 +20,7 @@
 #include "support/test_main.h"
 #include "views/entity_tree_panel.h"
 #include "views/main_window.h"
+#include "views/remote_clock_bar.h"
 #include "views/remote_entity_page.h"
 #include "views/remote_messages_panel.h"
 #include "widgets/connection_call_bar.h"
@@ -35,6 +36,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTest>
 #include <QTreeView>
@@ -124,6 +126,7 @@ private slots:
         QVERIFY(page);
         QVERIFY(settled(page));
         QVERIFY(page->attributeTable()->rowCount() > 0);   // the queue's attributes, as SQS names them
+        QVERIFY(!page->clockBar());   // an AWS service keeps the wall clock
         page->bodyEdit()->setPlainText(QStringLiteral("hello from the window"));
         QTest::mouseClick(page->sendButton(), Qt::LeftButton);
         QVERIFY(settled(page));
@@ -280,6 +283,37 @@ private slots:
                  QStringLiteral("A connection's name cannot be empty or contain spaces, brackets or slashes."));
         QVERIFY(m_window->connections()->entries().size() == 2);   // the two profiles only
         dialog->reject();
+    }
+
+    // Another Relaydesk's clock on its page: read, and advanced (the broker runs --clock virtual).
+    void relaydesk_clockReadAndAdvanced()
+    {
+        AddConnectionDialog *dialog = openAddConnection();
+        dialog->kindBox()->setCurrentIndex(1);
+        dialog->nameEdit()->setText(QStringLiteral("clocked"));
+        dialog->urlEdit()->setText(m_url);
+        dialog->accessKeyEdit()->setText(kKeyId);
+        dialog->secretEdit()->setText(kSecret);
+        dialog->tokenEdit()->setText(kToken);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("connectionOk")), Qt::LeftButton);
+        expand(QStringLiteral("window:clocked"));
+        RemoteEntityPage *page = open(QStringLiteral("window:clocked"), QStringLiteral("orders"));
+        QVERIFY(page && page->clockBar());
+        RemoteClockBar *clock = page->clockBar();
+        QVERIFY(QTest::qWaitFor([clock] { return clock->timeLabel()->text().endsWith(QStringLiteral("— virtual")); }, 60000));
+        QVERIFY(settled(page));
+        const QString before = clock->timeLabel()->text();
+        QVERIFY(clock->advanceButton()->isEnabled());
+        clock->secondsBox()->setValue(3600);
+        QTest::mouseClick(clock->advanceButton(), Qt::LeftButton);
+        QVERIFY(settled(page));
+        QVERIFY2(clock->error()->isHidden(), qPrintable(clock->error()->text()));
+        const auto timeOf = [](const QString &label) {
+            return QDateTime::fromString(label.section(QLatin1Char(' '), 2, 3), QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+        };
+        QVERIFY2(timeOf(before).isValid(), qPrintable(before));
+        const qint64 moved = timeOf(before).secsTo(timeOf(clock->timeLabel()->text()));
+        QVERIFY2(moved >= 3600 && moved <= 3601, qPrintable(clock->timeLabel()->text()));   // a virtual clock moves only when advanced
     }
 
     void serviceBus_production_attributesAndDeleteAfterTypingTheName()

@@ -3,6 +3,7 @@
 
 #include "connections/broker_connection.h"
 #include "dialogs/confirm_name_dialog.h"
+#include "views/remote_clock_bar.h"
 #include "views/remote_messages_panel.h"
 #include "widgets/connection_call_bar.h"
 
@@ -24,6 +25,8 @@ EntityRef refOf(const RemoteEntity &entity)
     return EntityRef{static_cast<EntityKind>(entity.kind), entity.name, entity.address, entity.parent};
 }
 
+} // namespace
+
 QLabel *errorLabel(const QString &objectName, QWidget *parent)
 {
     auto *label = new QLabel(parent);
@@ -34,8 +37,6 @@ QLabel *errorLabel(const QString &objectName, QWidget *parent)
     label->hide();
     return label;
 }
-
-} // namespace
 
 void showConnectionError(QLabel *label, const QString &text)
 {
@@ -115,9 +116,16 @@ RemoteEntityPage::RemoteEntityPage(BrokerConnection *connection, RemoteEntity en
     m_messages = new RemoteMessagesPanel(connection, m_entity, m_callBar, this);
     connect(m_messages, &RemoteMessagesPanel::busyChanged, this, &RemoteEntityPage::setBusy);
 
+    if (connection->capability(static_cast<EntityKind>(m_entity.kind), ConnectionFeature::Clock).offered) {
+        m_clock = new RemoteClockBar(connection, m_callBar, this);
+        connect(m_clock, &RemoteClockBar::busyChanged, this, &RemoteEntityPage::setBusy);
+    }
+
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(title);
     layout->addWidget(address);
+    if (m_clock)
+        layout->addWidget(m_clock);
     layout->addWidget(m_callBar);
     layout->addWidget(m_body);
     layout->addLayout(actions);
@@ -144,6 +152,8 @@ void RemoteEntityPage::setBusy(bool busy)
     offer(m_delete, ConnectionFeature::Delete);
     offer(m_apply, ConnectionFeature::Attributes);
     m_messages->setBusy(busy);
+    if (m_clock)
+        m_clock->setBusy(busy);
 }
 
 void RemoteEntityPage::loadAttributes()

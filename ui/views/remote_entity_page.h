@@ -14,6 +14,7 @@ namespace relaydesk {
 
 class BrokerConnection;
 class ConnectionCallBar;
+class RemoteClockBar;
 class RemoteMessagesPanel;
 
 // The page of a queue or topic of a connection other than This computer
@@ -23,6 +24,7 @@ class RemoteMessagesPanel;
 //    connection offers setting them (Apply sends the changed ones);
 //  - Messages (RemoteMessagesPanel): Peek, else "Poll messages";
 //  - Send (a queue) or Publish (a topic) of the body typed on the page;
+//  - the broker's clock (RemoteClockBar), where the connection has one;
 //  - Purge…, Delete…: confirmed first (ConfirmNameDialog; the name typed on a
 //    "production" connection).
 // Each action is disabled with the connection's reason (its tooltip and
@@ -47,6 +49,8 @@ public:
     QLabel *actionError() const { return m_actionError; }
     QTableWidget *attributeTable() const { return m_attributes; }
     RemoteMessagesPanel *messages() const { return m_messages; }
+    // Null where the connection has no clock (capability Clock).
+    RemoteClockBar *clockBar() const { return m_clock; }
     ConnectionCallBar *callBar() const { return m_callBar; }
 
 signals:
@@ -76,6 +80,7 @@ private:
     QPushButton *m_delete = nullptr;
     QLabel *m_actionError = nullptr;
     RemoteMessagesPanel *m_messages = nullptr;
+    RemoteClockBar *m_clock = nullptr;
 };
 
 } // namespace relaydesk

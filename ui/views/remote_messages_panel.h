@@ -17,6 +17,8 @@ class BrokerConnection;
 class ConnectionCallBar;
 struct MessageLine;
 
+// A hidden, red, selectable, word-wrapped label for a remote action's error.
+QLabel *errorLabel(const QString &objectName, QWidget *parent);
 // Shows `text` (a ConnectionError's text) in an error label beside an
 // action, or hides it when empty; the accessible name starts "Error:".
 void showConnectionError(QLabel *label, const QString &text);

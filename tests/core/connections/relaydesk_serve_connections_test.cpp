@@ -291,12 +291,18 @@ void RelaydeskServeConnectionsTest::relaydeskWithToken()
     const auto polled = AWAIT(std::vector<MessageLine>, relaydesk.poll(queue.value, {1, 30}, reply));
     QCOMPARE(polled.value.at(0).receiveCount, 1);
 
-    const auto before = AWAIT(QJsonObject, relaydesk.clock(reply));
+    const auto before = AWAIT(BrokerClock, relaydesk.clock(reply));
     QVERIFY2(before.ok, qPrintable(before.error.text()));
-    QCOMPARE(before.value.value(QStringLiteral("mode")).toString(), QStringLiteral("virtual"));
-    const auto after = AWAIT(QJsonObject, relaydesk.advanceClock(60, reply));
+    QCOMPARE(before.value.mode, QStringLiteral("virtual"));
+    QVERIFY(before.value.now.isValid());
+    const auto after = AWAIT(BrokerClock, relaydesk.advanceClock(60, reply));
     QVERIFY2(after.ok, qPrintable(after.error.text()));
-    QCOMPARE(after.value.value(QStringLiteral("nowMs")).toInteger() - before.value.value(QStringLiteral("nowMs")).toInteger(), 60000);
+    QCOMPARE(before.value.now.msecsTo(after.value.now), 60000);
+    // A connection without a clock says why, and sends nothing.
+    AwsConnection aws(profile({}, QStringLiteral("aws_access_key_id = %1\naws_secret_access_key = %2\n").arg(kKeyId, kSecret)));
+    const auto refused = AWAIT(BrokerClock, aws.advanceClock(60, reply));
+    QCOMPARE(refused.error.code, QStringLiteral("Unsupported"));
+    QCOMPARE(refused.error.message, aws.capability(EntityKind::Queue, ConnectionFeature::Clock).reason);
 }
 
 void RelaydeskServeConnectionsTest::relaydeskWithoutToken()
@@ -311,7 +317,7 @@ void RelaydeskServeConnectionsTest::relaydeskWithoutToken()
     QCOMPARE(peeked.error.httpStatus, 401);
     QVERIFY2(!peeked.error.message.isEmpty(), qPrintable(peeked.error.text()));
     RelaydeskConnection wrong({QStringLiteral("shared"), QUrl(m_url), {kKeyId, kSecret, {}}, QStringLiteral("not-the-token")});
-    const auto advanced = AWAIT(QJsonObject, wrong.advanceClock(60, reply));
+    const auto advanced = AWAIT(BrokerClock, wrong.advanceClock(60, reply));
     QCOMPARE(advanced.error.code, QStringLiteral("Unauthorized"));
 }
 
