@@ -31,7 +31,10 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QInputDialog>
 #include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -316,6 +319,30 @@ private slots:
         QVERIFY2(moved >= 3600 && moved <= 3601, qPrintable(clock->timeLabel()->text()));   // a virtual clock moves only when advanced
     }
 
+    // Connection ▸ New Queue… on another Relaydesk: the queue is made there and listed; a bad name is refused in SQS's words.
+    void relaydesk_newQueueFromTheConnectionMenu()
+    {
+        AddConnectionDialog *dialog = openAddConnection();
+        dialog->kindBox()->setCurrentIndex(1);
+        dialog->nameEdit()->setText(QStringLiteral("creating"));
+        dialog->urlEdit()->setText(m_url);
+        dialog->accessKeyEdit()->setText(kKeyId);
+        dialog->secretEdit()->setText(kSecret);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("connectionOk")), Qt::LeftButton);
+        const QString id = QStringLiteral("window:creating");
+        expand(id);
+        QVERIFY(createFromTheMenu(id, QStringLiteral("made-in-the-window")));
+        QSignalSpy loaded(m_window->entityModel(), &EntityTreeModel::connectionLoaded);
+        QVERIFY(loaded.wait(60000));   // listed again once made
+        QVERIFY(open(id, QStringLiteral("made-in-the-window")));
+
+        QVERIFY(createFromTheMenu(id, QStringLiteral("not a name!")));
+        QMessageBox *refused = nullptr;
+        QVERIFY(QTest::qWaitFor([&] { return (refused = m_window->findChild<QMessageBox *>(QStringLiteral("remoteCreateError"))); }, 60000));
+        QVERIFY2(refused->text().startsWith(QStringLiteral("The Queue was not created: SQS ")), qPrintable(refused->text()));
+        refused->close();
+    }
+
     void serviceBus_production_attributesAndDeleteAfterTypingTheName()
     {
         ServiceBusConnection bus({QStringLiteral("fixture"), serviceBusString(kSasKey), QUrl(m_management)});
@@ -447,6 +474,32 @@ private:
         tree->expand(proxy->mapFromSource(row));
         [&] { QVERIFY(loaded.wait(60000)); }();
         return model->connectionIndex(id);
+    }
+
+    // Connection ▸ New Queue… with the connection current in the tree, the name typed, Create pressed.
+    bool createFromTheMenu(const QString &id, const QString &name)
+    {
+        QTreeView *tree = m_window->entityPanel()->treeView();
+        auto *proxy = qobject_cast<QAbstractProxyModel *>(tree->model());
+        tree->setCurrentIndex(proxy->mapFromSource(m_window->entityModel()->connectionIndex(id)));
+        auto *menu = m_window->findChild<QMenu *>(QStringLiteral("connectionMenu"));
+        emit menu->aboutToShow();
+        QAction *create = nullptr;
+        for (QAction *action : menu->actions())
+            if (action->objectName() == QStringLiteral("newRemoteEntityAction%1").arg(static_cast<int>(EntityKind::Queue)))
+                create = action;
+        if (!create || create->text() != QStringLiteral("&New Queue…"))
+            return false;
+        create->trigger();
+        QInputDialog *ask = nullptr;   // the one open (an earlier one may await its deletion)
+        for (QInputDialog *dialog : m_window->findChildren<QInputDialog *>(QStringLiteral("newRemoteEntityDialog")))
+            if (dialog->isVisible())
+                ask = dialog;
+        if (!ask)
+            return false;
+        ask->setTextValue(name);
+        ask->accept();
+        return true;
     }
 
     RemoteEntityPage *open(const QString &id, const QString &name)

@@ -4,9 +4,12 @@
 #include "dialogs/add_connection_dialog.h"
 #include "models/connection_registry.h"
 #include "models/entity_tree_model.h"
+#include "models/remote_entity.h"
+#include "connections/broker_connection.h"
 #include "views/dashboard_page.h"
 #include "views/entity_tree_panel.h"
 #include "views/main_window.h"
+#include "views/remote_create.h"
 #include "views/remote_entity_page.h"
 
 #include <QAction>
@@ -43,7 +46,7 @@ void MainWindow::installConnections()
 
     auto *add = new QAction(tr("&Add Connection…"), this);
     add->setObjectName(QStringLiteral("addConnectionAction"));
-    add->setToolTip(tr("Add an AWS profile or another Relaydesk to the tree"));
+    add->setToolTip(tr("Add an AWS profile, another Relaydesk, a Service Bus namespace or a Zaqar endpoint to the tree"));
     connect(add, &QAction::triggered, this, [this] { addConnection(); });
     QMenu *menu = new QMenu(tr("&Connection"), this);
     menu->setObjectName(QStringLiteral("connectionMenu"));
@@ -82,6 +85,26 @@ QMenu *MainWindow::connectionMenu(const QString &id, QWidget *parent)
     else
         menu->addAction(tr("&List Again"), this, [this, id] { m_model->reloadConnection(m_model->connectionIndex(id)); })
             ->setObjectName(QStringLiteral("listAgainAction"));
+    // New Queue… / New Topic… for each kind the connection can create at its top level.
+    for (const EntityKind kind : entry->connection->entityKinds()) {
+        if (kind == EntityKind::Subscription || kind == EntityKind::ServiceBusSubscription ||
+            !entry->connection->capability(kind, ConnectionFeature::Create).offered)
+            continue;
+        // Queues take N, topics T: a connection has at most one kind of each.
+        const QString text = kind == EntityKind::Topic             ? tr("New &Topic…")
+                             : kind == EntityKind::ServiceBusTopic ? tr("New Service Bus &topic…")
+                                                                   : tr("&New %1…").arg(remoteKindWord(static_cast<int>(kind)));
+        QAction *create = menu->addAction(text);
+        create->setObjectName(QStringLiteral("newRemoteEntityAction%1").arg(static_cast<int>(kind)));
+        connect(create, &QAction::triggered, this, [this, id, kind] {
+            if (const ConnectionEntry *current = m_connections->find(id))
+                askAndCreateRemoteEntity(this, current->connection, kind, [this, id] {
+                    if (m_model)
+                        m_model->reloadConnection(m_model->connectionIndex(id));
+                });
+        });
+    }
+    menu->addSeparator();
     QAction *production = menu->addAction(tr("&Production"));
     production->setObjectName(QStringLiteral("productionAction"));
     production->setCheckable(true);
