@@ -23,6 +23,7 @@
 #include "views/remote_clock_bar.h"
 #include "views/remote_entity_page.h"
 #include "views/remote_messages_panel.h"
+#include "views/remote_subscriptions_panel.h"
 #include "widgets/connection_call_bar.h"
 #include "widgets/field_error.h"
 #include "window_test_support.h"
@@ -343,6 +344,33 @@ private slots:
         refused->close();
     }
 
+    // A topic's page lists its subscriptions and subscribes (SNS's protocol and endpoint); a refusal in SNS's words.
+    void awsProfile_topicSubscriptionsListedAndAdded()
+    {
+        expand(QStringLiteral("aws:shared-ok"));
+        RemoteEntityPage *page = open(QStringLiteral("aws:shared-ok"), QStringLiteral("events"), true);
+        QVERIFY(page && page->subscriptions());
+        RemoteSubscriptionsPanel *subscriptions = page->subscriptions();
+        QVERIFY(settled(page));
+        subscriptions->protocolBox()->setCurrentText(QStringLiteral("http"));
+        subscriptions->endpointEdit()->setText(QStringLiteral("http://127.0.0.1:9/hook"));
+        QTest::mouseClick(subscriptions->addButton(), Qt::LeftButton);
+        QVERIFY(settled(page));
+        QVERIFY2(subscriptions->error()->isHidden(), qPrintable(subscriptions->error()->text()));
+        QVERIFY(QTest::qWaitFor([subscriptions] {
+            return !subscriptions->table()->findItems(QStringLiteral("http http://127.0.0.1:9/hook"), Qt::MatchExactly).isEmpty();
+        }, 60000));
+
+        subscriptions->protocolBox()->setCurrentText(QStringLiteral("sqs"));
+        subscriptions->endpointEdit()->setText(QStringLiteral("not-an-arn"));
+        QTest::mouseClick(subscriptions->addButton(), Qt::LeftButton);
+        QVERIFY(settled(page));
+        QVERIFY(!subscriptions->error()->isHidden());
+        QVERIFY2(subscriptions->error()->text().startsWith(QStringLiteral("SNS ")), qPrintable(subscriptions->error()->text()));
+        QCOMPARE(subscriptions->table()->rowCount(), 1);   // nothing added
+        QVERIFY(!open(QStringLiteral("aws:shared-ok"), QStringLiteral("orders"))->subscriptions());   // a queue has none
+    }
+
     void serviceBus_production_attributesAndDeleteAfterTypingTheName()
     {
         ServiceBusConnection bus({QStringLiteral("fixture"), serviceBusString(kSasKey), QUrl(m_management)});
@@ -502,13 +530,13 @@ private:
         return true;
     }
 
-    RemoteEntityPage *open(const QString &id, const QString &name)
+    RemoteEntityPage *open(const QString &id, const QString &name, bool topic = false)
     {
         RemoteEntity entity;
         const QModelIndex row = m_window->entityModel()->connectionIndex(id);
         for (int i = 0; i < row.model()->rowCount(row); ++i) {
             const auto candidate = qvariant_cast<RemoteEntity>(row.model()->index(i, 0, row).data(EntityTreeModel::RemoteEntityRole));
-            if (candidate.name == name && !candidate.isTopic())
+            if (candidate.name == name && candidate.isTopic() == topic)
                 entity = candidate;
         }
         if (entity.isNull() || !m_window->entityPanel()->selectRemote(entity))

@@ -5,6 +5,7 @@
 #include "dialogs/confirm_name_dialog.h"
 #include "views/remote_clock_bar.h"
 #include "views/remote_messages_panel.h"
+#include "views/remote_subscriptions_panel.h"
 #include "widgets/connection_call_bar.h"
 
 #include <QGroupBox>
@@ -116,6 +117,10 @@ RemoteEntityPage::RemoteEntityPage(BrokerConnection *connection, RemoteEntity en
     m_messages = new RemoteMessagesPanel(connection, m_entity, m_callBar, this);
     connect(m_messages, &RemoteMessagesPanel::busyChanged, this, &RemoteEntityPage::setBusy);
 
+    if (m_entity.isTopic()) {
+        m_subscriptions = new RemoteSubscriptionsPanel(connection, m_entity, m_callBar, this);
+        connect(m_subscriptions, &RemoteSubscriptionsPanel::busyChanged, this, &RemoteEntityPage::setBusy);
+    }
     if (connection->capability(static_cast<EntityKind>(m_entity.kind), ConnectionFeature::Clock).offered) {
         m_clock = new RemoteClockBar(connection, m_callBar, this);
         connect(m_clock, &RemoteClockBar::busyChanged, this, &RemoteEntityPage::setBusy);
@@ -131,6 +136,8 @@ RemoteEntityPage::RemoteEntityPage(BrokerConnection *connection, RemoteEntity en
     layout->addLayout(actions);
     layout->addWidget(m_actionError);
     layout->addWidget(m_messages, 2);
+    if (m_subscriptions)
+        layout->addWidget(m_subscriptions, 2);
     layout->addWidget(attributeBox, 1);
 
     setBusy(false);
@@ -154,6 +161,8 @@ void RemoteEntityPage::setBusy(bool busy)
     m_messages->setBusy(busy);
     if (m_clock)
         m_clock->setBusy(busy);
+    if (m_subscriptions)
+        m_subscriptions->setBusy(busy);
 }
 
 void RemoteEntityPage::loadAttributes()

@@ -16,6 +16,7 @@ class BrokerConnection;
 class ConnectionCallBar;
 class RemoteClockBar;
 class RemoteMessagesPanel;
+class RemoteSubscriptionsPanel;
 
 // The page of a queue or topic of a connection other than This computer
 // (docs/window.md "Connections", "A remote entity's page"). It works only
@@ -24,6 +25,7 @@ class RemoteMessagesPanel;
 //    connection offers setting them (Apply sends the changed ones);
 //  - Messages (RemoteMessagesPanel): Peek, else "Poll messages";
 //  - Send (a queue) or Publish (a topic) of the body typed on the page;
+//  - a topic's subscriptions, listed and added (RemoteSubscriptionsPanel);
 //  - the broker's clock (RemoteClockBar), where the connection has one;
 //  - Purge…, Delete…: confirmed first (ConfirmNameDialog; the name typed on a
 //    "production" connection).
@@ -51,6 +53,8 @@ public:
     RemoteMessagesPanel *messages() const { return m_messages; }
     // Null where the connection has no clock (capability Clock).
     RemoteClockBar *clockBar() const { return m_clock; }
+    // A topic's subscriptions (null on a queue's page).
+    RemoteSubscriptionsPanel *subscriptions() const { return m_subscriptions; }
     ConnectionCallBar *callBar() const { return m_callBar; }
 
 signals:
@@ -81,6 +85,7 @@ private:
     QLabel *m_actionError = nullptr;
     RemoteMessagesPanel *m_messages = nullptr;
     RemoteClockBar *m_clock = nullptr;
+    RemoteSubscriptionsPanel *m_subscriptions = nullptr;
 };
 
 } // namespace relaydesk
