@@ -135,6 +135,8 @@ RemoteEntityPage::RemoteEntityPage(BrokerConnection *connection, RemoteEntity en
     layout->addWidget(m_body);
     layout->addLayout(actions);
     layout->addWidget(m_actionError);
+    if (m_subscriptions)   // a topic keeps no messages: its subscriptions take the place
+        m_messages->hide();
     layout->addWidget(m_messages, 2);
     if (m_subscriptions)
         layout->addWidget(m_subscriptions, 2);
