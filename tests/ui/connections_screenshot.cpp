@@ -4,7 +4,8 @@
 // window's own broker (a loopback broker without --credentials takes any
 // key) — "staging", and "live" marked production — both listed; the page of
 // live's `orders` after a send and a poll; the purge confirmation that wants
-// the name typed. Not a test: what the pictures show is asserted by
+// the name typed; live's topic `events` with a subscription added and one
+// refused. Not a test: what the pictures show is asserted by
 // connection_tree_test and remote_connection_window_test.
 #include "dialogs/confirm_name_dialog.h"
 #include "engine/broker_service.h"
@@ -16,6 +17,7 @@
 #include "views/entity_tree_panel.h"
 #include "views/main_window.h"
 #include "views/remote_entity_page.h"
+#include "views/remote_subscriptions_panel.h"
 #include "views/remote_messages_panel.h"
 #include "widgets/connection_call_bar.h"
 #include "widgets/english_plurals.h"
@@ -25,7 +27,10 @@
 #include <QFile>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QComboBox>
+#include <QLabel>
 #include <QPushButton>
+#include <QTableWidget>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTreeView>
@@ -48,6 +53,11 @@ bool createQueue(BrokerHost &host, const std::string &name)
     return callAndWait<std::string>([&](auto r) { host.service().createQueue(name, {}, {}, nullptr, r); }).ok();
 }
 
+bool createTopic(BrokerHost &host, const std::string &name)
+{
+    return callAndWait<std::string>([&](auto r) { host.service().createTopic(name, {}, {}, nullptr, r); }).ok();
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -64,7 +74,7 @@ int main(int argc, char **argv)
     if (!run.show(window))
         return fail("the window was never exposed");
     if (!window.startBroker(screenshotBrokerOptions(dir)) || !createQueue(*window.broker(), "orders") ||
-        !createQueue(*window.broker(), "invoices"))
+        !createQueue(*window.broker(), "invoices") || !createTopic(*window.broker(), "events"))
         return fail("the broker did not start");
     QFile config(dir.filePath(QStringLiteral("aws-config")));
     QFile credentials(dir.filePath(QStringLiteral("aws-credentials")));
@@ -96,10 +106,13 @@ int main(int argc, char **argv)
     }
     const QModelIndex live = model->connectionIndex(QStringLiteral("aws:live"));
     RemoteEntity orders;
+    RemoteEntity events;
     for (int row = 0; row < model->rowCount(live); ++row) {
         const auto entity = qvariant_cast<RemoteEntity>(model->index(row, 0, live).data(EntityTreeModel::RemoteEntityRole));
         if (entity.name == QLatin1String("orders"))
             orders = entity;
+        if (entity.name == QLatin1String("events"))
+            events = entity;
     }
     if (orders.isNull() || !window.entityPanel()->selectRemote(orders) || !window.remotePage())
         return fail("no page for live's orders");
@@ -122,5 +135,24 @@ int main(int argc, char **argv)
     } else {
         ok = fail("Purge… asked nothing") == 0;
     }
+    // live's topic: its subscriptions, one added by protocol and endpoint.
+    if (events.isNull() || !window.entityPanel()->selectRemote(events) || !window.remotePage() ||
+        !window.remotePage()->subscriptions())
+        return fail("no page for live's events");
+    page = window.remotePage();
+    if (!QTest::qWaitFor([page] { return !page->callBar()->busy(); }, 30000))
+        return fail("events' page never settled");
+    RemoteSubscriptionsPanel *subscriptions = page->subscriptions();
+    subscriptions->protocolBox()->setCurrentText(QStringLiteral("https"));
+    subscriptions->endpointEdit()->setText(QStringLiteral("https://hooks.example.com/orders"));
+    subscriptions->addButton()->click();
+    if (!QTest::qWaitFor([subscriptions] { return subscriptions->table()->rowCount() == 1; }, 30000))
+        return fail("the subscription was never listed");
+    subscriptions->protocolBox()->setCurrentText(QStringLiteral("sqs"));
+    subscriptions->endpointEdit()->setText(QStringLiteral("orders"));
+    subscriptions->addButton()->click();   // not an ARN: SNS's refusal beside the button
+    if (!QTest::qWaitFor([subscriptions] { return subscriptions->error()->isVisible(); }, 30000))
+        return fail("SNS never refused the bad endpoint");
+    ok = shootWindow(window, run.out.filePath(QStringLiteral("window-connection-topic.png"))) && ok;
     return ok ? 0 : 1;
 }

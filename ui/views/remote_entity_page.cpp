@@ -42,6 +42,7 @@ QLabel *errorLabel(const QString &objectName, QWidget *parent)
 void showConnectionError(QLabel *label, const QString &text)
 {
     label->setText(text);
+    label->setToolTip(text);   // whole even where a small window cuts the label (800×600 at a 1.5× font)
     label->setAccessibleName(text.isEmpty() ? QString() : QObject::tr("Error: %1").arg(text));
     label->setVisible(!text.isEmpty());
 }
@@ -139,7 +140,7 @@ RemoteEntityPage::RemoteEntityPage(BrokerConnection *connection, RemoteEntity en
         m_messages->hide();
     layout->addWidget(m_messages, 2);
     if (m_subscriptions)
-        layout->addWidget(m_subscriptions, 2);
+        layout->addWidget(m_subscriptions);
     layout->addWidget(attributeBox, 1);
 
     setBusy(false);

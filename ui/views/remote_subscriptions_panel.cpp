@@ -28,7 +28,12 @@ RemoteSubscriptionsPanel::RemoteSubscriptionsPanel(BrokerConnection *connection,
     m_table->setObjectName(QStringLiteral("remoteSubscriptionTable"));
     m_table->setAccessibleName(tr("Subscriptions"));
     m_table->setHorizontalHeaderLabels({sns ? tr("Protocol and endpoint") : tr("Name"), tr("Address")});
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_table->setWordWrap(false);   // one line a subscription, elided
+    // Three rows shown (the rest scroll), so the form and a long refusal below keep their room at 800×600.
+    m_table->setMaximumHeight(m_table->horizontalHeader()->sizeHint().height() + m_table->verticalHeader()->defaultSectionSize() * 3 +
+                              2 * m_table->frameWidth());
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -56,11 +61,13 @@ RemoteSubscriptionsPanel::RemoteSubscriptionsPanel(BrokerConnection *connection,
     }
     auto *addRow = new QHBoxLayout;
     addRow->addWidget(m_add);
-    addRow->addWidget(m_error, 1);
+    addRow->addStretch(1);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_table);
     layout->addLayout(form);
     layout->addLayout(addRow);
+    layout->addWidget(m_error);   // the whole width: a service's message can be long
+    layout->addStretch(1);        // room to spare goes below, not between the rows
     setBusy(false);
     list();
 }
@@ -92,8 +99,13 @@ void RemoteSubscriptionsPanel::list()
                                    table->setRowCount(static_cast<int>(result.value.size()));
                                    for (int row = 0; row < table->rowCount(); ++row) {
                                        const EntityRef &ref = result.value[static_cast<std::size_t>(row)].ref;
-                                       table->setItem(row, 0, new QTableWidgetItem(ref.name));
-                                       table->setItem(row, 1, new QTableWidgetItem(ref.address));
+                                       auto *name = new QTableWidgetItem(ref.name);
+                                       name->setToolTip(ref.name);
+                                       table->setItem(row, 0, name);
+                                       // SNS answers "PendingConfirmation" for an endpoint that has not confirmed yet.
+                                       table->setItem(row, 1, new QTableWidgetItem(ref.address == QLatin1String("PendingConfirmation")
+                                                                                       ? tr("pending confirmation")
+                                                                                       : ref.address));
                                    }
                                });
 }
