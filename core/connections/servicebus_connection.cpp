@@ -3,6 +3,7 @@
 
 #include "api/wire/shared_access_signature.h"
 #include "connections/connection_http.h"
+#include "connections/servicebus_amqp_client.h"   // complete for m_amqp
 
 #include <QDateTime>
 #include <QNetworkAccessManager>
@@ -80,10 +81,18 @@ Capability ServiceBusConnection::capability(EntityKind kind, ConnectionFeature f
         return Capability::no(tr("Mock endpoints are Relaydesk's own."));
     case ConnectionFeature::Clock:
         return Capability::no(tr("A Service Bus namespace keeps the wall clock."));
-    default:
-        return Capability::no(tr("Not through the boundary yet: messages go over AMQP, which this connection does not "
-                                 "speak yet."));
+    case ConnectionFeature::Send:
+        return kind == EntityKind::ServiceBusSubscription ? Capability::no(tr("Send to the subscription's topic."))
+                                                          : Capability::yes();
+    case ConnectionFeature::Purge:
+    case ConnectionFeature::Peek:
+    case ConnectionFeature::Poll:
+    case ConnectionFeature::Settle:
+    case ConnectionFeature::DeadLetters:
+        return kind == EntityKind::ServiceBusTopic ? Capability::no(tr("A topic's messages are its subscriptions'."))
+                                                   : Capability::yes();
     }
+    return Capability::no({});
 }
 
 template <class T>
@@ -245,31 +254,6 @@ ConnectionCall *ServiceBusConnection::setAttributes(const EntityRef &, const Ent
     return refuse(std::move(reply), ConnectionError::unsupported(
                                         tr("Changing a Service Bus entity's properties sends its whole description back "
                                            "(If-Match: *): not through the boundary yet.")));
-}
-
-ConnectionCall *ServiceBusConnection::purge(const EntityRef &entity, Reply<Done> reply)
-{
-    return notYet(entity.kind, ConnectionFeature::Purge, std::move(reply));
-}
-
-ConnectionCall *ServiceBusConnection::send(const EntityRef &entity, const OutgoingMessage &, Reply<QString> reply)
-{
-    return notYet(entity.kind, ConnectionFeature::Send, std::move(reply));
-}
-
-ConnectionCall *ServiceBusConnection::peek(const EntityRef &entity, const PeekRequest &, Reply<MessagePage> reply)
-{
-    return notYet(entity.kind, ConnectionFeature::Peek, std::move(reply));
-}
-
-ConnectionCall *ServiceBusConnection::poll(const EntityRef &entity, const PollRequest &, Reply<std::vector<MessageLine>> reply)
-{
-    return notYet(entity.kind, ConnectionFeature::Poll, std::move(reply));
-}
-
-ConnectionCall *ServiceBusConnection::settle(const EntityRef &entity, const MessageLine &, Reply<Done> reply)
-{
-    return notYet(entity.kind, ConnectionFeature::Settle, std::move(reply));
 }
 
 } // namespace relaydesk

@@ -95,6 +95,8 @@ Capability ZaqarConnection::capability(EntityKind kind, ConnectionFeature featur
         return Capability::no(tr("Mock endpoints are Relaydesk's own."));
     case ConnectionFeature::Clock:
         return Capability::no(tr("A Zaqar service keeps the wall clock."));
+    case ConnectionFeature::DeadLetters:
+        return Capability::no(tr("Zaqar has no dead-letter subqueue."));
     default:
         return Capability::yes();
     }
