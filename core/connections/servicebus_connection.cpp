@@ -38,6 +38,21 @@ const XmlNode *descriptionOf(const XmlNode &entry)
     return content && !content->children.empty() ? &content->children.front() : nullptr;
 }
 
+// An ATOM entry whose content is the kind's description holding `elements` (XML text).
+QByteArray entryOf(EntityKind kind, const QString &elements)
+{
+    return QStringLiteral("<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"application/xml\">"
+                          "<%1 xmlns=\"http://schemas.microsoft.com/netservices/2010/10/servicebus/connect\" "
+                          "xmlns:i=\"http://www.w3.org/2001/XMLSchema-instance\">%2</%1></content></entry>")
+        .arg(descriptionName(kind), elements)
+        .toUtf8();
+}
+
+QString elementOf(const QString &name, const QString &value)
+{
+    return QStringLiteral("<%1>%2</%1>").arg(name, value.toHtmlEscaped());
+}
+
 std::optional<qint64> countOf(const XmlNode &description, const QString &name)
 {
     const XmlNode *node = description.find(name);
@@ -115,10 +130,12 @@ QString ServiceBusConnection::authorization() const
 }
 
 void ServiceBusConnection::request(const QByteArray &method, const QString &pathAndQuery, const QByteArray &body,
-                                   ConnectionCall *call, Answer answer)
+                                   ConnectionCall *call, Answer answer, bool update)
 {
     QNetworkRequest request(urlWithPath(m_management, pathAndQuery, QString::fromLatin1(kApiVersion)));
     request.setRawHeader("Authorization", authorization().toUtf8());
+    if (update)
+        request.setRawHeader("If-Match", "*");
     if (!body.isEmpty())
         request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/atom+xml;type=entry;charset=utf-8"));
     sendHttp(*m_network, request, method, body, call, this, [answer](ConnectionResult<HttpAnswer> reply) {
@@ -217,19 +234,13 @@ ConnectionCall *ServiceBusConnection::createEntity(EntityKind kind, const QStrin
         return notYet(kind, ConnectionFeature::Create, std::move(reply));
     QString elements;
     for (auto attribute = attributes.constBegin(); attribute != attributes.constEnd(); ++attribute)
-        elements += QStringLiteral("<%1>%2</%1>").arg(attribute.key(), attribute.value().toHtmlEscaped());
-    const QString description = descriptionName(kind);
-    const QString body =
-        QStringLiteral("<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"application/xml\">"
-                       "<%1 xmlns=\"http://schemas.microsoft.com/netservices/2010/10/servicebus/connect\" "
-                       "xmlns:i=\"http://www.w3.org/2001/XMLSchema-instance\">%2</%1></content></entry>")
-            .arg(description, elements);
+        elements += elementOf(attribute.key(), attribute.value());
     const QString address = kind == EntityKind::ServiceBusSubscription
                                 ? QLatin1Char('/') + encoded(parent) + QStringLiteral("/Subscriptions/") + encoded(name)
                                 : QLatin1Char('/') + encoded(name);
     ConnectionCall *call = newCall();
     const PendingCall<EntityRef> pending(call, std::move(reply));
-    request("PUT", address, body.toUtf8(), call, [pending, kind, name, address, parent](ConnectionResult<XmlNode> entry) {
+    request("PUT", address, entryOf(kind, elements), call, [pending, kind, name, address, parent](ConnectionResult<XmlNode> entry) {
         if (!entry.ok)
             return pending.fail(entry.error);
         pending.succeed({kind, name, address, parent});
@@ -249,11 +260,36 @@ ConnectionCall *ServiceBusConnection::deleteEntity(const EntityRef &entity, Repl
     return call;
 }
 
-ConnectionCall *ServiceBusConnection::setAttributes(const EntityRef &, const EntityAttributes &, Reply<Done> reply)
+// An update sends the whole description back (If-Match: *), as
+// ServiceBusAdministrationClient does: the one read now, its set elements
+// in their order with the changes in place, the new ones after them.
+ConnectionCall *ServiceBusConnection::setAttributes(const EntityRef &entity, const EntityAttributes &changes, Reply<Done> reply)
 {
-    return refuse(std::move(reply), ConnectionError::unsupported(
-                                        tr("Changing a Service Bus entity's properties sends its whole description back "
-                                           "(If-Match: *): not through the boundary yet.")));
+    ConnectionCall *call = newCall();
+    const PendingCall<Done> pending(call, std::move(reply));
+    request("GET", entity.address, {}, call, [this, entity, changes, pending](ConnectionResult<XmlNode> entry) {
+        if (!entry.ok)
+            return pending.fail(entry.error);
+        EntityAttributes left = changes;
+        QString elements;
+        if (const XmlNode *description = descriptionOf(entry.value))
+            for (const XmlNode &element : description->children) {
+                if (!element.children.empty() || (element.text.isEmpty() && !left.contains(element.name)))
+                    continue;
+                elements += elementOf(element.name, left.value(element.name, element.text));
+                left.remove(element.name);
+            }
+        for (auto change = left.constBegin(); change != left.constEnd(); ++change)
+            elements += elementOf(change.key(), change.value());
+        request("PUT", entity.address, entryOf(entity.kind, elements), pending.call(),
+                [pending](ConnectionResult<XmlNode> updated) {
+                    if (!updated.ok)
+                        return pending.fail(updated.error);
+                    pending.succeed({});
+                },
+                true);
+    });
+    return call;
 }
 
 } // namespace relaydesk

@@ -24,8 +24,8 @@ class ServiceBusAmqpClient;
 //    following the feed's `next` link) with their counts (CountDetails:
 //    available = ActiveMessageCount, delayed = ScheduledMessageCount);
 //  - attributes: the description's elements by name (LockDuration,
-//    MaxDeliveryCount, …, the counts among them); setting them is not
-//    written yet (an update sends the whole description back);
+//    MaxDeliveryCount, …, the counts among them); set: the whole description
+//    read now sent back with the changes (PUT, If-Match: *);
 //  - create (a description with the given elements, in the given order:
 //    Relaydesk takes any order, Azure wants its schema's) and delete.
 // Every request carries `Authorization: SharedAccessSignature …` signed with
@@ -101,8 +101,9 @@ private:
     ServiceBusAmqpClient &amqpClient();
 
     using Answer = std::function<void(ConnectionResult<XmlNode>)>;
+    // `update`: If-Match: * (a PUT that replaces an entity's description).
     void request(const QByteArray &method, const QString &pathAndQuery, const QByteArray &body, ConnectionCall *call,
-                 Answer answer);
+                 Answer answer, bool update = false);
     void listPage(EntityKind kind, const QString &parent, const QString &pathAndQuery,
                   std::shared_ptr<std::vector<EntitySummary>> found, PendingCall<std::vector<EntitySummary>> pending);
     QString authorization() const;

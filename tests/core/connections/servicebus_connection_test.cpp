@@ -132,6 +132,18 @@ void ServiceBusConnectionTest::managesEntities()
     QVERIFY2(attributes.ok, qPrintable(attributes.error.text()));
     QCOMPARE(attributes.value.value(QStringLiteral("MaxDeliveryCount")), QStringLiteral("5"));
     QCOMPARE(attributes.value.value(QStringLiteral("ActiveMessageCount")), QStringLiteral("0"));
+    const auto set = AWAIT(Done, bus.setAttributes(queues.value[0].ref, {{QStringLiteral("MaxDeliveryCount"), QStringLiteral("7")}},
+                                                   reply));
+    QVERIFY2(set.ok, qPrintable(set.error.text()));
+    const auto changed = AWAIT(EntityAttributes, bus.attributes(queues.value[0].ref, reply));
+    QCOMPARE(changed.value.value(QStringLiteral("MaxDeliveryCount")), QStringLiteral("7"));
+    QCOMPARE(changed.value.value(QStringLiteral("LockDuration")), attributes.value.value(QStringLiteral("LockDuration")));
+    const auto bad = AWAIT(Done, bus.setAttributes(queues.value[0].ref, {{QStringLiteral("MaxDeliveryCount"), QStringLiteral("many")}},
+                                                   reply));
+    QVERIFY(!bad.ok);
+    QCOMPARE(bad.error.service, QStringLiteral("Service Bus"));
+    QCOMPARE(AWAIT(EntityAttributes, bus.attributes(queues.value[0].ref, reply)).value.value(QStringLiteral("MaxDeliveryCount")),
+             QStringLiteral("7"));
 
     const auto again = AWAIT(EntityRef, bus.createEntity(EntityKind::ServiceBusQueue, QStringLiteral("orders"), {}, {}, reply));
     QVERIFY(!again.ok);
