@@ -103,6 +103,8 @@ Capability AwsConnection::capability(EntityKind kind, ConnectionFeature feature)
         return Capability::no(QStringLiteral("Mock endpoints are Relaydesk's own."));
     if (feature == ConnectionFeature::Clock)
         return Capability::no(QStringLiteral("An AWS service keeps the wall clock."));
+    if (feature == ConnectionFeature::DeadLetters)
+        return Capability::no(QStringLiteral("An SQS dead-letter queue is a queue of its own (the redrive policy names it)."));
     for (const Missing &missing : kMissing)
         if (missing.kind == kind && missing.feature == feature)
             return Capability::no(QString::fromUtf8(missing.reason));

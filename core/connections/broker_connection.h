@@ -26,7 +26,13 @@ enum class ConnectionFeature {
     AttemptLog,    // the deliveries of a subscription and their attempts
     Mocks,         // mock endpoints
     Clock,         // the broker's clock (virtual or wall)
+    DeadLetters,   // a dead-letter subqueue (peek, poll), abandon and dead-letter a polled message, resubmit
 };
+
+// How a polled message is settled (BrokerConnection::settleAs): complete
+// removes it, abandon unlocks it for the next receive (its delivery counted),
+// dead-letter moves it to the entity's dead-letter subqueue.
+enum class Settlement { Complete, Abandon, DeadLetter };
 
 // Whether a feature is there, and why not when it is not — the window shows
 // the reason on the disabled action ("Amazon SQS has no peek: …").
@@ -91,6 +97,24 @@ public:
     {
         Q_UNUSED(seconds)
         return refuseClock(std::move(reply));
+    }
+
+    // Settles a polled message as asked; Complete is settle(). The others
+    // need ConnectionFeature::DeadLetters (else Unsupported with its reason).
+    virtual ConnectionCall *settleAs(const EntityRef &entity, const MessageLine &message, Settlement how, Reply<Done> reply)
+    {
+        if (how == Settlement::Complete)
+            return settle(entity, message, std::move(reply));
+        return refuse(std::move(reply), ConnectionError::unsupported(capability(entity.kind, ConnectionFeature::DeadLetters).reason));
+    }
+    // The entity's dead-letter subqueue, to peek and poll like an entity;
+    // an empty address when there is none.
+    virtual EntityRef deadLetters(const EntityRef &) const { return {}; }
+    // Sends a copy of a message polled from a dead-letter subqueue back to its
+    // entity, then completes the polled one; answers the copy's message id.
+    virtual ConnectionCall *resubmit(const EntityRef &deadLetters, const MessageLine &, Reply<QString> reply)
+    {
+        return refuse(std::move(reply), ConnectionError::unsupported(capability(deadLetters.kind, ConnectionFeature::DeadLetters).reason));
     }
 
 protected:

@@ -52,8 +52,11 @@ struct OutgoingMessage {
     QString body;
     QMap<QString, QString> attributes;   // String message attributes
     std::optional<int> delaySeconds;
-    QString groupId;                     // FIFO: MessageGroupId
+    QString groupId;                     // FIFO: MessageGroupId; Service Bus: SessionId
     QString deduplicationId;             // FIFO: MessageDeduplicationId
+    QString messageId;                   // Service Bus: MessageId (empty: a new UUID)
+    QString subject;                     // Service Bus: Subject (the label)
+    QString contentType;                 // Service Bus: ContentType
 };
 
 // One message as the Messages tab shows it: peeked (receiptHandle empty,

@@ -96,6 +96,7 @@ Capability EmbeddedConnection::capability(EntityKind kind, ConnectionFeature fea
     case ConnectionFeature::AttemptLog:
     case ConnectionFeature::Mocks:
     case ConnectionFeature::Clock:
+    case ConnectionFeature::DeadLetters:
         return Capability::no(tr("Not through the boundary yet: the window's own pages show it."));
     }
     return Capability::no({});

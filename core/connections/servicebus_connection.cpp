@@ -3,6 +3,7 @@
 
 #include "api/wire/shared_access_signature.h"
 #include "connections/connection_http.h"
+#include "connections/servicebus_amqp_client.h"   // complete for m_amqp
 
 #include <QDateTime>
 #include <QNetworkAccessManager>
@@ -31,19 +32,25 @@ QString descriptionName(EntityKind kind)
 }
 
 // The description inside an ATOM entry (<content><XDescription>), or null.
-// An ATOM entry carrying the description `description` with `elements` (XML text).
-QString descriptionEntry(const QString &description, const QString &elements)
-{
-    return QStringLiteral("<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"application/xml\">"
-                          "<%1 xmlns=\"http://schemas.microsoft.com/netservices/2010/10/servicebus/connect\" "
-                          "xmlns:i=\"http://www.w3.org/2001/XMLSchema-instance\">%2</%1></content></entry>")
-        .arg(description, elements);
-}
-
 const XmlNode *descriptionOf(const XmlNode &entry)
 {
     const XmlNode *content = entry.find(QStringLiteral("content"));
     return content && !content->children.empty() ? &content->children.front() : nullptr;
+}
+
+// An ATOM entry whose content is the kind's description holding `elements` (XML text).
+QByteArray entryOf(EntityKind kind, const QString &elements)
+{
+    return QStringLiteral("<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"application/xml\">"
+                          "<%1 xmlns=\"http://schemas.microsoft.com/netservices/2010/10/servicebus/connect\" "
+                          "xmlns:i=\"http://www.w3.org/2001/XMLSchema-instance\">%2</%1></content></entry>")
+        .arg(descriptionName(kind), elements)
+        .toUtf8();
+}
+
+QString elementOf(const QString &name, const QString &value)
+{
+    return QStringLiteral("<%1>%2</%1>").arg(name, value.toHtmlEscaped());
 }
 
 std::optional<qint64> countOf(const XmlNode &description, const QString &name)
@@ -89,10 +96,18 @@ Capability ServiceBusConnection::capability(EntityKind kind, ConnectionFeature f
         return Capability::no(tr("Mock endpoints are Relaydesk's own."));
     case ConnectionFeature::Clock:
         return Capability::no(tr("A Service Bus namespace keeps the wall clock."));
-    default:
-        return Capability::no(tr("Not through the boundary yet: messages go over AMQP, which this connection does not "
-                                 "speak yet."));
+    case ConnectionFeature::Send:
+        return kind == EntityKind::ServiceBusSubscription ? Capability::no(tr("Send to the subscription's topic."))
+                                                          : Capability::yes();
+    case ConnectionFeature::Purge:
+    case ConnectionFeature::Peek:
+    case ConnectionFeature::Poll:
+    case ConnectionFeature::Settle:
+    case ConnectionFeature::DeadLetters:
+        return kind == EntityKind::ServiceBusTopic ? Capability::no(tr("A topic's messages are its subscriptions'."))
+                                                   : Capability::yes();
     }
+    return Capability::no({});
 }
 
 template <class T>
@@ -120,7 +135,7 @@ void ServiceBusConnection::request(const QByteArray &method, const QString &path
     QNetworkRequest request(urlWithPath(m_management, pathAndQuery, QString::fromLatin1(kApiVersion)));
     request.setRawHeader("Authorization", authorization().toUtf8());
     if (update)
-        request.setRawHeader("If-Match", "*");   // a PUT that updates: 404 when the entity is not there
+        request.setRawHeader("If-Match", "*");
     if (!body.isEmpty())
         request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/atom+xml;type=entry;charset=utf-8"));
     sendHttp(*m_network, request, method, body, call, this, [answer](ConnectionResult<HttpAnswer> reply) {
@@ -219,14 +234,13 @@ ConnectionCall *ServiceBusConnection::createEntity(EntityKind kind, const QStrin
         return notYet(kind, ConnectionFeature::Create, std::move(reply));
     QString elements;
     for (auto attribute = attributes.constBegin(); attribute != attributes.constEnd(); ++attribute)
-        elements += QStringLiteral("<%1>%2</%1>").arg(attribute.key(), attribute.value().toHtmlEscaped());
-    const QString body = descriptionEntry(descriptionName(kind), elements);
+        elements += elementOf(attribute.key(), attribute.value());
     const QString address = kind == EntityKind::ServiceBusSubscription
                                 ? QLatin1Char('/') + encoded(parent) + QStringLiteral("/Subscriptions/") + encoded(name)
                                 : QLatin1Char('/') + encoded(name);
     ConnectionCall *call = newCall();
     const PendingCall<EntityRef> pending(call, std::move(reply));
-    request("PUT", address, body.toUtf8(), call, [pending, kind, name, address, parent](ConnectionResult<XmlNode> entry) {
+    request("PUT", address, entryOf(kind, elements), call, [pending, kind, name, address, parent](ConnectionResult<XmlNode> entry) {
         if (!entry.ok)
             return pending.fail(entry.error);
         pending.succeed({kind, name, address, parent});
@@ -246,13 +260,9 @@ ConnectionCall *ServiceBusConnection::deleteEntity(const EntityRef &entity, Repl
     return call;
 }
 
-// An update sends the whole description back (If-Match: *), as the SDKs'
-// administration clients do: the entity is read, the changed elements get
-// their new values in place (one the description lacks is added at its end —
-// Relaydesk takes any order; Azure wants its schema's, so there a property
-// the description did not carry may be refused), and the description's other
-// elements are echoed as they were. Only its flat elements are sent: nested
-// ones (CountDetails, AuthorizationRules) are what the service keeps.
+// An update sends the whole description back (If-Match: *), as
+// ServiceBusAdministrationClient does: the one read now, its set elements
+// in their order with the changes in place, the new ones after them.
 ConnectionCall *ServiceBusConnection::setAttributes(const EntityRef &entity, const EntityAttributes &changes, Reply<Done> reply)
 {
     ConnectionCall *call = newCall();
@@ -260,56 +270,26 @@ ConnectionCall *ServiceBusConnection::setAttributes(const EntityRef &entity, con
     request("GET", entity.address, {}, call, [this, entity, changes, pending](ConnectionResult<XmlNode> entry) {
         if (!entry.ok)
             return pending.fail(entry.error);
-        const XmlNode *description = descriptionOf(entry.value);
-        if (!description)
-            return pending.fail({QStringLiteral("Service Bus"), QStringLiteral("NoDescription"),
-                                 tr("The entity's entry has no %1.").arg(descriptionName(entity.kind)), 0});
         EntityAttributes left = changes;
         QString elements;
-        const auto element = [](const QString &name, const QString &value) {
-            return QStringLiteral("<%1>%2</%1>").arg(name, value.toHtmlEscaped());
-        };
-        for (const XmlNode &child : description->children) {
-            if (!child.children.empty())
-                continue;
-            elements += element(child.name, left.contains(child.name) ? left.value(child.name) : child.text);
-            left.remove(child.name);
-        }
-        for (auto added = left.constBegin(); added != left.constEnd(); ++added)
-            elements += element(added.key(), added.value());
-        const QByteArray body = descriptionEntry(descriptionName(entity.kind), elements).toUtf8();
-        request("PUT", entity.address, body, pending.call(), [pending](ConnectionResult<XmlNode> answer) {
-            if (!answer.ok)
-                return pending.fail(answer.error);
-            pending.succeed({});
-        }, true);
+        if (const XmlNode *description = descriptionOf(entry.value))
+            for (const XmlNode &element : description->children) {
+                if (!element.children.empty() || (element.text.isEmpty() && !left.contains(element.name)))
+                    continue;
+                elements += elementOf(element.name, left.value(element.name, element.text));
+                left.remove(element.name);
+            }
+        for (auto change = left.constBegin(); change != left.constEnd(); ++change)
+            elements += elementOf(change.key(), change.value());
+        request("PUT", entity.address, entryOf(entity.kind, elements), pending.call(),
+                [pending](ConnectionResult<XmlNode> updated) {
+                    if (!updated.ok)
+                        return pending.fail(updated.error);
+                    pending.succeed({});
+                },
+                true);
     });
     return call;
-}
-
-ConnectionCall *ServiceBusConnection::purge(const EntityRef &entity, Reply<Done> reply)
-{
-    return notYet(entity.kind, ConnectionFeature::Purge, std::move(reply));
-}
-
-ConnectionCall *ServiceBusConnection::send(const EntityRef &entity, const OutgoingMessage &, Reply<QString> reply)
-{
-    return notYet(entity.kind, ConnectionFeature::Send, std::move(reply));
-}
-
-ConnectionCall *ServiceBusConnection::peek(const EntityRef &entity, const PeekRequest &, Reply<MessagePage> reply)
-{
-    return notYet(entity.kind, ConnectionFeature::Peek, std::move(reply));
-}
-
-ConnectionCall *ServiceBusConnection::poll(const EntityRef &entity, const PollRequest &, Reply<std::vector<MessageLine>> reply)
-{
-    return notYet(entity.kind, ConnectionFeature::Poll, std::move(reply));
-}
-
-ConnectionCall *ServiceBusConnection::settle(const EntityRef &entity, const MessageLine &, Reply<Done> reply)
-{
-    return notYet(entity.kind, ConnectionFeature::Settle, std::move(reply));
 }
 
 } // namespace relaydesk

@@ -19,14 +19,15 @@ using F = ConnectionFeature;
 namespace {
 
 constexpr F kFeatures[] = {F::List, F::Counts, F::Attributes, F::Create, F::Delete, F::Purge, F::Send,
-                           F::Peek, F::Poll, F::Settle, F::AttemptLog, F::Mocks, F::Clock};
+                           F::Peek, F::Poll, F::Settle, F::AttemptLog, F::Mocks, F::Clock, F::DeadLetters};
 
 // The offered features of a queue, a topic and a subscription, as letters:
 // L list, C counts, A attributes, N create, D delete, P purge, S send, K peek,
-// O poll, T settle (delete a polled message), G attempt log, M mocks, W clock.
+// O poll, T settle (delete a polled message), G attempt log, M mocks, W clock,
+// X dead letters (the subqueue, abandon and dead-letter, resubmit).
 QString offered(const BrokerConnection &connection, EntityKind kind)
 {
-    static const QString letters = QStringLiteral("LCANDPSKOTGMW");
+    static const QString letters = QStringLiteral("LCANDPSKOTGMWX");
     QString text;
     for (std::size_t i = 0; i < std::size(kFeatures); ++i)
         if (connection.capability(kind, kFeatures[i]).offered)
@@ -53,8 +54,8 @@ void ConnectionCapabilitiesTest::table_data()
     QTest::newRow("AWS profile") << "aws" << "LANDPSOT" << "LANDS" << "LAND";
     QTest::newRow("another Relaydesk") << "relaydesk" << "LANDPSKOTW" << "LANDSW" << "LANDW";
     QTest::newRow("Zaqar endpoint") << "zaqar" << "LANDPSKOT" << "" << "";
-    // Service Bus: queue, topic, subscription (its entity kinds, in that order); no messages yet.
-    QTest::newRow("Service Bus namespace") << "servicebus" << "LCAND" << "LAND" << "LCAND";
+    // Service Bus: queue, topic, subscription (its entity kinds, in that order).
+    QTest::newRow("Service Bus namespace") << "servicebus" << "LCANDPSKOTX" << "LANDS" << "LCANDPKOTX";
 }
 
 void ConnectionCapabilitiesTest::table()

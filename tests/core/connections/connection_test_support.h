@@ -21,13 +21,15 @@ namespace relaydesk::test {
 
 // `relaydesk serve --credentials FILE` on a free port, in memory, on a virtual
 // clock, without the Service Bus ports; its URL (empty when it did not start).
-// With `managementPort` "0" the Service Bus management API listens too: its
-// ready line follows (ServerProcess::readyLine).
+// With `managementPort` "0" the Service Bus management API listens too, with
+// `amqpPort` "0" its AMQP port: their ready lines follow, AMQP's first
+// (ServerProcess::readyLine).
 inline QString startRelaydeskServe(ServerProcess &server, const QString &credentialsFile,
-                                   const QString &managementPort = QStringLiteral("off"))
+                                   const QString &managementPort = QStringLiteral("off"),
+                                   const QString &amqpPort = QStringLiteral("off"))
 {
     return server.start(QStringLiteral(RELAYDESK_BINARY),
-                        {"serve", "--port", "0", "--amqp-port", "off", "--amqps-port", "off", "--sb-management-port",
+                        {"serve", "--port", "0", "--amqp-port", amqpPort, "--amqps-port", "off", "--sb-management-port",
                          managementPort, "--db", ":memory:", "--clock", "virtual", "--credentials", credentialsFile},
                         QStringLiteral("relaydesk: listening on "));
 }
