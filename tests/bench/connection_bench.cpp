@@ -151,8 +151,9 @@ int main(int argc, char **argv)
     for (int pass = 0; pass < 2; ++pass) {
         clock.restart();
         const bool sent = inParallel(messages, 32, [&](int i, std::function<void(bool)> done) {
-            aws.send(queue.value, {QStringLiteral("message %1").arg(i), {}, {}, {}, {}},
-                     [done](ConnectionResult<QString> r) { done(r.ok); });
+            OutgoingMessage message;
+            message.body = QStringLiteral("message %1").arg(i);
+            aws.send(queue.value, message, [done](ConnectionResult<QString> r) { done(r.ok); });
         });
         if (!sent)
             return fail(QStringLiteral("sending failed"));

@@ -373,7 +373,7 @@ private slots:
 
     void serviceBus_production_attributesAndDeleteAfterTypingTheName()
     {
-        ServiceBusConnection bus({QStringLiteral("fixture"), serviceBusString(kSasKey), QUrl(m_management)});
+        ServiceBusConnection bus({QStringLiteral("fixture"), serviceBusString(kSasKey), QUrl(m_management), {}});
         QVERIFY(relaydesk::test::awaitCall<EntityRef>([&](BrokerConnection::Reply<EntityRef> reply) {
                     return bus.createEntity(EntityKind::ServiceBusQueue, QStringLiteral("invoices"), {},
                                             {{QStringLiteral("MaxDeliveryCount"), QStringLiteral("7")}}, reply);
@@ -443,7 +443,7 @@ private slots:
 
     void zaqar_production_sendPeekPurgeAfterTypingTheName()
     {
-        ZaqarConnection fixture({QStringLiteral("fixture"), QUrl(m_url), QStringLiteral("window-project"), kToken});
+        ZaqarConnection fixture({QStringLiteral("fixture"), QUrl(m_url), QStringLiteral("window-project"), kToken, {}});
         QVERIFY(relaydesk::test::awaitCall<EntityRef>([&](BrokerConnection::Reply<EntityRef> reply) {
                     return fixture.createEntity(EntityKind::ZaqarQueue, QStringLiteral("jobs"), {}, {}, reply);
                 }).ok);

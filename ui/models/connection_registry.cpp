@@ -114,13 +114,13 @@ void ConnectionRegistry::reload()
         case ConnectionSettings::Kind::ServiceBus:
             // Until the secret service answers the string is empty: the connection then says so on every call.
             connection = std::make_unique<ServiceBusConnection>(
-                ServiceBusConnection::Settings{s.name, m_secrets->find(id), QUrl(s.endpointUrl)});
+                ServiceBusConnection::Settings{s.name, m_secrets->find(id), QUrl(s.endpointUrl), {}});
             detail = store.value(s.name + QStringLiteral("/host")).toString();
             word = tr("Service Bus");
             break;
         case ConnectionSettings::Kind::Zaqar:
             connection = std::make_unique<ZaqarConnection>(ZaqarConnection::Settings{
-                s.name, QUrl(s.endpointUrl), s.projectId, m_secrets->find(id + QStringLiteral("/token"))});
+                s.name, QUrl(s.endpointUrl), s.projectId, m_secrets->find(id + QStringLiteral("/token")), {}});
             word = tr("Zaqar");
             break;
         case ConnectionSettings::Kind::AwsProfile: {
