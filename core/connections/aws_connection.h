@@ -38,6 +38,10 @@ public:
     ConnectionCall *poll(const EntityRef &entity, const PollRequest &request,
                          Reply<std::vector<MessageLine>> reply) override;
     ConnectionCall *settle(const EntityRef &entity, const MessageLine &message, Reply<Done> reply) override;
+    // StartMessageMoveTask / ListMessageMoveTasks by the queues' ARNs (aws_connection_moves.cpp).
+    Capability moves(EntityKind kind) const override;
+    ConnectionCall *moveMessages(const EntityRef &deadLetterQueue, const EntityRef &destination, Reply<QString> reply) override;
+    ConnectionCall *messageMoves(const EntityRef &deadLetterQueue, Reply<std::vector<MessageMoveLine>> reply) override;
 
     // Whether SQS is spoken in the query protocol (after a JSON request was answered in XML).
     bool speaksSqsQuery() const { return m_sqsQuery; }
@@ -59,6 +63,8 @@ private:
     ConnectionCall *createTopicEntity(EntityKind kind, const QString &name, const QString &parent,
                                       const EntityAttributes &attributes, Reply<EntityRef> reply);
     ConnectionCall *publish(const EntityRef &entity, const OutgoingMessage &message, Reply<QString> reply);
+    // The queue's QueueArn (GetQueueAttributes), for the move tasks.
+    void queueArn(const QString &queueUrl, ConnectionCall *call, std::function<void(ConnectionResult<QString>)> reply);
 
     AwsClient *m_client = nullptr;
     bool m_sqsQuery = false;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "connections/connection_call.h"
+#include "connections/connection_deliveries.h"
 #include "connections/connection_entities.h"
 
 #include <QObject>
@@ -117,6 +118,46 @@ public:
         return refuse(std::move(reply), ConnectionError::unsupported(capability(deadLetters.kind, ConnectionFeature::DeadLetters).reason));
     }
 
+    // A subscription's attempt log (ConnectionFeature::AttemptLog): its
+    // deliveries, newest first (at most the last 1 000 attempts' messages),
+    // and every attempt of one message to it in attempt order, as the
+    // four-phase chart draws them.
+    virtual ConnectionCall *deliveries(const EntityRef &subscription, Reply<std::vector<DeliverySummary>> reply)
+    {
+        return refuse(std::move(reply), ConnectionError::unsupported(capability(subscription.kind, ConnectionFeature::AttemptLog).reason));
+    }
+    virtual ConnectionCall *attempts(const EntityRef &subscription, const QString &messageId, Reply<std::vector<AttemptRecord>> reply)
+    {
+        Q_UNUSED(messageId)
+        return refuse(std::move(reply), ConnectionError::unsupported(capability(subscription.kind, ConnectionFeature::AttemptLog).reason));
+    }
+    // Mock endpoints (ConnectionFeature::Mocks of the first entity kind) and what one received, oldest first.
+    virtual ConnectionCall *mockEndpoints(Reply<std::vector<MockEndpointLine>> reply) { return refuseFirstKind(std::move(reply), ConnectionFeature::Mocks); }
+    virtual ConnectionCall *mockRequests(const QString &mock, Reply<std::vector<MockRequestLine>> reply)
+    {
+        Q_UNUSED(mock)
+        return refuseFirstKind(std::move(reply), ConnectionFeature::Mocks);
+    }
+    // Moving a dead-letter queue's messages (SQS StartMessageMoveTask): to
+    // `destination`, or with an empty destination address each back to the
+    // queue it was dead-lettered from; answers the task handle. messageMoves
+    // lists the queue's tasks, newest first. Not a ConnectionFeature (its
+    // switch is exhaustive in each connection): moves() says whether and why not.
+    virtual Capability moves(EntityKind kind) const
+    {
+        Q_UNUSED(kind)
+        return Capability::no(tr("This service has no message move tasks."));
+    }
+    virtual ConnectionCall *moveMessages(const EntityRef &deadLetterQueue, const EntityRef &destination, Reply<QString> reply)
+    {
+        Q_UNUSED(destination)
+        return refuse(std::move(reply), ConnectionError::unsupported(moves(deadLetterQueue.kind).reason));
+    }
+    virtual ConnectionCall *messageMoves(const EntityRef &deadLetterQueue, Reply<std::vector<MessageMoveLine>> reply)
+    {
+        return refuse(std::move(reply), ConnectionError::unsupported(moves(deadLetterQueue.kind).reason));
+    }
+
 protected:
     // A call answered at once with `error` (after the caller got the handle).
     template <class T>
@@ -124,12 +165,15 @@ protected:
     ConnectionCall *newCall() { return new ConnectionCall(this); }
 
 private:
-    ConnectionCall *refuseClock(Reply<BrokerClock> reply)
+    // A connection-wide feature (the clock, mocks) refused with the reason of its first entity kind.
+    template <class T>
+    ConnectionCall *refuseFirstKind(Reply<T> reply, ConnectionFeature feature)
     {
         const std::vector<EntityKind> kinds = entityKinds();
         const EntityKind kind = kinds.empty() ? EntityKind::Queue : kinds.front();
-        return refuse(std::move(reply), ConnectionError::unsupported(capability(kind, ConnectionFeature::Clock).reason));
+        return refuse(std::move(reply), ConnectionError::unsupported(capability(kind, feature).reason));
     }
+    ConnectionCall *refuseClock(Reply<BrokerClock> reply) { return refuseFirstKind(std::move(reply), ConnectionFeature::Clock); }
 };
 
 template <class T>

@@ -51,10 +51,11 @@ Capability RelaydeskConnection::capability(EntityKind kind, ConnectionFeature fe
 {
     if (kind == EntityKind::Queue && feature == ConnectionFeature::Peek)
         return Capability::yes();
-    if (feature == ConnectionFeature::Clock)
+    if (feature == ConnectionFeature::Clock || feature == ConnectionFeature::Mocks)
         return Capability::yes();
-    if (feature == ConnectionFeature::AttemptLog || feature == ConnectionFeature::Mocks)
-        return Capability::no(tr("Not through the boundary yet: the broker's native API has it (docs/api.md)."));
+    if (feature == ConnectionFeature::AttemptLog)
+        return kind == EntityKind::Subscription ? Capability::yes()
+                                                : Capability::no(tr("The attempt log is a subscription's: open one of the topic's subscriptions."));
     return AwsConnection::capability(kind, feature);
 }
 

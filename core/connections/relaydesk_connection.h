@@ -16,8 +16,8 @@ namespace relaydesk {
 //    its --credentials file (any key on a loopback broker without one);
 //  - its native API (/api/v1) with `Authorization: Bearer TOKEN` (one of the
 //    file's bearerTokens; none without --credentials) for what AWS has not:
-//    peek (the broker's browse, every message in every state, paged) and the
-//    clock. Without the right token those calls answer the broker's own
+//    peek (the broker's browse, every message in every state, paged), the
+//    clock, a subscription's attempt log and the mock endpoints. Without the right token those calls answer the broker's own
 //    `Relaydesk Unauthorized (HTTP 401)`; SQS and SNS do not need it.
 // Native errors keep the broker's {"error", "message"} (service "Relaydesk").
 class RelaydeskConnection final : public AwsConnection {
@@ -40,6 +40,16 @@ public:
     ConnectionCall *clock(Reply<BrokerClock> reply) override;
     // POST /api/v1/clock/advance {"seconds": N} (a virtual clock only: ClockNotVirtual otherwise).
     ConnectionCall *advanceClock(qint64 seconds, Reply<BrokerClock> reply) override;
+
+    // The attempt log and the mocks (relaydesk_connection_deliveries.cpp):
+    // GET /api/v1/attempts (newest 1 000 of the subscription, grouped by
+    // message; one message's, oldest first), GET /api/v1/mocks and
+    // /mocks/NAME/requests — with the bearer token, as the clock.
+    ConnectionCall *deliveries(const EntityRef &subscription, Reply<std::vector<DeliverySummary>> reply) override;
+    ConnectionCall *attempts(const EntityRef &subscription, const QString &messageId,
+                             Reply<std::vector<AttemptRecord>> reply) override;
+    ConnectionCall *mockEndpoints(Reply<std::vector<MockEndpointLine>> reply) override;
+    ConnectionCall *mockRequests(const QString &mock, Reply<std::vector<MockRequestLine>> reply) override;
 
 private:
     ConnectionCall *native(const QByteArray &method, const QString &path, const QJsonObject *body, Reply<QJsonObject> reply);
