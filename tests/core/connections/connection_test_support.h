@@ -9,6 +9,7 @@
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
+#include <QFile>
 #include <QProcess>
 #include <QStringList>
 #include <QTcpServer>
@@ -32,6 +33,19 @@ inline QString startRelaydeskServe(ServerProcess &server, const QString &credent
                         {"serve", "--port", "0", "--amqp-port", amqpPort, "--amqps-port", "off", "--sb-management-port",
                          managementPort, "--db", ":memory:", "--clock", "virtual", "--credentials", credentialsFile},
                         QStringLiteral("relaydesk: listening on "));
+}
+
+// A --credentials file in `dir` with one access key and one bearer token, and
+// `relaydesk serve` started with it (startRelaydeskServe); its URL or empty.
+inline QString startRelaydeskServeWith(ServerProcess &server, const QString &dir, const QString &keyId,
+                                       const QString &secret, const QString &token)
+{
+    QFile file(dir + QStringLiteral("/credentials.json"));
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write(QStringLiteral(R"({"accessKeys": {"%1": "%2"}, "bearerTokens": ["%3"]})").arg(keyId, secret, token).toUtf8());
+    file.close();
+    return startRelaydeskServe(server, file.fileName());
 }
 
 // Runs the event loop until the call's callback has run; its result.

@@ -59,11 +59,7 @@ private:
 
 void RelaydeskServeConnectionsTest::initTestCase()
 {
-    QFile file(m_dir.filePath(QStringLiteral("credentials.json")));
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(QStringLiteral(R"({"accessKeys": {"%1": "%2"}, "bearerTokens": ["%3"]})").arg(kKeyId, kSecret, kToken).toUtf8());
-    file.close();
-    m_url = relaydesk::test::startRelaydeskServe(m_server, file.fileName());
+    m_url = relaydesk::test::startRelaydeskServeWith(m_server, m_dir.path(), kKeyId, kSecret, kToken);
     QVERIFY2(!m_url.isEmpty(), qPrintable(m_server.errors()));
 }
 

@@ -57,11 +57,7 @@ private:
 
 void RelaydeskServeDeliveriesTest::initTestCase()
 {
-    QFile file(m_dir.filePath(QStringLiteral("credentials.json")));
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(QStringLiteral(R"({"accessKeys": {"%1": "%2"}, "bearerTokens": ["%3"]})").arg(kKeyId, kSecret, kToken).toUtf8());
-    file.close();
-    m_url = relaydesk::test::startRelaydeskServe(m_server, file.fileName());
+    m_url = relaydesk::test::startRelaydeskServeWith(m_server, m_dir.path(), kKeyId, kSecret, kToken);
     QVERIFY2(!m_url.isEmpty(), qPrintable(m_server.errors()));
 
     // A topic whose subscription (confirmed at once) posts to a mock that fails twice.
