@@ -8,9 +8,14 @@
 // and one without its bearer token (the broker's 401 beside Peek); a Service
 // Bus namespace added by its connection string (the management API: list,
 // attributes, delete after the name is typed; a wrong key's 401 on the row);
-// a Zaqar endpoint with its project and token (send, peek, purge).
+// a Zaqar endpoint with its project and token (send, peek, purge); another
+// Relaydesk's deliveries and attempts of a subscription, its virtual clock
+// advanced from the page; a production AWS profile's dead-letter queue moved
+// back to its source after the name is typed.
+#include "charts/attempt_chart.h"
 #include "core/connections/connection_test_support.h"
 #include "dialogs/add_connection_dialog.h"
+#include "connections/relaydesk_connection.h"
 #include "connections/servicebus_connection.h"
 #include "connections/zaqar_connection.h"
 #include "dialogs/confirm_name_dialog.h"
@@ -21,6 +26,7 @@
 #include "views/entity_tree_panel.h"
 #include "views/main_window.h"
 #include "views/remote_clock_bar.h"
+#include "views/remote_deliveries_panel.h"
 #include "views/remote_entity_page.h"
 #include "views/remote_messages_panel.h"
 #include "views/remote_subscriptions_panel.h"
@@ -33,9 +39,13 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QInputDialog>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -292,14 +302,7 @@ private slots:
     // Another Relaydesk's clock on its page: read, and advanced (the broker runs --clock virtual).
     void relaydesk_clockReadAndAdvanced()
     {
-        AddConnectionDialog *dialog = openAddConnection();
-        dialog->kindBox()->setCurrentIndex(1);
-        dialog->nameEdit()->setText(QStringLiteral("clocked"));
-        dialog->urlEdit()->setText(m_url);
-        dialog->accessKeyEdit()->setText(kKeyId);
-        dialog->secretEdit()->setText(kSecret);
-        dialog->tokenEdit()->setText(kToken);
-        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("connectionOk")), Qt::LeftButton);
+        addRelaydesk(QStringLiteral("clocked"));
         expand(QStringLiteral("window:clocked"));
         RemoteEntityPage *page = open(QStringLiteral("window:clocked"), QStringLiteral("orders"));
         QVERIFY(page && page->clockBar());
@@ -369,6 +372,98 @@ private slots:
         QVERIFY2(subscriptions->error()->text().startsWith(QStringLiteral("SNS ")), qPrintable(subscriptions->error()->text()));
         QCOMPARE(subscriptions->table()->rowCount(), 1);   // nothing added
         QVERIFY(!open(QStringLiteral("aws:shared-ok"), QStringLiteral("orders"))->subscriptions());   // a queue has none
+    }
+
+    // Another Relaydesk with its token: a topic's subscription to a mock that fails twice; the page
+    // advances the remote virtual clock (the retries run there), lists the deliveries, shows the attempts.
+    void relaydesk_deliveriesAndAttemptsOfASubscription()
+    {
+        native("PUT", QStringLiteral("mocks/flaky"), {{QStringLiteral("script"), QStringLiteral("503 x 2, then 200")}});
+        const QString arn = native("POST", QStringLiteral("topics/events/subscriptions"),
+                                   {{QStringLiteral("protocol"), QStringLiteral("http")},
+                                    {QStringLiteral("endpoint"), m_url + QStringLiteral("/_mock/flaky")},
+                                    {QStringLiteral("autoConfirm"), true}})
+                                .value(QStringLiteral("subscriptionArn")).toString();
+        QVERIFY(!arn.isEmpty());
+        native("POST", QStringLiteral("topics/events/messages"), {{QStringLiteral("message"), QStringLiteral("retried")}});
+        addRelaydesk(QStringLiteral("delivering"));
+        expand(QStringLiteral("window:delivering"));
+        RemoteEntityPage *page = open(QStringLiteral("window:delivering"), QStringLiteral("events"), true);
+        QVERIFY(page && page->deliveries() && page->clockBar());
+        RemoteClockBar *clock = page->clockBar();
+        QVERIFY(QTest::qWaitFor([clock] { return clock->advanceButton()->isEnabled(); }, 60000));   // read: virtual
+        clock->secondsBox()->setValue(120);
+        QTest::mouseClick(clock->advanceButton(), Qt::LeftButton);
+        QVERIFY(settled(page));
+        QVERIFY2(clock->error()->isHidden(), qPrintable(clock->error()->text()));
+
+        QTableWidget *subscriptions = page->subscriptions()->table();
+        int row = -1;
+        QVERIFY(QTest::qWaitFor([&] {
+            for (int i = 0; i < subscriptions->rowCount(); ++i)
+                if (subscriptions->item(i, 0)->data(Qt::UserRole).toString() == arn)
+                    row = i;
+            return row >= 0;
+        }, 60000));
+        subscriptions->setCurrentCell(row, 0);
+        QVERIFY(settled(page));
+        RemoteDeliveriesPanel *deliveries = page->deliveries();
+        QVERIFY2(deliveries->error()->isHidden(), qPrintable(deliveries->error()->text()));
+        QCOMPARE(deliveries->deliveries()->rowCount(), 1);
+        QCOMPARE(deliveries->deliveries()->item(0, 1)->text(), QStringLiteral("3"));
+        QCOMPARE(deliveries->deliveries()->item(0, 3)->text(), QStringLiteral("delivered"));
+        deliveries->deliveries()->setCurrentCell(0, 0);
+        QVERIFY(settled(page));
+        QTableWidget *attempts = deliveries->attempts();
+        QCOMPARE(attempts->rowCount(), 3);
+        const QStringList statuses{attempts->item(0, 2)->text(), attempts->item(1, 2)->text(), attempts->item(2, 2)->text()};
+        QCOMPARE(statuses, (QStringList{QStringLiteral("503"), QStringLiteral("503"), QStringLiteral("200")}));
+        QCOMPARE(attempts->item(0, 1)->text(), QStringLiteral("initial"));
+        QCOMPARE(attempts->item(2, 6)->text(), QStringLiteral("delivered"));
+        QVERIFY(deliveries->chart()->isVisible());
+    }
+
+    // A production AWS profile: Move messages… of a dead-letter queue asks for its name, then the
+    // message is back in its source queue and the task's status is shown.
+    void awsProfile_production_moveAfterTypingTheName()
+    {
+        RelaydeskConnection direct({QStringLiteral("setup"), QUrl(m_url), {kKeyId, kSecret, {}}, kToken});
+        const auto dlq = AWAIT(EntityRef, direct.createEntity(EntityKind::Queue, QStringLiteral("window-dlq"), {}, {}, reply));
+        QVERIFY(dlq.ok);
+        const QString dlqArn = AWAIT(EntityAttributes, direct.attributes(dlq.value, reply)).value.value(QStringLiteral("QueueArn"));
+        const auto work = AWAIT(EntityRef, direct.createEntity(EntityKind::Queue, QStringLiteral("window-work"), {},
+                                                               {{QStringLiteral("RedrivePolicy"),
+                                                                 QStringLiteral(R"({"deadLetterTargetArn":"%1","maxReceiveCount":"1"})").arg(dlqArn)}},
+                                                               reply));
+        QVERIFY(work.ok);
+        OutgoingMessage message;
+        message.body = QStringLiteral("dead-lettered");
+        QVERIFY(AWAIT(QString, direct.send(work.value, message, reply)).ok);
+        QVERIFY(AWAIT(std::vector<MessageLine>, direct.poll(work.value, {1, 5}, reply)).ok);
+        QVERIFY(AWAIT(BrokerClock, direct.advanceClock(6, reply)).ok);
+        QVERIFY(AWAIT(std::vector<MessageLine>, direct.poll(work.value, {1, 5}, reply)).value.empty());   // dead-lettered
+
+        m_window->connections()->setProduction(QStringLiteral("aws:shared-ok"), true);
+        expand(QStringLiteral("aws:shared-ok"));
+        RemoteEntityPage *page = open(QStringLiteral("aws:shared-ok"), QStringLiteral("window-dlq"));
+        QVERIFY(page);
+        QVERIFY(settled(page));
+        QVERIFY(page->moveButton()->isEnabled());
+        QTest::mouseClick(page->moveButton(), Qt::LeftButton);
+        auto *confirm = page->findChild<ConfirmNameDialog *>();
+        QVERIFY(confirm && confirm->isVisible());
+        QVERIFY(!confirm->acceptButton()->isEnabled());   // production: the name first
+        QTest::keyClicks(confirm->nameField(), QStringLiteral("window-dlq"));
+        QVERIFY(confirm->acceptButton()->isEnabled());
+        QTest::mouseClick(confirm->acceptButton(), Qt::LeftButton);
+        QVERIFY(QTest::qWaitFor([page] { return !page->moveStatus()->isHidden() || !page->actionError()->isHidden(); }, 60000));
+        QVERIFY2(page->actionError()->isHidden(), qPrintable(page->actionError()->text()));
+        QVERIFY2(page->moveStatus()->text().startsWith(QStringLiteral("Move task ")), qPrintable(page->moveStatus()->text()));
+        QVERIFY(QTest::qWaitFor([&] {
+            return !AWAIT(std::vector<MessageLine>, direct.poll(work.value, {1, 5}, reply)).value.empty();
+        }, 60000));
+        // A topic keeps no messages: its page has no Move.
+        QVERIFY(open(QStringLiteral("aws:shared-ok"), QStringLiteral("events"), true)->moveButton()->isHidden());
     }
 
     void serviceBus_production_attributesAndDeleteAfterTypingTheName()
@@ -541,6 +636,32 @@ private:
         return m_window->remotePage();
     }
 
+    // A native API request with the token: what the test sets up on the broker.
+    QJsonObject native(const QByteArray &method, const QString &path, const QJsonObject &body)
+    {
+        QNetworkRequest request(QUrl(m_url + QStringLiteral("/api/v1/") + path));
+        request.setRawHeader("Authorization", "Bearer " + kToken.toUtf8());
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        std::unique_ptr<QNetworkReply> reply(m_network.sendCustomRequest(request, method, QJsonDocument(body).toJson()));
+        QSignalSpy done(reply.get(), &QNetworkReply::finished);
+        if (!reply->isFinished())
+            done.wait(30000);
+        return QJsonDocument::fromJson(reply->readAll()).object();
+    }
+
+    // Add Connection… ▸ Another Relaydesk with the broker's keys and its bearer token, OK pressed.
+    void addRelaydesk(const QString &name)
+    {
+        AddConnectionDialog *dialog = openAddConnection();
+        dialog->kindBox()->setCurrentIndex(1);
+        dialog->nameEdit()->setText(name);
+        dialog->urlEdit()->setText(m_url);
+        dialog->accessKeyEdit()->setText(kKeyId);
+        dialog->secretEdit()->setText(kSecret);
+        dialog->tokenEdit()->setText(kToken);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("connectionOk")), Qt::LeftButton);
+    }
+
     AddConnectionDialog *openAddConnection()
     {
         m_window->findChild<QAction *>(QStringLiteral("addConnectionAction"))->trigger();
@@ -578,6 +699,7 @@ private:
     QString m_url;
     QString m_management;
     std::unique_ptr<MainWindow> m_window;
+    QNetworkAccessManager m_network;
 };
 
 RELAYDESK_TEST_MAIN(RemoteConnectionWindowTest)

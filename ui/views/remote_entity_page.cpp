@@ -4,6 +4,7 @@
 #include "connections/broker_connection.h"
 #include "dialogs/confirm_name_dialog.h"
 #include "views/remote_clock_bar.h"
+#include "views/remote_deliveries_panel.h"
 #include "views/remote_messages_panel.h"
 #include "views/remote_subscriptions_panel.h"
 #include "widgets/connection_call_bar.h"
@@ -85,7 +86,14 @@ RemoteEntityPage::RemoteEntityPage(BrokerConnection *connection, RemoteEntity en
     m_purge->setObjectName(QStringLiteral("remotePurge"));
     m_delete = new QPushButton(tr("&Delete…"), this);
     m_delete->setObjectName(QStringLiteral("remoteDelete"));
+    m_move = new QPushButton(tr("&Move messages…"), this);
+    m_move->setObjectName(QStringLiteral("remoteMove"));
+    m_move->setToolTip(tr("Move this dead-letter queue's messages back to the queues they came from"));
+    m_moveStatus = new QLabel(this);
+    m_moveStatus->setObjectName(QStringLiteral("remoteMoveStatus"));
+    m_moveStatus->hide();
     m_actionError = errorLabel(QStringLiteral("remoteActionError"), this);
+    connect(m_move, &QPushButton::clicked, this, &RemoteEntityPage::moveMessages);
     connect(m_send, &QPushButton::clicked, this, &RemoteEntityPage::sendBody);
     connect(m_purge, &QPushButton::clicked, this, &RemoteEntityPage::purge);
     connect(m_delete, &QPushButton::clicked, this, &RemoteEntityPage::deleteEntity);
@@ -93,6 +101,8 @@ RemoteEntityPage::RemoteEntityPage(BrokerConnection *connection, RemoteEntity en
     actions->addWidget(m_send);
     actions->addWidget(m_purge);
     actions->addWidget(m_delete);
+    actions->addWidget(m_move);
+    m_move->setVisible(!m_entity.isTopic());
     actions->addStretch(1);
 
     // Attributes.
@@ -121,6 +131,17 @@ RemoteEntityPage::RemoteEntityPage(BrokerConnection *connection, RemoteEntity en
     if (m_entity.isTopic()) {
         m_subscriptions = new RemoteSubscriptionsPanel(connection, m_entity, m_callBar, this);
         connect(m_subscriptions, &RemoteSubscriptionsPanel::busyChanged, this, &RemoteEntityPage::setBusy);
+        if (connection->capability(EntityKind::Subscription, ConnectionFeature::AttemptLog).offered) {
+            m_deliveries = new RemoteDeliveriesPanel(connection, m_callBar, this);
+            connect(m_deliveries, &RemoteDeliveriesPanel::busyChanged, this, &RemoteEntityPage::setBusy);
+            QTableWidget *subscriptions = m_subscriptions->table();
+            connect(subscriptions, &QTableWidget::currentCellChanged, this, [this, subscriptions](int row) {
+                const QTableWidgetItem *name = row >= 0 ? subscriptions->item(row, 0) : nullptr;
+                const QString arn = name ? name->data(Qt::UserRole).toString() : QString();
+                if (arn.startsWith(QLatin1String("arn:")))   // not "PendingConfirmation"
+                    m_deliveries->showSubscription({EntityKind::Subscription, name->text(), arn, m_entity.address});
+            });
+        }
     }
     if (connection->capability(static_cast<EntityKind>(m_entity.kind), ConnectionFeature::Clock).offered) {
         m_clock = new RemoteClockBar(connection, m_callBar, this);
@@ -136,11 +157,14 @@ RemoteEntityPage::RemoteEntityPage(BrokerConnection *connection, RemoteEntity en
     layout->addWidget(m_body);
     layout->addLayout(actions);
     layout->addWidget(m_actionError);
+    layout->addWidget(m_moveStatus);
     if (m_subscriptions)   // a topic keeps no messages: its subscriptions take the place
         m_messages->hide();
     layout->addWidget(m_messages, 2);
     if (m_subscriptions)
         layout->addWidget(m_subscriptions);
+    if (m_deliveries)
+        layout->addWidget(m_deliveries, 2);
     layout->addWidget(attributeBox, 1);
 
     setBusy(false);
@@ -161,6 +185,8 @@ void RemoteEntityPage::setBusy(bool busy)
     offer(m_purge, ConnectionFeature::Purge);
     offer(m_delete, ConnectionFeature::Delete);
     offer(m_apply, ConnectionFeature::Attributes);
+    const Capability moves = m_connection->moves(kind);
+    offerAction(m_move, moves.offered && !busy, moves.reason);
     m_messages->setBusy(busy);
     if (m_clock)
         m_clock->setBusy(busy);
@@ -258,6 +284,41 @@ void RemoteEntityPage::deleteEntity()
                     });
                     m_callBar->track(call, tr("Deleting %1…").arg(m_entity.name));
                 });
+}
+
+void RemoteEntityPage::moveMessages()
+{
+    confirmThen(tr("Move every message of dead-letter queue %1 back to the queue it came from?").arg(m_entity.name),
+                tr("Move"), [this] {
+                    setBusy(true);
+                    ConnectionCall *call = m_connection->moveMessages(refOf(m_entity), {}, [this](ConnectionResult<QString> result) {
+                        showConnectionError(m_actionError, result.ok ? QString() : result.error.text());
+                        if (result.ok)
+                            QMetaObject::invokeMethod(this, &RemoteEntityPage::showMoves, Qt::QueuedConnection);
+                    });
+                    m_callBar->track(call, tr("Starting to move the messages of %1…").arg(m_entity.name));
+                });
+}
+
+// The newest move task of the queue, as the service lists it (ListMessageMoveTasks).
+void RemoteEntityPage::showMoves()
+{
+    setBusy(true);
+    ConnectionCall *call = m_connection->messageMoves(refOf(m_entity), [this](ConnectionResult<std::vector<MessageMoveLine>> result) {
+        showConnectionError(m_actionError, result.ok ? QString() : result.error.text());
+        if (!result.ok || result.value.empty())
+            return;
+        const MessageMoveLine &task = result.value.front();
+        QString text = tr("Move task %1: %n message(s) moved", nullptr, static_cast<int>(task.moved)).arg(task.status);
+        if (task.toMove)
+            text += tr(" of %1").arg(*task.toMove);
+        if (!task.failureReason.isEmpty())
+            text += QStringLiteral(" — ") + task.failureReason;
+        m_moveStatus->setText(text);
+        m_moveStatus->setAccessibleName(text);
+        m_moveStatus->show();
+    });
+    m_callBar->track(call, tr("Reading the move tasks of %1…").arg(m_entity.name));
 }
 
 } // namespace relaydesk

@@ -15,6 +15,7 @@ namespace relaydesk {
 class BrokerConnection;
 class ConnectionCallBar;
 class RemoteClockBar;
+class RemoteDeliveriesPanel;
 class RemoteMessagesPanel;
 class RemoteSubscriptionsPanel;
 
@@ -25,9 +26,13 @@ class RemoteSubscriptionsPanel;
 //    connection offers setting them (Apply sends the changed ones);
 //  - Messages (RemoteMessagesPanel): Peek, else "Poll messages";
 //  - Send (a queue) or Publish (a topic) of the body typed on the page;
-//  - a topic's subscriptions, listed and added (RemoteSubscriptionsPanel);
+//  - a topic's subscriptions, listed and added (RemoteSubscriptionsPanel),
+//    and where the connection keeps an attempt log the chosen subscription's
+//    deliveries and their attempts (RemoteDeliveriesPanel);
+//  - Move messages… of a dead-letter queue back to the queues its messages
+//    came from (SQS StartMessageMoveTask), where the connection moves them;
 //  - the broker's clock (RemoteClockBar), where the connection has one;
-//  - Purge…, Delete…: confirmed first (ConfirmNameDialog; the name typed on a
+//  - Purge…, Delete…, Move messages…: confirmed first (ConfirmNameDialog; the name typed on a
 //    "production" connection).
 // Each action is disabled with the connection's reason (its tooltip and
 // accessible description) where the backend cannot do it; its error shows
@@ -47,6 +52,11 @@ public:
     QPushButton *sendButton() const { return m_send; }
     QPushButton *purgeButton() const { return m_purge; }
     QPushButton *deleteButton() const { return m_delete; }
+    QPushButton *moveButton() const { return m_move; }
+    // The last move task's status ("COMPLETED: 3 messages moved"), or empty.
+    QLabel *moveStatus() const { return m_moveStatus; }
+    // A topic's deliveries (null where the connection keeps no attempt log, and on a queue's page).
+    RemoteDeliveriesPanel *deliveries() const { return m_deliveries; }
     QPlainTextEdit *bodyEdit() const { return m_body; }
     QLabel *actionError() const { return m_actionError; }
     QTableWidget *attributeTable() const { return m_attributes; }
@@ -69,6 +79,8 @@ private:
     void confirmThen(const QString &question, const QString &action, std::function<void()> run);
     void purge();
     void deleteEntity();
+    void moveMessages();
+    void showMoves();
     void setBusy(bool busy);
 
     BrokerConnection *m_connection = nullptr;
@@ -82,10 +94,13 @@ private:
     QPushButton *m_send = nullptr;
     QPushButton *m_purge = nullptr;
     QPushButton *m_delete = nullptr;
+    QPushButton *m_move = nullptr;
+    QLabel *m_moveStatus = nullptr;
     QLabel *m_actionError = nullptr;
     RemoteMessagesPanel *m_messages = nullptr;
     RemoteClockBar *m_clock = nullptr;
     RemoteSubscriptionsPanel *m_subscriptions = nullptr;
+    RemoteDeliveriesPanel *m_deliveries = nullptr;
 };
 
 } // namespace relaydesk

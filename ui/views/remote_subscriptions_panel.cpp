@@ -101,6 +101,7 @@ void RemoteSubscriptionsPanel::list()
                                        const EntityRef &ref = result.value[static_cast<std::size_t>(row)].ref;
                                        auto *name = new QTableWidgetItem(ref.name);
                                        name->setToolTip(ref.name);
+                                       name->setData(Qt::UserRole, ref.address);   // the ARN the Deliveries part reads
                                        table->setItem(row, 0, name);
                                        // SNS answers "PendingConfirmation" for an endpoint that has not confirmed yet.
                                        table->setItem(row, 1, new QTableWidgetItem(ref.address == QLatin1String("PendingConfirmation")

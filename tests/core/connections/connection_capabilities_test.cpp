@@ -50,12 +50,13 @@ void ConnectionCapabilitiesTest::table_data()
     QTest::addColumn<QString>("queue");
     QTest::addColumn<QString>("topic");
     QTest::addColumn<QString>("subscription");
-    QTest::newRow("This computer") << "embedded" << "LANDPSKOT" << "LANDS" << "LAND";
-    QTest::newRow("AWS profile") << "aws" << "LANDPSOT" << "LANDS" << "LAND";
-    QTest::newRow("another Relaydesk") << "relaydesk" << "LANDPSKOTW" << "LANDSW" << "LANDW";
-    QTest::newRow("Zaqar endpoint") << "zaqar" << "LANDPSKOT" << "" << "";
+    QTest::addColumn<QString>("moves");   // the kinds moveMessages() takes: Q queue, T topic, S subscription
+    QTest::newRow("This computer") << "embedded" << "LANDPSKOT" << "LANDS" << "LAND" << "";
+    QTest::newRow("AWS profile") << "aws" << "LANDPSOT" << "LANDS" << "LAND" << "Q";
+    QTest::newRow("another Relaydesk") << "relaydesk" << "LANDPSKOTMW" << "LANDSMW" << "LANDGMW" << "Q";
+    QTest::newRow("Zaqar endpoint") << "zaqar" << "LANDPSKOT" << "" << "" << "";
     // Service Bus: queue, topic, subscription (its entity kinds, in that order).
-    QTest::newRow("Service Bus namespace") << "servicebus" << "LCANDPSKOTX" << "LANDS" << "LCANDPKOTX";
+    QTest::newRow("Service Bus namespace") << "servicebus" << "LCANDPSKOTX" << "LANDS" << "LCANDPKOTX" << "";
 }
 
 void ConnectionCapabilitiesTest::table()
@@ -64,6 +65,7 @@ void ConnectionCapabilitiesTest::table()
     QFETCH(QString, queue);
     QFETCH(QString, topic);
     QFETCH(QString, subscription);
+    QFETCH(QString, moves);
     QTemporaryDir dir;
     relaydesk::testing::ServiceBench bench(dir, "capabilities.db", fromEpochMilliseconds(1795000000000));
     std::unique_ptr<BrokerConnection> made;
@@ -84,13 +86,20 @@ void ConnectionCapabilitiesTest::table()
     QCOMPARE(offered(*made, kinds[0]), queue);
     QCOMPARE(offered(*made, kinds[1]), topic);
     QCOMPARE(offered(*made, kinds[2]), subscription);
+    QString moving;
+    for (std::size_t i = 0; i < kinds.size(); ++i)
+        if (made->moves(kinds[i]).offered)
+            moving += QStringLiteral("QTS")[qsizetype(i)];
+    QCOMPARE(moving, moves);
     for (EntityKind kind : {EntityKind::Queue, EntityKind::Topic, EntityKind::Subscription, EntityKind::ServiceBusQueue,
-                            EntityKind::ServiceBusTopic, EntityKind::ServiceBusSubscription, EntityKind::ZaqarQueue})
+                            EntityKind::ServiceBusTopic, EntityKind::ServiceBusSubscription, EntityKind::ZaqarQueue}) {
+        QVERIFY2(made->moves(kind).offered || !made->moves(kind).reason.isEmpty(), "no moves says why");
         for (F feature : kFeatures) {
             const Capability capability = made->capability(kind, feature);
             QVERIFY2(capability.offered || !capability.reason.isEmpty(), "a feature not offered says why");
             QVERIFY(!capability.offered || capability.reason.isEmpty());
         }
+    }
 }
 
 RELAYDESK_TEST_MAIN(ConnectionCapabilitiesTest)
