@@ -17,6 +17,7 @@
 #include "connections/aws_profiles.h"
 #include "connections/relaydesk_connection.h"
 #include "support/server_process.h"
+#include "connection_bench_support.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -27,65 +28,9 @@
 #include <memory>
 
 using namespace relaydesk;
+using namespace relaydesk::bench;
 
 namespace {
-
-// The longest gap between two runs of a 5 ms timer on this thread.
-class LoopWatch {
-public:
-    LoopWatch()
-    {
-        m_timer.setInterval(5);
-        QObject::connect(&m_timer, &QTimer::timeout, [this] {
-            m_longest = std::max(m_longest, m_since.restart());
-        });
-    }
-    void start() { m_longest = 0; m_since.start(); m_timer.start(); }
-    qint64 stop() { m_timer.stop(); return std::max(m_longest, m_since.elapsed()); }
-
-private:
-    QTimer m_timer;
-    QElapsedTimer m_since;
-    qint64 m_longest = 0;
-};
-
-void runUntil(const std::function<bool()> &done)
-{
-    while (!done())
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
-}
-
-template <class T>
-ConnectionResult<T> await(const std::function<ConnectionCall *(BrokerConnection::Reply<T>)> &start)
-{
-    auto got = std::make_shared<std::optional<ConnectionResult<T>>>();
-    start([got](ConnectionResult<T> result) { *got = std::move(result); });
-    runUntil([&] { return got->has_value(); });
-    return std::move(**got);
-}
-
-// Runs `count` calls, `inFlight` at a time; false on the first failure.
-bool inParallel(int count, int inFlight, const std::function<void(int, std::function<void(bool)>)> &call)
-{
-    int next = 0, running = 0;
-    bool ok = true;
-    std::function<void()> fill = [&] {
-        while (ok && running < inFlight && next < count) {
-            ++running;
-            call(next++, [&](bool fine) { --running; ok = ok && fine; fill(); });
-        }
-    };
-    fill();
-    runUntil([&] { return !ok || (running == 0 && next == count); });
-    return ok;
-}
-
-void report(const char *what, qint64 ms, qint64 frozen, const QString &detail)
-{
-    std::printf("%-44s %8lld ms   loop gap max %4lld ms   %s\n", what, static_cast<long long>(ms),
-                static_cast<long long>(frozen), qPrintable(detail));
-    std::fflush(stdout);
-}
 
 int fail(const QString &what)
 {
@@ -105,10 +50,7 @@ int main(int argc, char **argv)
     const int rounds = argc > 4 ? QString::fromUtf8(argv[4]).toInt() : 3;
 
     test::ServerProcess server;
-    const QString url = server.start(QString::fromUtf8(argv[1]),
-                                     {"serve", "--port", "0", "--amqp-port", "off", "--amqps-port", "off",
-                                      "--sb-management-port", "off", "--db", ":memory:"},
-                                     QStringLiteral("relaydesk: listening on "));
+    const QString url = startServe(server, QString::fromUtf8(argv[1]));
     if (url.isEmpty())
         return fail(QStringLiteral("serve did not start: ") + server.errors());
 
