@@ -112,6 +112,15 @@ void EntityTreePanel::setModel(EntityTreeModel *model)
     // Every change of rows or counts: spans, hidden columns and the room for names follow.
     connect(model, &EntityTreeModel::refreshed, this, &EntityTreePanel::fitColumns);
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &EntityTreePanel::fitColumns, Qt::QueuedConnection);
+    // QTreeView keeps a spanned row's index after the row is gone (invalid,
+    // never dropped): unspan rows before they go, or a connection listed
+    // again and again makes every later change of rows slower.
+    connect(m_proxy, &QAbstractItemModel::rowsAboutToBeRemoved, this,
+            [this](const QModelIndex &parent, int first, int last) {
+                for (int row = first; row <= last; ++row)
+                    if (m_tree->isFirstColumnSpanned(row, parent))
+                        m_tree->setFirstColumnSpanned(row, parent, false);
+            });
     // New topics show their subscriptions; groups stay open.
     connect(model, &QAbstractItemModel::rowsInserted, m_tree, [this](const QModelIndex &parent) {
         m_tree->expand(m_proxy->mapFromSource(parent));
