@@ -138,6 +138,24 @@ public:
         Q_UNUSED(mock)
         return refuseFirstKind(std::move(reply), ConnectionFeature::Mocks);
     }
+    // Creates mock `mock` or sets its script (the broker's parse error refused
+    // in its words, nothing changed), deletes it, forgets what it received.
+    virtual ConnectionCall *setMock(const QString &mock, const QString &script, Reply<Done> reply)
+    {
+        Q_UNUSED(mock)
+        Q_UNUSED(script)
+        return refuseFirstKind(std::move(reply), ConnectionFeature::Mocks);
+    }
+    virtual ConnectionCall *deleteMock(const QString &mock, Reply<Done> reply)
+    {
+        Q_UNUSED(mock)
+        return refuseFirstKind(std::move(reply), ConnectionFeature::Mocks);
+    }
+    virtual ConnectionCall *clearMockRequests(const QString &mock, Reply<Done> reply)
+    {
+        Q_UNUSED(mock)
+        return refuseFirstKind(std::move(reply), ConnectionFeature::Mocks);
+    }
     // Moving a dead-letter queue's messages (SQS StartMessageMoveTask): to
     // `destination`, or with an empty destination address each back to the
     // queue it was dead-lettered from; answers the task handle. messageMoves

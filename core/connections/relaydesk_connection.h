@@ -50,6 +50,10 @@ public:
                              Reply<std::vector<AttemptRecord>> reply) override;
     ConnectionCall *mockEndpoints(Reply<std::vector<MockEndpointLine>> reply) override;
     ConnectionCall *mockRequests(const QString &mock, Reply<std::vector<MockRequestLine>> reply) override;
+    // PUT /api/v1/mocks/NAME {"script"}, DELETE /mocks/NAME, DELETE /mocks/NAME/requests.
+    ConnectionCall *setMock(const QString &mock, const QString &script, Reply<Done> reply) override;
+    ConnectionCall *deleteMock(const QString &mock, Reply<Done> reply) override;
+    ConnectionCall *clearMockRequests(const QString &mock, Reply<Done> reply) override;
 
 private:
     ConnectionCall *native(const QByteArray &method, const QString &path, const QJsonObject *body, Reply<QJsonObject> reply);

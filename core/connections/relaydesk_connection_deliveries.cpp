@@ -139,4 +139,31 @@ ConnectionCall *RelaydeskConnection::mockRequests(const QString &mock, Reply<std
                   });
 }
 
+namespace {
+
+BrokerConnection::Reply<QJsonObject> asDone(BrokerConnection::Reply<Done> reply)
+{
+    return [reply = std::move(reply)](ConnectionResult<QJsonObject> answer) {
+        reply(answer.ok ? ConnectionResult<Done>::success({}) : ConnectionResult<Done>::failure(answer.error));
+    };
+}
+
+} // namespace
+
+ConnectionCall *RelaydeskConnection::setMock(const QString &mock, const QString &script, Reply<Done> reply)
+{
+    const QJsonObject body{{QStringLiteral("script"), script}};
+    return native("PUT", QStringLiteral("mocks/%1").arg(encoded(mock)), &body, asDone(std::move(reply)));
+}
+
+ConnectionCall *RelaydeskConnection::deleteMock(const QString &mock, Reply<Done> reply)
+{
+    return native("DELETE", QStringLiteral("mocks/%1").arg(encoded(mock)), nullptr, asDone(std::move(reply)));
+}
+
+ConnectionCall *RelaydeskConnection::clearMockRequests(const QString &mock, Reply<Done> reply)
+{
+    return native("DELETE", QStringLiteral("mocks/%1/requests").arg(encoded(mock)), nullptr, asDone(std::move(reply)));
+}
+
 } // namespace relaydesk

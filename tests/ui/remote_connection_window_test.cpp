@@ -11,7 +11,8 @@
 // a Zaqar endpoint with its project and token (send, peek, purge); another
 // Relaydesk's deliveries and attempts of a subscription, its virtual clock
 // advanced from the page; a production AWS profile's dead-letter queue moved
-// back to its source after the name is typed.
+// back to its source after the name is typed; another Relaydesk's mock
+// endpoints made, hit, read, cleared and deleted from Mock Endpoints….
 #include "charts/attempt_chart.h"
 #include "core/connections/connection_test_support.h"
 #include "dialogs/add_connection_dialog.h"
@@ -29,6 +30,7 @@
 #include "views/remote_deliveries_panel.h"
 #include "views/remote_entity_page.h"
 #include "views/remote_messages_panel.h"
+#include "views/remote_mocks_window.h"
 #include "views/remote_subscriptions_panel.h"
 #include "widgets/connection_call_bar.h"
 #include "widgets/field_error.h"
@@ -423,6 +425,65 @@ private slots:
         QVERIFY(deliveries->chart()->isVisible());
     }
 
+    // Connection ▸ Mock Endpoints… of another Relaydesk: a bad script refused in the broker's words
+    // (nothing made), a mock made, a request to it read with its body, forgotten, the mock deleted.
+    // An AWS profile's menu has the action disabled with the reason.
+    void relaydesk_mockEndpointsMadeReadAndDeleted()
+    {
+        QAction *disabled = connectionAction(QStringLiteral("aws:shared-ok"), QStringLiteral("remoteMocksAction"));
+        QVERIFY(disabled && !disabled->isEnabled());
+        QVERIFY2(disabled->toolTip().contains(QStringLiteral("mock"), Qt::CaseInsensitive), qPrintable(disabled->toolTip()));
+
+        addRelaydesk(QStringLiteral("mocking"));
+        QAction *action = connectionAction(QStringLiteral("window:mocking"), QStringLiteral("remoteMocksAction"));
+        QVERIFY(action && action->isEnabled());
+        action->trigger();
+        auto *mocks = m_window->findChild<RemoteMocksWindow *>();
+        QVERIFY(mocks && mocks->isVisible());
+        const auto idle = [mocks] { return QTest::qWaitFor([mocks] { return !mocks->callBar()->busy(); }, 60000); };
+        QVERIFY(idle());
+
+        QTest::keyClicks(mocks->nameEdit(), QStringLiteral("window-made"));
+        QTest::keyClicks(mocks->scriptEdit(), QStringLiteral("503 x , then 200"));
+        QTest::mouseClick(mocks->setScriptButton(), Qt::LeftButton);
+        QVERIFY(idle());
+        QVERIFY(!mocks->error()->isHidden());
+        QVERIFY2(mocks->error()->text().contains(QStringLiteral("repeat count")), qPrintable(mocks->error()->text()));
+        QVERIFY(mocks->endpoints()->findItems(QStringLiteral("window-made"), Qt::MatchExactly).isEmpty());
+
+        mocks->scriptEdit()->clear();
+        QTest::keyClicks(mocks->scriptEdit(), QStringLiteral("503 x 1, then 200"));
+        QTest::mouseClick(mocks->setScriptButton(), Qt::LeftButton);
+        QVERIFY(QTest::qWaitFor([mocks] { return !mocks->endpoints()->findItems(QStringLiteral("window-made"), Qt::MatchExactly).isEmpty(); }, 60000));
+        QVERIFY(idle());
+        QVERIFY2(mocks->error()->isHidden(), qPrintable(mocks->error()->text()));
+
+        std::unique_ptr<QNetworkReply> hit(m_network.post(QNetworkRequest(QUrl(m_url + QStringLiteral("/_mock/window-made"))), QByteArrayLiteral("ping")));
+        QSignalSpy answered(hit.get(), &QNetworkReply::finished);
+        QVERIFY(hit->isFinished() || answered.wait(30000));
+        QTest::keyClick(mocks, Qt::Key_F5);
+        QVERIFY(QTest::qWaitFor([mocks] { return mocks->requests()->rowCount() == 1; }, 60000));
+        QVERIFY(idle());
+        const int row = mocks->endpoints()->findItems(QStringLiteral("window-made"), Qt::MatchExactly).first()->row();
+        QCOMPARE(mocks->endpoints()->item(row, 3)->text(), QStringLiteral("1"));
+        QCOMPARE(mocks->requests()->item(0, 1)->text(), QStringLiteral("POST"));
+        QCOMPARE(mocks->requests()->item(0, 3)->text(), QStringLiteral("503"));
+        mocks->requests()->setCurrentCell(0, 0);
+        QCOMPARE(mocks->findChild<QPlainTextEdit *>(QStringLiteral("remoteMockRequestBody"))->toPlainText(), QStringLiteral("ping"));
+
+        QTest::mouseClick(mocks->clearButton(), Qt::LeftButton);
+        QVERIFY(QTest::qWaitFor([mocks] { return mocks->requests()->rowCount() == 0; }, 60000));
+        QVERIFY(idle());
+
+        QTest::mouseClick(mocks->deleteButton(), Qt::LeftButton);
+        auto *confirm = mocks->findChild<ConfirmNameDialog *>();
+        QVERIFY(confirm);
+        QTest::mouseClick(confirm->acceptButton(), Qt::LeftButton);
+        QVERIFY(QTest::qWaitFor([mocks] { return mocks->endpoints()->findItems(QStringLiteral("window-made"), Qt::MatchExactly).isEmpty(); }, 60000));
+        QVERIFY(idle());
+        QVERIFY2(mocks->error()->isHidden(), qPrintable(mocks->error()->text()));
+    }
+
     // A production AWS profile: Move messages… of a dead-letter queue asks for its name, then the
     // message is back in its source queue and the task's status is shown.
     void awsProfile_production_moveAfterTypingTheName()
@@ -594,6 +655,20 @@ private:
         tree->expand(proxy->mapFromSource(row));
         [&] { QVERIFY(loaded.wait(60000)); }();
         return model->connectionIndex(id);
+    }
+
+    // The Connection menu's action `name` with connection `id` current in the tree (null when absent).
+    QAction *connectionAction(const QString &id, const QString &name)
+    {
+        QTreeView *tree = m_window->entityPanel()->treeView();
+        auto *proxy = qobject_cast<QAbstractProxyModel *>(tree->model());
+        tree->setCurrentIndex(proxy->mapFromSource(m_window->entityModel()->connectionIndex(id)));
+        auto *menu = m_window->findChild<QMenu *>(QStringLiteral("connectionMenu"));
+        emit menu->aboutToShow();
+        for (QAction *action : menu->actions())
+            if (action->objectName() == name)
+                return action;
+        return nullptr;
     }
 
     // Connection ▸ New Queue… with the connection current in the tree, the name typed, Create pressed.

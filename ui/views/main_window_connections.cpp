@@ -11,6 +11,7 @@
 #include "views/main_window.h"
 #include "views/remote_create.h"
 #include "views/remote_entity_page.h"
+#include "views/remote_mocks_window.h"
 
 #include <QAction>
 #include <QMenu>
@@ -50,6 +51,7 @@ void MainWindow::installConnections()
     connect(add, &QAction::triggered, this, [this] { addConnection(); });
     QMenu *menu = new QMenu(tr("&Connection"), this);
     menu->setObjectName(QStringLiteral("connectionMenu"));
+    menu->setToolTipsVisible(true);   // a disabled action says why
     menuBar()->insertMenu(menuBar()->actions().value(2), menu);   // after File and Edit
     menu->addAction(add);
     connect(menu, &QMenu::aboutToShow, this, [this, menu, add] {
@@ -104,6 +106,23 @@ QMenu *MainWindow::connectionMenu(const QString &id, QWidget *parent)
                 });
         });
     }
+    // Mock Endpoints… where the connection has them (another Relaydesk); disabled with the reason elsewhere.
+    const std::vector<EntityKind> kinds = entry->connection->entityKinds();
+    const Capability mocks = entry->connection->capability(kinds.empty() ? EntityKind::Queue : kinds.front(),
+                                                            ConnectionFeature::Mocks);
+    QAction *mockEndpoints = menu->addAction(tr("&Mock Endpoints…"));
+    mockEndpoints->setObjectName(QStringLiteral("remoteMocksAction"));
+    mockEndpoints->setEnabled(mocks.offered);
+    mockEndpoints->setToolTip(mocks.offered ? tr("The mock endpoints of %1 and what they received").arg(entry->name)
+                                            : mocks.reason);
+    menu->setToolTipsVisible(true);
+    connect(mockEndpoints, &QAction::triggered, this, [this, id] {
+        if (const ConnectionEntry *current = m_connections->find(id)) {
+            auto *window = new RemoteMocksWindow(current->connection, current->name, current->production, this);
+            window->setAttribute(Qt::WA_DeleteOnClose);
+            window->show();
+        }
+    });
     menu->addSeparator();
     QAction *production = menu->addAction(tr("&Production"));
     production->setObjectName(QStringLiteral("productionAction"));

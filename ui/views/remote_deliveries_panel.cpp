@@ -16,7 +16,11 @@ namespace relaydesk {
 
 namespace {
 
-QTableWidget *table(const QString &objectName, const QString &accessibleName, const QStringList &headers, QWidget *parent)
+QString timeText(const QDateTime &time) { return time.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz")); }
+
+} // namespace
+
+QTableWidget *readOnlyTable(const QString &objectName, const QString &accessibleName, const QStringList &headers, QWidget *parent)
 {
     auto *table = new QTableWidget(0, static_cast<int>(headers.size()), parent);
     table->setObjectName(objectName);
@@ -30,23 +34,19 @@ QTableWidget *table(const QString &objectName, const QString &accessibleName, co
     return table;
 }
 
-void setRow(QTableWidget *table, int row, const QStringList &cells)
+void setRowTexts(QTableWidget *table, int row, const QStringList &cells)
 {
     for (int column = 0; column < cells.size(); ++column)
         table->setItem(row, column, new QTableWidgetItem(cells[column]));
 }
 
-QString timeText(const QDateTime &time) { return time.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz")); }
-
-} // namespace
-
 RemoteDeliveriesPanel::RemoteDeliveriesPanel(BrokerConnection *connection, ConnectionCallBar *callBar, QWidget *parent)
     : QGroupBox(tr("Deliveries"), parent), m_connection(connection), m_callBar(callBar)
 {
     setObjectName(QStringLiteral("remoteDeliveries"));
-    m_deliveries = table(QStringLiteral("remoteDeliveryTable"), tr("Deliveries"),
+    m_deliveries = readOnlyTable(QStringLiteral("remoteDeliveryTable"), tr("Deliveries"),
                          {tr("Message"), tr("Attempts"), tr("Last outcome"), tr("End"), tr("Last attempt")}, this);
-    m_attempts = table(QStringLiteral("remoteAttemptTable"), tr("Attempts"),
+    m_attempts = readOnlyTable(QStringLiteral("remoteAttemptTable"), tr("Attempts"),
                        {tr("Attempt"), tr("Phase"), tr("Status"), tr("Outcome"), tr("Started"), tr("Duration"), tr("Final")}, this);
     m_chart = new AttemptChart(nullptr, this);   // the remote clock is not ours: the newest row is "now"
     m_chart->setObjectName(QStringLiteral("remoteAttemptChart"));
@@ -77,7 +77,7 @@ void RemoteDeliveriesPanel::showSubscription(const EntityRef &subscription)
         m_deliveries->setRowCount(result.ok ? static_cast<int>(result.value.size()) : 0);
         for (int row = 0; row < m_deliveries->rowCount(); ++row) {
             const DeliverySummary &delivery = result.value[static_cast<std::size_t>(row)];
-            setRow(m_deliveries, row, {delivery.messageId, QString::number(delivery.attempts), delivery.lastOutcome,
+            setRowTexts(m_deliveries, row, {delivery.messageId, QString::number(delivery.attempts), delivery.lastOutcome,
                                        delivery.end, timeText(delivery.lastAttemptAt)});
         }
     });
@@ -92,7 +92,7 @@ void RemoteDeliveriesPanel::showAttempts(const QString &messageId)
         m_attempts->setRowCount(result.ok ? static_cast<int>(result.value.size()) : 0);
         for (int row = 0; row < m_attempts->rowCount(); ++row) {
             const AttemptRecord &attempt = result.value[static_cast<std::size_t>(row)];
-            setRow(m_attempts, row,
+            setRowTexts(m_attempts, row,
                    {QString::number(attempt.attempt), QString::fromStdString(attempt.phase),
                     attempt.httpStatus ? QString::number(*attempt.httpStatus) : tr("none"),
                     QString::fromStdString(attempt.outcome),

@@ -4,6 +4,7 @@
 #include "connections/connection_entities.h"
 
 #include <QGroupBox>
+#include <QStringList>
 
 class QLabel;
 class QTableWidget;
@@ -13,6 +14,11 @@ namespace relaydesk {
 class AttemptChart;
 class BrokerConnection;
 class ConnectionCallBar;
+
+// The remote pages' read-only tables: whole rows selected one at a time, no row numbers.
+QTableWidget *readOnlyTable(const QString &objectName, const QString &accessibleName, const QStringList &headers,
+                            QWidget *parent);
+void setRowTexts(QTableWidget *table, int row, const QStringList &cells);
 
 // The Deliveries part of a remote topic's page, where the connection offers
 // the attempt log (another Relaydesk: docs/window.md "Connections"): for the

@@ -20,6 +20,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <optional>
+
 using namespace relaydesk;
 using relaydesk::test::awaitCall;
 
@@ -38,6 +40,7 @@ private slots:
     void attemptLogOfASubscription();
     void attemptLogWithoutTheToken();
     void mockEndpointsAndTheirRequests();
+    void mocksMadeChangedAndRemoved();
     void deadLettersMovedBackToTheirSource();
     void movesTheBrokerRefuses_data();
     void movesTheBrokerRefuses();
@@ -247,6 +250,52 @@ void RelaydeskServeDeliveriesTest::movesTheBrokerRefuses()
     QVERIFY2(tasks.ok && tasks.value.empty(), qPrintable(tasks.error.text()));   // nothing was started
 }
 
+// Through the boundary alone: make a mock, a bad script refused in the
+// broker's words (the old one kept), its requests forgotten, the mock gone.
+void RelaydeskServeDeliveriesTest::mocksMadeChangedAndRemoved()
+{
+    std::unique_ptr<RelaydeskConnection> connection(relaydesk(kToken));
+    const auto made = AWAIT(Done, connection->setMock(QStringLiteral("made-here"), QStringLiteral("503 x 1, then 200"), reply));
+    QVERIFY2(made.ok, qPrintable(made.error.text()));
+    const auto bad = AWAIT(Done, connection->setMock(QStringLiteral("made-here"), QStringLiteral("503 x , then 200"), reply));
+    QVERIFY(!bad.ok);
+    QCOMPARE(bad.error.service, QStringLiteral("Relaydesk"));
+    QCOMPARE(bad.error.httpStatus, 400);
+    QVERIFY2(bad.error.message.contains(QStringLiteral("repeat count")), qPrintable(bad.error.text()));
+
+    QNetworkReply *posted = m_network.post(QNetworkRequest(QUrl(m_url + QStringLiteral("/_mock/made-here"))), QByteArrayLiteral("x"));
+    QSignalSpy done(posted, &QNetworkReply::finished);
+    QVERIFY(posted->isFinished() || done.wait(30000));
+    QCOMPARE(posted->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 503);   // the script kept
+    posted->deleteLater();
+
+    auto mockNamed = [&](const QString &name) -> std::optional<MockEndpointLine> {
+        const auto mocks = AWAIT(std::vector<MockEndpointLine>, connection->mockEndpoints(reply));
+        for (const MockEndpointLine &mock : mocks.value)
+            if (mock.name == name)
+                return mock;
+        return std::nullopt;
+    };
+    QCOMPARE(mockNamed(QStringLiteral("made-here"))->script, QStringLiteral("503 x 1, then 200"));
+    QCOMPARE(mockNamed(QStringLiteral("made-here"))->requestCount, qint64(1));
+
+    const auto cleared = AWAIT(Done, connection->clearMockRequests(QStringLiteral("made-here"), reply));
+    QVERIFY2(cleared.ok, qPrintable(cleared.error.text()));
+    const auto requests = AWAIT(std::vector<MockRequestLine>, connection->mockRequests(QStringLiteral("made-here"), reply));
+    QVERIFY2(requests.ok && requests.value.empty(), qPrintable(requests.error.text()));
+
+    const auto removed = AWAIT(Done, connection->deleteMock(QStringLiteral("made-here"), reply));
+    QVERIFY2(removed.ok, qPrintable(removed.error.text()));
+    QVERIFY(!mockNamed(QStringLiteral("made-here")));
+    const auto again = AWAIT(Done, connection->deleteMock(QStringLiteral("made-here"), reply));
+    QCOMPARE(again.error.httpStatus, 404);
+
+    std::unique_ptr<RelaydeskConnection> stranger(relaydesk(QStringLiteral("not-the-token")));
+    const auto refused = AWAIT(Done, stranger->setMock(QStringLiteral("intruder"), QStringLiteral("200"), reply));
+    QCOMPARE(refused.error.code, QStringLiteral("Unauthorized"));
+    QVERIFY(!mockNamed(QStringLiteral("intruder")));
+}
+
 void RelaydeskServeDeliveriesTest::otherConnectionsSayWhyNot()
 {
     AwsProfile profile;
@@ -259,6 +308,8 @@ void RelaydeskServeDeliveriesTest::otherConnectionsSayWhyNot()
     const auto mocks = AWAIT(std::vector<MockEndpointLine>, aws.mockEndpoints(reply));
     QCOMPARE(mocks.error.code, QStringLiteral("Unsupported"));
     QCOMPARE(mocks.error.message, aws.capability(EntityKind::Queue, ConnectionFeature::Mocks).reason);
+    const auto setMock = AWAIT(Done, aws.setMock(QStringLiteral("m"), QStringLiteral("200"), reply));
+    QCOMPARE(setMock.error.code, QStringLiteral("Unsupported"));
     const auto topicMove = AWAIT(QString, aws.moveMessages(m_subscription, {}, reply));
     QCOMPARE(topicMove.error.code, QStringLiteral("Unsupported"));
     QCOMPARE(topicMove.error.message, aws.moves(EntityKind::Subscription).reason);
