@@ -53,6 +53,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTest>
 #include <QTreeView>
@@ -410,6 +411,8 @@ private slots:
         subscriptions->setCurrentCell(row, 0);
         QVERIFY(settled(page));
         RemoteDeliveriesPanel *deliveries = page->deliveries();
+        QCOMPARE(page->parts()->tabText(1), QStringLiteral("Deliveries"));
+        page->parts()->setCurrentIndex(1);   // a click on the Deliveries tab
         QVERIFY2(deliveries->error()->isHidden(), qPrintable(deliveries->error()->text()));
         QCOMPARE(deliveries->deliveries()->rowCount(), 1);
         QCOMPARE(deliveries->deliveries()->item(0, 1)->text(), QStringLiteral("3"));
@@ -543,6 +546,10 @@ private slots:
         QVERIFY(page);
         QVERIFY(settled(page));
         QVERIFY(m_window->windowTitle().contains(QStringLiteral("PRODUCTION")));
+        QCOMPARE(page->parts()->tabText(page->parts()->currentIndex()), QStringLiteral("Messages"));
+        page->parts()->setCurrentIndex(1);   // the Attributes tab, as a click on it
+        QCOMPARE(page->parts()->tabText(1), QStringLiteral("Attributes"));
+        QVERIFY(page->attributeTable()->isVisible());
         const auto attributes = page->attributeTable()->findItems(QStringLiteral("MaxDeliveryCount"), Qt::MatchExactly);
         QCOMPARE(attributes.size(), 1);
         QCOMPARE(page->attributeTable()->item(attributes[0]->row(), 1)->text(), QStringLiteral("7"));

@@ -73,8 +73,8 @@ AttemptChart::AttemptChart(const Clock *clock, QWidget *parent)
     auto *label = new QLabel(tr("&Y axis:"), this);
     m_yAxisBox = new QComboBox(this);
     m_yAxisBox->setObjectName(QStringLiteral("attemptChartYAxis"));
-    m_yAxisBox->addItem(tr("Attempt number"));
-    m_yAxisBox->addItem(tr("Delay before the attempt"));
+    m_yAxisBox->addItem(tr("Attempt"));
+    m_yAxisBox->addItem(tr("Delay"));   // before the attempt; both short, so a narrow page keeps the chart whole
     m_yAxisBox->setAccessibleName(tr("Y axis"));
     label->setBuddy(m_yAxisBox);
     connect(m_yAxisBox, &QComboBox::currentIndexChanged, this,

@@ -33,7 +33,10 @@ RemoteClockBar::RemoteClockBar(BrokerConnection *connection, ConnectionCallBar *
     connect(m_advance, &QPushButton::clicked, this, &RemoteClockBar::advance);
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_time);
+    // The time takes the room; the seconds and the button keep their own size.
+    m_seconds->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    m_advance->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    layout->addWidget(m_time, 1);
     layout->addWidget(m_seconds);
     layout->addWidget(m_advance);
     layout->addWidget(m_error, 1);

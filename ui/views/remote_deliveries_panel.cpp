@@ -55,7 +55,9 @@ RemoteDeliveriesPanel::RemoteDeliveriesPanel(BrokerConnection *connection, Conne
     split->addWidget(m_deliveries);
     split->addWidget(m_attempts);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(new QLabel(tr("Choose a subscription above, then one of its messages."), this));
+    auto *hint = new QLabel(tr("Choose a subscription in Subscriptions, then one of its messages here."), this);
+    hint->setWordWrap(true);
+    layout->addWidget(hint);
     layout->addWidget(m_error);
     layout->addWidget(split, 1);
     layout->addWidget(m_chart, 1);

@@ -15,6 +15,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -71,6 +72,8 @@ RemoteEntityPage::RemoteEntityPage(BrokerConnection *connection, RemoteEntity en
                                       production ? tr(", production") : QString()));
     auto *address = new QLabel(m_entity.address, this);
     address->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    address->setToolTip(m_entity.address);   // an ARN or URL has no place to wrap: a narrow page cuts it
+    address->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_callBar = new ConnectionCallBar(this);
     connect(m_callBar, &ConnectionCallBar::idle, this, [this] { setBusy(false); });
 
@@ -106,7 +109,7 @@ RemoteEntityPage::RemoteEntityPage(BrokerConnection *connection, RemoteEntity en
     actions->addStretch(1);
 
     // Attributes.
-    auto *attributeBox = new QGroupBox(tr("Attributes"), this);
+    auto *attributeBox = new QWidget(this);
     m_attributes = new QTableWidget(0, 2, attributeBox);
     m_attributes->setObjectName(QStringLiteral("remoteAttributes"));
     m_attributes->setAccessibleName(tr("Attributes"));
@@ -148,6 +151,30 @@ RemoteEntityPage::RemoteEntityPage(BrokerConnection *connection, RemoteEntity en
         connect(m_clock, &RemoteClockBar::busyChanged, this, &RemoteEntityPage::setBusy);
     }
 
+    // The parts below the actions are tabs, as on This computer's pages: a
+    // queue's Messages; a topic's Subscriptions and, where the connection
+    // keeps an attempt log, the chosen subscription's Deliveries; then
+    // Attributes — so a small window at a large font keeps each part whole.
+    m_parts = new QTabWidget(this);
+    m_parts->setObjectName(QStringLiteral("remoteParts"));
+    m_parts->setAccessibleName(tr("Parts of %1").arg(m_entity.name));
+    // A panel is a tab's whole page: the tab names it, no frame of its own.
+    const auto addPart = [this](QGroupBox *panel, const QString &name) {
+        panel->setTitle(QString());
+        panel->setFlat(true);
+        panel->layout()->setContentsMargins(0, 0, 0, 0);
+        m_parts->addTab(panel, name);
+    };
+    if (m_subscriptions) {   // a topic keeps no messages: its subscriptions take the place
+        m_messages->hide();
+        addPart(m_subscriptions, tr("Subscriptions"));
+        if (m_deliveries)
+            addPart(m_deliveries, tr("Deliveries"));
+    } else {
+        addPart(m_messages, tr("Messages"));
+    }
+    m_parts->addTab(attributeBox, tr("Attributes"));
+
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(title);
     layout->addWidget(address);
@@ -158,14 +185,7 @@ RemoteEntityPage::RemoteEntityPage(BrokerConnection *connection, RemoteEntity en
     layout->addLayout(actions);
     layout->addWidget(m_actionError);
     layout->addWidget(m_moveStatus);
-    if (m_subscriptions)   // a topic keeps no messages: its subscriptions take the place
-        m_messages->hide();
-    layout->addWidget(m_messages, 2);
-    if (m_subscriptions)
-        layout->addWidget(m_subscriptions);
-    if (m_deliveries)
-        layout->addWidget(m_deliveries, 2);
-    layout->addWidget(attributeBox, 1);
+    layout->addWidget(m_parts, 1);
 
     setBusy(false);
     loadAttributes();

@@ -8,6 +8,7 @@
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QTabWidget;
 class QTableWidget;
 
 namespace relaydesk {
@@ -66,6 +67,8 @@ public:
     // A topic's subscriptions (null on a queue's page).
     RemoteSubscriptionsPanel *subscriptions() const { return m_subscriptions; }
     ConnectionCallBar *callBar() const { return m_callBar; }
+    // Messages or Subscriptions (with Deliveries), then Attributes.
+    QTabWidget *parts() const { return m_parts; }
 
 signals:
     // The entity was deleted: the tree lists the connection again.
@@ -97,6 +100,7 @@ private:
     QPushButton *m_move = nullptr;
     QLabel *m_moveStatus = nullptr;
     QLabel *m_actionError = nullptr;
+    QTabWidget *m_parts = nullptr;
     RemoteMessagesPanel *m_messages = nullptr;
     RemoteClockBar *m_clock = nullptr;
     RemoteSubscriptionsPanel *m_subscriptions = nullptr;

@@ -31,8 +31,8 @@ RemoteSubscriptionsPanel::RemoteSubscriptionsPanel(BrokerConnection *connection,
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_table->setWordWrap(false);   // one line a subscription, elided
-    // Three rows shown (the rest scroll), so the form and a long refusal below keep their room at 800×600.
-    m_table->setMaximumHeight(m_table->horizontalHeader()->sizeHint().height() + m_table->verticalHeader()->defaultSectionSize() * 3 +
+    // Three rows at least; the tab's room to spare goes to the list.
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() + m_table->verticalHeader()->defaultSectionSize() * 3 +
                               2 * m_table->frameWidth());
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -63,11 +63,10 @@ RemoteSubscriptionsPanel::RemoteSubscriptionsPanel(BrokerConnection *connection,
     addRow->addWidget(m_add);
     addRow->addStretch(1);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_table);
+    layout->addWidget(m_table, 1);   // the tab's room to spare goes to the list
     layout->addLayout(form);
     layout->addLayout(addRow);
     layout->addWidget(m_error);   // the whole width: a service's message can be long
-    layout->addStretch(1);        // room to spare goes below, not between the rows
     setBusy(false);
     list();
 }
