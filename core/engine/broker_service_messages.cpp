@@ -4,6 +4,8 @@
 #include "engine/broker_service_unit.h"
 
 #include "broker/queues/message_sender.h"
+#include "broker/queues/pending_deletes.h"
+#include "broker/queues/pending_sends.h"
 #include "store/database.h"
 
 #include <algorithm>
@@ -30,7 +32,8 @@ void BrokerService::sendMessageBatch(std::string queueName, std::vector<BatchEnt
         m_state,
         [queueName = std::move(queueName), entries = std::move(entries)](
             UnitContext &unit, State &state, std::vector<std::string> &wake) -> Result<Results> {
-            auto results = MessageSender(unit.database(), *state.ids).sendBatch(queueName, entries, unit.now());
+            auto results = MessageSender(unit.database(), *state.ids, &state.engine.pendingSends())
+                               .sendBatch(queueName, entries, unit.now());
             const auto enqueued = results ? std::count_if(results->begin(), results->end(),
                                                           [](const auto &entry) { return entry.ok() && !entry.value->duplicate; })
                                           : 0;
@@ -41,7 +44,7 @@ void BrokerService::sendMessageBatch(std::string queueName, std::vector<BatchEnt
             }
             return results;
         },
-        context, std::move(reply));
+        context, std::move(reply), nullptr, UnitWrites::MayDefer);
 }
 
 void BrokerService::deleteMessageBatch(std::string queueName, std::vector<BatchEntry<std::string>> entries,
@@ -53,7 +56,8 @@ void BrokerService::deleteMessageBatch(std::string queueName, std::vector<BatchE
         [queueName = std::move(queueName), entries = std::move(entries)](UnitContext &unit, State &state,
                                                                          std::vector<std::string> &) -> Result<Results> {
             auto results =
-                MessageReceiver(unit.database(), *state.ids).deleteMessageBatch(queueName, entries, unit.now());
+                MessageReceiver(unit.database(), *state.ids, &state.engine.pendingDeletes())
+                    .deleteMessageBatch(queueName, entries, unit.now());
             if (results && anySucceeded(*results)) {
                 reportQueueCounts(unit, queueName);
                 unit.countQueue(QueueCounter::Deleted, queueName,
@@ -61,7 +65,7 @@ void BrokerService::deleteMessageBatch(std::string queueName, std::vector<BatchE
             }
             return results;
         },
-        context, std::move(reply));
+        context, std::move(reply), nullptr, UnitWrites::MayDefer);
 }
 
 void BrokerService::changeMessageVisibility(std::string queueName, std::string receiptHandle, int visibilityTimeout,

@@ -17,6 +17,7 @@ namespace relaydesk {
 
 class Database;
 class IdSource;
+class PendingDeletes;
 struct QueueRecord;
 
 // One ReceiveMessage (docs/behaviour.md §5). waitTimeSeconds is only range-checked here:
@@ -96,7 +97,12 @@ public:
     static constexpr std::int64_t kMaxInvisibleMs = 43'200'000;   // 12 h since the receive
     static constexpr std::int64_t kPurgeIntervalMs = 60'000;
 
-    MessageReceiver(Database &db, IdSource &ids) : m_db(&db), m_ids(&ids) {}
+    // With `pending`, a delete by a sealed receipt handle is handed to it
+    // (written set-based at its flush) instead of run here.
+    MessageReceiver(Database &db, IdSource &ids, PendingDeletes *pending = nullptr)
+        : m_db(&db), m_ids(&ids), m_pendingDeletes(pending)
+    {
+    }
 
     Result<ReceiveResult> receive(std::string_view queueName, const ReceiveRequest &request, ClockTime now);
     Status deleteMessage(std::string_view queueName, std::string_view receiptHandle, ClockTime now);
@@ -139,6 +145,7 @@ private:
 
     Database *m_db = nullptr;
     IdSource *m_ids = nullptr;
+    PendingDeletes *m_pendingDeletes = nullptr;
 };
 
 } // namespace relaydesk
