@@ -3,7 +3,6 @@
 
 #include "broker/clock_mark.h"
 #include "broker/metrics/broker_metrics.h"
-#include "broker/queues/pending_deletes.h"
 #include "broker/queues/pending_sends.h"
 #include "broker/wall_time_source.h"
 #include "engine/broker_thread.h"
@@ -56,8 +55,7 @@ BrokerEngine::BrokerEngine(std::unique_ptr<Database> database, WallTimeSource &w
       m_metrics(std::make_unique<BrokerMetrics>(*m_clock)),
       m_databasePath(database ? database->path() : std::string()),
       m_thread(new QThread(this)),
-      m_pendingSends(std::make_shared<PendingSends>()),
-      m_pendingDeletes(std::make_shared<PendingDeletes>())
+      m_pendingSends(std::make_shared<PendingSends>())
 {
     qRegisterMetaType<EntityChange>();
     qRegisterMetaType<QList<EntityChange>>();
@@ -70,7 +68,6 @@ BrokerEngine::BrokerEngine(std::unique_ptr<Database> database, WallTimeSource &w
         sanitizer_handoff::queue(this, [this, changes = std::move(changes)] { emit changesPublished(changes); });
     });
     m_core->queue().addDeferredWrites(m_pendingSends);
-    m_core->queue().addDeferredWrites(m_pendingDeletes);
     m_core->moveToThread(m_thread);
     // OpenSSL keeps state per thread (random bytes, HMAC seals, TLS of
     // deliveries). It is ended here, on the broker thread, as its run ends:

@@ -33,7 +33,6 @@ class BrokerMetrics;
 class BrokerThread;
 class ClockScheduler;
 class Database;
-class PendingDeletes;
 class PendingSends;
 class WaiterRegistry;
 class WallTimeSource;
@@ -147,10 +146,9 @@ public:
     std::shared_ptr<void> holdAdvance();
 
     // Broker thread only.
-    // Where the units run with UnitWrites::MayDefer hand their sends and
-    // deletes; the commit queue flushes them (CommitQueue, DeferredWrites).
+    // Where the units run with UnitWrites::MayDefer hand their sends; the
+    // commit queue flushes it (CommitQueue, DeferredWrites).
     PendingSends &pendingSends() { return *m_pendingSends; }
-    PendingDeletes &pendingDeletes() { return *m_pendingDeletes; }
     ClockScheduler &scheduler();
     WaiterRegistry &waiters();
 
@@ -199,8 +197,7 @@ private:
     bool m_stopped = false;
     CommitQueueStats m_finalStats;
     std::atomic<bool> m_counting{true};
-    std::shared_ptr<PendingSends> m_pendingSends;     // shared with the commit queue
-    std::shared_ptr<PendingDeletes> m_pendingDeletes; // the same
+    std::shared_ptr<PendingSends> m_pendingSends; // shared with the commit queue
 };
 
 template <class Unit, class Reply>

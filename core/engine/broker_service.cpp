@@ -3,7 +3,6 @@
 
 #include "broker/queues/bulk_removal.h"
 #include "broker/queues/message_lifetime.h"
-#include "broker/queues/pending_deletes.h"
 #include "broker/queues/pending_sends.h"
 #include "broker/topics/topic_lifetime.h"
 #include "engine/broker_service_unit.h"
@@ -408,15 +407,15 @@ void BrokerService::deleteMessage(std::string queueName, std::string receiptHand
         m_state,
         [queueName = std::move(queueName), receiptHandle = std::move(receiptHandle)](
             UnitContext &unit, State &state, std::vector<std::string> &) -> Result<Unit> {
-            Status deleted = MessageReceiver(unit.database(), *state.ids, &state.engine.pendingDeletes())
-                                 .deleteMessage(queueName, receiptHandle, unit.now());
+            Status deleted =
+                MessageReceiver(unit.database(), *state.ids).deleteMessage(queueName, receiptHandle, unit.now());
             if (!deleted)
                 return deleted.error();
             unit.reportChange(change(EntityChange::Kind::CountsChanged, EntityChange::Entity::Queue, queueName));
             unit.countQueue(QueueCounter::Deleted, queueName);
             return Unit{};
         },
-        context, toStatusReply(std::move(reply)), nullptr, UnitWrites::MayDefer);
+        context, toStatusReply(std::move(reply)));
 }
 
 } // namespace relaydesk

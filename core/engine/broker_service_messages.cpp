@@ -4,7 +4,6 @@
 #include "engine/broker_service_unit.h"
 
 #include "broker/queues/message_sender.h"
-#include "broker/queues/pending_deletes.h"
 #include "broker/queues/pending_sends.h"
 #include "store/database.h"
 
@@ -56,8 +55,7 @@ void BrokerService::deleteMessageBatch(std::string queueName, std::vector<BatchE
         [queueName = std::move(queueName), entries = std::move(entries)](UnitContext &unit, State &state,
                                                                          std::vector<std::string> &) -> Result<Results> {
             auto results =
-                MessageReceiver(unit.database(), *state.ids, &state.engine.pendingDeletes())
-                    .deleteMessageBatch(queueName, entries, unit.now());
+                MessageReceiver(unit.database(), *state.ids).deleteMessageBatch(queueName, entries, unit.now());
             if (results && anySucceeded(*results)) {
                 reportQueueCounts(unit, queueName);
                 unit.countQueue(QueueCounter::Deleted, queueName,
@@ -65,7 +63,7 @@ void BrokerService::deleteMessageBatch(std::string queueName, std::vector<BatchE
             }
             return results;
         },
-        context, std::move(reply), nullptr, UnitWrites::MayDefer);
+        context, std::move(reply));
 }
 
 void BrokerService::changeMessageVisibility(std::string queueName, std::string receiptHandle, int visibilityTimeout,

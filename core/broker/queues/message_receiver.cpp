@@ -8,7 +8,6 @@
 #include "broker/queues/bulk_removal.h"
 #include "broker/queues/message_lifetime.h"
 #include "broker/queues/message_text.h"
-#include "broker/queues/pending_deletes.h"
 #include "broker/queues/queue_records.h"
 #include "broker/queues/receipt_handle.h"
 #include "broker/store_calls.h"
@@ -309,10 +308,6 @@ Status MessageReceiver::deleteOne(const QueueRecord &queue, std::string_view rec
     const std::optional<std::int64_t> rowId = receiptHandleMessageRow(*key, receiptHandle, queue.id);
     if (!rowId)
         return invalidHandle(receiptHandle);
-    if (m_pendingDeletes && isSealedReceiptHandle(receiptHandle)) {   // succeeds whether or not the row is there
-        m_pendingDeletes->add(queue.id, *rowId, std::string(receiptHandle));
-        return {};
-    }
     if (Status deleted = executeStatement(*m_db,
                                           "DELETE FROM messages WHERE id = ? AND queue_id = ? AND receipt_handle = ?",
                                           *rowId, queue.id, receiptHandle);

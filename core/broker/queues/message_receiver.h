@@ -17,7 +17,6 @@ namespace relaydesk {
 
 class Database;
 class IdSource;
-class PendingDeletes;
 struct QueueRecord;
 
 // One ReceiveMessage (docs/behaviour.md §5). waitTimeSeconds is only range-checked here:
@@ -97,12 +96,7 @@ public:
     static constexpr std::int64_t kMaxInvisibleMs = 43'200'000;   // 12 h since the receive
     static constexpr std::int64_t kPurgeIntervalMs = 60'000;
 
-    // With `pending`, a delete by a sealed receipt handle is handed to it
-    // (written set-based at its flush) instead of run here.
-    MessageReceiver(Database &db, IdSource &ids, PendingDeletes *pending = nullptr)
-        : m_db(&db), m_ids(&ids), m_pendingDeletes(pending)
-    {
-    }
+    MessageReceiver(Database &db, IdSource &ids) : m_db(&db), m_ids(&ids) {}
 
     Result<ReceiveResult> receive(std::string_view queueName, const ReceiveRequest &request, ClockTime now);
     Status deleteMessage(std::string_view queueName, std::string_view receiptHandle, ClockTime now);
@@ -145,7 +139,6 @@ private:
 
     Database *m_db = nullptr;
     IdSource *m_ids = nullptr;
-    PendingDeletes *m_pendingDeletes = nullptr;
 };
 
 } // namespace relaydesk

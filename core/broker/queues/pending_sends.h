@@ -21,7 +21,7 @@ class Database;
 std::size_t setBasedStatementRows(std::size_t left);
 
 // The sends of one commit, written set-based (docs/architecture.md §4,
-// "Set-based sends and deletes"): MessageSender hands over the rows of a standard queue's sends and
+// "Set-based sends"): MessageSender hands over the rows of a standard queue's sends and
 // their counter tally instead of writing them; at the flush (before a unit
 // that does not defer runs, and before COMMIT — CommitQueue) the rows become
 // multi-row INSERTs of 64, 32, …, 1 rows (one cached statement per size) and

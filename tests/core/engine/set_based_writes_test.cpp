@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The sends and deletes of one commit written set-based (docs/architecture.md
-// §4 "Set-based sends and deletes", PendingSends, PendingDeletes): each unit
-// keeps its own outcome — one refused by validation or by a constraint among
-// good ones fails alone — and the queues' kept counters equal a full count
-// after a mixed batch.
+// The sends of one commit written set-based (docs/architecture.md §4
+// "Set-based sends", PendingSends): each unit keeps its own outcome — one
+// refused by validation or by a constraint among good ones fails alone — and
+// the queues' kept counters equal a full count after a mixed batch; the same
+// for the deletes of one commit (written one by one: the set-based deletes
+// were measured slower and dropped).
 #include "engine/broker_service.h"
 
 #include "broker/queues/queue_depths.h"
