@@ -3,6 +3,7 @@
 
 #include "broker/clock_mark.h"
 #include "broker/metrics/broker_metrics.h"
+#include "broker/queues/pending_sends.h"
 #include "broker/wall_time_source.h"
 #include "engine/broker_thread.h"
 #include "engine/clock_scheduler.h"
@@ -53,7 +54,8 @@ BrokerEngine::BrokerEngine(std::unique_ptr<Database> database, WallTimeSource &w
                                       startingClockTime(database.get(), wall, options))),
       m_metrics(std::make_unique<BrokerMetrics>(*m_clock)),
       m_databasePath(database ? database->path() : std::string()),
-      m_thread(new QThread(this))
+      m_thread(new QThread(this)),
+      m_pendingSends(std::make_shared<PendingSends>())
 {
     qRegisterMetaType<EntityChange>();
     qRegisterMetaType<QList<EntityChange>>();
@@ -65,6 +67,7 @@ BrokerEngine::BrokerEngine(std::unique_ptr<Database> database, WallTimeSource &w
             refreshStaleQueueDepths(*this);
         sanitizer_handoff::queue(this, [this, changes = std::move(changes)] { emit changesPublished(changes); });
     });
+    m_core->queue().addDeferredWrites(m_pendingSends);
     m_core->moveToThread(m_thread);
     // OpenSSL keeps state per thread (random bytes, HMAC seals, TLS of
     // deliveries). It is ended here, on the broker thread, as its run ends:
@@ -99,7 +102,7 @@ void BrokerEngine::stop()
     m_core = nullptr;
 }
 
-void BrokerEngine::submitWork(UnitWork work, UnitDone done)
+void BrokerEngine::submitWork(UnitWork work, UnitDone done, UnitWrites writes)
 {
     std::shared_lock lock(m_lifetime);
     if (m_stopped) {
@@ -136,7 +139,8 @@ void BrokerEngine::submitWork(UnitWork work, UnitDone done)
                     core->noteChanges(committed->changes);
             }
             done(status, token);
-        });
+        },
+        writes);
 }
 
 void BrokerEngine::deliver(const ReplyTarget &target, std::function<void()> call, std::shared_ptr<void> workToken)

@@ -33,6 +33,7 @@ class BrokerMetrics;
 class BrokerThread;
 class ClockScheduler;
 class Database;
+class PendingSends;
 class WaiterRegistry;
 class WallTimeSource;
 
@@ -94,8 +95,10 @@ public:
     // with a null context — called on the broker thread at once (it must be
     // quick). A reply whose context was destroyed meanwhile is dropped.
     // After stop(), the reply is an InternalError, given at once.
+    // `writes` MayDefer: the unit may hand its sends to pendingSends() (set-based
+    // at the flush; docs/architecture.md §4).
     template <class Unit, class Reply>
-    void execute(Unit unit, QObject *context, Reply reply);
+    void execute(Unit unit, QObject *context, Reply reply, UnitWrites writes = UnitWrites::Immediate);
     template <class T>
     void execute(std::function<Result<T>(Database &, ClockTime)> unit, QObject *context,
                  std::function<void(Result<T>)> reply)
@@ -143,6 +146,9 @@ public:
     std::shared_ptr<void> holdAdvance();
 
     // Broker thread only.
+    // Where the units run with UnitWrites::MayDefer hand their sends; the
+    // commit queue flushes it (CommitQueue, DeferredWrites).
+    PendingSends &pendingSends() { return *m_pendingSends; }
     ClockScheduler &scheduler();
     WaiterRegistry &waiters();
 
@@ -178,7 +184,7 @@ private:
     using UnitWork = std::function<StoreStatus(UnitContext &)>;
     using UnitDone = std::function<void(const StoreStatus &, std::shared_ptr<void> workToken)>;
 
-    void submitWork(UnitWork work, UnitDone done);
+    void submitWork(UnitWork work, UnitDone done, UnitWrites writes);
     void postToCore(std::function<void(BrokerThread &)> call);
     void deliver(const ReplyTarget &target, std::function<void()> call, std::shared_ptr<void> workToken);
 
@@ -191,10 +197,11 @@ private:
     bool m_stopped = false;
     CommitQueueStats m_finalStats;
     std::atomic<bool> m_counting{true};
+    std::shared_ptr<PendingSends> m_pendingSends; // shared with the commit queue
 };
 
 template <class Unit, class Reply>
-void BrokerEngine::execute(Unit unit, QObject *context, Reply reply)
+void BrokerEngine::execute(Unit unit, QObject *context, Reply reply, UnitWrites writes)
 {
     using R = detail::UnitResult<Unit>;
     struct Exchange {
@@ -221,7 +228,8 @@ void BrokerEngine::execute(Unit unit, QObject *context, Reply reply)
                 outcome->emplace(status.ok() ? BrokerError(BrokerErrorCode::InternalError, "the operation produced no reply")
                                              : storeFailure(status));
             deliver(target, [exchange, outcome] { exchange->reply(std::move(**outcome)); }, std::move(workToken));
-        });
+        },
+        writes);
 }
 
 template <class Unit>

@@ -3,6 +3,7 @@
 
 #include "broker/queues/bulk_removal.h"
 #include "broker/queues/message_lifetime.h"
+#include "broker/queues/pending_sends.h"
 #include "broker/topics/topic_lifetime.h"
 #include "engine/broker_service_unit.h"
 #include "engine/sanitizer_handoff.h"
@@ -353,7 +354,8 @@ void BrokerService::sendMessage(std::string queueName, SendRequest request, QObj
         m_state,
         [queueName = std::move(queueName), request = std::move(request)](
             UnitContext &unit, State &state, std::vector<std::string> &wake) -> Result<SendReceipt> {
-            auto receipt = MessageSender(unit.database(), *state.ids).send(queueName, request, unit.now());
+            auto receipt = MessageSender(unit.database(), *state.ids, &state.engine.pendingSends())
+                               .send(queueName, request, unit.now());
             if (receipt && !receipt->duplicate) {
                 unit.reportChange(change(EntityChange::Kind::CountsChanged, EntityChange::Entity::Queue, queueName));
                 unit.countQueue(QueueCounter::Sent, queueName);
@@ -361,7 +363,7 @@ void BrokerService::sendMessage(std::string queueName, SendRequest request, QObj
             }
             return receipt;
         },
-        context, std::move(reply));
+        context, std::move(reply), nullptr, UnitWrites::MayDefer);
 }
 
 void BrokerService::receiveMessage(std::string queueName, ReceiveRequest request, QObject *context,

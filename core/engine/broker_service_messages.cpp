@@ -4,6 +4,7 @@
 #include "engine/broker_service_unit.h"
 
 #include "broker/queues/message_sender.h"
+#include "broker/queues/pending_sends.h"
 #include "store/database.h"
 
 #include <algorithm>
@@ -30,7 +31,8 @@ void BrokerService::sendMessageBatch(std::string queueName, std::vector<BatchEnt
         m_state,
         [queueName = std::move(queueName), entries = std::move(entries)](
             UnitContext &unit, State &state, std::vector<std::string> &wake) -> Result<Results> {
-            auto results = MessageSender(unit.database(), *state.ids).sendBatch(queueName, entries, unit.now());
+            auto results = MessageSender(unit.database(), *state.ids, &state.engine.pendingSends())
+                               .sendBatch(queueName, entries, unit.now());
             const auto enqueued = results ? std::count_if(results->begin(), results->end(),
                                                           [](const auto &entry) { return entry.ok() && !entry.value->duplicate; })
                                           : 0;
@@ -41,7 +43,7 @@ void BrokerService::sendMessageBatch(std::string queueName, std::vector<BatchEnt
             }
             return results;
         },
-        context, std::move(reply));
+        context, std::move(reply), nullptr, UnitWrites::MayDefer);
 }
 
 void BrokerService::deleteMessageBatch(std::string queueName, std::vector<BatchEntry<std::string>> entries,

@@ -103,9 +103,10 @@ void resumeMoveTasks(const StatePtr &state);
 // Any thread: runs `body` as a unit; on the broker thread after the commit,
 // queues a lifetime check, wakes the receives of `wake`, calls `afterCommit`
 // with the value (when the unit succeeded), then replies.
+// `writes` MayDefer: the body may hand its sends to the engine's PendingSends.
 template <class T>
 void run(const StatePtr &state, Body<T> body, QObject *context, BrokerService::Reply<T> reply,
-         std::function<void(const T &)> afterCommit = nullptr)
+         std::function<void(const T &)> afterCommit = nullptr, UnitWrites writes = UnitWrites::Immediate)
 {
     using Out = Outcome<T>;
     const ReplyTarget target(context);
@@ -132,7 +133,8 @@ void run(const StatePtr &state, Body<T> body, QObject *context, BrokerService::R
                 answer->emplace(result.error());
             }
             deliver(target, [reply, answer] { reply(std::move(**answer)); });
-        });
+        },
+        writes);
 }
 
 // Any thread: runs `chunk` as a unit again and again — each a unit of its

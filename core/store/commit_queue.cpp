@@ -42,7 +42,7 @@ CommitQueue::~CommitQueue()
         }
 }
 
-void CommitQueue::submit(Work work, Completion done)
+void CommitQueue::submit(Work work, Completion done, UnitWrites writes)
 {
     std::function<void()> wake;
     {
@@ -53,7 +53,7 @@ void CommitQueue::submit(Work work, Completion done)
             return;
         }
         const bool wasEmpty = m_pending.empty();
-        m_pending.push_back(Unit{std::move(work), std::move(done)});
+        m_pending.push_back(Unit{std::move(work), std::move(done), writes});
         if (m_lingering && m_pending.size() >= m_lastBatchSize)
             m_wakeWriter.notify_all();
         if (!wasEmpty)
@@ -141,6 +141,46 @@ StoreStatus CommitQueue::runUnit(Unit &unit)
     return savepoint->release();
 }
 
+// Does the writes the units [firstInTransaction, end) handed over; a unit
+// whose writes failed gets that error. If SQLite rolled the transaction back
+// meanwhile, every unit of it gets the error and a new transaction begins:
+// returns true then.
+bool CommitQueue::flushDeferred(std::vector<StoreStatus> &results, std::size_t firstInTransaction, std::size_t end,
+                                StoreResult<Transaction> &transaction)
+{
+    std::vector<std::shared_ptr<DeferredWrites>> deferred;
+    {
+        std::lock_guard lock(m_mutex);
+        deferred = m_deferred;
+    }
+    if (!transaction.ok())
+        return false;
+    StoreStatus lost = StoreStatus::failed("the batch's deferred writes failed");
+    for (const auto &writes : deferred) {
+        if (!writes->pending())
+            continue;
+        for (auto &[unit, status] : writes->flush(m_database)) {
+            if (unit < end && results[unit].ok())
+                results[unit] = status;
+            lost = status;
+        }
+        if (!m_database.inTransaction())
+            break;
+    }
+    if (m_database.inTransaction())
+        return false;
+    for (const auto &writes : deferred)
+        for (std::size_t j = firstInTransaction; j < end; ++j)
+            writes->forget(j);
+    for (std::size_t j = firstInTransaction; j < end; ++j) {
+        if (results[j].ok())
+            results[j] = lost.withContext("rolled back with its batch");
+    }
+    transaction->rollback();
+    transaction = Transaction::begin(m_database);
+    return true;
+}
+
 void CommitQueue::runEpilogue(std::vector<StoreStatus> &results, std::size_t firstInTransaction,
                               StoreResult<Transaction> &transaction)
 {
@@ -172,12 +212,30 @@ std::size_t CommitQueue::runBatch(std::vector<Unit> batch)
     std::size_t firstInTransaction = 0; // units run in the current transaction start here
     const std::int64_t changesBefore = m_database.totalChanges();
     StoreResult<Transaction> transaction = Transaction::begin(m_database);
+    std::vector<std::shared_ptr<DeferredWrites>> deferred;
+    {
+        std::lock_guard lock(m_mutex);
+        deferred = m_deferred;
+    }
+    const auto forget = [&deferred](std::size_t unit) {
+        for (const auto &writes : deferred)
+            writes->forget(unit);
+    };
     for (std::size_t i = 0; i < batch.size(); ++i) {
         if (!transaction.ok()) {
             results[i] = transaction.status().withContext("cannot start the write transaction");
             continue;
         }
+        const bool defers = batch[i].writes == UnitWrites::MayDefer;
+        if (defers) {
+            for (const auto &writes : deferred)
+                writes->unitStarts(i);
+        } else if (flushDeferred(results, firstInTransaction, i, transaction)) {
+            firstInTransaction = i;
+        }
         results[i] = runUnit(batch[i]);
+        if (defers && !results[i].ok())
+            forget(i);
         if (results[i].ok() || m_database.inTransaction())
             continue;
         // SQLite rolled the whole transaction back after this unit's error:
@@ -185,11 +243,14 @@ std::size_t CommitQueue::runBatch(std::vector<Unit> batch)
         for (std::size_t j = firstInTransaction; j < i; ++j) {
             if (results[j].ok())
                 results[j] = results[i].withContext("rolled back with its batch");
+            forget(j);
         }
         firstInTransaction = i + 1;
         transaction->rollback(); // forget the dead one before a new BEGIN
         transaction = Transaction::begin(m_database);
     }
+    if (flushDeferred(results, firstInTransaction, batch.size(), transaction))
+        firstInTransaction = batch.size();
 
     if (m_database.totalChanges() != changesBefore) // a batch of reads only stays without a write
         runEpilogue(results, firstInTransaction, transaction);
@@ -273,6 +334,12 @@ void CommitQueue::setBatchEpilogue(Work epilogue)
 {
     std::lock_guard lock(m_mutex);
     m_epilogue = std::move(epilogue);
+}
+
+void CommitQueue::addDeferredWrites(std::shared_ptr<DeferredWrites> writes)
+{
+    std::lock_guard lock(m_mutex);
+    m_deferred.push_back(std::move(writes));
 }
 
 void CommitQueue::setBeforeCommitHookForTesting(std::function<void()> hook)

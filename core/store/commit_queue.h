@@ -14,6 +14,7 @@
 #include <optional>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace relaydesk {
@@ -31,6 +32,28 @@ struct CommitQueueStats {
     std::uint64_t unitMicroseconds = 0;   // wall time the writer spent running units (BEGIN to before COMMIT)
     std::uint64_t commitMicroseconds = 0; // wall time the writer spent in COMMIT (the fsync)
 };
+
+// Writes that units hand over instead of doing them, so that a run of such
+// units makes one set-based statement (the broker's PendingSends: a commit's
+// sends into one queue become one multi-row INSERT). The CommitQueue tells it
+// which unit of the batch runs (unitStarts), that a unit failed (forget its
+// hand-overs), and flushes it before any unit that does not defer runs, and
+// after the batch's units, before the epilogue and COMMIT — so every unit sees
+// the writes of the units before it, in order. flush() does every handed-over
+// write and returns the units (by their index in the batch) whose writes
+// failed, with the error; their other effects must be none (a deferring unit
+// hands over all of its writes). Writer thread only.
+class DeferredWrites {
+public:
+    virtual ~DeferredWrites() = default;
+    virtual void unitStarts(std::size_t unit) = 0;
+    virtual void forget(std::size_t unit) = 0;
+    virtual bool pending() const = 0;
+    virtual std::vector<std::pair<std::size_t, StoreStatus>> flush(Database &database) = 0;
+};
+
+// Whether a unit may hand its writes to the queue's DeferredWrites.
+enum class UnitWrites { Immediate, MayDefer };
 
 // Group commit for the one write connection (docs/behaviour.md §9): units of work arrive
 // from any thread; the writer takes every pending unit, opens one
@@ -81,8 +104,10 @@ public:
 
     // Queues a unit; `done` is called once with the unit's final status after
     // its batch committed (or failed). After close(), `done` is called at
-    // once, on the calling thread, with a Closed error.
-    void submit(Work work, Completion done);
+    // once, on the calling thread, with a Closed error. A MayDefer unit may
+    // hand writes to the DeferredWrites (setDeferredWrites); a flush failure
+    // of its writes is its error, after the unit itself returned ok.
+    void submit(Work work, Completion done, UnitWrites writes = UnitWrites::Immediate);
 
     // Queues a unit returning StoreStatus or StoreResult<T>; the future
     // becomes ready only after the batch containing it has committed (or has
@@ -115,6 +140,10 @@ public:
     // counted in stats(); if it fails it is rolled back alone. Set before the
     // first submit().
     void setBatchEpilogue(Work epilogue);
+    // A place where MayDefer units hand their writes (none: they write
+    // themselves); several are flushed in the order they were added. Add
+    // before the first submit().
+    void addDeferredWrites(std::shared_ptr<DeferredWrites> writes);
     // Test hooks. Called on the writer thread after the batch's units ran and
     // before COMMIT — a test can hold the writer there to see that no future
     // is ready before the commit. Set before submitting.
@@ -127,6 +156,7 @@ private:
     struct Unit {
         Work work;
         Completion done;
+        UnitWrites writes = UnitWrites::Immediate;
     };
 
     void writerLoop();
@@ -134,6 +164,8 @@ private:
     void lingerForCallers(std::unique_lock<std::mutex> &lock);
     std::size_t runBatch(std::vector<Unit> batch);
     StoreStatus runUnit(Unit &unit);
+    bool flushDeferred(std::vector<StoreStatus> &results, std::size_t firstInTransaction, std::size_t end,
+                       StoreResult<Transaction> &transaction);
     void runEpilogue(std::vector<StoreStatus> &results, std::size_t firstInTransaction,
                      StoreResult<Transaction> &transaction);
 
@@ -148,6 +180,7 @@ private:
     std::function<void()> m_wake;
     std::function<void()> m_beforeCommitHook;
     Work m_epilogue;
+    std::vector<std::shared_ptr<DeferredWrites>> m_deferred;
     StoreStatus m_injectedCommitFailure;
     std::size_t m_lastBatchSize = 0;                 // units of the last batch
     std::chrono::microseconds m_lastCommitTime{0};   // how long its COMMIT took

@@ -6,6 +6,7 @@
 #include "broker/id_source.h"
 #include "broker/queues/message_digest.h"
 #include "broker/queues/message_text.h"
+#include "broker/queues/pending_sends.h"
 #include "broker/queues/queue_records.h"
 #include "broker/store_calls.h"
 
@@ -70,17 +71,6 @@ Status checkMessageAttributes(const MessageAttributes &attributes)
     return checkMessageAttributeValues(attributes, Code::InvalidParameterValue);
 }
 
-// After a send call: the new messages into the queue's depth counters and
-// the queue's idle clock (last_used_ms = max(last_used_ms, now)), one UPDATE
-// of its row. With nothing stored (duplicates, refused entries) only the
-// clock, skipped when it would change nothing.
-Status recordSends(Database &db, const QueueRecord &queue, const queue_depths::SentTally &tally, ClockTime now)
-{
-    if (tally.stored > 0)
-        return queue_depths::addSent(db, queue.id, tally, now);
-    return queue_records::touch(db, queue, now);
-}
-
 std::optional<std::int64_t> seconds(const std::optional<int> &value)
 {
     return value ? std::optional<std::int64_t>(*value) : std::nullopt;
@@ -143,6 +133,22 @@ Status MessageSender::check(const QueueRecord &queue, const SendRequest &request
     return {};
 }
 
+// After a send call: the new messages into the queue's depth counters and
+// the queue's idle clock (last_used_ms = max(last_used_ms, now)), one UPDATE
+// of its row — or handed to the PendingSends with the rows. With nothing
+// stored (duplicates, refused entries) only the clock, skipped when it would
+// change nothing.
+Status MessageSender::recordSends(const QueueRecord &queue, const queue_depths::SentTally &tally, ClockTime now)
+{
+    if (tally.stored > 0 && m_pending && !queue.isFifo()) {
+        m_pending->addTally(queue.id, tally, toEpochMilliseconds(now));
+        return {};
+    }
+    if (tally.stored > 0)
+        return queue_depths::addSent(*m_db, queue.id, tally, now);
+    return queue_records::touch(*m_db, queue, now);
+}
+
 Result<SendReceipt> MessageSender::enqueue(const QueueRecord &queue, const SendRequest &request, ClockTime now,
                                            queue_depths::SentTally &tally)
 {
@@ -190,7 +196,15 @@ Result<SendReceipt> MessageSender::enqueue(const QueueRecord &queue, const SendR
     const std::int64_t delay = seconds(request.delaySeconds).value_or(queue.attributes.delaySeconds);
     const std::int64_t visibleAtMs = scheduled ? enqueuedMs : nowMs + delay * 1000;
 
-    if (Status inserted = executeStatement(
+    if (m_pending && !queue.isFifo()) {
+        m_pending->add(PendingSends::Row{receipt.messageId, queue.id, request.body,
+                                         queue_records::writeMessageAttributes(request.attributes), request.groupId,
+                                         nowMs, scheduled ? std::optional<std::int64_t>(enqueuedMs) : std::nullopt,
+                                         enqueuedMs, visibleAtMs, enqueuedMs + ttl * 1000,
+                                         scheduled ? "scheduled" : "queued",
+                                         request.deadLetterReason ? std::optional<std::string>(*request.deadLetterReason)
+                                                                  : std::nullopt});
+    } else if (Status inserted = executeStatement(
             *m_db,
             "INSERT INTO messages (message_id, queue_id, body, attributes, group_id, dedup_id, sequence_number, "
             "sent_ms, scheduled_ms, enqueued_ms, visible_at_ms, expires_at_ms, state, dead_letter_reason) VALUES "
@@ -232,7 +246,7 @@ Result<SendReceipt> MessageSender::send(std::string_view queueName, const SendRe
     Result<SendReceipt> receipt = enqueue(*queue, request, now, tally);
     if (!receipt)
         return receipt;
-    if (Status recorded = recordSends(*m_db, *queue, tally, now); !recorded)
+    if (Status recorded = recordSends(*queue, tally, now); !recorded)
         return recorded.error();
     return receipt;
 }
@@ -266,7 +280,7 @@ Result<std::vector<BatchEntryResult<SendReceipt>>> MessageSender::sendBatch(
         }
         results.push_back(std::move(result));
     }
-    if (Status recorded = recordSends(*m_db, *queue, tally, now); !recorded)
+    if (Status recorded = recordSends(*queue, tally, now); !recorded)
         return recorded.error();
     return results;
 }

@@ -17,6 +17,7 @@ namespace relaydesk {
 
 class Database;
 class IdSource;
+class PendingSends;
 struct QueueRecord;
 
 // One SendMessage (docs/behaviour.md §5, 6). Optional fields left empty take the queue's
@@ -60,7 +61,13 @@ public:
     static constexpr std::size_t kMaxIdLength = 128;   // group and deduplication ids
     static constexpr std::size_t kMaxMessageAttributes = 10;
 
-    MessageSender(Database &db, IdSource &ids) : m_db(&db), m_ids(&ids) {}
+    // With `pending`, the messages of a standard queue and their counter
+    // tally are handed to it (written set-based at its flush) instead of
+    // written here; FIFO sends are written here always.
+    MessageSender(Database &db, IdSource &ids, PendingSends *pending = nullptr)
+        : m_db(&db), m_ids(&ids), m_pending(pending)
+    {
+    }
 
     Result<SendReceipt> send(std::string_view queueName, const SendRequest &request, ClockTime now);
     Result<std::vector<BatchEntryResult<SendReceipt>>> sendBatch(std::string_view queueName,
@@ -74,8 +81,11 @@ private:
     Result<SendReceipt> enqueue(const QueueRecord &queue, const SendRequest &request, ClockTime now,
                                 queue_depths::SentTally &tally);
 
+    Status recordSends(const QueueRecord &queue, const queue_depths::SentTally &tally, ClockTime now);
+
     Database *m_db = nullptr;
     IdSource *m_ids = nullptr;
+    PendingSends *m_pending = nullptr;
 };
 
 // The message body rules of SQS: 1 byte to the queue's MaximumMessageSize

@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace relaydesk;
@@ -54,6 +55,32 @@ std::int64_t countKeys(Database &db, const std::string &pattern)
 }
 
 bool contains(const StoreStatus &status, const char *text) { return status.message().find(text) != std::string::npos; }
+
+// DeferredWrites of settings keys: the units hand keys over; the flush
+// inserts them in order and fails the unit whose key is refused.
+class DeferredKeys final : public DeferredWrites {
+public:
+    void hand(std::string key) { m_keys.emplace_back(m_unit, std::move(key)); }
+    int flushes = 0;
+
+    void unitStarts(std::size_t unit) override { m_unit = unit; }
+    void forget(std::size_t unit) override { std::erase_if(m_keys, [unit](const auto &key) { return key.first == unit; }); }
+    bool pending() const override { return !m_keys.empty(); }
+    std::vector<std::pair<std::size_t, StoreStatus>> flush(Database &db) override
+    {
+        ++flushes;
+        std::vector<std::pair<std::size_t, StoreStatus>> failures;
+        for (const auto &[unit, key] : std::exchange(m_keys, {})) {
+            if (StoreStatus inserted = insertSetting(db, key); !inserted.ok())
+                failures.emplace_back(unit, inserted);
+        }
+        return failures;
+    }
+
+private:
+    std::size_t m_unit = 0;
+    std::vector<std::pair<std::size_t, std::string>> m_keys;
+};
 
 } // namespace
 
@@ -163,6 +190,51 @@ private slots:
         QCOMPARE(countKeys(*db, "e"), 1);
         QCOMPARE(queue.stats().batches, std::uint64_t(1));
         QCOMPARE(queue.stats().failedUnits, std::uint64_t(3));
+    }
+
+    // Units that defer hand their writes over; the queue flushes them before a
+    // unit that does not defer (which sees them) and before COMMIT; a refused
+    // hand-over fails its own unit only, a unit that fails has its hand-overs
+    // forgotten.
+    void deferredWrites_flushedInOrder_eachUnitKeepsItsOutcome()
+    {
+        auto db = open(path("deferred.db"));
+        QVERIFY(db);
+        CommitQueue queue(*db, CommitQueue::Driver::External);
+        auto keys = std::make_shared<DeferredKeys>();
+        queue.addDeferredWrites(keys);
+        std::vector<StoreStatus> results(6);
+        const auto deferring = [&](std::size_t i, std::string key, bool fail = false) {
+            queue.submit(
+                [keys, key, fail](Database &) {
+                    keys->hand(key);
+                    return fail ? StoreStatus::failed("refused before writing") : StoreStatus();
+                },
+                [&results, i](const StoreStatus &status) { results[i] = status; }, UnitWrites::MayDefer);
+        };
+        std::int64_t seenByImmediate = -1;
+        deferring(0, "d1");
+        deferring(1, "d2", true);
+        queue.submit([&seenByImmediate](Database &d) {
+            seenByImmediate = countKeys(d, "d%");
+            return StoreStatus();
+        }, [&results](const StoreStatus &status) { results[2] = status; });
+        deferring(3, "d3");
+        deferring(4, "d1");   // refused: the key is there
+        deferring(5, "d4");
+        QCOMPARE(queue.drainOnce(), std::size_t(6));
+
+        QCOMPARE(seenByImmediate, std::int64_t(1));
+        QCOMPARE(keys->flushes, 2);
+        QVERIFY(results[0].ok());
+        QVERIFY(contains(results[1], "refused before writing"));
+        QVERIFY(results[2].ok());
+        QVERIFY(results[3].ok());
+        QCOMPARE(results[4].kind(), StoreStatus::Kind::Constraint);
+        QVERIFY(results[5].ok());
+        QCOMPARE(countKeys(*db, "d%"), 3);
+        QCOMPARE(countKeys(*db, "d2"), 0);
+        QCOMPARE(queue.stats().batches, std::uint64_t(1));
     }
 
     void unitErrorEndingTheTransaction_failsEarlierUnitsAndLaterOnesCommit()
