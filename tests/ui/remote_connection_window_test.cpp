@@ -8,7 +8,7 @@
 // and one without its bearer token (the broker's 401 beside Peek); a Service
 // Bus namespace added by its connection string (the management API: list,
 // attributes, delete after the name is typed; a wrong key's 401 on the row;
-// over AMQP, through the accessibility tree: poll, complete, dead-letter with a
+// over AMQP, through the accessibility tree: poll, abandon, complete, dead-letter with a
 // reason, the dead-letter queue, resubmit; a CA file that cannot be read refused);
 // a Zaqar endpoint with its project and token (send, peek, purge); another
 // Relaydesk's deliveries and attempts of a subscription, its virtual clock
@@ -634,16 +634,24 @@ private slots:
                      qPrintable(QStringLiteral("%1: %2 of %3 px").arg(control->text()).arg(shown.width()).arg(control->minimumSizeHint().width())));
         }
 
-        // Poll locks both; Complete removes one (it is gone from the queue).
+        // Poll locks both; Abandon unlocks one, Complete removes the other.
         QVERIFY(pressAndWait(page, QStringLiteral("Poll")));
         QVERIFY2(page->messages()->error()->isHidden(), qPrintable(page->messages()->error()->text()));
         QCOMPARE(messageColumn(page, 1), (QStringList{QStringLiteral("paid"), QStringLiteral("unpaid")}));
         QVERIFY(!press(page, QAccessible::PushButton, QStringLiteral("Complete")));   // nothing selected yet
+        const int firstCount = messageColumn(page, 3).back().toInt();
+        QVERIFY(selectMessage(page, QStringLiteral("unpaid")));
+        QVERIFY(pressAndWait(page, QStringLiteral("Abandon")));
+        QCOMPARE(messageColumn(page, 1), QStringList{QStringLiteral("paid")});
         QVERIFY(selectMessage(page, QStringLiteral("paid")));
         QVERIFY(pressAndWait(page, QStringLiteral("Complete")));
+        QVERIFY(messageColumn(page, 1).isEmpty());
+        // The abandoned one is received again, its delivery counted; the completed one is gone.
+        QVERIFY(pressAndWait(page, QStringLiteral("Poll")));
         QCOMPARE(messageColumn(page, 1), QStringList{QStringLiteral("unpaid")});
+        QCOMPARE(messageColumn(page, 3), QStringList{QString::number(firstCount + 1)});
 
-        // Dead-letter the other with a reason.
+        // Dead-letter it with a reason.
         QVERIFY(selectMessage(page, QStringLiteral("unpaid")));
         accessibleNamed(page, QAccessible::EditableText, QStringLiteral("Reason"))
             ->setText(QAccessible::Value, QStringLiteral("card declined"));
