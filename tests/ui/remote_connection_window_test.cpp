@@ -9,7 +9,8 @@
 // Bus namespace added by its connection string (the management API: list,
 // attributes, delete after the name is typed; a wrong key's 401 on the row;
 // over AMQP, through the accessibility tree: poll, abandon, complete, dead-letter with a
-// reason, the dead-letter queue, resubmit; a CA file that cannot be read refused);
+// reason, the dead-letter queue, resubmit; a lock lost in the service's words
+// beside Complete; a CA file that cannot be read refused);
 // a Zaqar endpoint with its project and token (send, peek, purge); another
 // Relaydesk's deliveries and attempts of a subscription, its virtual clock
 // advanced from the page; a production AWS profile's dead-letter queue moved
@@ -608,19 +609,9 @@ private slots:
 
     void serviceBus_pollCompleteDeadLetterResubmit()
     {
-        ServiceBusConnection bus({QStringLiteral("fixture"), serviceBusString(kSasKey), QUrl(m_management), {}});
-        const auto queue = AWAIT(EntityRef, bus.createEntity(EntityKind::ServiceBusQueue, QStringLiteral("payments"), {}, {}, reply));
-        QVERIFY2(queue.ok, qPrintable(queue.error.text()));
-        for (const char *body : {"paid", "unpaid"}) {
-            OutgoingMessage message;
-            message.body = QLatin1String(body);
-            QVERIFY(AWAIT(QString, bus.send(queue.value, message, reply)).ok);
-        }
-        addServiceBus(QStringLiteral("pay-bus"), kSasKey, false);
-        expand(QStringLiteral("window:pay-bus"));
-        RemoteEntityPage *page = open(QStringLiteral("window:pay-bus"), QStringLiteral("payments"));
+        RemoteEntityPage *page = serviceBusQueuePage(QStringLiteral("pay-bus"), QStringLiteral("payments"),
+                                                     {QStringLiteral("paid"), QStringLiteral("unpaid")});
         QVERIFY(page);
-        QVERIFY(settled(page));
         const QString already = QStringLiteral("The message is in the dead-letter queue already: Resubmit sends it back.");
         // At 800×600 the Messages part's controls show whole (where scrolled into sight).
         m_window->resize(800, 600);
@@ -682,6 +673,22 @@ private slots:
         QVERIFY(press(page, QAccessible::CheckBox, QStringLiteral("Dead-letter queue")));
         QVERIFY(pressAndWait(page, QStringLiteral("Peek")));
         QCOMPARE(messageColumn(page, 1), QStringList{QStringLiteral("unpaid")});
+    }
+
+    void serviceBus_lockLost_theServicesWordsBesideComplete()
+    {
+        RemoteEntityPage *page = serviceBusQueuePage(QStringLiteral("late-bus"), QStringLiteral("refunds"), {QStringLiteral("late")});
+        QVERIFY(page);
+        QVERIFY(pressAndWait(page, QStringLiteral("Poll")));
+        QVERIFY(selectMessage(page, QStringLiteral("late")));
+        // The lock (the queue's LockDuration, a minute) ends on the broker's virtual clock.
+        native("POST", QStringLiteral("clock/advance"), {{QStringLiteral("seconds"), 600}});
+        QVERIFY(pressAndWait(page, QStringLiteral("Complete")));
+        QLabel *error = page->messages()->error();
+        QVERIFY(!error->isHidden());
+        QVERIFY2(error->text().startsWith(QStringLiteral("Service Bus com.microsoft:message-lock-lost")), qPrintable(error->text()));
+        QVERIFY(error->accessibleName().startsWith(QStringLiteral("Error: ")));
+        QCOMPARE(messageColumn(page, 1), QStringList{QStringLiteral("late")});   // it stays
     }
 
     void serviceBus_caFileThatCannotBeRead_theDialogSaysWhy()
@@ -847,6 +854,27 @@ private:
                               "UseDevelopmentEmulator=true")
             .arg(QUrl(m_management).host(), key)
             .arg(m_amqp.port());
+    }
+
+    // A Service Bus queue made with `bodies` sent to it (directly, over AMQP), then
+    // the connection `connection` added in the window and the queue's page open
+    // and read; null when any step fails.
+    RemoteEntityPage *serviceBusQueuePage(const QString &connection, const QString &name, const QStringList &bodies)
+    {
+        ServiceBusConnection bus({QStringLiteral("fixture"), serviceBusString(kSasKey), QUrl(m_management), {}});
+        const auto queue = AWAIT(EntityRef, bus.createEntity(EntityKind::ServiceBusQueue, name, {}, {}, reply));
+        if (!queue.ok)
+            return nullptr;
+        for (const QString &body : bodies) {
+            OutgoingMessage message;
+            message.body = body;
+            if (!AWAIT(QString, bus.send(queue.value, message, reply)).ok)
+                return nullptr;
+        }
+        addServiceBus(connection, kSasKey, false);
+        expand(QStringLiteral("window:") + connection);
+        RemoteEntityPage *page = open(QStringLiteral("window:") + connection, name);
+        return page && settled(page) ? page : nullptr;
     }
 
     // Fills the dialog for a Service Bus namespace and presses OK.
