@@ -102,8 +102,12 @@ public:
 
     // Settles a polled message as asked; Complete is settle(). The others
     // need ConnectionFeature::DeadLetters (else Unsupported with its reason).
-    virtual ConnectionCall *settleAs(const EntityRef &entity, const MessageLine &message, Settlement how, Reply<Done> reply)
+    // `deadLetterReason` (DeadLetter only; empty: none) is the reason the
+    // dead-lettered message carries (Service Bus's DeadLetterReason).
+    virtual ConnectionCall *settleAs(const EntityRef &entity, const MessageLine &message, Settlement how,
+                                     const QString &deadLetterReason, Reply<Done> reply)
     {
+        Q_UNUSED(deadLetterReason)
         if (how == Settlement::Complete)
             return settle(entity, message, std::move(reply));
         return refuse(std::move(reply), ConnectionError::unsupported(capability(entity.kind, ConnectionFeature::DeadLetters).reason));

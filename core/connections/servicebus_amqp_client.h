@@ -113,8 +113,10 @@ public:
     std::optional<ConnectionError> receive(const std::string &address, int count, bool peekLock,
                                            std::vector<AmqpReceived> &received);
     // Settles a message this connection holds locked: PN_ACCEPTED (complete),
-    // PN_MODIFIED (abandon), PN_REJECTED (dead-letter); waits for the service's answer.
-    std::optional<ConnectionError> settle(const std::string &lockToken, std::uint64_t outcome);
+    // PN_MODIFIED (abandon), PN_REJECTED (dead-letter, with `deadLetterReason`
+    // as the condition's DeadLetterReason unless empty); waits for the service's answer.
+    std::optional<ConnectionError> settle(const std::string &lockToken, std::uint64_t outcome,
+                                          const std::string &deadLetterReason = {});
     // The bytes of a message this connection holds locked, or null.
     const std::vector<char> *lockedBytes(const std::string &lockToken) const;
 

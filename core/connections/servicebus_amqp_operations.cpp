@@ -183,7 +183,8 @@ std::optional<ConnectionError> AmqpSession::receive(const std::string &address, 
     return error;
 }
 
-std::optional<ConnectionError> AmqpSession::settle(const std::string &lockToken, std::uint64_t outcome)
+std::optional<ConnectionError> AmqpSession::settle(const std::string &lockToken, std::uint64_t outcome,
+                                                   const std::string &deadLetterReason)
 {
     const auto locked = m_locked.find(lockToken);
     if (locked == m_locked.end())
@@ -193,8 +194,18 @@ std::optional<ConnectionError> AmqpSession::settle(const std::string &lockToken,
                                0};
     pn_delivery_t *delivery = locked->second.delivery;
     pn_link_t *link = pn_delivery_link(delivery);
-    if (outcome == PN_REJECTED)
-        pn_condition_set_name(pn_disposition_condition(pn_delivery_local(delivery)), "com.microsoft:dead-letter");
+    if (outcome == PN_REJECTED) {
+        pn_condition_t *condition = pn_disposition_condition(pn_delivery_local(delivery));
+        pn_condition_set_name(condition, "com.microsoft:dead-letter");
+        if (!deadLetterReason.empty()) {   // the error info map, as the SDKs send it
+            pn_data_t *info = pn_condition_info(condition);
+            pn_data_put_map(info);
+            pn_data_enter(info);
+            pn_data_put_symbol(info, pn_bytes(sizeof("DeadLetterReason") - 1, "DeadLetterReason"));
+            pn_data_put_string(info, pn_bytes(deadLetterReason.size(), deadLetterReason.data()));
+            pn_data_exit(info);
+        }
+    }
     pn_delivery_update(delivery, outcome);
     flush();
     if (std::optional<ConnectionError> error = waitOn(link, [delivery] {

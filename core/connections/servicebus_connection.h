@@ -45,7 +45,8 @@ class ServiceBusAmqpClient;
 //    locks stay with the connection until settled (the entity's LockDuration,
 //    not renewed); receiptHandle is the lock token;
 //  - settle/settleAs: complete (accepted), abandon (modified), dead-letter
-//    (rejected, com.microsoft:dead-letter) on the receiving link;
+//    (rejected, com.microsoft:dead-letter, the reason as the condition's
+//    DeadLetterReason) on the receiving link;
 //  - purge: receive-and-delete 100 at a time until a drain finds none
 //    (progress after each batch; cancel stops between and within batches);
 //  - deadLetters(): ENTITY/$DeadLetterQueue, peeked and polled as an entity;
@@ -87,7 +88,8 @@ public:
     ConnectionCall *poll(const EntityRef &entity, const PollRequest &request,
                          Reply<std::vector<MessageLine>> reply) override;
     ConnectionCall *settle(const EntityRef &entity, const MessageLine &message, Reply<Done> reply) override;
-    ConnectionCall *settleAs(const EntityRef &entity, const MessageLine &message, Settlement how, Reply<Done> reply) override;
+    ConnectionCall *settleAs(const EntityRef &entity, const MessageLine &message, Settlement how,
+                             const QString &deadLetterReason, Reply<Done> reply) override;
     EntityRef deadLetters(const EntityRef &entity) const override;
     ConnectionCall *resubmit(const EntityRef &deadLetters, const MessageLine &message, Reply<QString> reply) override;
 

@@ -153,18 +153,19 @@ ConnectionCall *ServiceBusConnection::poll(const EntityRef &entity, const PollRe
 
 ConnectionCall *ServiceBusConnection::settle(const EntityRef &entity, const MessageLine &message, Reply<Done> reply)
 {
-    return settleAs(entity, message, Settlement::Complete, std::move(reply));
+    return settleAs(entity, message, Settlement::Complete, {}, std::move(reply));
 }
 
 ConnectionCall *ServiceBusConnection::settleAs(const EntityRef &entity, const MessageLine &message, Settlement how,
-                                               Reply<Done> reply)
+                                               const QString &deadLetterReason, Reply<Done> reply)
 {
     if (const Capability can = capability(entity.kind, ConnectionFeature::Settle); !can.offered)
         return refuse(std::move(reply), ConnectionError::unsupported(can.reason));
     const std::string token = message.receiptHandle.toStdString();
     const std::uint64_t outcome = outcomeOf(how);
-    return overAmqp<Done>(std::move(reply), [token, outcome](AmqpSession &session, const Progress &) {
-        return failed<Done>(session.settle(token, outcome));
+    const std::string reason = how == Settlement::DeadLetter ? deadLetterReason.toStdString() : std::string();
+    return overAmqp<Done>(std::move(reply), [token, outcome, reason](AmqpSession &session, const Progress &) {
+        return failed<Done>(session.settle(token, outcome, reason));
     });
 }
 

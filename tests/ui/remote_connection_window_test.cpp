@@ -7,7 +7,10 @@
 // Add Connection… as "production" (peek, purge only after the name is typed)
 // and one without its bearer token (the broker's 401 beside Peek); a Service
 // Bus namespace added by its connection string (the management API: list,
-// attributes, delete after the name is typed; a wrong key's 401 on the row);
+// attributes, delete after the name is typed; a wrong key's 401 on the row;
+// over AMQP, through the accessibility tree: poll, abandon, complete, dead-letter with a
+// reason, the dead-letter queue, resubmit; a lock lost in the service's words
+// beside Complete; a CA file that cannot be read refused);
 // a Zaqar endpoint with its project and token (send, peek, purge); another
 // Relaydesk's deliveries and attempts of a subscription, its virtual clock
 // advanced from the page; a production AWS profile's dead-letter queue moved
@@ -27,6 +30,7 @@
 #include "views/entity_tree_panel.h"
 #include "views/main_window.h"
 #include "views/remote_clock_bar.h"
+#include "views/remote_dead_letter_bar.h"
 #include "views/remote_deliveries_panel.h"
 #include "views/remote_entity_page.h"
 #include "views/remote_messages_panel.h"
@@ -37,6 +41,7 @@
 #include "window_test_support.h"
 
 #include <QAbstractProxyModel>
+#include <QAccessible>
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
@@ -93,6 +98,66 @@ void confirmByTypingTheName(RemoteEntityPage *page, QAbstractButton *action, con
     QVERIFY(settled(page));
 }
 
+// The accessible object under `root` with `role` and `name`, as a screen
+// reader finds it (breadth first); null when there is none.
+QAccessibleInterface *accessibleNamed(QWidget *root, QAccessible::Role role, const QString &name)
+{
+    QList<QAccessibleInterface *> queue{QAccessible::queryAccessibleInterface(root)};
+    while (!queue.isEmpty()) {
+        QAccessibleInterface *item = queue.takeFirst();
+        if (!item)
+            continue;
+        if (item->role() == role && item->text(QAccessible::Name) == name && !item->state().invisible)
+            return item;
+        for (int i = 0; i < item->childCount(); ++i)
+            queue << item->child(i);
+    }
+    return nullptr;
+}
+
+// Presses (a button) or toggles (a check box) the control named `name` through
+// its accessible action, and waits for the click (Qt animates it: the button
+// is down until then); false when it is missing or disabled.
+bool press(QWidget *root, QAccessible::Role role, const QString &name)
+{
+    QAccessibleInterface *control = accessibleNamed(root, role, name);
+    if (!control || control->state().disabled || !control->actionInterface())
+        return false;
+    const QStringList actions = control->actionInterface()->actionNames();
+    control->actionInterface()->doAction(actions.contains(QAccessibleActionInterface::toggleAction())
+                                             ? QAccessibleActionInterface::toggleAction()
+                                             : QAccessibleActionInterface::pressAction());
+    auto *button = qobject_cast<QAbstractButton *>(control->object());
+    return !button || QTest::qWaitFor([button] { return !button->isDown(); }, 10000);
+}
+
+// Presses the page's button `name` and waits for its call to answer.
+bool pressAndWait(RemoteEntityPage *page, const QString &name)
+{
+    return press(page, QAccessible::PushButton, name) && settled(page);
+}
+
+// The column `column` (1: Body, 2: State) of the table named "Messages". Its
+// cells are read from the widget: after a row is removed, Qt 6.4's accessible
+// table answers empty names for the rows that moved up.
+QStringList messageColumn(QWidget *root, int column)
+{
+    QStringList cells;
+    QAccessibleInterface *found = accessibleNamed(root, QAccessible::Table, QStringLiteral("Messages"));
+    auto *table = found ? qobject_cast<QTableWidget *>(found->object()) : nullptr;
+    for (int row = 0; table && row < table->rowCount(); ++row)
+        cells << table->item(row, column)->text();
+    return cells;
+}
+
+// Selects the Messages row whose body is `body` through the table's accessible interface.
+bool selectMessage(QWidget *root, const QString &body)
+{
+    const int row = static_cast<int>(messageColumn(root, 1).indexOf(body));
+    QAccessibleInterface *table = accessibleNamed(root, QAccessible::Table, QStringLiteral("Messages"));
+    return row >= 0 && table->tableInterface()->selectRow(row);
+}
+
 } // namespace
 
 class RemoteConnectionWindowTest : public QObject {
@@ -107,10 +172,12 @@ private slots:
         const QString config = m_dir.filePath(QStringLiteral("config.json"));
         writeFile(config, QStringLiteral(R"({"version": 1, "queues": [{"name": "orders"}], "topics": [{"name": "events"}]})"));
         m_url = m_server.start(QStringLiteral(RELAYDESK_BINARY),
-                               {"serve", "--port", "0", "--amqp-port", "off", "--amqps-port", "off", "--sb-management-port",
+                               {"serve", "--port", "0", "--amqp-port", "0", "--amqps-port", "off", "--sb-management-port",
                                 "0", "--db", ":memory:", "--clock", "virtual", "--credentials", credentials, "--config", config},
                                QStringLiteral("relaydesk: listening on "));
         QVERIFY2(!m_url.isEmpty(), qPrintable(m_server.errors()));
+        m_amqp = QUrl(m_server.readyLine(QStringLiteral("relaydesk: listening on ")));
+        QVERIFY2(m_amqp.scheme() == QLatin1String("amqp"), qPrintable(m_server.errors()));
         // The management port answers TLS or plain HTTP by the first byte: plain here.
         m_management = m_server.readyLine(QStringLiteral("relaydesk: listening on "));
         QVERIFY2(!m_management.isEmpty(), qPrintable(m_server.errors()));
@@ -163,6 +230,10 @@ private slots:
         QVERIFY(settled(page));
         QVERIFY2(messages->error()->isHidden(), qPrintable(messages->error()->text()));
         QCOMPARE(messages->table()->rowCount(), 0);
+        // SQS has no dead-letter subqueue: the row is disabled with its reason.
+        QVERIFY(!messages->deadLetterBar()->subqueueBox()->isEnabled());
+        QCOMPARE(messages->deadLetterBar()->abandonButton()->toolTip(),
+                 QStringLiteral("An SQS dead-letter queue is a queue of its own (the redrive policy names it)."));
     }
 
     void awsProfile_keysThatDoNotMatch_theBrokersWordsOnTheRow()
@@ -604,6 +675,114 @@ private slots:
         dialog->reject();
     }
 
+    void serviceBus_pollCompleteDeadLetterResubmit()
+    {
+        RemoteEntityPage *page = serviceBusQueuePage(QStringLiteral("pay-bus"), QStringLiteral("payments"),
+                                                     {QStringLiteral("paid"), QStringLiteral("unpaid")});
+        QVERIFY(page);
+        const QString already = QStringLiteral("The message is in the dead-letter queue already: Resubmit sends it back.");
+        // At 800×600 the Messages part's controls show whole (where scrolled into sight).
+        m_window->resize(800, 600);
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QCoreApplication::processEvents();
+        for (QAbstractButton *control : page->messages()->findChildren<QAbstractButton *>()) {
+            const QRect shown = control->visibleRegion().boundingRect();
+            if (shown.isEmpty())
+                continue;   // scrolled out of sight (up or down)
+            QVERIFY2(shown.width() >= control->minimumSizeHint().width(),
+                     qPrintable(QStringLiteral("%1: %2 of %3 px").arg(control->text()).arg(shown.width()).arg(control->minimumSizeHint().width())));
+        }
+
+        // Poll locks both; Abandon unlocks one, Complete removes the other.
+        QVERIFY(pressAndWait(page, QStringLiteral("Poll")));
+        QVERIFY2(page->messages()->error()->isHidden(), qPrintable(page->messages()->error()->text()));
+        QCOMPARE(messageColumn(page, 1), (QStringList{QStringLiteral("paid"), QStringLiteral("unpaid")}));
+        QVERIFY(!press(page, QAccessible::PushButton, QStringLiteral("Complete")));   // nothing selected yet
+        const int firstCount = messageColumn(page, 3).back().toInt();
+        QVERIFY(selectMessage(page, QStringLiteral("unpaid")));
+        QVERIFY(pressAndWait(page, QStringLiteral("Abandon")));
+        QCOMPARE(messageColumn(page, 1), QStringList{QStringLiteral("paid")});
+        QVERIFY(selectMessage(page, QStringLiteral("paid")));
+        QVERIFY(pressAndWait(page, QStringLiteral("Complete")));
+        QVERIFY(messageColumn(page, 1).isEmpty());
+        // The abandoned one is received again, its delivery counted; the completed one is gone.
+        QVERIFY(pressAndWait(page, QStringLiteral("Poll")));
+        QCOMPARE(messageColumn(page, 1), QStringList{QStringLiteral("unpaid")});
+        QCOMPARE(messageColumn(page, 3), QStringList{QString::number(firstCount + 1)});
+
+        // Dead-letter it with a reason.
+        QVERIFY(selectMessage(page, QStringLiteral("unpaid")));
+        accessibleNamed(page, QAccessible::EditableText, QStringLiteral("Reason"))
+            ->setText(QAccessible::Value, QStringLiteral("card declined"));
+        QVERIFY(pressAndWait(page, QStringLiteral("Dead-letter")));
+        QVERIFY2(page->messages()->error()->isHidden(), qPrintable(page->messages()->error()->text()));
+        QVERIFY(messageColumn(page, 1).isEmpty());
+        QVERIFY(pressAndWait(page, QStringLiteral("Peek")));
+        QVERIFY(messageColumn(page, 1).isEmpty());   // both left the queue
+
+        // The dead-letter queue has it, with its reason; poll it and resubmit it.
+        QVERIFY(press(page, QAccessible::CheckBox, QStringLiteral("Dead-letter queue")));
+        QVERIFY(pressAndWait(page, QStringLiteral("Peek")));
+        QCOMPARE(messageColumn(page, 1), QStringList{QStringLiteral("unpaid")});
+        QVERIFY2(messageColumn(page, 2).front().endsWith(QStringLiteral("dead-lettered: card declined")),
+                 qPrintable(messageColumn(page, 2).front()));
+        QVERIFY(pressAndWait(page, QStringLiteral("Poll")));
+        QVERIFY(selectMessage(page, QStringLiteral("unpaid")));
+        QAccessibleInterface *deadLetter = accessibleNamed(page, QAccessible::PushButton, QStringLiteral("Dead-letter"));
+        QVERIFY(deadLetter->state().disabled);
+        QCOMPARE(deadLetter->text(QAccessible::Description), already);
+        QVERIFY(pressAndWait(page, QStringLiteral("Resubmit")));
+        QVERIFY2(page->messages()->error()->isHidden(), qPrintable(page->messages()->error()->text()));
+        QVERIFY(messageColumn(page, 1).isEmpty());
+        QVERIFY(pressAndWait(page, QStringLiteral("Peek")));
+        QVERIFY(messageColumn(page, 1).isEmpty());   // the dead-letter queue is empty again
+
+        // Back in the queue.
+        QVERIFY(press(page, QAccessible::CheckBox, QStringLiteral("Dead-letter queue")));
+        QVERIFY(pressAndWait(page, QStringLiteral("Peek")));
+        QCOMPARE(messageColumn(page, 1), QStringList{QStringLiteral("unpaid")});
+    }
+
+    void serviceBus_lockLost_theServicesWordsBesideComplete()
+    {
+        RemoteEntityPage *page = serviceBusQueuePage(QStringLiteral("late-bus"), QStringLiteral("refunds"), {QStringLiteral("late")});
+        QVERIFY(page);
+        QVERIFY(pressAndWait(page, QStringLiteral("Poll")));
+        QVERIFY(selectMessage(page, QStringLiteral("late")));
+        // The lock (the queue's LockDuration, a minute) ends on the broker's virtual clock.
+        native("POST", QStringLiteral("clock/advance"), {{QStringLiteral("seconds"), 600}});
+        QVERIFY(pressAndWait(page, QStringLiteral("Complete")));
+        QLabel *error = page->messages()->error();
+        QVERIFY(!error->isHidden());
+        QVERIFY2(error->text().startsWith(QStringLiteral("Service Bus com.microsoft:message-lock-lost")), qPrintable(error->text()));
+        QVERIFY(error->accessibleName().startsWith(QStringLiteral("Error: ")));
+        QCOMPARE(messageColumn(page, 1), QStringList{QStringLiteral("late")});   // it stays
+    }
+
+    void serviceBus_caFileThatCannotBeRead_theDialogSaysWhy()
+    {
+        AddConnectionDialog *dialog = openAddConnection();
+        dialog->kindBox()->setCurrentIndex(2);
+        QVERIFY(dialog->caFileEdit()->isVisibleTo(dialog));
+        QCOMPARE(dialog->caFileEdit()->accessibleName(), QStringLiteral("CA file"));
+        dialog->nameEdit()->setText(QStringLiteral("ca-bus"));
+        dialog->connectionStringEdit()->setText(serviceBusString(kSasKey));
+        const QString missing = m_settings->filePath(QStringLiteral("no-such-ca.pem"));
+        dialog->caFileEdit()->setText(missing);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("connectionOk")), Qt::LeftButton);
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(dialog->nameError()->message(),
+                 QStringLiteral("The CA file %1 cannot be read: choose a PEM file, or leave it empty.").arg(missing));
+        QVERIFY(!m_window->connections()->find(QStringLiteral("window:ca-bus")));
+        // A readable one is kept in the settings and shown again by Edit Connection….
+        const QString ca = m_settings->filePath(QStringLiteral("ca.pem"));
+        writeFile(ca, QStringLiteral("-----BEGIN CERTIFICATE-----\n"));
+        dialog->caFileEdit()->setText(ca);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("connectionOk")), Qt::LeftButton);
+        QVERIFY2(dialog->isHidden(), qPrintable(dialog->nameError()->message()));
+        QCOMPARE(m_window->connections()->settingsOf(QStringLiteral("window:ca-bus")).caFile, ca);
+    }
+
     void zaqar_production_sendPeekPurgeAfterTypingTheName()
     {
         ZaqarConnection fixture({QStringLiteral("fixture"), QUrl(m_url), QStringLiteral("window-project"), kToken});
@@ -753,9 +932,31 @@ private:
 
     QString serviceBusString(const QString &key) const
     {
-        return QStringLiteral("Endpoint=sb://%1/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=%2;"
+        return QStringLiteral("Endpoint=sb://%1:%3/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=%2;"
                               "UseDevelopmentEmulator=true")
-            .arg(QUrl(m_management).host(), key);
+            .arg(QUrl(m_management).host(), key)
+            .arg(m_amqp.port());
+    }
+
+    // A Service Bus queue made with `bodies` sent to it (directly, over AMQP), then
+    // the connection `connection` added in the window and the queue's page open
+    // and read; null when any step fails.
+    RemoteEntityPage *serviceBusQueuePage(const QString &connection, const QString &name, const QStringList &bodies)
+    {
+        ServiceBusConnection bus({QStringLiteral("fixture"), serviceBusString(kSasKey), QUrl(m_management), {}});
+        const auto queue = AWAIT(EntityRef, bus.createEntity(EntityKind::ServiceBusQueue, name, {}, {}, reply));
+        if (!queue.ok)
+            return nullptr;
+        for (const QString &body : bodies) {
+            OutgoingMessage message;
+            message.body = body;
+            if (!AWAIT(QString, bus.send(queue.value, message, reply)).ok)
+                return nullptr;
+        }
+        addServiceBus(connection, kSasKey, false);
+        expand(QStringLiteral("window:") + connection);
+        RemoteEntityPage *page = open(QStringLiteral("window:") + connection, name);
+        return page && settled(page) ? page : nullptr;
     }
 
     // Fills the dialog for a Service Bus namespace and presses OK.
@@ -780,6 +981,7 @@ private:
     relaydesk::test::ServerProcess m_server;
     QString m_url;
     QString m_management;
+    QUrl m_amqp;
     std::unique_ptr<MainWindow> m_window;
     QNetworkAccessManager m_network;
 };

@@ -7,7 +7,9 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QFileDialog>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -48,6 +50,7 @@ AddConnectionDialog::AddConnectionDialog(const QString &secretsNote, QWidget *pa
     m_token->setEchoMode(QLineEdit::Password);
     m_connectionString = field("connectionString", this, QStringLiteral("Endpoint=sb://…;SharedAccessKeyName=…;SharedAccessKey=…"));
     m_connectionString->setEchoMode(QLineEdit::Password);
+    m_caFile = field("connectionCaFile", this, tr("a PEM CA trusted for AMQPS besides the system's (empty: none)"));
     m_projectId = field("connectionProjectId", this, tr("X-Project-ID (empty: none)"));
     m_keystoneToken = field("connectionKeystoneToken", this, tr("X-Auth-Token (empty: no authentication)"));
     m_keystoneToken->setEchoMode(QLineEdit::Password);
@@ -65,6 +68,8 @@ AddConnectionDialog::AddConnectionDialog(const QString &secretsNote, QWidget *pa
     m_nameError = addFormRow(form, tr("&Name:"), m_name);
     addFormRow(form, tr("Re&gion:"), m_region);
     addFormRow(form, tr("Connection s&tring:"), m_connectionString);
+    addFormRow(form, tr("CA f&ile:"), m_caFile);
+    addChooser(m_caFile);
     addFormRow(form, tr("&URL:"), m_url);
     addFormRow(form, tr("&Project ID:"), m_projectId);
     addFormRow(form, tr("Keystone t&oken:"), m_keystoneToken);
@@ -88,6 +93,28 @@ AddConnectionDialog::AddConnectionDialog(const QString &secretsNote, QWidget *pa
     setMinimumWidth(fontMetrics().averageCharWidth() * 70);
 }
 
+// A "Choose…" button beside a file field in its row's cell (a file chooser
+// fills the field; the field stays typeable).
+void AddConnectionDialog::addChooser(QLineEdit *file)
+{
+    auto *choose = new QPushButton(tr("C&hoose…"), file->parentWidget());
+    choose->setObjectName(file->objectName() + QStringLiteral("Choose"));
+    choose->setAccessibleName(tr("Choose the %1").arg(file->accessibleName()));
+    connect(choose, &QPushButton::clicked, this, [this, file] {
+        const QString chosen = QFileDialog::getOpenFileName(this, file->accessibleName(), file->text(),
+                                                            tr("Certificates (*.pem *.crt *.cer);;All files (*)"));
+        if (!chosen.isEmpty())
+            file->setText(chosen);
+    });
+    auto *column = qobject_cast<QVBoxLayout *>(file->parentWidget()->layout());
+    auto *line = new QHBoxLayout;
+    column->removeWidget(file);
+    line->addWidget(file, 1);
+    line->addWidget(choose);
+    column->insertLayout(0, line);
+    setTabOrder(file, choose);
+}
+
 ConnectionSettings::Kind AddConnectionDialog::kind() const
 {
     return static_cast<ConnectionSettings::Kind>(m_kind->currentIndex());   // the box lists the kinds in their order
@@ -109,6 +136,7 @@ void AddConnectionDialog::showKind()
     showRow(m_secret, aws || k == Kind::Relaydesk);
     showRow(m_token, k == Kind::Relaydesk);
     showRow(m_connectionString, k == Kind::ServiceBus);
+    showRow(m_caFile, k == Kind::ServiceBus);
     showRow(m_projectId, k == Kind::Zaqar);
     showRow(m_keystoneToken, k == Kind::Zaqar);
     form->setRowVisible(m_awsFiles, aws);
@@ -134,6 +162,7 @@ void AddConnectionDialog::setSettings(const ConnectionSettings &s)
     m_accessKey->setText(s.accessKeyId);
     m_credentialProcess->setText(s.credentialProcess);
     m_projectId->setText(s.projectId);
+    m_caFile->setText(s.caFile);
     m_production->setChecked(s.production);
 }
 
@@ -151,6 +180,7 @@ ConnectionSettings AddConnectionDialog::settings() const
     s.bearerToken = s.kind == ConnectionSettings::Kind::Zaqar ? m_keystoneToken->text() : m_token->text();
     s.connectionString = s.kind == ConnectionSettings::Kind::ServiceBus ? m_connectionString->text().trimmed() : QString();
     s.projectId = s.kind == ConnectionSettings::Kind::Zaqar ? m_projectId->text().trimmed() : QString();
+    s.caFile = s.kind == ConnectionSettings::Kind::ServiceBus ? m_caFile->text().trimmed() : QString();
     s.writeAwsFiles = s.kind == ConnectionSettings::Kind::AwsProfile && m_awsFiles->isChecked();
     s.production = m_production->isChecked();
     return s;

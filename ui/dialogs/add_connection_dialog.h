@@ -21,7 +21,8 @@ class FieldError;
 // credential_process; written into the AWS files in their own format or
 // kept in the window's settings — the user chooses), another Relaydesk
 // (URL, bearer token, access keys), a Service Bus namespace (connection
-// string, optional management URL) or a Zaqar endpoint (URL, project id,
+// string, optional management URL, optional CA file for AMQPS, chosen with
+// Choose…) or a Zaqar endpoint (URL, project id,
 // Keystone token), and whether it is "production". Only the rows of the
 // chosen kind show. Secret
 // fields say where their secret goes (ConnectionSecrets::whereText()).
@@ -45,6 +46,7 @@ public:
     QLineEdit *credentialProcessEdit() const { return m_credentialProcess; }
     QLineEdit *tokenEdit() const { return m_token; }
     QLineEdit *connectionStringEdit() const { return m_connectionString; }
+    QLineEdit *caFileEdit() const { return m_caFile; }
     QLineEdit *projectIdEdit() const { return m_projectId; }
     QLineEdit *keystoneTokenEdit() const { return m_keystoneToken; }
     QCheckBox *awsFilesBox() const { return m_awsFiles; }
@@ -56,6 +58,7 @@ public:
 
 private:
     void showKind();
+    void addChooser(QLineEdit *file);
     ConnectionSettings::Kind kind() const;
 
     QComboBox *m_kind = nullptr;
@@ -67,6 +70,7 @@ private:
     QLineEdit *m_credentialProcess = nullptr;
     QLineEdit *m_token = nullptr;
     QLineEdit *m_connectionString = nullptr;
+    QLineEdit *m_caFile = nullptr;
     QLineEdit *m_projectId = nullptr;
     QLineEdit *m_keystoneToken = nullptr;
     QCheckBox *m_awsFiles = nullptr;

@@ -8,6 +8,7 @@
 #include "connections/servicebus_connection.h"
 #include "connections/zaqar_connection.h"
 
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QUrl>
@@ -114,7 +115,7 @@ void ConnectionRegistry::reload()
         case ConnectionSettings::Kind::ServiceBus:
             // Until the secret service answers the string is empty: the connection then says so on every call.
             connection = std::make_unique<ServiceBusConnection>(
-                ServiceBusConnection::Settings{s.name, m_secrets->find(id), QUrl(s.endpointUrl), {}});
+                ServiceBusConnection::Settings{s.name, m_secrets->find(id), QUrl(s.endpointUrl), s.caFile});
             detail = store.value(s.name + QStringLiteral("/host")).toString();
             word = tr("Service Bus");
             break;
@@ -152,6 +153,7 @@ ConnectionSettings ConnectionRegistry::settingsOf(const QString &id) const
     s.accessKeyId = store.value(QStringLiteral("accessKeyId")).toString();
     s.credentialProcess = store.value(QStringLiteral("credentialProcess")).toString();
     s.projectId = store.value(QStringLiteral("projectId")).toString();
+    s.caFile = store.value(QStringLiteral("caFile")).toString();
     s.production = find(id) && find(id)->production;
     return s;
 }
@@ -176,6 +178,8 @@ QString ConnectionRegistry::add(const ConnectionSettings &s)
         string = readServiceBusConnectionString(s.connectionString.isEmpty() ? m_secrets->find(id) : s.connectionString);
         if (!string.error.isEmpty())
             return tr("The connection string: %1.").arg(string.error);
+        if (const QFileInfo ca(s.caFile); !s.caFile.isEmpty() && !(ca.isFile() && ca.isReadable()))
+            return tr("The CA file %1 cannot be read: choose a PEM file, or leave it empty.").arg(s.caFile);
     }
     if (s.kind == ConnectionSettings::Kind::AwsProfile && s.writeAwsFiles) {
         if (const QString error = addAwsProfile(AwsProfileFiles::fromEnvironment(), profileOf(s)); !error.isEmpty())
@@ -190,6 +194,7 @@ QString ConnectionRegistry::add(const ConnectionSettings &s)
         store.setValue(QStringLiteral("accessKeyId"), s.accessKeyId);
         store.setValue(QStringLiteral("credentialProcess"), s.credentialProcess);
         store.setValue(QStringLiteral("projectId"), s.projectId);
+        store.setValue(QStringLiteral("caFile"), s.caFile);
         store.setValue(QStringLiteral("host"), string.host);   // the tree's detail of a Service Bus namespace
         // Edit Connection… shows no secret: an empty field keeps the one kept.
         if (!s.secretAccessKey.isEmpty())

@@ -26,6 +26,7 @@ struct ConnectionSettings {
     QString bearerToken;        // Relaydesk's bearer token, Zaqar's Keystone token (X-Auth-Token); a secret
     QString connectionString;   // Service Bus; a secret
     QString projectId;          // Zaqar: X-Project-ID
+    QString caFile;             // Service Bus: a CA file trusted for AMQPS besides the system's (not a secret)
     bool writeAwsFiles = false; // AWS: into ~/.aws (their own format) instead of the window's settings
     bool production = false;
 };
@@ -65,7 +66,8 @@ public:
     const QStringList &problems() const { return m_problems; }
 
     // Adds (or replaces, same name) a connection; an error in the product's
-    // words (and nothing changed) for a bad name or a URL that is not http(s).
+    // words (and nothing changed) for a bad name, a URL that is not http(s),
+    // a Service Bus connection string that does not read or a CA file that cannot be read.
     QString add(const ConnectionSettings &settings);
     // The settings of a connection the window keeps (not those of the AWS files).
     ConnectionSettings settingsOf(const QString &id) const;

@@ -25,7 +25,8 @@ class RemoteSubscriptionsPanel;
 // through the BrokerConnection boundary:
 //  - Attributes: every attribute the service gives, editable where the
 //    connection offers setting them (Apply sends the changed ones);
-//  - Messages (RemoteMessagesPanel): Peek, else "Poll messages";
+//  - Messages (RemoteMessagesPanel): Peek and Poll, else "Poll messages";
+//    settle, and Service Bus's dead-letter row (RemoteDeadLetterBar);
 //  - Send (a queue) or Publish (a topic) of the body typed on the page;
 //  - a topic's subscriptions, listed and added (RemoteSubscriptionsPanel),
 //    and where the connection keeps an attempt log the chosen subscription's

@@ -2,6 +2,7 @@
 #include "views/remote_messages_panel.h"
 
 #include "connections/broker_connection.h"
+#include "views/remote_dead_letter_bar.h"
 #include "widgets/connection_call_bar.h"
 
 #include <QHBoxLayout>
@@ -31,22 +32,31 @@ RemoteMessagesPanel::RemoteMessagesPanel(BrokerConnection *connection, RemoteEnt
     m_peek = m_connection->capability(kind, ConnectionFeature::Peek).offered;
     m_look = new QPushButton(m_peek ? tr("Pee&k") : tr("P&oll messages"), this);
     m_look->setObjectName(QStringLiteral("remoteLook"));
-    m_delete = new QPushButton(tr("Delete &message"), this);
+    // Made in the order they show: the tab order follows.
+    const bool pollToo = m_peek && m_connection->capability(kind, ConnectionFeature::Poll).offered;
+    if (pollToo) {
+        m_poll = new QPushButton(tr("P&oll"), this);
+        m_poll->setObjectName(QStringLiteral("remotePoll"));
+        connect(m_poll, &QPushButton::clicked, this, &RemoteMessagesPanel::pollLines);
+    }
+    const bool deadLetters = m_connection->capability(kind, ConnectionFeature::DeadLetters).offered;
+    m_delete = new QPushButton(deadLetters ? tr("&Complete") : tr("Delete &message"), this);
     m_delete->setObjectName(QStringLiteral("remoteDeleteMessage"));
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
-    if (!m_peek && m_connection->capability(kind, ConnectionFeature::Poll).offered)
+    if (pollToo)
+        m_note->setText(tr("Peek shows the messages without changing them. Poll receives up to ten and keeps them "
+                           "from other receivers until you settle them or their lock (claim, visibility) ends."));
+    else if (!m_peek && m_connection->capability(kind, ConnectionFeature::Poll).offered)
         m_note->setText(tr("%1 Poll receives up to ten messages with a visibility of %2 s: other receivers do not "
                            "get them until then, and their receive count goes up. Delete message removes one.")
                             .arg(m_connection->capability(kind, ConnectionFeature::Peek).reason)
                             .arg(kPollVisibilitySeconds));
     else
         m_note->setText(tr("Peek shows the first messages without changing them."));
-    m_error = new QLabel(this);
-    m_error->setObjectName(QStringLiteral("remoteMessageError"));
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: #c62828"));
-    m_error->hide();
+    m_error = errorLabel(QStringLiteral("remoteMessageError"), this);
+    m_deadLetters = new RemoteDeadLetterBar(m_connection, refOf(m_entity), m_callBar, m_error,
+                                            [this] { return selectedPolled(); }, this);
     m_table = new QTableWidget(0, 4, this);
     m_table->setObjectName(QStringLiteral("remoteMessageTable"));
     m_table->setAccessibleName(tr("Messages"));
@@ -62,14 +72,23 @@ RemoteMessagesPanel::RemoteMessagesPanel(BrokerConnection *connection, RemoteEnt
     connect(m_look, &QPushButton::clicked, this, &RemoteMessagesPanel::look);
     connect(m_delete, &QPushButton::clicked, this, &RemoteMessagesPanel::deleteSelected);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, [this] { setBusy(m_callBar->busy()); });
+    connect(m_deadLetters, &RemoteDeadLetterBar::busyChanged, this, &RemoteMessagesPanel::busyChanged);
+    connect(m_deadLetters, &RemoteDeadLetterBar::settled, this, &RemoteMessagesPanel::dropLine);
+    connect(m_deadLetters, &RemoteDeadLetterBar::subqueueChanged, this, [this] {
+        showLines({});   // the list was the other entity's
+        setBusy(m_callBar->busy());
+    });
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_look);
+    if (m_poll)
+        buttons->addWidget(m_poll);
     buttons->addWidget(m_delete);
     buttons->addWidget(m_error, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_note);
     layout->addLayout(buttons);
+    layout->addWidget(m_deadLetters);
     layout->addWidget(m_table, 1);
     if (m_entity.isTopic())
         QGroupBox::hide();   // a topic keeps no messages
@@ -82,34 +101,50 @@ void RemoteMessagesPanel::setBusy(bool busy)
     const EntityKind kind = static_cast<EntityKind>(m_entity.kind);
     const Capability look = m_connection->capability(kind, m_peek ? ConnectionFeature::Peek : ConnectionFeature::Poll);
     offerAction(m_look, look.offered && !busy, look.reason);
+    if (m_poll)
+        offerAction(m_poll, !busy, {});
     const Capability settle = m_connection->capability(kind, ConnectionFeature::Settle);
-    const int row = m_table->currentRow();
-    const bool polled = row >= 0 && static_cast<std::size_t>(row) < m_lines.size() &&
-                        !m_lines[static_cast<std::size_t>(row)].receiptHandle.isEmpty();
-    offerAction(m_delete, settle.offered && polled && !busy,
+    offerAction(m_delete, settle.offered && selectedPolled() && !busy,
                 settle.offered ? tr("Select a polled message (a peeked one has no receipt to delete it by).")
                                : settle.reason);
+    m_deadLetters->setBusy(busy);
+}
+
+EntityRef RemoteMessagesPanel::target() const { return m_deadLetters->target(); }
+
+const MessageLine *RemoteMessagesPanel::selectedPolled() const
+{
+    const QList<QTableWidgetItem *> selected = m_table->selectedItems();
+    const int row = selected.isEmpty() ? -1 : selected.front()->row();
+    if (row < 0 || static_cast<std::size_t>(row) >= m_lines.size())
+        return nullptr;
+    const MessageLine &line = m_lines[static_cast<std::size_t>(row)];
+    return line.receiptHandle.isEmpty() ? nullptr : &line;
 }
 
 void RemoteMessagesPanel::look()
 {
+    if (!m_peek)
+        return pollLines();
     emit busyChanged(true);
-    ConnectionCall *call = nullptr;
-    if (m_peek) {
-        call = m_connection->peek(refOf(m_entity), PeekRequest{}, [this](ConnectionResult<MessagePage> result) {
-            showConnectionError(m_error, result.ok ? QString() : result.error.text());
-            if (result.ok)
-                showLines(std::move(result.value.messages));
-        });
-    } else {
-        call = m_connection->poll(refOf(m_entity), PollRequest{10, kPollVisibilitySeconds},
-                                  [this](ConnectionResult<std::vector<MessageLine>> result) {
-                                      showConnectionError(m_error, result.ok ? QString() : result.error.text());
-                                      if (result.ok)
-                                          showLines(std::move(result.value));
-                                  });
-    }
-    m_callBar->track(call, m_peek ? tr("Peeking at %1…").arg(m_entity.name) : tr("Polling %1…").arg(m_entity.name));
+    ConnectionCall *call = m_connection->peek(target(), PeekRequest{}, [this](ConnectionResult<MessagePage> result) {
+        showConnectionError(m_error, result.ok ? QString() : result.error.text());
+        if (result.ok)
+            showLines(std::move(result.value.messages));
+    });
+    m_callBar->track(call, tr("Peeking at %1…").arg(target().name));
+}
+
+void RemoteMessagesPanel::pollLines()
+{
+    emit busyChanged(true);
+    ConnectionCall *call = m_connection->poll(target(), PollRequest{10, kPollVisibilitySeconds},
+                                              [this](ConnectionResult<std::vector<MessageLine>> result) {
+                                                  showConnectionError(m_error, result.ok ? QString() : result.error.text());
+                                                  if (result.ok)
+                                                      showLines(std::move(result.value));
+                                              });
+    m_callBar->track(call, tr("Polling %1…").arg(target().name));
 }
 
 void RemoteMessagesPanel::showLines(std::vector<MessageLine> messages)
@@ -120,30 +155,36 @@ void RemoteMessagesPanel::showLines(std::vector<MessageLine> messages)
         const MessageLine &line = m_lines[static_cast<std::size_t>(row)];
         m_table->setItem(row, 0, new QTableWidgetItem(line.messageId));
         m_table->setItem(row, 1, new QTableWidgetItem(line.body));
-        m_table->setItem(row, 2, new QTableWidgetItem(line.state));
+        const QString reason = line.attributes.value(QStringLiteral("DeadLetterReason"));
+        m_table->setItem(row, 2, new QTableWidgetItem(reason.isEmpty() ? line.state
+                                                                       : tr("%1, dead-lettered: %2").arg(line.state, reason)));
         m_table->setItem(row, 3, new QTableWidgetItem(QString::number(line.receiveCount)));
     }
 }
 
 void RemoteMessagesPanel::deleteSelected()
 {
-    const int row = m_table->currentRow();
-    if (row < 0 || static_cast<std::size_t>(row) >= m_lines.size())
+    const MessageLine *selected = selectedPolled();
+    if (!selected)
         return;
-    const MessageLine line = m_lines[static_cast<std::size_t>(row)];
+    const MessageLine line = *selected;
     emit busyChanged(true);
-    ConnectionCall *call = m_connection->settle(refOf(m_entity), line, [this, id = line.messageId](ConnectionResult<Done> result) {
+    ConnectionCall *call = m_connection->settle(target(), line, [this, id = line.messageId](ConnectionResult<Done> result) {
         showConnectionError(m_error, result.ok ? QString() : result.error.text());
-        if (!result.ok)
-            return;
-        for (std::size_t i = 0; i < m_lines.size(); ++i)
-            if (m_lines[i].messageId == id) {
-                m_lines.erase(m_lines.begin() + static_cast<std::ptrdiff_t>(i));
-                m_table->removeRow(static_cast<int>(i));
-                break;
-            }
+        if (result.ok)
+            dropLine(id);
     });
     m_callBar->track(call, tr("Deleting message %1…").arg(line.messageId));
+}
+
+void RemoteMessagesPanel::dropLine(const QString &messageId)
+{
+    for (std::size_t i = 0; i < m_lines.size(); ++i)
+        if (m_lines[i].messageId == messageId) {
+            m_lines.erase(m_lines.begin() + static_cast<std::ptrdiff_t>(i));
+            m_table->removeRow(static_cast<int>(i));
+            break;
+        }
 }
 
 } // namespace relaydesk

@@ -15,6 +15,8 @@ namespace relaydesk {
 
 class BrokerConnection;
 class ConnectionCallBar;
+class RemoteDeadLetterBar;
+struct EntityRef;
 struct MessageLine;
 
 // A hidden, red, selectable, word-wrapped label for a remote action's error.
@@ -31,8 +33,16 @@ void offerAction(QWidget *action, bool offered, const QString &reason);
 //  - else "Poll messages": receives up to ten with a visibility of
 //    kPollVisibilitySeconds and says so above the list (the messages are
 //    hidden from other receivers until then, their receive count goes up);
-//  - "Delete message" deletes the selected polled message (settle).
-// Calls go through the page's call bar (progress and Cancel). GUI thread.
+//  - where it offers both (Service Bus, Zaqar, another Relaydesk), "Poll"
+//    beside Peek receives (locks, claims) up to ten the same way;
+//  - "Delete message" deletes the selected polled message (settle) —
+//    "Complete" where the connection has ConnectionFeature::DeadLetters;
+//  - the dead-letter row (RemoteDeadLetterBar): Abandon, Dead-letter with a
+//    reason, the "Dead-letter queue" box and Resubmit, disabled with the
+//    reason where the connection has no dead-letter subqueue.
+// The selected message is the table's selected row (so selecting it through
+// the accessibility interface counts). Calls go through the page's call bar
+// (progress and Cancel). GUI thread.
 class RemoteMessagesPanel final : public QGroupBox {
     Q_OBJECT
 public:
@@ -44,6 +54,9 @@ public:
 
     QPushButton *lookButton() const { return m_look; }
     QPushButton *deleteButton() const { return m_delete; }
+    // Null unless the connection offers both peek and poll.
+    QPushButton *pollButton() const { return m_poll; }
+    RemoteDeadLetterBar *deadLetterBar() const { return m_deadLetters; }
     QTableWidget *table() const { return m_table; }
     QLabel *error() const { return m_error; }
     // Whether the look is a poll (no peek on this connection).
@@ -55,8 +68,14 @@ signals:
 
 private:
     void look();
+    void pollLines();
     void showLines(std::vector<MessageLine> messages);
     void deleteSelected();
+    // The entity looked at: the page's, or its dead-letter subqueue.
+    EntityRef target() const;
+    // The selected polled message (it has a receipt), or null.
+    const MessageLine *selectedPolled() const;
+    void dropLine(const QString &messageId);
 
     BrokerConnection *m_connection = nullptr;
     RemoteEntity m_entity;
@@ -65,6 +84,8 @@ private:
     QLabel *m_note = nullptr;
     QPushButton *m_look = nullptr;
     QPushButton *m_delete = nullptr;
+    QPushButton *m_poll = nullptr;
+    RemoteDeadLetterBar *m_deadLetters = nullptr;
     QTableWidget *m_table = nullptr;
     QLabel *m_error = nullptr;
     std::vector<MessageLine> m_lines;

@@ -232,7 +232,7 @@ void ServiceBusConnectionTest::messages()
         const Settlement how = received.body == QLatin1String("one")   ? Settlement::Complete
                                : received.body == QLatin1String("two") ? Settlement::DeadLetter
                                                                         : Settlement::Abandon;
-        const auto settled = AWAIT(Done, bus.settleAs(queue.value, received, how, reply));
+        const auto settled = AWAIT(Done, bus.settleAs(queue.value, received, how, QStringLiteral("total does not add up"), reply));
         QVERIFY2(settled.ok, qPrintable(received.body + QLatin1Char(' ') + settled.error.text()));
     }
     const auto again = AWAIT(Done, bus.settle(queue.value, polled.value.front(), reply));
@@ -246,6 +246,8 @@ void ServiceBusConnectionTest::messages()
     const auto dead = AWAIT(MessagePage, bus.peek(deadLetters, {}, reply));
     QVERIFY2(dead.ok, qPrintable(dead.error.text()));
     QCOMPARE(bodies(dead.value.messages), QStringList{QStringLiteral("two")});
+    // The reason given when dead-lettering travels with the message.
+    QCOMPARE(dead.value.messages.front().attributes.value(QStringLiteral("DeadLetterReason")), QStringLiteral("total does not add up"));
     const auto deadPolled = AWAIT(std::vector<MessageLine>, bus.poll(deadLetters, {}, reply));
     QVERIFY2(deadPolled.ok && deadPolled.value.size() == 1, qPrintable(deadPolled.error.text()));
     const auto resubmitted = AWAIT(QString, bus.resubmit(deadLetters, deadPolled.value.front(), reply));
