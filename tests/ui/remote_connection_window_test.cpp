@@ -606,7 +606,7 @@ private slots:
 
     void zaqar_production_sendPeekPurgeAfterTypingTheName()
     {
-        ZaqarConnection fixture({QStringLiteral("fixture"), QUrl(m_url), QStringLiteral("window-project"), kToken});
+        ZaqarConnection fixture({QStringLiteral("fixture"), QUrl(m_url), QStringLiteral("window-project"), kToken, {}});
         QVERIFY(relaydesk::test::awaitCall<EntityRef>([&](BrokerConnection::Reply<EntityRef> reply) {
                     return fixture.createEntity(EntityKind::ZaqarQueue, QStringLiteral("jobs"), {}, {}, reply);
                 }).ok);

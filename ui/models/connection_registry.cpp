@@ -120,7 +120,7 @@ void ConnectionRegistry::reload()
             break;
         case ConnectionSettings::Kind::Zaqar:
             connection = std::make_unique<ZaqarConnection>(ZaqarConnection::Settings{
-                s.name, QUrl(s.endpointUrl), s.projectId, m_secrets->find(id + QStringLiteral("/token"))});
+                s.name, QUrl(s.endpointUrl), s.projectId, m_secrets->find(id + QStringLiteral("/token")), {}});
             word = tr("Zaqar");
             break;
         case ConnectionSettings::Kind::AwsProfile: {
