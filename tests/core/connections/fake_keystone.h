@@ -31,6 +31,9 @@ public:
 private:
     void read(QTcpSocket *socket)
     {
+        // A request may come in several reads: kept per socket until whole.
+        // Then it is taken out of the map before it is read (a reference into
+        // the map would dangle once the entry is removed).
         QByteArray &buffer = m_buffers[socket];
         buffer += socket->readAll();
         const qsizetype end = buffer.indexOf("\r\n\r\n");
@@ -42,15 +45,15 @@ private:
                 length = line.mid(15).trimmed().toLongLong();
         if (buffer.size() < end + 4 + length)
             return;
-        const QJsonObject user = QJsonDocument::fromJson(buffer.mid(end + 4, length))
+        const QByteArray request = m_buffers.take(socket);
+        const QJsonObject user = QJsonDocument::fromJson(request.mid(end + 4, length))
                                      .object()
                                      .value(QStringLiteral("auth")).toObject()
                                      .value(QStringLiteral("identity")).toObject()
                                      .value(QStringLiteral("password")).toObject()
                                      .value(QStringLiteral("user")).toObject();
-        m_buffers.remove(socket);
         ++m_answered;
-        const bool known = buffer.startsWith("POST /v3/auth/tokens ") &&
+        const bool known = request.startsWith("POST /v3/auth/tokens ") &&
                            user.value(QStringLiteral("name")).toString() == m_user &&
                            user.value(QStringLiteral("password")).toString() == m_password;
         const QByteArray body =
