@@ -108,16 +108,19 @@ void ZaqarConnection::request(const QByteArray &method, const QString &path, con
     const bool keystone = m_settings.token.isEmpty() && !m_settings.keystone.isNull();
     if (keystone && m_keystoneToken.isEmpty())
         return requestKeystoneToken(*m_network, m_settings.keystone, m_settings.projectId, call, this,
-                                    [=, this](ConnectionResult<QString> token) {
+                                    [=, this](ConnectionResult<KeystoneToken> token) {
                                         if (!token.ok)
                                             return answer(ConnectionResult<QJsonDocument>::failure(token.error));
-                                        m_keystoneToken = token.value;
+                                        m_keystoneToken = token.value.token;
+                                        m_keystoneProjectId = token.value.projectId;
                                         request(method, path, contentType, body, call, answer, true);
                                     });
     QNetworkRequest request(urlWithPath(m_settings.url, path));
     request.setRawHeader("Client-ID", m_clientId.toUtf8());
-    if (!m_settings.projectId.isEmpty())
-        request.setRawHeader("X-Project-ID", m_settings.projectId.toUtf8());
+    // The project given, or else the one Keystone scoped the token to.
+    if (const QString project = m_settings.projectId.isEmpty() && keystone ? m_keystoneProjectId : m_settings.projectId;
+        !project.isEmpty())
+        request.setRawHeader("X-Project-ID", project.toUtf8());
     if (const QString token = keystone ? m_keystoneToken : m_settings.token; !token.isEmpty())
         request.setRawHeader("X-Auth-Token", token.toUtf8());
     if (!contentType.isEmpty())

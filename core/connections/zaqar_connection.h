@@ -16,7 +16,8 @@ namespace relaydesk {
 // with `Client-ID` (a UUID of this connection), `X-Project-ID` when given and
 // `X-Auth-Token` when given (a Keystone token; Relaydesk's bearer token), or
 // else, with Keystone credentials, the token Keystone gives for them (asked
-// before the first request, and again once after a 401: it expired).
+// before the first request, and again once after a 401: it expired; without
+// a project id, X-Project-ID is the project Keystone scoped the token to).
 //  - Listing: GET /v2/queues 20 a page (Zaqar's largest page), following the
 //    `next` link until a page is empty.
 //  - Attributes: the queue's metadata (numbers and other JSON as compact
@@ -38,7 +39,7 @@ public:
         QUrl url;            // "http://HOST:PORT", the API under /v2
         QString projectId;   // X-Project-ID; none when empty
         QString token;       // X-Auth-Token; none when empty
-        KeystoneCredentials keystone;   // without a token: a token asked of Keystone (scoped to projectId)
+        KeystoneCredentials keystone;   // without a token: a token asked of Keystone (scoped to its project, or projectId)
     };
 
     explicit ZaqarConnection(Settings settings, QObject *parent = nullptr);
@@ -72,7 +73,8 @@ private:
 
     Settings m_settings;
     QString m_clientId;
-    QString m_keystoneToken;   // the one Keystone gave
+    QString m_keystoneToken;       // the one Keystone gave
+    QString m_keystoneProjectId;   // the project Keystone scoped it to: X-Project-ID when none is given
     QNetworkAccessManager *m_network = nullptr;
 };
 

@@ -3,8 +3,10 @@
 
 // A stand-in for OpenStack Keystone's POST /v3/auth/tokens, in the test's own
 // event loop: one user and password; it answers 201 with the token in
-// X-Subject-Token, or 401 with Keystone's error body. It counts the
-// requests it answered (a connection asks once, and again after a 401).
+// X-Subject-Token and the project it scoped it to (the scope's id, or its
+// name as the id), or 401 with Keystone's error body. It counts the requests
+// it answered (a connection asks once, and again after a 401).
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTcpServer>
@@ -46,18 +48,24 @@ private:
         if (buffer.size() < end + 4 + length)
             return;
         const QByteArray request = m_buffers.take(socket);
-        const QJsonObject user = QJsonDocument::fromJson(request.mid(end + 4, length))
+        const QJsonObject auth = QJsonDocument::fromJson(request.mid(end + 4, length))
                                      .object()
-                                     .value(QStringLiteral("auth")).toObject()
-                                     .value(QStringLiteral("identity")).toObject()
+                                     .value(QStringLiteral("auth")).toObject();
+        const QJsonObject project = auth.value(QStringLiteral("scope")).toObject().value(QStringLiteral("project")).toObject();
+        const QJsonObject user = auth.value(QStringLiteral("identity")).toObject()
                                      .value(QStringLiteral("password")).toObject()
                                      .value(QStringLiteral("user")).toObject();
+        // The project's id is its id, or its name when scoped by name.
+        const QString projectId = project.value(project.contains(QStringLiteral("id")) ? QStringLiteral("id") : QStringLiteral("name")).toString();
         ++m_answered;
         const bool known = request.startsWith("POST /v3/auth/tokens ") &&
                            user.value(QStringLiteral("name")).toString() == m_user &&
                            user.value(QStringLiteral("password")).toString() == m_password;
         const QByteArray body =
-            known ? QByteArray(R"({"token": {"methods": ["password"]}})")
+            known ? QJsonDocument(QJsonObject{{QStringLiteral("token"),
+                                               QJsonObject{{QStringLiteral("methods"), QJsonArray{QStringLiteral("password")}},
+                                                           {QStringLiteral("project"), QJsonObject{{QStringLiteral("id"), projectId}}}}}})
+                        .toJson(QJsonDocument::Compact)
                   : QByteArray(R"({"error": {"code": 401, "title": "Unauthorized", "message": "The request you have made requires authentication."}})");
         socket->write((known ? "HTTP/1.1 201 Created\r\nX-Subject-Token: " + m_token.toUtf8() + "\r\n"
                              : QByteArray("HTTP/1.1 401 Unauthorized\r\n")) +

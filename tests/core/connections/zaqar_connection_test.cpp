@@ -19,6 +19,12 @@ namespace {
 
 const QString kToken = QStringLiteral("zaqar-connection-token");
 
+// Keystone credentials of a user of the Default domain, scoped by the connection's project id.
+KeystoneCredentials keystoneUser(const QString &url, const QString &password)
+{
+    return {QUrl(url), QStringLiteral("alice"), password, {}, {}, {}};
+}
+
 } // namespace
 
 class ZaqarConnectionTest : public QObject {
@@ -123,7 +129,7 @@ void ZaqarConnectionTest::keystoneCredentials()
 {
     relaydesk::test::FakeKeystone keystone(QStringLiteral("alice"), QStringLiteral("secret"), kToken);
     ZaqarConnection zaqar({QStringLiteral("zaqar"), QUrl(m_url), QStringLiteral("project-1"), {},
-                           {QUrl(keystone.url()), QStringLiteral("alice"), QStringLiteral("secret")}});
+                           keystoneUser(keystone.url(), QStringLiteral("secret"))});
     const auto queue = AWAIT(EntityRef, zaqar.createEntity(EntityKind::ZaqarQueue, QStringLiteral("keyed"), {}, {}, reply));
     QVERIFY2(queue.ok, qPrintable(queue.error.text()));
     QVERIFY(AWAIT(std::vector<EntitySummary>, zaqar.listEntities(EntityKind::ZaqarQueue, {}, reply)).ok);
@@ -131,7 +137,7 @@ void ZaqarConnectionTest::keystoneCredentials()
 
     relaydesk::test::FakeKeystone stale(QStringLiteral("alice"), QStringLiteral("secret"), QStringLiteral("expired"));
     ZaqarConnection renewing({QStringLiteral("zaqar"), QUrl(m_url), QStringLiteral("project-1"), {},
-                              {QUrl(stale.url()), QStringLiteral("alice"), QStringLiteral("secret")}});
+                              keystoneUser(stale.url(), QStringLiteral("secret"))});
     const auto refused = AWAIT(std::vector<EntitySummary>, renewing.listEntities(EntityKind::ZaqarQueue, {}, reply));
     QCOMPARE(refused.error.httpStatus, 401);   // a fresh token Zaqar refuses is not asked again
     stale.setToken(kToken);
@@ -140,7 +146,7 @@ void ZaqarConnectionTest::keystoneCredentials()
     QCOMPARE(stale.answered(), 2);
 
     ZaqarConnection wrong({QStringLiteral("zaqar"), QUrl(m_url), QStringLiteral("project-1"), {},
-                           {QUrl(keystone.url()), QStringLiteral("alice"), QStringLiteral("guess")}});
+                           keystoneUser(keystone.url(), QStringLiteral("guess"))});
     const auto denied = AWAIT(EntityRef, wrong.createEntity(EntityKind::ZaqarQueue, QStringLiteral("never"), {}, {}, reply));
     QVERIFY(!denied.ok);
     QCOMPARE(denied.error.service, QStringLiteral("Keystone"));
@@ -148,6 +154,16 @@ void ZaqarConnectionTest::keystoneCredentials()
     QCOMPARE(denied.error.httpStatus, 401);
     const auto listed = AWAIT(std::vector<EntitySummary>, zaqar.listEntities(EntityKind::ZaqarQueue, {}, reply));
     QCOMPARE(listed.value.size(), std::size_t(1));
+
+    // Scoped by project name (in its domain) and no project id: X-Project-ID
+    // is the project Keystone gives, so the queue of project-1 is seen.
+    KeystoneCredentials byName{QUrl(keystone.url()), QStringLiteral("alice"), QStringLiteral("secret"),
+                               QStringLiteral("Default"), QStringLiteral("project-1"), QStringLiteral("Default")};
+    ZaqarConnection named({QStringLiteral("zaqar"), QUrl(m_url), {}, {}, byName});
+    const auto seen = AWAIT(std::vector<EntitySummary>, named.listEntities(EntityKind::ZaqarQueue, {}, reply));
+    QVERIFY2(seen.ok, qPrintable(seen.error.text()));
+    QCOMPARE(seen.value.size(), std::size_t(1));
+    QCOMPARE(seen.value[0].ref.name, QStringLiteral("keyed"));
     QVERIFY(AWAIT(Done, zaqar.deleteEntity(queue.value, reply)).ok);
 }
 
