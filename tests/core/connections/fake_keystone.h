@@ -56,7 +56,8 @@ private:
                                      .value(QStringLiteral("password")).toObject()
                                      .value(QStringLiteral("user")).toObject();
         // The project's id is its id, or its name when scoped by name.
-        const QString projectId = project.value(project.contains(QStringLiteral("id")) ? QStringLiteral("id") : QStringLiteral("name")).toString();
+        const QString projectId =
+            project.value(project.contains(QStringLiteral("id")) ? QStringLiteral("id") : QStringLiteral("name")).toString();
         ++m_answered;
         const bool known = request.startsWith("POST /v3/auth/tokens ") &&
                            user.value(QStringLiteral("name")).toString() == m_user &&
