@@ -164,6 +164,10 @@ void ZaqarConnectionTest::keystoneCredentials()
     QVERIFY2(seen.ok, qPrintable(seen.error.text()));
     QCOMPARE(seen.value.size(), std::size_t(1));
     QCOMPARE(seen.value[0].ref.name, QStringLiteral("keyed"));
+    EntityRef absent = queue.value;
+    absent.name = QStringLiteral("absent");
+    const auto missing = AWAIT(Done, named.setAttributes(absent, {{QStringLiteral("team"), QStringLiteral("x")}}, reply));
+    QVERIFY2(missing.error.message.endsWith(QStringLiteral("for project project-1")), qPrintable(missing.error.text()));
     QVERIFY(AWAIT(Done, zaqar.deleteEntity(queue.value, reply)).ok);
 }
 
