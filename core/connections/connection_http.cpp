@@ -36,7 +36,8 @@ void sendHttp(QNetworkAccessManager &network, QNetworkRequest request, const QBy
         if (!status.isValid())
             return answer(ConnectionResult<HttpAnswer>::failure(ConnectionError::network(*reply)));
         answer(ConnectionResult<HttpAnswer>::success(
-            {status.toInt(), reply->header(QNetworkRequest::ContentTypeHeader).toByteArray(), reply->readAll()}));
+            {status.toInt(), reply->header(QNetworkRequest::ContentTypeHeader).toByteArray(), reply->readAll(),
+             reply->rawHeader("X-Subject-Token")}));
     });
 }
 

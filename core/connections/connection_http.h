@@ -18,6 +18,7 @@ struct HttpAnswer {
     int status = 0;
     QByteArray contentType;
     QByteArray body;
+    QByteArray subjectToken;   // Keystone's X-Subject-Token header, when sent
 };
 
 // `base` with PATH and, after a '?', QUERY of `pathAndQuery` (as encoded);

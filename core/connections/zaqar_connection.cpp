@@ -103,21 +103,37 @@ Capability ZaqarConnection::capability(EntityKind kind, ConnectionFeature featur
 }
 
 void ZaqarConnection::request(const QByteArray &method, const QString &path, const QByteArray &contentType,
-                              const QByteArray &body, ConnectionCall *call, Answer answer)
+                              const QByteArray &body, ConnectionCall *call, Answer answer, bool retried)
 {
+    const bool keystone = m_settings.token.isEmpty() && !m_settings.keystone.isNull();
+    if (keystone && m_keystoneToken.isEmpty())
+        return requestKeystoneToken(*m_network, m_settings.keystone, m_settings.projectId, call, this,
+                                    [=, this](ConnectionResult<KeystoneToken> token) {
+                                        if (!token.ok)
+                                            return answer(ConnectionResult<QJsonDocument>::failure(token.error));
+                                        m_keystoneToken = token.value.token;
+                                        m_keystoneProjectId = token.value.projectId;
+                                        request(method, path, contentType, body, call, answer, true);
+                                    });
     QNetworkRequest request(urlWithPath(m_settings.url, path));
     request.setRawHeader("Client-ID", m_clientId.toUtf8());
-    if (!m_settings.projectId.isEmpty())
-        request.setRawHeader("X-Project-ID", m_settings.projectId.toUtf8());
-    if (!m_settings.token.isEmpty())
-        request.setRawHeader("X-Auth-Token", m_settings.token.toUtf8());
+    // The project given, or else the one Keystone scoped the token to.
+    if (const QString project = m_settings.projectId.isEmpty() && keystone ? m_keystoneProjectId : m_settings.projectId;
+        !project.isEmpty())
+        request.setRawHeader("X-Project-ID", project.toUtf8());
+    if (const QString token = keystone ? m_keystoneToken : m_settings.token; !token.isEmpty())
+        request.setRawHeader("X-Auth-Token", token.toUtf8());
     if (!contentType.isEmpty())
         request.setHeader(QNetworkRequest::ContentTypeHeader, contentType);
-    sendHttp(*m_network, request, method, body, call, this, [answer](ConnectionResult<HttpAnswer> reply) {
+    sendHttp(*m_network, request, method, body, call, this, [=, this](ConnectionResult<HttpAnswer> reply) {
         if (!reply.ok)
             return answer(ConnectionResult<QJsonDocument>::failure(reply.error));
         const QJsonDocument document = QJsonDocument::fromJson(reply.value.body);
         const int status = reply.value.status;
+        if (status == 401 && keystone && !retried) {   // the token expired: another
+            m_keystoneToken.clear();
+            return this->request(method, path, contentType, body, call, answer, true);
+        }
         if (status >= 300) {
             const QJsonObject error = document.object();
             if (!error.contains(QStringLiteral("title")))

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "connections/broker_connection.h"
+#include "connections/keystone_token.h"
 
 #include <QJsonDocument>
 #include <QUrl>
@@ -13,7 +14,10 @@ namespace relaydesk {
 // An OpenStack Zaqar v2 endpoint (or Relaydesk's /v2) as a connection: its
 // queues, through the REST API as python-zaqarclient uses it — every request
 // with `Client-ID` (a UUID of this connection), `X-Project-ID` when given and
-// `X-Auth-Token` when given (a Keystone token; Relaydesk's bearer token).
+// `X-Auth-Token` when given (a Keystone token; Relaydesk's bearer token), or
+// else, with Keystone credentials, the token Keystone gives for them (asked
+// before the first request, and again once after a 401: it expired; without
+// a project id, X-Project-ID is the project Keystone scoped the token to).
 //  - Listing: GET /v2/queues 20 a page (Zaqar's largest page), following the
 //    `next` link until a page is empty.
 //  - Attributes: the queue's metadata (numbers and other JSON as compact
@@ -35,6 +39,7 @@ public:
         QUrl url;            // "http://HOST:PORT", the API under /v2
         QString projectId;   // X-Project-ID; none when empty
         QString token;       // X-Auth-Token; none when empty
+        KeystoneCredentials keystone;   // without a token: a token asked of Keystone (scoped to its project, or projectId)
     };
 
     explicit ZaqarConnection(Settings settings, QObject *parent = nullptr);
@@ -59,14 +64,17 @@ public:
 private:
     using Answer = std::function<void(ConnectionResult<QJsonDocument>)>;
     // One request to PATH (absolute, with its query) on `call`.
+    // With Keystone credentials and no token yet, the token first; a 401 then asks again once (`retried`).
     void request(const QByteArray &method, const QString &path, const QByteArray &contentType, const QByteArray &body,
-                 ConnectionCall *call, Answer answer);
+                 ConnectionCall *call, Answer answer, bool retried = false);
     void listPage(const QString &path, std::shared_ptr<std::vector<EntitySummary>> found,
                   PendingCall<std::vector<EntitySummary>> pending);
     ConnectionCall *refuseOther(const EntityRef &entity, ConnectionFeature feature, Reply<Done> reply);
 
     Settings m_settings;
     QString m_clientId;
+    QString m_keystoneToken;       // the one Keystone gave
+    QString m_keystoneProjectId;   // the project Keystone scoped it to: X-Project-ID when none is given
     QNetworkAccessManager *m_network = nullptr;
 };
 

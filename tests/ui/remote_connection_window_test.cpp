@@ -11,13 +11,17 @@
 // over AMQP, through the accessibility tree: poll, abandon, complete, dead-letter with a
 // reason, the dead-letter queue, resubmit; a lock lost in the service's words
 // beside Complete; a CA file that cannot be read refused);
-// a Zaqar endpoint with its project and token (send, peek, purge); another
+// a Zaqar endpoint with its project and token (send, peek, purge), and with
+// Keystone credentials a FakeKeystone in this process answers with one of
+// the broker's bearer tokens (list, open, send; edited back without the
+// password's text; a wrong password's refusal on the row); another
 // Relaydesk's deliveries and attempts of a subscription, its virtual clock
 // advanced from the page; a production AWS profile's dead-letter queue moved
 // back to its source after the name is typed; another Relaydesk's mock
 // endpoints made, hit, read, cleared and deleted from Mock Endpoints….
 #include "charts/attempt_chart.h"
 #include "core/connections/connection_test_support.h"
+#include "core/connections/fake_keystone.h"
 #include "dialogs/add_connection_dialog.h"
 #include "connections/relaydesk_connection.h"
 #include "connections/servicebus_connection.h"
@@ -785,7 +789,7 @@ private slots:
 
     void zaqar_production_sendPeekPurgeAfterTypingTheName()
     {
-        ZaqarConnection fixture({QStringLiteral("fixture"), QUrl(m_url), QStringLiteral("window-project"), kToken});
+        ZaqarConnection fixture({QStringLiteral("fixture"), QUrl(m_url), QStringLiteral("window-project"), kToken, {}});
         QVERIFY(relaydesk::test::awaitCall<EntityRef>([&](BrokerConnection::Reply<EntityRef> reply) {
                     return fixture.createEntity(EntityKind::ZaqarQueue, QStringLiteral("jobs"), {}, {}, reply);
                 }).ok);
@@ -805,13 +809,8 @@ private slots:
 
         const QString id = QStringLiteral("window:team-zaqar");
         QCOMPARE(m_window->connections()->find(id)->kindWord, QStringLiteral("Zaqar"));
-        expand(id);
-        RemoteEntityPage *page = open(id, QStringLiteral("jobs"));
+        RemoteEntityPage *page = openAndSend(id, QStringLiteral("jobs"), QStringLiteral("{\"job\": 1}"));
         QVERIFY(page);
-        QVERIFY(settled(page));
-        page->bodyEdit()->setPlainText(QStringLiteral("{\"job\": 1}"));
-        QTest::mouseClick(page->sendButton(), Qt::LeftButton);
-        QVERIFY(settled(page));
         QVERIFY2(page->actionError()->isHidden(), qPrintable(page->actionError()->text()));
         RemoteMessagesPanel *messages = page->messages();
         QVERIFY(!messages->polls());   // Zaqar lists messages without claiming them
@@ -827,7 +826,112 @@ private slots:
         QCOMPARE(messages->table()->rowCount(), 0);
     }
 
+    // Keystone credentials: the token the (fake) Keystone gives is one serve
+    // accepts; the project by name, whose id Keystone gives is X-Project-ID.
+    void zaqar_keystoneCredentials_listOpenSend()
+    {
+        relaydesk::test::FakeKeystone keystone(QStringLiteral("alice"), QStringLiteral("keystone-secret"), kToken);
+        ZaqarConnection fixture({QStringLiteral("fixture"), QUrl(m_url), QStringLiteral("window-keystone"), kToken, {}});
+        const auto made = relaydesk::test::awaitCall<EntityRef>([&](BrokerConnection::Reply<EntityRef> reply) {
+            return fixture.createEntity(EntityKind::ZaqarQueue, QStringLiteral("keyed"), {}, {}, reply);
+        });
+        QVERIFY(made.ok);
+        addKeystoneZaqar(QStringLiteral("keystone-zaqar"), keystone.url(), QStringLiteral("keystone-secret"));
+
+        const QString id = QStringLiteral("window:keystone-zaqar");
+        RemoteEntityPage *page = openAndSend(id, QStringLiteral("keyed"), QStringLiteral("{\"job\": 2}"));
+        QVERIFY(page);
+        QVERIFY2(page->actionError()->isHidden(), qPrintable(page->actionError()->text()));
+        QCOMPARE(keystone.answered(), 1);   // one token for the listing, the page and the send
+        const auto stats = relaydesk::test::awaitCall<EntityAttributes>([&](BrokerConnection::Reply<EntityAttributes> reply) {
+            return fixture.attributes(made.value, reply);
+        });
+        QCOMPARE(stats.value.value(QStringLiteral("messages.total")), QStringLiteral("1"));
+
+        // Edit Connection… brings the credentials back, the password only as kept.
+        connectionAction(id, QStringLiteral("editConnectionAction"))->trigger();
+        auto *edit = m_window->findChild<AddConnectionDialog *>();
+        QVERIFY(edit);
+        QCOMPARE(edit->zaqarAuthBox()->currentText(), QStringLiteral("Keystone credentials"));
+        QCOMPARE(edit->keystoneUrlEdit()->text(), keystone.url());
+        QCOMPARE(edit->keystoneUserEdit()->text(), QStringLiteral("alice"));
+        QCOMPARE(edit->keystoneUserDomainEdit()->text(), QStringLiteral("Default"));
+        QCOMPARE(edit->keystoneProjectEdit()->text(), QStringLiteral("window-keystone"));
+        QCOMPARE(edit->keystoneProjectDomainEdit()->text(), QStringLiteral("Default"));
+        QVERIFY(edit->keystonePasswordEdit()->text().isEmpty());
+        QVERIFY(edit->keystonePasswordEdit()->placeholderText().contains(QStringLiteral("kept")));
+        QVERIFY(!edit->keystoneTokenEdit()->isVisibleTo(edit));
+        edit->reject();
+    }
+
+    void zaqar_keystoneWrongPassword_keystonesWordsOnTheRow()
+    {
+        relaydesk::test::FakeKeystone keystone(QStringLiteral("alice"), QStringLiteral("keystone-secret"), kToken);
+        addKeystoneZaqar(QStringLiteral("keystone-wrong"), keystone.url(), QStringLiteral("not-the-password"));
+        const QModelIndex row = expand(QStringLiteral("window:keystone-wrong"));
+        const QModelIndex status = row.model()->index(0, 0, row);
+        QVERIFY(status.data(EntityTreeModel::StatusRole).toBool());
+        QCOMPARE(status.data().toString(), QStringLiteral("Keystone Unauthorized (HTTP 401): The request you have made "
+                                                          "requires authentication."));
+    }
+
+    // A Keystone URL without http(s):// and a host, or no password: refused under the name, nothing added.
+    void zaqar_keystoneBadInput_refusedInTheDialog()
+    {
+        AddConnectionDialog *dialog = openAddConnection();
+        dialog->kindBox()->setCurrentIndex(3);   // OpenStack Zaqar
+        dialog->zaqarAuthBox()->setCurrentIndex(2);   // Keystone credentials
+        dialog->nameEdit()->setText(QStringLiteral("keystone-bad"));
+        dialog->urlEdit()->setText(m_url);
+        dialog->keystoneUrlEdit()->setText(QStringLiteral("keystone:5000/v3"));
+        dialog->keystoneUserEdit()->setText(QStringLiteral("alice"));
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("connectionOk")), Qt::LeftButton);
+        QCOMPARE(dialog->nameError()->message(),
+                 QStringLiteral("The Keystone URL must be http:// or https:// with a host, as http://keystone:5000/v3."));
+        dialog->keystoneUrlEdit()->setText(QStringLiteral("http://keystone:5000/v3"));
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("connectionOk")), Qt::LeftButton);
+        QCOMPARE(dialog->nameError()->message(), QStringLiteral("Keystone credentials need a user name and a password."));
+        QVERIFY(dialog->isVisible());
+        QVERIFY(!m_window->connections()->find(QStringLiteral("window:keystone-bad")));
+        dialog->reject();
+    }
+
 private:
+    // Expands connection `id`, opens its queue `queue` and sends `body` from
+    // the page (the page; null when it did not open or a call did not settle).
+    RemoteEntityPage *openAndSend(const QString &id, const QString &queue, const QString &body)
+    {
+        expand(id);
+        RemoteEntityPage *page = open(id, queue);
+        if (!page || !settled(page))
+            return nullptr;
+        page->bodyEdit()->setPlainText(body);
+        QTest::mouseClick(page->sendButton(), Qt::LeftButton);
+        return settled(page) ? page : nullptr;
+    }
+
+    // Adds a Zaqar connection with Keystone credentials (user alice of Default,
+    // project window-keystone of Default) through the dialog, only those rows shown.
+    void addKeystoneZaqar(const QString &name, const QString &keystoneUrl, const QString &password)
+    {
+        AddConnectionDialog *dialog = openAddConnection();
+        dialog->kindBox()->setCurrentIndex(3);   // OpenStack Zaqar
+        dialog->zaqarAuthBox()->setCurrentIndex(2);   // Keystone credentials
+        QVERIFY(!dialog->keystoneTokenEdit()->isVisibleTo(dialog));
+        QVERIFY(dialog->keystonePasswordEdit()->isVisibleTo(dialog));
+        QVERIFY(dialog->keystoneProjectDomainEdit()->isVisibleTo(dialog));
+        dialog->nameEdit()->setText(name);
+        dialog->urlEdit()->setText(m_url);
+        dialog->keystoneUrlEdit()->setText(keystoneUrl);
+        dialog->keystoneUserEdit()->setText(QStringLiteral("alice"));
+        dialog->keystoneUserDomainEdit()->setText(QStringLiteral("Default"));
+        dialog->keystoneProjectEdit()->setText(QStringLiteral("window-keystone"));
+        dialog->keystoneProjectDomainEdit()->setText(QStringLiteral("Default"));
+        dialog->keystonePasswordEdit()->setText(password);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("connectionOk")), Qt::LeftButton);
+        QVERIFY2(dialog->isHidden(), qPrintable(dialog->nameError()->message()));
+    }
+
     // The connection's row, expanded in the tree as a click would, once listed.
     QModelIndex expand(const QString &id)
     {

@@ -54,6 +54,17 @@ AddConnectionDialog::AddConnectionDialog(const QString &secretsNote, QWidget *pa
     m_projectId = field("connectionProjectId", this, tr("X-Project-ID (empty: none)"));
     m_keystoneToken = field("connectionKeystoneToken", this, tr("X-Auth-Token (empty: no authentication)"));
     m_keystoneToken->setEchoMode(QLineEdit::Password);
+    m_zaqarAuth = new QComboBox(this);   // in ConnectionSettings::ZaqarAuth's order
+    m_zaqarAuth->setObjectName(QStringLiteral("connectionZaqarAuth"));
+    m_zaqarAuth->addItems({tr("None"), tr("Token"), tr("Keystone credentials")});
+    m_zaqarAuth->setCurrentIndex(static_cast<int>(ConnectionSettings::ZaqarAuth::Token));
+    m_keystoneUrl = field("connectionKeystoneUrl", this, QStringLiteral("http://keystone:5000/v3"));
+    m_keystoneUser = field("connectionKeystoneUser", this);
+    m_keystoneUserDomain = field("connectionKeystoneUserDomain", this, tr("a domain name (empty: Default)"));
+    m_keystoneProject = field("connectionKeystoneProject", this, tr("a project name (empty: the project ID)"));
+    m_keystoneProjectDomain = field("connectionKeystoneProjectDomain", this, tr("a domain name (empty: Default)"));
+    m_keystonePassword = field("connectionKeystonePassword", this);
+    m_keystonePassword->setEchoMode(QLineEdit::Password);
     m_awsFiles = new QCheckBox(tr("&Write the profile into the AWS files (~/.aws/config, ~/.aws/credentials)"), this);
     m_awsFiles->setObjectName(QStringLiteral("connectionAwsFiles"));
     m_awsFiles->setToolTip(tr("Other AWS tools then see it too; otherwise the window alone keeps it"));
@@ -72,7 +83,14 @@ AddConnectionDialog::AddConnectionDialog(const QString &secretsNote, QWidget *pa
     addChooser(m_caFile);
     addFormRow(form, tr("&URL:"), m_url);
     addFormRow(form, tr("&Project ID:"), m_projectId);
+    addFormRow(form, tr("Aut&hentication:"), m_zaqarAuth);
     addFormRow(form, tr("Keystone t&oken:"), m_keystoneToken);
+    addFormRow(form, tr("Keystone UR&L:"), m_keystoneUrl);
+    addFormRow(form, tr("User na&me:"), m_keystoneUser);
+    addFormRow(form, tr("User &domain:"), m_keystoneUserDomain);
+    addFormRow(form, tr("Pro&ject name:"), m_keystoneProject);
+    addFormRow(form, tr("Project doma&in:"), m_keystoneProjectDomain);
+    addFormRow(form, tr("Pass&word:"), m_keystonePassword);
     addFormRow(form, tr("&Access key ID:"), m_accessKey);
     addFormRow(form, tr("&Secret access key:"), m_secret);
     addFormRow(form, tr("&Bearer token:"), m_token);
@@ -89,6 +107,7 @@ AddConnectionDialog::AddConnectionDialog(const QString &secretsNote, QWidget *pa
     layout->addWidget(buttons);
     connect(m_kind, &QComboBox::currentIndexChanged, this, &AddConnectionDialog::showKind);
     connect(m_awsFiles, &QCheckBox::toggled, this, &AddConnectionDialog::showKind);
+    connect(m_zaqarAuth, &QComboBox::currentIndexChanged, this, &AddConnectionDialog::showKind);
     showKind();
     setMinimumWidth(fontMetrics().averageCharWidth() * 70);
 }
@@ -121,8 +140,8 @@ ConnectionSettings::Kind AddConnectionDialog::kind() const
 }
 
 // Rows of the other kinds hide (each field sits in its row's cell, with its
-// error line); an AWS profile written into the AWS files keeps its keys there
-// (the secrets note then says so).
+// error line), and Zaqar's rows of the other authentications; an AWS profile
+// written into the AWS files keeps its keys there (the secrets note then says so).
 void AddConnectionDialog::showKind()
 {
     using Kind = ConnectionSettings::Kind;
@@ -138,7 +157,13 @@ void AddConnectionDialog::showKind()
     showRow(m_connectionString, k == Kind::ServiceBus);
     showRow(m_caFile, k == Kind::ServiceBus);
     showRow(m_projectId, k == Kind::Zaqar);
-    showRow(m_keystoneToken, k == Kind::Zaqar);
+    using Auth = ConnectionSettings::ZaqarAuth;
+    const auto auth = static_cast<Auth>(m_zaqarAuth->currentIndex());
+    showRow(m_zaqarAuth, k == Kind::Zaqar);
+    showRow(m_keystoneToken, k == Kind::Zaqar && auth == Auth::Token);
+    for (QLineEdit *edit : {m_keystoneUrl, m_keystoneUser, m_keystoneUserDomain, m_keystoneProject, m_keystoneProjectDomain,
+                            m_keystonePassword})
+        showRow(edit, k == Kind::Zaqar && auth == Auth::Keystone);
     form->setRowVisible(m_awsFiles, aws);
     const QString urlHint[] = {tr("endpoint_url (empty: AWS itself)"), QStringLiteral("http://ci-host:9324"),
                                tr("management API (empty: from the connection string)"), QStringLiteral("http://zaqar-host:8888")};
@@ -154,6 +179,7 @@ void AddConnectionDialog::setSettings(const ConnectionSettings &s)
     m_token->setPlaceholderText(tr("unchanged when empty"));
     m_connectionString->setPlaceholderText(tr("unchanged when empty"));
     m_keystoneToken->setPlaceholderText(tr("unchanged when empty"));
+    m_keystonePassword->setPlaceholderText(tr("kept in the secret store; unchanged when empty"));
     m_kind->setCurrentIndex(static_cast<int>(s.kind));
     m_kind->setEnabled(false);   // the kind is the connection's, as its name
     m_name->setText(s.name);
@@ -163,6 +189,12 @@ void AddConnectionDialog::setSettings(const ConnectionSettings &s)
     m_credentialProcess->setText(s.credentialProcess);
     m_projectId->setText(s.projectId);
     m_caFile->setText(s.caFile);
+    m_zaqarAuth->setCurrentIndex(static_cast<int>(s.zaqarAuth));
+    m_keystoneUrl->setText(s.keystoneUrl);
+    m_keystoneUser->setText(s.keystoneUser);
+    m_keystoneUserDomain->setText(s.keystoneUserDomain);
+    m_keystoneProject->setText(s.keystoneProject);
+    m_keystoneProjectDomain->setText(s.keystoneProjectDomain);
     m_production->setChecked(s.production);
 }
 
@@ -181,6 +213,19 @@ ConnectionSettings AddConnectionDialog::settings() const
     s.connectionString = s.kind == ConnectionSettings::Kind::ServiceBus ? m_connectionString->text().trimmed() : QString();
     s.projectId = s.kind == ConnectionSettings::Kind::Zaqar ? m_projectId->text().trimmed() : QString();
     s.caFile = s.kind == ConnectionSettings::Kind::ServiceBus ? m_caFile->text().trimmed() : QString();
+    if (s.kind == ConnectionSettings::Kind::Zaqar) {
+        s.zaqarAuth = static_cast<ConnectionSettings::ZaqarAuth>(m_zaqarAuth->currentIndex());
+        if (s.zaqarAuth != ConnectionSettings::ZaqarAuth::Token)
+            s.bearerToken.clear();
+        if (s.zaqarAuth == ConnectionSettings::ZaqarAuth::Keystone) {
+            s.keystoneUrl = m_keystoneUrl->text().trimmed();
+            s.keystoneUser = m_keystoneUser->text().trimmed();
+            s.keystoneUserDomain = m_keystoneUserDomain->text().trimmed();
+            s.keystoneProject = m_keystoneProject->text().trimmed();
+            s.keystoneProjectDomain = m_keystoneProjectDomain->text().trimmed();
+            s.keystonePassword = m_keystonePassword->text();
+        }
+    }
     s.writeAwsFiles = s.kind == ConnectionSettings::Kind::AwsProfile && m_awsFiles->isChecked();
     s.production = m_production->isChecked();
     return s;

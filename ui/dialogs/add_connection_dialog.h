@@ -22,9 +22,10 @@ class FieldError;
 // kept in the window's settings — the user chooses), another Relaydesk
 // (URL, bearer token, access keys), a Service Bus namespace (connection
 // string, optional management URL, optional CA file for AMQPS, chosen with
-// Choose…) or a Zaqar endpoint (URL, project id,
-// Keystone token), and whether it is "production". Only the rows of the
-// chosen kind show. Secret
+// Choose…) or a Zaqar endpoint (URL, project id, and no authentication, a
+// token, or Keystone credentials: URL, user and its domain, project and its
+// domain, password), and whether it is "production". Only the rows of the
+// chosen kind (and Zaqar's authentication) show. Secret
 // fields say where their secret goes (ConnectionSecrets::whereText()).
 // OK calls the apply function: its error (in the product's words) shows
 // under the name and the dialog stays open; empty closes it. GUI thread.
@@ -49,6 +50,13 @@ public:
     QLineEdit *caFileEdit() const { return m_caFile; }
     QLineEdit *projectIdEdit() const { return m_projectId; }
     QLineEdit *keystoneTokenEdit() const { return m_keystoneToken; }
+    QComboBox *zaqarAuthBox() const { return m_zaqarAuth; }
+    QLineEdit *keystoneUrlEdit() const { return m_keystoneUrl; }
+    QLineEdit *keystoneUserEdit() const { return m_keystoneUser; }
+    QLineEdit *keystoneUserDomainEdit() const { return m_keystoneUserDomain; }
+    QLineEdit *keystoneProjectEdit() const { return m_keystoneProject; }
+    QLineEdit *keystoneProjectDomainEdit() const { return m_keystoneProjectDomain; }
+    QLineEdit *keystonePasswordEdit() const { return m_keystonePassword; }
     QCheckBox *awsFilesBox() const { return m_awsFiles; }
     QCheckBox *productionBox() const { return m_production; }
     FieldError *nameError() const { return m_nameError; }
@@ -73,6 +81,13 @@ private:
     QLineEdit *m_caFile = nullptr;
     QLineEdit *m_projectId = nullptr;
     QLineEdit *m_keystoneToken = nullptr;
+    QComboBox *m_zaqarAuth = nullptr;
+    QLineEdit *m_keystoneUrl = nullptr;
+    QLineEdit *m_keystoneUser = nullptr;
+    QLineEdit *m_keystoneUserDomain = nullptr;
+    QLineEdit *m_keystoneProject = nullptr;
+    QLineEdit *m_keystoneProjectDomain = nullptr;
+    QLineEdit *m_keystonePassword = nullptr;
     QCheckBox *m_awsFiles = nullptr;
     QCheckBox *m_production = nullptr;
     FieldError *m_nameError = nullptr;

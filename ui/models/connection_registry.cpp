@@ -48,6 +48,17 @@ ConnectionSettings::Kind kindNamed(const QString &name)
     return ConnectionSettings::Kind::AwsProfile;
 }
 
+// Zaqar's authentication as the settings name it (key "auth"; none: "token", as before there was a choice).
+constexpr const char *kZaqarAuthNames[] = {"none", "token", "keystone"};
+
+// An http:// or https:// URL with a host.
+bool isHttpUrl(const QString &text)
+{
+    const QUrl url(text, QUrl::StrictMode);
+    return url.isValid() && (url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https")) &&
+           !url.host().isEmpty();
+}
+
 AwsProfile profileOf(const ConnectionSettings &s)
 {
     AwsProfile profile;
@@ -69,7 +80,7 @@ ConnectionRegistry::ConnectionRegistry(QObject *parent) : QObject(parent), m_sec
     QStringList ids;
     for (const ConnectionEntry &entry : m_entries)
         if (!entry.inAwsFiles)
-            ids << entry.id << entry.id + QStringLiteral("/token");
+            ids << entry.id << entry.id + QStringLiteral("/token") << entry.id + QStringLiteral("/password");
     if (!ids.isEmpty())
         m_secrets->load(ids, [this] { reload(); });
 }
@@ -119,11 +130,18 @@ void ConnectionRegistry::reload()
             detail = store.value(s.name + QStringLiteral("/host")).toString();
             word = tr("Service Bus");
             break;
-        case ConnectionSettings::Kind::Zaqar:
+        case ConnectionSettings::Kind::Zaqar: {
+            using Auth = ConnectionSettings::ZaqarAuth;
+            KeystoneCredentials keystone;
+            if (s.zaqarAuth == Auth::Keystone)
+                keystone = {QUrl(s.keystoneUrl), s.keystoneUser, m_secrets->find(id + QStringLiteral("/password")),
+                            s.keystoneUserDomain, s.keystoneProject, s.keystoneProjectDomain};
             connection = std::make_unique<ZaqarConnection>(ZaqarConnection::Settings{
-                s.name, QUrl(s.endpointUrl), s.projectId, m_secrets->find(id + QStringLiteral("/token"))});
+                s.name, QUrl(s.endpointUrl), s.projectId,
+                s.zaqarAuth == Auth::Token ? m_secrets->find(id + QStringLiteral("/token")) : QString(), keystone});
             word = tr("Zaqar");
             break;
+        }
         case ConnectionSettings::Kind::AwsProfile: {
             ConnectionSettings withSecret = s;
             withSecret.secretAccessKey = m_secrets->find(id);
@@ -154,6 +172,15 @@ ConnectionSettings ConnectionRegistry::settingsOf(const QString &id) const
     s.credentialProcess = store.value(QStringLiteral("credentialProcess")).toString();
     s.projectId = store.value(QStringLiteral("projectId")).toString();
     s.caFile = store.value(QStringLiteral("caFile")).toString();
+    const QString auth = store.value(QStringLiteral("auth"), QStringLiteral("token")).toString();
+    for (int i = 0; i < 3; ++i)
+        if (auth == QLatin1String(kZaqarAuthNames[i]))
+            s.zaqarAuth = static_cast<ConnectionSettings::ZaqarAuth>(i);
+    s.keystoneUrl = store.value(QStringLiteral("keystoneUrl")).toString();
+    s.keystoneUser = store.value(QStringLiteral("keystoneUser")).toString();
+    s.keystoneUserDomain = store.value(QStringLiteral("keystoneUserDomain")).toString();
+    s.keystoneProject = store.value(QStringLiteral("keystoneProject")).toString();
+    s.keystoneProjectDomain = store.value(QStringLiteral("keystoneProjectDomain")).toString();
     s.production = find(id) && find(id)->production;
     return s;
 }
@@ -163,13 +190,18 @@ QString ConnectionRegistry::add(const ConnectionSettings &s)
     static const QRegularExpression bad(QStringLiteral("[\\s\\[\\]/\\\\]"));
     if (s.name.isEmpty() || s.name.contains(bad))
         return tr("A connection's name cannot be empty or contain spaces, brackets or slashes.");
-    const QUrl url(s.endpointUrl, QUrl::StrictMode);
     const bool needsUrl = s.kind == ConnectionSettings::Kind::Relaydesk || s.kind == ConnectionSettings::Kind::Zaqar ||
                           !s.endpointUrl.isEmpty();
-    if (needsUrl && (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")) ||
-                     url.host().isEmpty()))
+    if (needsUrl && !isHttpUrl(s.endpointUrl))
         return tr("The URL must be http:// or https:// with a host, as http://localhost:9324.");
     QString id = windowId(s.name);
+    const bool keystone = s.kind == ConnectionSettings::Kind::Zaqar && s.zaqarAuth == ConnectionSettings::ZaqarAuth::Keystone;
+    if (keystone && !isHttpUrl(s.keystoneUrl))
+        return tr("The Keystone URL must be http:// or https:// with a host, as http://keystone:5000/v3.");
+    // Edit Connection… shows no secret: an empty password keeps the one kept.
+    const bool passwordKept = !m_secrets->find(id + QStringLiteral("/password")).isEmpty();
+    if (keystone && (s.keystoneUser.isEmpty() || (s.keystonePassword.isEmpty() && !passwordKept)))
+        return tr("Keystone credentials need a user name and a password.");
     ServiceBusConnectionString string;
     if (s.kind == ConnectionSettings::Kind::ServiceBus) {
         // Edit Connection… shows no secret: an empty string keeps the one kept.
@@ -196,6 +228,12 @@ QString ConnectionRegistry::add(const ConnectionSettings &s)
         store.setValue(QStringLiteral("projectId"), s.projectId);
         store.setValue(QStringLiteral("caFile"), s.caFile);
         store.setValue(QStringLiteral("host"), string.host);   // the tree's detail of a Service Bus namespace
+        store.setValue(QStringLiteral("auth"), QLatin1String(kZaqarAuthNames[static_cast<int>(s.zaqarAuth)]));
+        store.setValue(QStringLiteral("keystoneUrl"), s.keystoneUrl);
+        store.setValue(QStringLiteral("keystoneUser"), s.keystoneUser);
+        store.setValue(QStringLiteral("keystoneUserDomain"), s.keystoneUserDomain);
+        store.setValue(QStringLiteral("keystoneProject"), s.keystoneProject);
+        store.setValue(QStringLiteral("keystoneProjectDomain"), s.keystoneProjectDomain);
         // Edit Connection… shows no secret: an empty field keeps the one kept.
         if (!s.secretAccessKey.isEmpty())
             m_secrets->store(id, s.secretAccessKey);
@@ -203,6 +241,8 @@ QString ConnectionRegistry::add(const ConnectionSettings &s)
             m_secrets->store(id, s.connectionString);
         if (!s.bearerToken.isEmpty())
             m_secrets->store(id + QStringLiteral("/token"), s.bearerToken);
+        if (!s.keystonePassword.isEmpty())
+            m_secrets->store(id + QStringLiteral("/password"), s.keystonePassword);
     }
     setProduction(id, s.production);   // reloads
     return {};
@@ -216,6 +256,7 @@ void ConnectionRegistry::remove(const QString &id)
     store.remove(kGroup + QLatin1Char('/') + id.mid(7));
     m_secrets->forget(id);
     m_secrets->forget(id + QStringLiteral("/token"));
+    m_secrets->forget(id + QStringLiteral("/password"));
     setProduction(id, false);
 }
 

@@ -27,6 +27,16 @@ struct ConnectionSettings {
     QString connectionString;   // Service Bus; a secret
     QString projectId;          // Zaqar: X-Project-ID
     QString caFile;             // Service Bus: a CA file trusted for AMQPS besides the system's (not a secret)
+    // Zaqar: how it authenticates — no token, the token above, or a token
+    // Keystone gives for a user (the dialog's Authentication box, in this order).
+    enum class ZaqarAuth { None, Token, Keystone };
+    ZaqarAuth zaqarAuth = ZaqarAuth::Token;
+    QString keystoneUrl;            // Zaqar, Keystone: http(s)://HOST:5000/v3
+    QString keystoneUser;
+    QString keystoneUserDomain;     // a domain name; empty: Default
+    QString keystoneProject;        // a project name; empty: the project ID's scope
+    QString keystoneProjectDomain;  // a domain name; empty: Default
+    QString keystonePassword;       // a secret: ConnectionSecrets ("ID/password"), never settings
     bool writeAwsFiles = false; // AWS: into ~/.aws (their own format) instead of the window's settings
     bool production = false;
 };
