@@ -30,8 +30,20 @@ BrokerEngineOptions virtualClock()
     return options;
 }
 
+void createQueue(BrokerBench &broker, const std::string &name, AttributeMap attributes)
+{
+    auto created = call<std::string>(
+        [&](auto reply) { broker.service().createQueue(name, attributes, {}, nullptr, reply); });
+    if (!created) {
+        std::fprintf(stderr, "bulk: create %s: %s\n", name.c_str(), created.error().message.c_str());
+        std::exit(1);
+    }
+}
+
+} // namespace
+
 // `count` messages into `queue`, 5 000 to a unit.
-void fill(BrokerBench &broker, const std::string &queue, long count)
+void fillQueue(BrokerBench &broker, const std::string &queue, long count)
 {
     for (long first = 0; first < count; first += 5000) {
         const long last = std::min(count, first + 5000);
@@ -56,18 +68,8 @@ void fill(BrokerBench &broker, const std::string &queue, long count)
     }
 }
 
-void createQueue(BrokerBench &broker, const std::string &name, AttributeMap attributes)
-{
-    auto created = call<std::string>(
-        [&](auto reply) { broker.service().createQueue(name, attributes, {}, nullptr, reply); });
-    if (!created) {
-        std::fprintf(stderr, "bulk: create %s: %s\n", name.c_str(), created.error().message.c_str());
-        std::exit(1);
-    }
-}
-
 // Runs `operation` (blocking) while a prober sends to "probe" and a sampler reads VmRSS.
-void measure(BrokerBench &broker, const char *path, long messages, const std::function<Status()> &operation)
+void measureBulk(BrokerBench &broker, const char *path, long messages, const std::function<Status()> &operation)
 {
     std::atomic<bool> done{false};
     std::atomic<long> peak{residentKilobytes()};
@@ -107,16 +109,14 @@ void measure(BrokerBench &broker, const char *path, long messages, const std::fu
     std::fflush(stdout);
 }
 
-} // namespace
-
 void benchBulkRemoval(const std::filesystem::path &directory, long messages)
 {
     {
         BrokerBench broker(directory, "bulk-expiry", virtualClock());
         createQueue(broker, "probe", {});
         createQueue(broker, "bulk", {{"MessageRetentionPeriod", "60"}});
-        fill(broker, "bulk", messages);
-        measure(broker, "expiry", messages, [&] {
+        fillQueue(broker, "bulk", messages);
+        measureBulk(broker, "expiry", messages, [&] {
             auto advanced = broker.engine().advanceClockAndWait(61s);
             return advanced ? Status() : Status(advanced.error());
         });
@@ -125,8 +125,8 @@ void benchBulkRemoval(const std::filesystem::path &directory, long messages)
         BrokerBench broker(directory, "bulk-purge", virtualClock());
         createQueue(broker, "probe", {});
         createQueue(broker, "bulk", {});
-        fill(broker, "bulk", messages);
-        measure(broker, "purge", messages, [&] {
+        fillQueue(broker, "bulk", messages);
+        measureBulk(broker, "purge", messages, [&] {
             return testing::callAndWaitStatus([&](auto reply) { broker.service().purgeQueue("bulk", nullptr, reply); });
         });
     }
@@ -134,8 +134,8 @@ void benchBulkRemoval(const std::filesystem::path &directory, long messages)
         BrokerBench broker(directory, "bulk-delete", virtualClock());
         createQueue(broker, "probe", {});
         createQueue(broker, "bulk", {});
-        fill(broker, "bulk", messages);
-        measure(broker, "delete-queue", messages, [&] {
+        fillQueue(broker, "bulk", messages);
+        measureBulk(broker, "delete-queue", messages, [&] {
             return testing::callAndWaitStatus([&](auto reply) { broker.service().deleteQueue("bulk", nullptr, reply); });
         });
     }
@@ -143,8 +143,8 @@ void benchBulkRemoval(const std::filesystem::path &directory, long messages)
         BrokerBench broker(directory, "bulk-idle", virtualClock());
         createQueue(broker, "probe", {});
         createQueue(broker, "bulk", {{"AutoDeleteOnIdle", "300"}});
-        fill(broker, "bulk", messages);
-        measure(broker, "auto-delete", messages, [&] {
+        fillQueue(broker, "bulk", messages);
+        measureBulk(broker, "auto-delete", messages, [&] {
             auto advanced = broker.engine().advanceClockAndWait(301s);
             return advanced ? Status() : Status(advanced.error());
         });
