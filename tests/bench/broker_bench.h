@@ -135,8 +135,9 @@ void printReference(const std::string &figure, double rate, double reference, do
 // MessageSender, 5 000 to a unit (the fastest preload that still goes through
 // the product's sender); and `operation` (blocking) timed while a prober sends
 // to the queue "probe" one message after another and a sampler reads VmRSS
-// every 5 ms: one line with its time, peak RSS above the start and the
-// longest SendMessage wait (the longest stall another request saw).
+// every 5 ms: one line with its time, peak RSS above the start, the
+// longest SendMessage wait (the longest stall another request saw), when it
+// began and how many waited over 100 ms.
 void fillQueue(BrokerBench &broker, const std::string &queue, long count);
 void measureBulk(BrokerBench &broker, const char *path, long messages, const std::function<Status()> &operation);
 
@@ -172,6 +173,8 @@ void benchDepths(const std::filesystem::path &directory, long backlog, int runs)
 // virtual clock: time, peak resident memory and the longest wait of a
 // SendMessage to another queue meanwhile (broker_bench_bulk.cpp).
 void benchBulkRemoval(const std::filesystem::path &directory, long messages);
+// The purge alone (its part of benchBulkRemoval).
+void benchBulkPurge(const std::filesystem::path &directory, long messages);
 // broker_bench_scale.cpp: one queue to 10 million messages (× scale), then their expiry and purge.
 void benchScale(const std::filesystem::path &directory, double scale);
 

@@ -75,7 +75,10 @@ void measureBulk(BrokerBench &broker, const char *path, long messages, const std
     std::atomic<long> peak{residentKilobytes()};
     const long before = peak.load();
     long probes = 0;
+    long over100ms = 0;
     Clock::duration longest{};
+    Clock::duration longestAt{};   // when the longest wait began, from the operation's start
+    const auto start = Clock::now();
     std::thread sampler([&] {
         while (!done.load()) {
             peak = std::max(peak.load(), residentKilobytes());
@@ -84,29 +87,45 @@ void measureBulk(BrokerBench &broker, const char *path, long messages, const std
     });
     std::thread prober([&] {
         while (!done.load()) {
-            const auto start = Clock::now();
+            const auto sentAt = Clock::now();
             SendRequest request;
             request.body = "probe";
             auto sent = call<SendReceipt>(
                 [&](auto reply) { broker.service().sendMessage("probe", request, nullptr, reply); });
-            longest = std::max(longest, Clock::now() - start);
+            const Clock::duration waited = Clock::now() - sentAt;
+            if (waited > longest) {
+                longest = waited;
+                longestAt = sentAt - start;
+            }
+            over100ms += waited > 100ms ? 1 : 0;
             ++probes;
             if (!sent)
                 std::fprintf(stderr, "bulk: probe: %s\n", sent.error().message.c_str());
         }
     });
-    const auto start = Clock::now();
     const Status status = operation();
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     done = true;
     sampler.join();
     prober.join();
     std::printf("bulk %-12s %ld messages: %s in %.2f s (%.0f messages/s) | peak RSS +%.1f MB (%.1f MB before) | "
-                "longest SendMessage wait %.1f ms over %ld sends | %s\n",
+                "longest SendMessage wait %.1f ms (at %.1f s) over %ld sends, %ld over 100 ms | %s\n",
                 path, messages, status ? "done" : status.error().message.c_str(), seconds, messages / seconds,
                 (peak.load() - before) / 1024.0, before / 1024.0,
-                std::chrono::duration<double, std::milli>(longest).count(), probes, loadNow().c_str());
+                std::chrono::duration<double, std::milli>(longest).count(),
+                std::chrono::duration<double>(longestAt).count(), probes, over100ms, loadNow().c_str());
     std::fflush(stdout);
+}
+
+void benchBulkPurge(const std::filesystem::path &directory, long messages)
+{
+    BrokerBench broker(directory, "bulk-purge", virtualClock());
+    createQueue(broker, "probe", {});
+    createQueue(broker, "bulk", {});
+    fillQueue(broker, "bulk", messages);
+    measureBulk(broker, "purge", messages, [&] {
+        return testing::callAndWaitStatus([&](auto reply) { broker.service().purgeQueue("bulk", nullptr, reply); });
+    });
 }
 
 void benchBulkRemoval(const std::filesystem::path &directory, long messages)
@@ -121,15 +140,7 @@ void benchBulkRemoval(const std::filesystem::path &directory, long messages)
             return advanced ? Status() : Status(advanced.error());
         });
     }
-    {
-        BrokerBench broker(directory, "bulk-purge", virtualClock());
-        createQueue(broker, "probe", {});
-        createQueue(broker, "bulk", {});
-        fillQueue(broker, "bulk", messages);
-        measureBulk(broker, "purge", messages, [&] {
-            return testing::callAndWaitStatus([&](auto reply) { broker.service().purgeQueue("bulk", nullptr, reply); });
-        });
-    }
+    benchBulkPurge(directory, messages);
     {
         BrokerBench broker(directory, "bulk-delete", virtualClock());
         createQueue(broker, "probe", {});
