@@ -97,8 +97,29 @@ install_missing() {
 # sloppiness lets it serve units built with a precompiled header.
 export CCACHE_BASEDIR="$ROOT" CCACHE_NOHASHDIR=true
 export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
+# ccache's size: one dev and one headless build fill about 1.2–1.5 GB of it
+# (docs/figures.md "Issue 38, round two"); a cache smaller than 3 GB would
+# evict the one configuration while building the other, so it is raised to
+# 3 GB (never lowered: a larger size someone chose stays).
+CCACHE_MIN_SIZE_GB=3
+size_ccache() {
+  command -v ccache >/dev/null || return 0
+  local size
+  size=$(ccache --get-config max_size 2>/dev/null) || return 0
+  # "5.0G", "500M", "0" (unlimited) or a plain number of KiB, in ccache's own units
+  local gb
+  gb=$(awk -v s="$size" 'BEGIN { n = s + 0; u = substr(s, length(s)); if (n == 0) { print 999; exit }
+         if (u == "T" || u == "Ti") n *= 1024; else if (u == "M" || u == "Mi") n /= 1024; else if (u !~ /[GgTtMm]/) n /= 1048576
+         print n }')
+  if awk -v g="$gb" -v min="$CCACHE_MIN_SIZE_GB" 'BEGIN { exit !(g < min) }'; then
+    log "ccache holds $size; raising it to ${CCACHE_MIN_SIZE_GB}G (both configurations)"
+    ccache --max-size="${CCACHE_MIN_SIZE_GB}G" >/dev/null
+  fi
+}
+
 configure() {
   local dir=$1; shift
+  size_ccache
   local werror=OFF launcher=()
   [ "${CI:-}" = "true" ] && werror=ON
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)

@@ -2,6 +2,7 @@
 // The broker configuration file: applying one inside a unit (format and
 // rules in broker_config.h).
 #include "config/broker_config.h"
+#include "config/config_locations.h"
 
 #include "config/broker_config_mocks.h"
 
@@ -28,16 +29,6 @@ namespace relaydesk {
 namespace {
 
 constexpr const char *kRedrivePolicy = "RedrivePolicy";
-
-BrokerError located(const std::string &where, const BrokerError &error)
-{
-    return BrokerError(error.code, where + ": " + error.message);
-}
-
-std::string entity(const char *list, std::size_t index, const std::string &name)
-{
-    return std::string(list) + "[" + std::to_string(index) + "] (" + name + ")";
-}
 
 // The tags of `wanted` that `current` lacks or holds with another value.
 std::map<std::string, std::string> changedTags(const std::map<std::string, std::string> &current,
@@ -92,18 +83,18 @@ Status ConfigApply::deletions(const BrokerConfig &config)
         const std::string where = "delete.subscriptions[" + std::to_string(index) + "]";
         auto topic = topic_records::find(m_db, reference.topic);
         if (!topic)
-            return located(where, topic.error());
+            return locatedConfigError(where, topic.error());
         if (!topic->has_value())
             continue;
         auto existing = subscription_records::ofTopic(m_db, (*topic)->id, false);
         if (!existing)
-            return located(where, existing.error());
+            return locatedConfigError(where, existing.error());
         for (const SubscriptionRecord &record : *existing) {
             if (endpointProtocolName(record.protocol) != reference.protocol || record.endpoint != reference.endpoint)
                 continue;
             const std::string arn = m_identity.subscriptionArn(reference.topic, record.uuid);
             if (Status gone = m_subscriptions.unsubscribe(arn); !gone)
-                return located(where, gone.error());
+                return locatedConfigError(where, gone.error());
             report(EntityChange::Kind::Deleted, EntityChange::Entity::Subscription, arn);
         }
     }
@@ -111,22 +102,22 @@ Status ConfigApply::deletions(const BrokerConfig &config)
         const std::string &name = config.deleteTopics[index];
         auto topic = topic_records::find(m_db, name);
         if (!topic)
-            return located("delete.topics[" + std::to_string(index) + "]", topic.error());
+            return locatedConfigError("delete.topics[" + std::to_string(index) + "]", topic.error());
         if (!topic->has_value())
             continue;
         if (Status gone = m_topics.deleteTopic(name); !gone)
-            return located("delete.topics[" + std::to_string(index) + "] (" + name + ")", gone.error());
+            return locatedConfigError("delete.topics[" + std::to_string(index) + "] (" + name + ")", gone.error());
         report(EntityChange::Kind::Deleted, EntityChange::Entity::Topic, name);
     }
     for (std::size_t index = 0; index < config.deleteQueues.size(); ++index) {
         const std::string &name = config.deleteQueues[index];
         auto queue = queue_records::find(m_db, name);
         if (!queue)
-            return located("delete.queues[" + std::to_string(index) + "]", queue.error());
+            return locatedConfigError("delete.queues[" + std::to_string(index) + "]", queue.error());
         if (!queue->has_value())
             continue;
         if (Status gone = m_queues.deleteQueue(name); !gone)
-            return located("delete.queues[" + std::to_string(index) + "] (" + name + ")", gone.error());
+            return locatedConfigError("delete.queues[" + std::to_string(index) + "] (" + name + ")", gone.error());
         report(EntityChange::Kind::Deleted, EntityChange::Entity::Queue, name);
     }
     return {};
@@ -140,10 +131,10 @@ Status ConfigApply::queue(const QueueDeclaration &queue, const std::string &wher
     attributes.erase(kRedrivePolicy);
     auto existing = queue_records::find(m_db, queue.name);
     if (!existing)
-        return located(where, existing.error());
+        return locatedConfigError(where, existing.error());
     if (!existing->has_value()) {
         if (auto created = m_queues.createQueue(queue.name, attributes, queue.tags, m_unit.now()); !created)
-            return located(where, created.error());
+            return locatedConfigError(where, created.error());
         report(EntityChange::Kind::Created, EntityChange::Entity::Queue, queue.name);
         return {};
     }
@@ -159,22 +150,22 @@ Status ConfigApply::queue(const QueueDeclaration &queue, const std::string &wher
         }
         auto candidate = applyQueueAttributes(current, {{name, value}});
         if (!candidate)
-            return located(where + ": attributes." + name, candidate.error());
+            return locatedConfigError(where + ": attributes." + name, candidate.error());
         if (writeQueueAttributes(*candidate) != currentText)
             changes[name] = value;
     }
     bool changed = false;
     if (!changes.empty()) {
         if (Status set = m_queues.setQueueAttributes(queue.name, changes, m_unit.now()); !set)
-            return located(where + ": attributes", set.error());
+            return locatedConfigError(where + ": attributes", set.error());
         changed = true;
     }
     auto tags = m_queues.queueTags(queue.name);
     if (!tags)
-        return located(where + ": tags", tags.error());
+        return locatedConfigError(where + ": tags", tags.error());
     if (const auto newTags = changedTags(*tags, queue.tags); !newTags.empty()) {
         if (Status tagged = m_queues.tagQueue(queue.name, newTags); !tagged)
-            return located(where + ": tags", tagged.error());
+            return locatedConfigError(where + ": tags", tagged.error());
         changed = true;
     }
     if (changed)
@@ -192,10 +183,10 @@ Status ConfigApply::redrive(const QueueDeclaration &queue, const std::set<std::s
     const std::string field = where + ": attributes.RedrivePolicy";
     auto record = queue_records::require(m_db, queue.name);
     if (!record)
-        return located(where, record.error());
+        return locatedConfigError(where, record.error());
     auto candidate = applyQueueAttributes(record->attributes, {{policy->first, policy->second}});
     if (!candidate)
-        return located(field, candidate.error());
+        return locatedConfigError(field, candidate.error());
     if (writeQueueAttributes(*candidate) == writeQueueAttributes(record->attributes))
         return {};
     QueueRecord target;
@@ -203,12 +194,12 @@ Status ConfigApply::redrive(const QueueDeclaration &queue, const std::set<std::s
     const std::string dlq = target.deadLetterQueueName();
     auto exists = queue_records::find(m_db, dlq);
     if (!exists)
-        return located(field, exists.error());
+        return locatedConfigError(field, exists.error());
     if (!exists->has_value() && !declared.count(dlq))
         return BrokerError(BrokerErrorCode::InvalidParameterValue,
                            field + ": the dead-letter queue " + dlq + " neither exists nor is declared");
     if (Status set = m_queues.setQueueAttributes(queue.name, {{policy->first, policy->second}}, m_unit.now()); !set)
-        return located(field, set.error());
+        return locatedConfigError(field, set.error());
     report(EntityChange::Kind::Changed, EntityChange::Entity::Queue, queue.name);
     return {};
 }
@@ -217,10 +208,10 @@ Status ConfigApply::topic(const TopicDeclaration &topic, const std::string &wher
 {
     auto existing = topic_records::find(m_db, topic.name);
     if (!existing)
-        return located(where, existing.error());
+        return locatedConfigError(where, existing.error());
     if (!existing->has_value()) {
         if (auto created = m_topics.createTopic(topic.name, topic.attributes, topic.tags, m_unit.now()); !created)
-            return located(where, created.error());
+            return locatedConfigError(where, created.error());
         report(EntityChange::Kind::Created, EntityChange::Entity::Topic, topic.name);
     } else {
         TopicAttributes current = (*existing)->attributes;
@@ -234,20 +225,20 @@ Status ConfigApply::topic(const TopicDeclaration &topic, const std::string &wher
             }
             auto candidate = applyTopicAttribute(current, name, value);
             if (!candidate)
-                return located(where + ": attributes." + name, candidate.error());
+                return locatedConfigError(where + ": attributes." + name, candidate.error());
             if (writeTopicAttributes(*candidate) == writeTopicAttributes(current))
                 continue;
             if (Status set = m_topics.setTopicAttribute(topic.name, name, value, m_unit.now()); !set)
-                return located(where + ": attributes." + name, set.error());
+                return locatedConfigError(where + ": attributes." + name, set.error());
             current = *candidate;
             changed = true;
         }
         auto tags = m_topics.topicTags(topic.name);
         if (!tags)
-            return located(where + ": tags", tags.error());
+            return locatedConfigError(where + ": tags", tags.error());
         if (const auto newTags = changedTags(*tags, topic.tags); !newTags.empty()) {
             if (Status tagged = m_topics.tagTopic(topic.name, newTags); !tagged)
-                return located(where + ": tags", tagged.error());
+                return locatedConfigError(where + ": tags", tagged.error());
             changed = true;
         }
         if (changed)
@@ -268,10 +259,10 @@ Status ConfigApply::subscription(const TopicDeclaration &topic, const Subscripti
 {
     auto record = topic_records::require(m_db, topic.name);
     if (!record)
-        return located(where, record.error());
+        return locatedConfigError(where, record.error());
     auto existing = subscription_records::ofTopic(m_db, record->id, false);
     if (!existing)
-        return located(where, existing.error());
+        return locatedConfigError(where, existing.error());
     for (const SubscriptionRecord &found : *existing) {
         if (endpointProtocolName(found.protocol) != subscription.protocol || found.endpoint != subscription.endpoint)
             continue;
@@ -281,11 +272,11 @@ Status ConfigApply::subscription(const TopicDeclaration &topic, const Subscripti
         for (const auto &[name, value] : subscription.attributes) {
             auto candidate = applySubscriptionAttribute(found.protocol, current, name, value);
             if (!candidate)
-                return located(where + ": attributes." + name, candidate.error());
+                return locatedConfigError(where + ": attributes." + name, candidate.error());
             if (writeSubscriptionAttributes(*candidate) == writeSubscriptionAttributes(current))
                 continue;
             if (Status set = m_subscriptions.setSubscriptionAttribute(arn, name, value); !set)
-                return located(where + ": attributes." + name, set.error());
+                return locatedConfigError(where + ": attributes." + name, set.error());
             current = *candidate;
             changed = true;
         }
@@ -296,7 +287,7 @@ Status ConfigApply::subscription(const TopicDeclaration &topic, const Subscripti
     auto receipt = m_subscriptions.subscribe(topic.name, subscription.protocol, subscription.endpoint,
                                              subscription.attributes, true, m_unit.now());
     if (!receipt)
-        return located(where, receipt.error());
+        return locatedConfigError(where, receipt.error());
     report(EntityChange::Kind::Created, EntityChange::Entity::Subscription, receipt->subscriptionArn);
     return {};
 }
@@ -314,16 +305,16 @@ Result<ConfigApplied> applyBrokerConfig(UnitContext &unit, const BrokerIdentity 
     for (const QueueDeclaration &queue : config.queues)
         declared.insert(queue.name);
     for (std::size_t index = 0; index < config.queues.size(); ++index) {
-        if (Status done = apply.queue(config.queues[index], entity("queues", index, config.queues[index].name)); !done)
+        if (Status done = apply.queue(config.queues[index], configEntityPath("queues", index, config.queues[index].name)); !done)
             return done.error();
     }
     for (std::size_t index = 0; index < config.queues.size(); ++index) {
-        if (Status done = apply.redrive(config.queues[index], declared, entity("queues", index, config.queues[index].name));
+        if (Status done = apply.redrive(config.queues[index], declared, configEntityPath("queues", index, config.queues[index].name));
             !done)
             return done.error();
     }
     for (std::size_t index = 0; index < config.topics.size(); ++index) {
-        if (Status done = apply.topic(config.topics[index], entity("topics", index, config.topics[index].name)); !done)
+        if (Status done = apply.topic(config.topics[index], configEntityPath("topics", index, config.topics[index].name)); !done)
             return done.error();
     }
     return apply.applied;

@@ -2,6 +2,7 @@
 // The broker configuration file: reading and checking the document, and
 // writing one (format in broker_config.h).
 #include "config/broker_config.h"
+#include "config/config_locations.h"
 
 #include "config/broker_config_mocks.h"
 #include "json/bounded_json.h"
@@ -50,12 +51,6 @@ std::size_t entityCount(const BrokerConfig &config)
     for (const TopicDeclaration &topic : config.topics)
         count += topic.subscriptions.size();
     return count;
-}
-
-// The broker's error, its message prefixed with where it happened.
-BrokerError located(const std::string &where, const BrokerError &error)
-{
-    return BrokerError(error.code, where + ": " + error.message);
 }
 
 Status onlyKeys(const Json &object, const std::string &where, std::initializer_list<const char *> keys)
@@ -132,11 +127,6 @@ const Json &arrayAt(const Json &object, const char *key, const std::string &wher
     return object[key];
 }
 
-std::string entity(const char *list, std::size_t index, const std::string &name)
-{
-    return std::string(list) + "[" + std::to_string(index) + "]" + (name.empty() ? "" : " (" + name + ")");
-}
-
 // Each attribute alone (so the error names it), then all together.
 template <class Parse>
 Status checkAttributes(const std::string &where, const AttributeMap &attributes, const char *fifoKey, Parse parse)
@@ -146,10 +136,10 @@ Status checkAttributes(const std::string &where, const AttributeMap &attributes,
         if (const auto fifo = attributes.find(fifoKey); fifo != attributes.end())
             one.insert(*fifo);
         if (auto parsed = parse(one); !parsed)
-            return located(where + ": attributes." + name, parsed.error());
+            return locatedConfigError(where + ": attributes." + name, parsed.error());
     }
     if (auto parsed = parse(attributes); !parsed)
-        return located(where + ": attributes", parsed.error());
+        return locatedConfigError(where + ": attributes", parsed.error());
     return {};
 }
 
@@ -207,9 +197,9 @@ Result<SubscriptionDeclaration> readSubscription(const Json &given, const std::s
     const std::string where = at + " (" + subscription.protocol + " " + *endpoint + ")";
     auto protocol = parseSubscriptionProtocol(subscription.protocol);
     if (!protocol)
-        return located(where + ": protocol", protocol.error());
+        return locatedConfigError(where + ": protocol", protocol.error());
     if (Status valid = validateSubscriptionEndpoint(*protocol, subscription.endpoint); !valid)
-        return located(where + ": endpoint", valid.error());
+        return locatedConfigError(where + ": endpoint", valid.error());
     auto attributes = readAttributes(given, where);
     if (!attributes)
         return attributes.error();
@@ -342,10 +332,10 @@ Result<BrokerConfig> readBrokerConfig(const nlohmann::json &document, const Brok
         return tooManyEntities(queues.size() + topics.size()); // refused before reading them all
     std::map<std::string, std::string> queueNames;
     for (std::size_t index = 0; index < queues.size(); ++index) {
-        auto queue = readQueue(queues[index], entity("queues", index, ""));
+        auto queue = readQueue(queues[index], configEntityPath("queues", index, ""));
         if (!queue)
             return queue.error();
-        const std::string where = entity("queues", index, queue->name);
+        const std::string where = configEntityPath("queues", index, queue->name);
         if (const auto [it, fresh] = queueNames.emplace(queue->name, where); !fresh)
             return structureError(where + ": name", "declared twice (also " + it->second + ")");
         config.queues.push_back(std::move(queue).value());
@@ -355,10 +345,10 @@ Result<BrokerConfig> readBrokerConfig(const nlohmann::json &document, const Brok
         return status.error();
     std::map<std::string, std::string> topicNames;
     for (std::size_t index = 0; index < topics.size(); ++index) {
-        auto topic = readTopic(topics[index], entity("topics", index, ""), identity);
+        auto topic = readTopic(topics[index], configEntityPath("topics", index, ""), identity);
         if (!topic)
             return topic.error();
-        const std::string where = entity("topics", index, topic->name);
+        const std::string where = configEntityPath("topics", index, topic->name);
         if (const auto [it, fresh] = topicNames.emplace(topic->name, where); !fresh)
             return structureError(where + ": name", "declared twice (also " + it->second + ")");
         config.topics.push_back(std::move(topic).value());
@@ -391,7 +381,7 @@ Result<BrokerConfig> readBrokerConfigFile(const std::string &path, const BrokerI
     text << file.rdbuf();
     auto config = readBrokerConfigText(text.str(), identity);
     if (!config)
-        return located(path, config.error());
+        return locatedConfigError(path, config.error());
     return config;
 }
 

@@ -2,6 +2,7 @@
 #include "effective_policy.h"
 
 #include "policy_presets.h"
+#include "policy_sections.h"
 
 namespace relaydesk {
 
@@ -15,13 +16,6 @@ std::string_view policySourceName(PolicySource source)
     }
     return "";
 }
-
-namespace {
-
-bool hasThrottle(const DeliveryPolicy &p) { return p.hasThrottleSection || p.maxReceivesPerSecond.has_value(); }
-bool hasRequest(const DeliveryPolicy &p) { return p.hasRequestSection || p.headerContentType.has_value(); }
-
-} // namespace
 
 EffectivePolicy resolveEffectivePolicy(EndpointProtocol protocol, const std::optional<DeliveryPolicy> &subscription,
                                        const std::optional<DeliveryPolicy> &topic)
@@ -58,13 +52,13 @@ EffectivePolicy resolveEffectivePolicy(EndpointProtocol protocol, const std::opt
         effective.policy.retry = RetryPolicy{};
     }
 
-    const auto [throttleFrom, throttleSource] = pick(hasThrottle);
+    const auto [throttleFrom, throttleSource] = pick(hasThrottlePolicy);
     effective.throttleSource = throttleSource;
     effective.policy.hasThrottleSection = true;
     if (throttleFrom)
         effective.policy.maxReceivesPerSecond = throttleFrom->maxReceivesPerSecond;
 
-    const auto [requestFrom, requestSource] = pick(hasRequest);
+    const auto [requestFrom, requestSource] = pick(hasRequestPolicy);
     effective.requestSource = requestSource;
     effective.policy.hasRequestSection = true;
     effective.policy.headerContentType =

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "policy_json.h"
 
+#include "policy_sections.h"
 #include "retry_schedule.h"
 
 #include <nlohmann/json.hpp>
@@ -339,9 +340,6 @@ json writeRequest(const DeliveryPolicy &policy)
     return request;
 }
 
-bool hasThrottle(const DeliveryPolicy &policy) { return policy.hasThrottleSection || policy.maxReceivesPerSecond; }
-bool hasRequest(const DeliveryPolicy &policy) { return policy.hasRequestSection || policy.headerContentType; }
-
 bool sameSchedule(const RetrySchedule &a, const RetrySchedule &b)
 {
     for (RetryPhase phase : kRetryPhases) {
@@ -402,9 +400,9 @@ json writePolicy(const DeliveryPolicy &policy)
         json document = json::object();
         if (policy.retry)
             document["healthyRetryPolicy"] = writeSnsRetry(*policy.retry);
-        if (hasThrottle(policy))
+        if (hasThrottlePolicy(policy))
             document["throttlePolicy"] = writeThrottle(policy);
-        if (hasRequest(policy))
+        if (hasRequestPolicy(policy))
             document["requestPolicy"] = writeRequest(policy);
         if (policy.hasSicklyRetryPolicy)
             document["sicklyRetryPolicy"] = nullptr;
@@ -417,9 +415,9 @@ json writePolicy(const DeliveryPolicy &policy)
         if (policy.retry)
             http["defaultHealthyRetryPolicy"] = writeSnsRetry(*policy.retry);
         http["disableSubscriptionOverrides"] = policy.disableSubscriptionOverrides;
-        if (hasThrottle(policy))
+        if (hasThrottlePolicy(policy))
             http["defaultThrottlePolicy"] = writeThrottle(policy);
-        if (hasRequest(policy))
+        if (hasRequestPolicy(policy))
             http["defaultRequestPolicy"] = writeRequest(policy);
         if (policy.hasSicklyRetryPolicy)
             http["defaultSicklyRetryPolicy"] = nullptr;
@@ -489,11 +487,11 @@ PolicyConversion convertPolicy(const DeliveryPolicy &policy, PolicyForm target)
                              "the topic's lock on subscription policies";
         return conversion;
     }
-    if (target == PolicyForm::Zaqar && hasThrottle(policy)) {
+    if (target == PolicyForm::Zaqar && hasThrottlePolicy(policy)) {
         conversion.refusal = "the Zaqar form has no throttle policy (maxReceivesPerSecond)";
         return conversion;
     }
-    if (target == PolicyForm::Zaqar && hasRequest(policy)) {
+    if (target == PolicyForm::Zaqar && hasRequestPolicy(policy)) {
         conversion.refusal = "the Zaqar form has no request policy (headerContentType)";
         return conversion;
     }

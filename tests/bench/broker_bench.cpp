@@ -8,6 +8,8 @@
 // figure: all | memory | send | send-backlog | send-unit | send-batch | receive | receive-fifo |
 //         receive-unit | receive-fifo-unit | long-poll | depths | curves (only when named: 1.1 million messages)
 //         | bulk (only when named: expiry, purge, deletion and auto-delete of a million messages each)
+//         | purge (only when named: bulk's purge alone, of a million messages)
+//         | scale (only when named: one queue to 10 million messages, then their expiry and purge; ~6 GB of disk)
 // (the *-unit figures run MessageSender/MessageReceiver as bare engine units,
 // without BrokerService's per-unit lifetime queries, for comparison)
 // scale multiplies the message counts (0.1 for a quick run). Run the memory
@@ -62,5 +64,9 @@ int main(int argc, char **argv)
         benchDepths(directory, scaled(240000), 21);
     if (only == "bulk")   // not in "all": it stores a million messages four times
         benchBulkRemoval(directory, scaled(1000000));
+    if (only == "purge")   // not in "all": the purge of bulk alone
+        benchBulkPurge(directory, scaled(1000000));
+    if (only == "scale")   // not in "all": it stores ten million messages, twice
+        benchScale(directory, scale);
     return 0;
 }

@@ -94,11 +94,16 @@ public:
     long preload(const std::string &queue, long count, int groups = 0);
     // Commits everything pending, closes the database (WAL checkpointed and removed).
     void stop();
+    // Start-up on the stored file: stop(), open it again with a new engine
+    // (same options) and wait for the answer to GetQueueUrl(`queue`): the
+    // wall seconds from the open to that answer.
+    double restart(const std::string &queue);
 
 private:
     std::filesystem::path m_file;
     SystemWallTimeSource m_wall;
     RandomIdSource m_unitIds{42}; // used inside units only, i.e. on the broker thread
+    BrokerEngineOptions m_options;
     std::unique_ptr<BrokerEngine> m_engine;
     std::unique_ptr<BrokerService> m_service;
 };
@@ -125,6 +130,16 @@ double referenceInsertRate(const std::filesystem::path &relaydeskFile, long rows
 // A receive's UPDATE and a delete's DELETE per message.
 double referenceReceiveDeleteRate(const std::filesystem::path &relaydeskFile, long rows, double perCommit);
 void printReference(const std::string &figure, double rate, double reference, double perCommit, double target);
+
+// Bulk figures (broker_bench_bulk.cpp): `count` messages into `queue` through
+// MessageSender, 5 000 to a unit (the fastest preload that still goes through
+// the product's sender); and `operation` (blocking) timed while a prober sends
+// to the queue "probe" one message after another and a sampler reads VmRSS
+// every 5 ms: one line with its time, peak RSS above the start, the
+// longest SendMessage wait (the longest stall another request saw), when it
+// began and how many waited over 100 ms.
+void fillQueue(BrokerBench &broker, const std::string &queue, long count);
+void measureBulk(BrokerBench &broker, const char *path, long messages, const std::function<Status()> &operation);
 
 // BrokerService sends into `queue` from `producers` threads, `perProducer`
 // each, one after the other: messages per second (0 when any failed).
@@ -158,5 +173,9 @@ void benchDepths(const std::filesystem::path &directory, long backlog, int runs)
 // virtual clock: time, peak resident memory and the longest wait of a
 // SendMessage to another queue meanwhile (broker_bench_bulk.cpp).
 void benchBulkRemoval(const std::filesystem::path &directory, long messages);
+// The purge alone (its part of benchBulkRemoval).
+void benchBulkPurge(const std::filesystem::path &directory, long messages);
+// broker_bench_scale.cpp: one queue to 10 million messages (× scale), then their expiry and purge.
+void benchScale(const std::filesystem::path &directory, double scale);
 
 } // namespace relaydesk::bench

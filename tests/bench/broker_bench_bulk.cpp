@@ -30,8 +30,20 @@ BrokerEngineOptions virtualClock()
     return options;
 }
 
+void createQueue(BrokerBench &broker, const std::string &name, AttributeMap attributes)
+{
+    auto created = call<std::string>(
+        [&](auto reply) { broker.service().createQueue(name, attributes, {}, nullptr, reply); });
+    if (!created) {
+        std::fprintf(stderr, "bulk: create %s: %s\n", name.c_str(), created.error().message.c_str());
+        std::exit(1);
+    }
+}
+
+} // namespace
+
 // `count` messages into `queue`, 5 000 to a unit.
-void fill(BrokerBench &broker, const std::string &queue, long count)
+void fillQueue(BrokerBench &broker, const std::string &queue, long count)
 {
     for (long first = 0; first < count; first += 5000) {
         const long last = std::min(count, first + 5000);
@@ -56,24 +68,17 @@ void fill(BrokerBench &broker, const std::string &queue, long count)
     }
 }
 
-void createQueue(BrokerBench &broker, const std::string &name, AttributeMap attributes)
-{
-    auto created = call<std::string>(
-        [&](auto reply) { broker.service().createQueue(name, attributes, {}, nullptr, reply); });
-    if (!created) {
-        std::fprintf(stderr, "bulk: create %s: %s\n", name.c_str(), created.error().message.c_str());
-        std::exit(1);
-    }
-}
-
 // Runs `operation` (blocking) while a prober sends to "probe" and a sampler reads VmRSS.
-void measure(BrokerBench &broker, const char *path, long messages, const std::function<Status()> &operation)
+void measureBulk(BrokerBench &broker, const char *path, long messages, const std::function<Status()> &operation)
 {
     std::atomic<bool> done{false};
     std::atomic<long> peak{residentKilobytes()};
     const long before = peak.load();
     long probes = 0;
+    long over100ms = 0;
     Clock::duration longest{};
+    Clock::duration longestAt{};   // when the longest wait began, from the operation's start
+    const auto start = Clock::now();
     std::thread sampler([&] {
         while (!done.load()) {
             peak = std::max(peak.load(), residentKilobytes());
@@ -82,32 +87,46 @@ void measure(BrokerBench &broker, const char *path, long messages, const std::fu
     });
     std::thread prober([&] {
         while (!done.load()) {
-            const auto start = Clock::now();
+            const auto sentAt = Clock::now();
             SendRequest request;
             request.body = "probe";
             auto sent = call<SendReceipt>(
                 [&](auto reply) { broker.service().sendMessage("probe", request, nullptr, reply); });
-            longest = std::max(longest, Clock::now() - start);
+            const Clock::duration waited = Clock::now() - sentAt;
+            if (waited > longest) {
+                longest = waited;
+                longestAt = sentAt - start;
+            }
+            over100ms += waited > 100ms ? 1 : 0;
             ++probes;
             if (!sent)
                 std::fprintf(stderr, "bulk: probe: %s\n", sent.error().message.c_str());
         }
     });
-    const auto start = Clock::now();
     const Status status = operation();
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     done = true;
     sampler.join();
     prober.join();
     std::printf("bulk %-12s %ld messages: %s in %.2f s (%.0f messages/s) | peak RSS +%.1f MB (%.1f MB before) | "
-                "longest SendMessage wait %.1f ms over %ld sends | %s\n",
+                "longest SendMessage wait %.1f ms (at %.1f s) over %ld sends, %ld over 100 ms | %s\n",
                 path, messages, status ? "done" : status.error().message.c_str(), seconds, messages / seconds,
                 (peak.load() - before) / 1024.0, before / 1024.0,
-                std::chrono::duration<double, std::milli>(longest).count(), probes, loadNow().c_str());
+                std::chrono::duration<double, std::milli>(longest).count(),
+                std::chrono::duration<double>(longestAt).count(), probes, over100ms, loadNow().c_str());
     std::fflush(stdout);
 }
 
-} // namespace
+void benchBulkPurge(const std::filesystem::path &directory, long messages)
+{
+    BrokerBench broker(directory, "bulk-purge", virtualClock());
+    createQueue(broker, "probe", {});
+    createQueue(broker, "bulk", {});
+    fillQueue(broker, "bulk", messages);
+    measureBulk(broker, "purge", messages, [&] {
+        return testing::callAndWaitStatus([&](auto reply) { broker.service().purgeQueue("bulk", nullptr, reply); });
+    });
+}
 
 void benchBulkRemoval(const std::filesystem::path &directory, long messages)
 {
@@ -115,27 +134,19 @@ void benchBulkRemoval(const std::filesystem::path &directory, long messages)
         BrokerBench broker(directory, "bulk-expiry", virtualClock());
         createQueue(broker, "probe", {});
         createQueue(broker, "bulk", {{"MessageRetentionPeriod", "60"}});
-        fill(broker, "bulk", messages);
-        measure(broker, "expiry", messages, [&] {
+        fillQueue(broker, "bulk", messages);
+        measureBulk(broker, "expiry", messages, [&] {
             auto advanced = broker.engine().advanceClockAndWait(61s);
             return advanced ? Status() : Status(advanced.error());
         });
     }
-    {
-        BrokerBench broker(directory, "bulk-purge", virtualClock());
-        createQueue(broker, "probe", {});
-        createQueue(broker, "bulk", {});
-        fill(broker, "bulk", messages);
-        measure(broker, "purge", messages, [&] {
-            return testing::callAndWaitStatus([&](auto reply) { broker.service().purgeQueue("bulk", nullptr, reply); });
-        });
-    }
+    benchBulkPurge(directory, messages);
     {
         BrokerBench broker(directory, "bulk-delete", virtualClock());
         createQueue(broker, "probe", {});
         createQueue(broker, "bulk", {});
-        fill(broker, "bulk", messages);
-        measure(broker, "delete-queue", messages, [&] {
+        fillQueue(broker, "bulk", messages);
+        measureBulk(broker, "delete-queue", messages, [&] {
             return testing::callAndWaitStatus([&](auto reply) { broker.service().deleteQueue("bulk", nullptr, reply); });
         });
     }
@@ -143,8 +154,8 @@ void benchBulkRemoval(const std::filesystem::path &directory, long messages)
         BrokerBench broker(directory, "bulk-idle", virtualClock());
         createQueue(broker, "probe", {});
         createQueue(broker, "bulk", {{"AutoDeleteOnIdle", "300"}});
-        fill(broker, "bulk", messages);
-        measure(broker, "auto-delete", messages, [&] {
+        fillQueue(broker, "bulk", messages);
+        measureBulk(broker, "auto-delete", messages, [&] {
             auto advanced = broker.engine().advanceClockAndWait(301s);
             return advanced ? Status() : Status(advanced.error());
         });

@@ -125,7 +125,7 @@ void printFigure(const std::string &figure, const std::string &parameters, doubl
 }
 
 BrokerBench::BrokerBench(const std::filesystem::path &directory, const std::string &name, BrokerEngineOptions options)
-    : m_file(directory / ("relaydesk-broker-bench-" + name + ".db"))
+    : m_file(directory / ("relaydesk-broker-bench-" + name + ".db")), m_options(options)
 {
     for (const char *suffix : {"", "-wal", "-shm", ".lock", ".clean"})
         std::filesystem::remove(m_file.string() + suffix);
@@ -155,6 +155,27 @@ void BrokerBench::stop()
     m_service.reset();
     if (m_engine)
         m_engine->stop();
+}
+
+double BrokerBench::restart(const std::string &queue)
+{
+    stop();
+    m_engine.reset();
+    const auto start = std::chrono::steady_clock::now();
+    auto opened = Database::open(m_file.string());
+    if (!opened.ok()) {
+        std::fprintf(stderr, "restart: %s\n", opened.status().toString().c_str());
+        std::exit(1);
+    }
+    m_engine = std::make_unique<BrokerEngine>(std::move(opened).value(), m_wall, m_options);
+    m_engine->setMetricsCountingForTesting(countMetrics);
+    m_service = std::make_unique<BrokerService>(*m_engine);
+    auto url = call<std::string>([&](auto reply) { m_service->getQueueUrl(queue, nullptr, reply); });
+    if (!url) {
+        std::fprintf(stderr, "restart: GetQueueUrl %s: %s\n", queue.c_str(), url.error().message.c_str());
+        std::exit(1);
+    }
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 void BrokerBench::createQueue(const std::string &name)

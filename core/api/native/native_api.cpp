@@ -22,6 +22,11 @@ NativeAnswer NativeAnswer::failure(int status, std::string code, std::string mes
     return {status, {{"error", std::move(code)}, {"message", std::move(message)}}};
 }
 
+NativeAnswer NativeAnswer::invalid(std::string message)
+{
+    return failure(BrokerError(BrokerErrorCode::InvalidParameterValue, std::move(message)));
+}
+
 namespace native_routes {
 
 NativeAnswer methodNotAllowed(const NativeRequest &request)

@@ -52,6 +52,7 @@ struct NativeAnswer {
 
     static NativeAnswer failure(const BrokerError &error);   // the broker's code and status
     static NativeAnswer failure(int status, std::string code, std::string message);
+    static NativeAnswer invalid(std::string message);         // InvalidParameterValue: a parameter the route refuses
 };
 using NativeReply = std::function<void(NativeAnswer)>;
 

@@ -47,11 +47,6 @@ using Json = nlohmann::json;
 
 constexpr std::size_t kMaxAttemptLimit = 10000;
 
-NativeAnswer invalid(std::string message)
-{
-    return NativeAnswer::failure(BrokerError(BrokerErrorCode::InvalidParameterValue, std::move(message)));
-}
-
 // A query parameter, decoded; nothing when absent.
 std::optional<std::string> parameter(const QUrlQuery &query, const char *name)
 {
@@ -90,17 +85,17 @@ std::optional<NativeAnswer> readArns(const QUrlQuery &query, const BrokerIdentit
     wanted.subscriptionArn = parameter(query, "subscriptionArn");
     wanted.topicArn = parameter(query, "topicArn");
     if (wanted.subscriptionArn && wanted.topicArn)
-        return invalid("Give subscriptionArn or topicArn, not both (neither: every subscription).");
+        return NativeAnswer::invalid("Give subscriptionArn or topicArn, not both (neither: every subscription).");
     if (wanted.subscriptionArn) {
         if (auto ref = identity.subscriptionFromArn(*wanted.subscriptionArn);
             !ref && ref.error().code == BrokerErrorCode::SnsInvalidParameter)
-            return invalid("subscriptionArn must be a subscription ARN such as " +
+            return NativeAnswer::invalid("subscriptionArn must be a subscription ARN such as " +
                            identity.subscriptionArn("events", "6f1b2c3d-0000-4000-8000-000000000000") + ".");
     }
     if (wanted.topicArn) {
         if (auto name = identity.topicNameFromArn(*wanted.topicArn);
             !name && name.error().code == BrokerErrorCode::SnsInvalidParameter)
-            return invalid("topicArn must be a topic ARN such as " + identity.topicArn("events") + ".");
+            return NativeAnswer::invalid("topicArn must be a topic ARN such as " + identity.topicArn("events") + ".");
     }
     return std::nullopt;
 }
@@ -126,7 +121,7 @@ std::optional<NativeAnswer> readFilters(const QUrlQuery &query, AttemptQuery &wa
     for (const Filter &filter : filters) {
         wanted.*filter.field = parameter(query, filter.name);
         if (wanted.*filter.field && !filter.known(*(wanted.*filter.field)))
-            return invalid(std::string(filter.name) + " must be " + filter.values + ".");
+            return NativeAnswer::invalid(std::string(filter.name) + " must be " + filter.values + ".");
     }
     wanted.messageId = parameter(query, "messageId");
     for (auto [name, bound] : {std::pair{"since", &wanted.since}, std::pair{"until", &wanted.until}}) {
@@ -135,7 +130,7 @@ std::optional<NativeAnswer> readFilters(const QUrlQuery &query, AttemptQuery &wa
             continue;
         *bound = parseIso8601(*text);
         if (!*bound)
-            return invalid(std::string(name) + " must be an ISO 8601 UTC time such as 2026-01-01T00:00:00.000Z.");
+            return NativeAnswer::invalid(std::string(name) + " must be an ISO 8601 UTC time such as 2026-01-01T00:00:00.000Z.");
     }
     return std::nullopt;
 }
@@ -152,22 +147,22 @@ std::variant<AttemptRequest, NativeAnswer> readAttemptRequest(const QUrlQuery &q
     for (auto [name, bound] : {std::pair{"afterId", &wanted.afterId}, std::pair{"beforeId", &wanted.beforeId}}) {
         std::optional<std::uint64_t> id;
         if (!wholeNumber(query, name, 0, std::uint64_t(INT64_MAX), id))
-            return invalid(std::string(name) + " must be a row id (a whole number, the \"id\" of an attempt).");
+            return NativeAnswer::invalid(std::string(name) + " must be a row id (a whole number, the \"id\" of an attempt).");
         if (id)
             *bound = static_cast<std::int64_t>(*id);
     }
     if (const std::optional<std::string> order = parameter(query, "order")) {
         if (*order != "oldest" && *order != "newest")
-            return invalid("order must be oldest or newest.");
+            return NativeAnswer::invalid("order must be oldest or newest.");
         wanted.order = *order == "newest" ? AttemptOrder::NewestFirst : AttemptOrder::OldestFirst;
     }
     std::optional<std::uint64_t> limit;
     if (!wholeNumber(query, "limit", 1, kMaxAttemptLimit, limit))
-        return invalid("limit must be a whole number from 1 to " + std::to_string(kMaxAttemptLimit) + ".");
+        return NativeAnswer::invalid("limit must be a whole number from 1 to " + std::to_string(kMaxAttemptLimit) + ".");
     if (const std::optional<std::string> format = parameter(query, "format")) {
         request.format = attempt_export::formatNamed(*format);
         if (!request.format)
-            return invalid("format must be csv or json.");
+            return NativeAnswer::invalid("format must be csv or json.");
     }
     if (limit)
         wanted.limit = static_cast<std::size_t>(*limit);   // an export ignores it: every matching row
@@ -275,10 +270,10 @@ void timeline(const NativeRequest &request, const NativeContext &context, const 
     const std::optional<std::string> arn = parameter(request.query, "subscriptionArn");
     const std::optional<std::string> message = parameter(request.query, "messageId");
     if (!arn || !message || message->empty())
-        return reply(invalid("Give subscriptionArn=ARN and messageId=ID (a message the attempt log has entries of)."));
+        return reply(NativeAnswer::invalid("Give subscriptionArn=ARN and messageId=ID (a message the attempt log has entries of)."));
     if (auto ref = context.identity.subscriptionFromArn(*arn);
         !ref && ref.error().code == BrokerErrorCode::SnsInvalidParameter)
-        return reply(invalid("subscriptionArn must be a subscription ARN such as " +
+        return reply(NativeAnswer::invalid("subscriptionArn must be a subscription ARN such as " +
                              context.identity.subscriptionArn("events", "6f1b2c3d-0000-4000-8000-000000000000") + "."));
     context.service.messageTimeline(*arn, *message, context.replyContext, [reply](Result<MessageTimeline> found) {
         if (!found)
@@ -294,7 +289,7 @@ void redeliver(const NativeRequest &request, const NativeContext &context, const
     const Json arn = request.body.value("subscriptionArn", Json());
     const Json message = request.body.value("messageId", Json());
     if (!arn.is_string() || !message.is_string())
-        return reply(invalid("The body must be {\"subscriptionArn\": ARN, \"messageId\": ID}."));
+        return reply(NativeAnswer::invalid("The body must be {\"subscriptionArn\": ARN, \"messageId\": ID}."));
     context.service.redeliver(
         arn.get<std::string>(), message.get<std::string>(), context.replyContext, [reply](Result<Redelivery> started) {
             if (!started)

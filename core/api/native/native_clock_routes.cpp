@@ -16,11 +16,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-NativeAnswer invalid(std::string message)
-{
-    return NativeAnswer::failure(BrokerError(BrokerErrorCode::InvalidParameterValue, std::move(message)));
-}
-
 void advance(const NativeRequest &request, const NativeContext &context, const NativeReply &reply)
 {
     BrokerEngine &engine = context.engine;
@@ -29,17 +24,17 @@ void advance(const NativeRequest &request, const NativeContext &context, const N
     };
     const Json &body = request.body;
     if (body.contains("to") && body.contains("seconds"))
-        return reply(invalid("Give either \"seconds\" or \"to\", not both."));
+        return reply(NativeAnswer::invalid("Give either \"seconds\" or \"to\", not both."));
     if (body.contains("to")) {
         const auto to = body["to"].is_string() ? parseIso8601(body["to"].get<std::string>()) : std::nullopt;
         if (!to)
-            return reply(invalid("\"to\" must be an ISO 8601 UTC time such as 2026-01-01T00:00:00.000Z."));
+            return reply(NativeAnswer::invalid("\"to\" must be an ISO 8601 UTC time such as 2026-01-01T00:00:00.000Z."));
         return engine.advanceClockTo(*to, context.replyContext, answer);
     }
     const Json seconds = body.value("seconds", Json());
     if (!seconds.is_number() || !std::isfinite(seconds.get<double>()) || seconds.get<double>() < 0 ||
         seconds.get<double>() > 100.0 * 365 * 86400)
-        return reply(invalid("\"seconds\" must be a number of seconds from 0 to 100 years."));
+        return reply(NativeAnswer::invalid("\"seconds\" must be a number of seconds from 0 to 100 years."));
     const auto by = ClockDuration(static_cast<std::int64_t>(std::llround(seconds.get<double>() * 1000.0)));
     engine.advanceClock(by, context.replyContext, answer);
 }
@@ -49,10 +44,10 @@ void setMode(const NativeRequest &request, const NativeContext &context, const N
     const Json &body = request.body;
     const auto mode = body.value("mode", Json()).is_string() ? parseClockMode(body["mode"].get<std::string>()) : std::nullopt;
     if (!mode)
-        return reply(invalid("\"mode\" must be real, scaled or virtual."));
+        return reply(NativeAnswer::invalid("\"mode\" must be real, scaled or virtual."));
     const Json scale = body.value("scale", Json(1.0));
     if (!scale.is_number())
-        return reply(invalid("\"scale\" must be a number."));
+        return reply(NativeAnswer::invalid("\"scale\" must be a number."));
     BrokerEngine &engine = context.engine;
     engine.setClockMode(*mode, scale.get<double>(), context.replyContext, [reply, &engine](Status status) {
         reply(status ? NativeAnswer{200, clockJson(engine.clock())} : NativeAnswer::failure(status.error()));
@@ -114,7 +109,7 @@ bool policies(const NativeRequest &request, const NativeContext &, const NativeR
     PolicyCheckContext check;
     const std::string protocol = request.query.queryItemValue(QStringLiteral("protocol")).toStdString();
     if (!protocol.empty() && !parseEndpointProtocol(protocol, check.protocol)) {
-        reply(invalid("protocol must be http, https or sqs."));
+        reply(NativeAnswer::invalid("protocol must be http, https or sqs."));
         return true;
     }
     check.rawDelivery = request.query.queryItemValue(QStringLiteral("rawDelivery")) == QLatin1String("true");

@@ -31,11 +31,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-NativeAnswer invalid(std::string message)
-{
-    return NativeAnswer::failure(BrokerError(BrokerErrorCode::InvalidParameterValue, std::move(message)));
-}
-
 NativeAnswer noSuchMock(const std::string &name)
 {
     return NativeAnswer::failure(404, "NotFound", "There is no mock endpoint named " + name + ".");
@@ -97,7 +92,7 @@ void mock(const NativeRequest &request, const NativeContext &context, MockEndpoi
     if (request.method == "PUT") {
         const Json script = request.body.value("script", Json());
         if (!script.is_string())
-            return reply(invalid("\"script\" must be a string such as \"503 x 5, then 200\"."));
+            return reply(NativeAnswer::invalid("\"script\" must be a string such as \"503 x 5, then 200\"."));
         // Answered once stored: a mock is part of the user's set-up (kept over restarts).
         return mocks.set(name, script.get<std::string>(), context.replyContext,
                          [&mocks, name, identity = context.identity, reply](Status set) {

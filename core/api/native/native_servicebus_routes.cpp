@@ -12,7 +12,7 @@ using Json = nlohmann::json;
 
 // POST: {"Name": …, "Properties": {…}} as in the emulator's Config.json;
 // 201 with the queue when created, 200 when it exists with the same properties.
-void createQueue(const NativeRequest &request, const NativeContext &context, const NativeReply &reply)
+void createServiceBusQueue(const NativeRequest &request, const NativeContext &context, const NativeReply &reply)
 {
     Result<ServiceBusQueueProperties> properties = parseServiceBusQueue(request.body);
     if (!properties)
@@ -31,7 +31,7 @@ bool servicebus(const NativeRequest &request, const NativeContext &context, cons
     if (path.size() != 2 || path[0] != "servicebus" || path[1] != "queues")
         return false;
     if (request.method == "POST") {
-        createQueue(request, context, reply);
+        createServiceBusQueue(request, context, reply);
     } else if (request.method == "GET") {
         context.service.listServiceBusQueues(
             context.replyContext, answerWith<std::vector<ServiceBusQueueProperties>>(reply, [](const auto &queues) {

@@ -21,6 +21,10 @@
 
 namespace relaydesk {
 
+// The private key's owner, outside the anonymous namespace: NotificationSigner::Key
+// (a class with linkage) holds one, which a unity build would otherwise refuse.
+struct NotificationSignerKeyFree { void operator()(EVP_PKEY *key) const { EVP_PKEY_free(key); } };
+
 namespace {
 
 using Code = BrokerErrorCode;
@@ -29,11 +33,10 @@ using Json = nlohmann::ordered_json;
 constexpr int kKeyBits = 2048;
 constexpr long kValiditySeconds = 10L * 365 * 24 * 3600;
 
-struct PkeyFree { void operator()(EVP_PKEY *key) const { EVP_PKEY_free(key); } };
 struct X509Free { void operator()(X509 *cert) const { X509_free(cert); } };
 struct BioFree { void operator()(BIO *bio) const { BIO_free(bio); } };
 struct MdCtxFree { void operator()(EVP_MD_CTX *ctx) const { EVP_MD_CTX_free(ctx); } };
-using PkeyPtr = std::unique_ptr<EVP_PKEY, PkeyFree>;
+using PkeyPtr = std::unique_ptr<EVP_PKEY, NotificationSignerKeyFree>;
 using X509Ptr = std::unique_ptr<X509, X509Free>;
 using BioPtr = std::unique_ptr<BIO, BioFree>;
 using MdCtxPtr = std::unique_ptr<EVP_MD_CTX, MdCtxFree>;

@@ -12,7 +12,7 @@ namespace relaydesk {
 
 namespace {
 
-using Kind = SqlFilterNode::Kind;
+using NodeKind = SqlFilterNode::Kind;
 
 bool isUnknown(const FilterValue &value) { return std::holds_alternative<std::monostate>(value); }
 bool isNumber(const FilterValue &value)
@@ -123,11 +123,11 @@ FilterValue evaluate(const SqlFilterNode &node, Evaluation &evaluation)
         return {};
     const ServiceBusMessageFacts &message = evaluation.message;
     switch (node.kind) {
-    case Kind::Constant:
+    case NodeKind::Constant:
         return node.value;
-    case Kind::Property:
+    case NodeKind::Property:
         return property(node, message);
-    case Kind::Negate: {
+    case NodeKind::Negate: {
         const FilterValue operand = evaluate(*node.children[0], evaluation);
         if (const auto *whole = std::get_if<std::int64_t>(&operand))
             return *whole == std::numeric_limits<std::int64_t>::min() ? FilterValue() : FilterValue(-*whole);
@@ -135,10 +135,10 @@ FilterValue evaluate(const SqlFilterNode &node, Evaluation &evaluation)
             return -*decimal;
         return {};
     }
-    case Kind::Arithmetic:
+    case NodeKind::Arithmetic:
         return arithmetic(node.op, evaluate(*node.children[0], evaluation), evaluate(*node.children[1], evaluation),
                           evaluation);
-    case Kind::Compare: {
+    case NodeKind::Compare: {
         const std::optional<int> order =
             compare(evaluate(*node.children[0], evaluation), evaluate(*node.children[1], evaluation));
         if (!order)
@@ -147,7 +147,7 @@ FilterValue evaluate(const SqlFilterNode &node, Evaluation &evaluation)
         const std::string &op = node.op;
         return op == "=" ? o == 0 : op == "<>" ? o != 0 : op == "<" ? o < 0 : op == ">" ? o > 0 : op == "<=" ? o <= 0 : o >= 0;
     }
-    case Kind::And: {
+    case NodeKind::And: {
         const std::optional<bool> left = asTruth(evaluate(*node.children[0], evaluation));
         if (left == false)
             return false;
@@ -156,7 +156,7 @@ FilterValue evaluate(const SqlFilterNode &node, Evaluation &evaluation)
             return false;
         return truth(left && right ? std::optional<bool>(true) : std::nullopt);
     }
-    case Kind::Or: {
+    case NodeKind::Or: {
         const std::optional<bool> left = asTruth(evaluate(*node.children[0], evaluation));
         if (left == true)
             return true;
@@ -165,11 +165,11 @@ FilterValue evaluate(const SqlFilterNode &node, Evaluation &evaluation)
             return true;
         return truth(left && right ? std::optional<bool>(false) : std::nullopt);
     }
-    case Kind::Not: {
+    case NodeKind::Not: {
         const std::optional<bool> operand = asTruth(evaluate(*node.children[0], evaluation));
         return truth(operand ? std::optional<bool>(!*operand) : std::nullopt);
     }
-    case Kind::In: {
+    case NodeKind::In: {
         const FilterValue operand = evaluate(*node.children[0], evaluation);
         if (isUnknown(operand))
             return {};
@@ -182,16 +182,16 @@ FilterValue evaluate(const SqlFilterNode &node, Evaluation &evaluation)
         }
         return truth(unknown ? std::nullopt : std::optional<bool>(node.negated));
     }
-    case Kind::Like: {
+    case NodeKind::Like: {
         const FilterValue operand = evaluate(*node.children[0], evaluation);
         const auto *text = std::get_if<std::string>(&operand);
         if (!text)
             return {};
         return sqlLikeMatches(*text, node.text, node.escape) != node.negated;
     }
-    case Kind::IsNull:
+    case NodeKind::IsNull:
         return isUnknown(property(*node.children[0], message)) != node.negated;
-    case Kind::Exists: {
+    case NodeKind::Exists: {
         const SqlFilterNode &named = *node.children[0];
         const auto &properties = named.system ? message.system : message.application;
         return properties.count(named.name) > 0;

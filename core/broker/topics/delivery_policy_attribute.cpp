@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "delivery_policy_attribute.h"
 
+#include "broker/echoed_value.h"
+
 #include "json/bounded_json.h"
 
 #include "policy/policy_json.h"
@@ -14,6 +16,12 @@ BrokerError snsAttributeError(std::string_view name, std::string_view reason)
     std::string message = "Invalid parameter: Attributes Reason: ";
     message.append(name).append(": ").append(reason);
     return BrokerError(BrokerErrorCode::SnsInvalidParameter, std::move(message));
+}
+
+BrokerError snsUnknownAttribute(std::string_view name)
+{
+    return BrokerError(BrokerErrorCode::SnsInvalidParameter,
+                       "Invalid parameter: Attributes Reason: Unknown attribute " + echoedValue(name));
 }
 
 Result<DeliveryPolicyAttribute> parseDeliveryPolicyAttribute(std::string_view text, DeliveryPolicyLevel level,

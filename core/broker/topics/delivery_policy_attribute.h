@@ -34,4 +34,8 @@ Result<DeliveryPolicyAttribute> parseDeliveryPolicyAttribute(std::string_view te
 // Reason: NAME: REASON" (docs/behaviour.md §10's form, used for all SNS attributes).
 BrokerError snsAttributeError(std::string_view name, std::string_view reason);
 
+// A topic's or a subscription's attribute name that SNS does not know:
+// SnsInvalidParameter "Invalid parameter: Attributes Reason: Unknown attribute NAME".
+BrokerError snsUnknownAttribute(std::string_view name);
+
 } // namespace relaydesk

@@ -17,13 +17,7 @@ namespace {
 constexpr std::string_view kRawMessageDelivery = "RawMessageDelivery";
 constexpr std::string_view kFilterPolicyScope = "MessageAttributes";
 
-BrokerError unknownAttribute(std::string_view name)
-{
-    return BrokerError(BrokerErrorCode::SnsInvalidParameter,
-                       "Invalid parameter: Attributes Reason: Unknown attribute " + echoedValue(name));
-}
-
-bool isQueueArn(std::string_view text)
+bool isSqsQueueArn(std::string_view text)
 {
     const auto parts = splitArn(text);
     return parts && parts->service == "sqs" && !parts->region.empty() && !parts->accountId.empty() &&
@@ -85,7 +79,7 @@ Status applyOne(EndpointProtocol protocol, SubscriptionAttributes &a, std::strin
                 return snsAttributeError(name, "unknown key \"" + key + "\"; only deadLetterTargetArn is allowed");
         }
         const auto arn = document.find("deadLetterTargetArn");
-        if (arn == document.end() || !arn->is_string() || !isQueueArn(arn->get<std::string>()))
+        if (arn == document.end() || !arn->is_string() || !isSqsQueueArn(arn->get<std::string>()))
             return snsAttributeError(name, "deadLetterTargetArn must be the ARN of an SQS queue");
         a.redrivePolicy = SubscriptionRedrivePolicy{arn->get<std::string>()};
     } else if (name == "DefaultMessageTimeToLive") {
@@ -95,12 +89,12 @@ Status applyOne(EndpointProtocol protocol, SubscriptionAttributes &a, std::strin
         if (const auto reason = readLifetimeSeconds(a.autoDeleteOnIdle, value, kMinAutoDeleteOnIdleSeconds))
             return snsAttributeError(name, *reason);
     } else {
-        return unknownAttribute(name);
+        return snsUnknownAttribute(name);
     }
     return {};
 }
 
-bool isSettable(std::string_view name)
+bool isSettableSubscriptionAttribute(std::string_view name)
 {
     for (std::string_view known : {"RawMessageDelivery", "FilterPolicy", "FilterPolicyScope", "DeliveryPolicy",
                                    "RedrivePolicy", "DefaultMessageTimeToLive", "AutoDeleteOnIdle"}) {
@@ -134,7 +128,7 @@ Result<EndpointProtocol> parseSubscriptionProtocol(std::string_view protocol)
 Status validateSubscriptionEndpoint(EndpointProtocol protocol, std::string_view endpoint)
 {
     if (protocol == EndpointProtocol::Sqs) {
-        if (!isQueueArn(endpoint))
+        if (!isSqsQueueArn(endpoint))
             return BrokerError(BrokerErrorCode::SnsInvalidParameter,
                                "Invalid parameter: SQS endpoint ARN");
         return {};
@@ -153,8 +147,8 @@ Result<SubscriptionAttributes> parseSubscriptionAttributes(EndpointProtocol prot
 {
     SubscriptionAttributes attributes;
     for (const auto &[name, value] : given) {
-        if (!isSettable(name))
-            return unknownAttribute(name);
+        if (!isSettableSubscriptionAttribute(name))
+            return snsUnknownAttribute(name);
     }
     if (const auto raw = given.find(std::string(kRawMessageDelivery)); raw != given.end()) {
         if (Status applied = applyRaw(attributes, raw->second); !applied)

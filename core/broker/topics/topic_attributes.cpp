@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "topic_attributes.h"
 
-#include "broker/echoed_value.h"
-
 #include "json/bounded_json.h"
 
 #include "broker/entity_names.h"
@@ -14,12 +12,6 @@ namespace relaydesk {
 namespace {
 
 constexpr std::string_view kFifoTopic = "FifoTopic";
-
-BrokerError unknownAttribute(std::string_view name)
-{
-    return BrokerError(BrokerErrorCode::SnsInvalidParameter,
-                       "Invalid parameter: Attributes Reason: Unknown attribute " + echoedValue(name));
-}
 
 // Applies one settable attribute (not FifoTopic). Unknown names are refused.
 Status applyOne(TopicAttributes &a, std::string_view name, std::string_view value)
@@ -65,12 +57,12 @@ Status applyOne(TopicAttributes &a, std::string_view name, std::string_view valu
         if (const auto reason = readLifetimeSeconds(a.autoDeleteOnIdle, value, kMinAutoDeleteOnIdleSeconds))
             return snsAttributeError(name, *reason);
     } else {
-        return unknownAttribute(name);
+        return snsUnknownAttribute(name);
     }
     return {};
 }
 
-bool isSettable(std::string_view name)
+bool isSettableTopicAttribute(std::string_view name)
 {
     for (std::string_view known : {"DisplayName", "DeliveryPolicy", "Policy", "KmsMasterKeyId", "SignatureVersion",
                                    "ContentBasedDeduplication", "DefaultMessageTimeToLive", "AutoDeleteOnIdle"}) {
@@ -85,8 +77,8 @@ bool isSettable(std::string_view name)
 Result<TopicAttributes> parseTopicAttributes(std::string_view topicName, const AttributeMap &given)
 {
     for (const auto &[name, value] : given) {
-        if (name != kFifoTopic && !isSettable(name))
-            return unknownAttribute(name);
+        if (name != kFifoTopic && !isSettableTopicAttribute(name))
+            return snsUnknownAttribute(name);
     }
     TopicAttributes attributes;
     if (const auto it = given.find(std::string(kFifoTopic)); it != given.end()) {
