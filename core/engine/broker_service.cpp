@@ -275,6 +275,7 @@ BrokerService::BrokerService(BrokerEngine &engine, BrokerIdentity identity, std:
     run<Unit>(m_state, [](UnitContext &, State &, std::vector<std::string> &) -> Result<Unit> { return Unit{}; },
               nullptr, [](Result<Unit>) {});
     resumeMoveTasks(m_state);
+    resumePurges(m_state);
 }
 
 BrokerService::~BrokerService()

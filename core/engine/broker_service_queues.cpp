@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 // BrokerService: the queue catalog operations (URL, listing, attributes,
 // tags, dead-letter sources, purge).
-#include "broker/queues/bulk_removal.h"
-#include "broker/queues/queue_records.h"
+#include "broker/queues/purge_progress.h"
 #include "engine/broker_service_unit.h"
 
 namespace relaydesk {
@@ -134,26 +133,46 @@ void BrokerService::purgeQueue(std::string name, QObject *context, Reply<void> r
             return progress;
         },
         nullptr,
-        [state = m_state, name, target, reply = std::move(reply)](Result<Progress> begun) {
+        [state = m_state, target, reply = std::move(reply)](Result<Progress> begun) {
             const Reply<Unit> answer = replyTo(target, reply);
             if (!begun || !begun->more)
                 return answer(begun ? Result<Unit>(Unit{}) : Result<Unit>(begun.error()));
-            runChunks(
-                state,
-                [name, progress = *begun](UnitContext &unit, State &, std::vector<std::string> &) -> Result<bool> {
-                    Result<std::optional<QueueRecord>> queue = queue_records::find(unit.database(), name);
-                    if (!queue)
-                        return queue.error();
-                    if (!*queue || (*queue)->id != progress.queueId) // deleted meanwhile
-                        return false;
-                    auto removed = bulk_removal::removeQueueMessages(unit.database(), progress.queueId, progress.upToRowId);
-                    if (!removed)
-                        return removed.error();
-                    reportQueueCounts(unit, name);
-                    return *removed >= bulk_removal::kBulkChunkRows;
-                },
-                [answer](Status done) { answer(done ? Result<Unit>(Unit{}) : Result<Unit>(done.error())); });
+            purgeInChunks(state, begun->purge,
+                          [answer](Status done) { answer(done ? Result<Unit>(Unit{}) : Result<Unit>(done.error())); });
         });
 }
+
+namespace service_unit {
+
+void purgeInChunks(const StatePtr &state, purge_progress::PendingPurge purge, std::function<void(Status)> then)
+{
+    runChunks(
+        state,
+        [purge = std::move(purge)](UnitContext &unit, BrokerService::State &, std::vector<std::string> &) -> Result<bool> {
+            Result<bool> more = purge_progress::removeChunk(unit.database(), purge);
+            if (more)
+                reportQueueCounts(unit, purge.queueName);
+            return more;
+        },
+        std::move(then));
+}
+
+void resumePurges(const StatePtr &state)
+{
+    run<std::vector<purge_progress::PendingPurge>>(
+        state,
+        [](UnitContext &unit, BrokerService::State &, std::vector<std::string> &) {
+            return purge_progress::pending(unit.database());
+        },
+        nullptr,
+        [state](Result<std::vector<purge_progress::PendingPurge>> purges) {
+            if (!purges)
+                return; // the next start tries again: the notes stay
+            for (purge_progress::PendingPurge &purge : *purges)
+                purgeInChunks(state, std::move(purge), [](Status) {});
+        });
+}
+
+} // namespace service_unit
 
 } // namespace relaydesk

@@ -7,6 +7,7 @@
 #include "engine/broker_service.h"
 
 #include "broker/id_source.h"
+#include "broker/queues/purge_progress.h"
 #include "engine/broker_engine.h"
 #include "engine/clock_scheduler.h"
 #include "engine/unit_context.h"
@@ -99,6 +100,13 @@ void scheduleMoveChunk(const StatePtr &state, const std::string &taskHandle, std
 // Broker thread or any: schedules the chunks of the tasks still RUNNING in the
 // database (a broker stopped mid-move goes on where it stopped).
 void resumeMoveTasks(const StatePtr &state);
+
+// Any thread: removes the rest of a purge in chunks (runChunks), then calls
+// `then` on the broker thread.
+void purgeInChunks(const StatePtr &state, purge_progress::PendingPurge purge, std::function<void(Status)> then);
+// Any thread: goes on with the purges a stopped broker left noted in the
+// store (broker/queues/purge_progress.h).
+void resumePurges(const StatePtr &state);
 
 // Any thread: runs `body` as a unit; on the broker thread after the commit,
 // queues a lifetime check, wakes the receives of `wake`, calls `afterCommit`

@@ -13,9 +13,12 @@ Result<std::int64_t> removeQueueMessages(Database &db, std::int64_t queueId, std
 {
     // The row `upToRowId` goes last: while it is there, a new message gets a
     // higher row id (SQLite's max(rowid) + 1), never one of those removed.
+    // A chunk is a range of row ids (messages_by_queue is (queue_id, id)), so
+    // it reads only the rows it removes: never the messages sent since the
+    // purge began, nor those whose visibility time sorts before the rest.
     if (Status removed = executeStatement(
-            db, "DELETE FROM messages WHERE id IN (SELECT id FROM messages INDEXED BY messages_by_visible_at "
-                "WHERE queue_id = ? AND id < ? LIMIT ?)",
+            db, "DELETE FROM messages WHERE id IN (SELECT id FROM messages INDEXED BY messages_by_queue "
+                "WHERE queue_id = ? AND id < ? ORDER BY id LIMIT ?)",
             queueId, upToRowId.value_or(std::numeric_limits<std::int64_t>::max()), limit);
         !removed)
         return removed.error();

@@ -427,17 +427,16 @@ Result<MessageReceiver::PurgeProgress> MessageReceiver::purge(std::string_view q
                                         std::to_string(nowMs));
         !noted)
         return noted.error();
-    PurgeProgress progress;
-    progress.queueId = queue->id;
     Result<std::int64_t> lastRow = bulk_removal::lastMessageRowId(*m_db, queue->id);
     if (!lastRow)
         return lastRow.error();
-    progress.upToRowId = *lastRow;
-    Result<std::int64_t> removed = bulk_removal::removeQueueMessages(*m_db, queue->id, progress.upToRowId);
-    if (!removed)
-        return removed.error();
-    progress.more = *removed >= bulk_removal::kBulkChunkRows;
-    return progress;
+    const purge_progress::PendingPurge progress{queue->id, queue->name, *lastRow};
+    if (Status noted = purge_progress::note(*m_db, progress.queueId, progress.upToRowId); !noted)
+        return noted.error();
+    Result<bool> more = purge_progress::removeChunk(*m_db, progress);
+    if (!more)
+        return more.error();
+    return PurgeProgress{progress, *more};
 }
 
 } // namespace relaydesk

@@ -3,6 +3,7 @@
 
 #include "broker/clock_time.h"
 #include "broker/queues/message_attributes.h"
+#include "broker/queues/purge_progress.h"
 #include "broker/queues/queue_batch.h"
 #include "broker/queues/servicebus_session.h"
 #include "broker/result.h"
@@ -109,12 +110,12 @@ public:
         std::string_view queueName, const std::vector<BatchEntry<VisibilityChange>> &entries, ClockTime now);
     // Begins deleting every message of the queue there now, in flight or not;
     // PurgeQueueInProgress within kPurgeIntervalMs of the previous purge
-    // (nothing deleted then). Deletes the first chunk (bulk_removal.h); when
-    // the answer says `more`, the caller deletes the rest in units of their
-    // own with bulk_removal::removeQueueMessages(queueId, upToRowId).
+    // (nothing deleted then). Notes the purge in the store and deletes the
+    // first chunk (purge_progress.h); when the answer says `more`, the caller
+    // deletes the rest in units of their own with purge_progress::removeChunk
+    // (and a broker that starts goes on with a purge it left noted).
     struct PurgeProgress {
-        std::int64_t queueId = 0;
-        std::int64_t upToRowId = 0;   // the last message there when the purge began
+        purge_progress::PendingPurge purge;
         bool more = false;
     };
     Result<PurgeProgress> purge(std::string_view queueName, ClockTime now);

@@ -14,6 +14,7 @@
 #include "broker/queues/message_browser.h"
 #include "broker/queues/message_lifetime.h"
 #include "broker/queues/message_move_task.h"
+#include "broker/queues/purge_progress.h"
 #include "broker/queues/queue_depths.h"
 #include "broker/deliveries/topic_publisher.h"
 #include "broker/store_calls.h"
@@ -245,6 +246,34 @@ std::map<QString, Operation> operations()
     list["purge"] = {mixed, [](QueueTestBroker &b) {
                          require(b.unit([&] { return MessageReceiver(b.db(), b.ids()).purge("q", at(10)); }), "purge");
                      }};
+    // A purge of more than a chunk, with sends between its chunks, finished
+    // from its note as a broker that started again does (purge_progress.h).
+    list["purge in chunks, sends between them"] = {
+        [](QueueTestBroker &b) {
+            mixed(b);
+            require(b.unit([&] {
+                        for (int i = 0; i < 2500; ++i)
+                            if (auto sentOne = MessageSender(b.db(), b.ids()).send("q", delayedBy("more", i % 3 * 20), at(4));
+                                !sentOne)
+                                return Status(sentOne.error());
+                        return Status();
+                    }),
+                    "fill");
+        },
+        [](QueueTestBroker &b) {
+            require(b.unit([&] { return MessageReceiver(b.db(), b.ids()).purge("q", at(10)); }), "purge");
+            sent(b, "q", "during", 11);
+            sent(b, "q", delayedBy("during, delayed", 30), 11);
+            for (;;) {
+                const auto pending = b.unit([&] { return purge_progress::pending(b.db()); });
+                require(pending, "pending purges");
+                if (pending->empty())
+                    break;
+                require(b.unit([&] { return purge_progress::removeChunk(b.db(), pending->front()); }), "chunk");
+            }
+            if (b.count("SELECT count(*) FROM messages") != 2)
+                qFatal("the purge removed a message sent after it began, or left one from before");
+        }};
     list["maxReceiveCount into the dead-letter queue"] = {[](QueueTestBroker &b) {
                                                               created(b, "dlq");
                                                               created(b, "q", redrive("dlq", 1));
